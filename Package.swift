@@ -1,0 +1,147 @@
+// swift-tools-version:6.1
+//
+// swift-mdoc: the ISO/IEC 18013-5 mobile document toolkit for Linux.
+// Architecture: ../shared/design.md, sections 1 and 2. Arrows point down only:
+// executables -> MdocTerminal -> MdocSession -> MdocModel -> MdocCOSE -> MdocCrypto, MdocCBOR.
+
+import PackageDescription
+
+let strictSettings: [SwiftSetting] = [
+    .enableUpcomingFeature("ExistentialAny"),
+    .enableUpcomingFeature("MemberImportVisibility"),
+]
+
+let package = Package(
+    name: "swift-mdoc",
+    platforms: [.macOS(.v14)],
+    products: [
+        .library(name: "MdocCBOR", targets: ["MdocCBOR"]),
+        .library(name: "MdocCrypto", targets: ["MdocCrypto"]),
+        .library(name: "MdocCOSE", targets: ["MdocCOSE"]),
+        .library(name: "MdocModel", targets: ["MdocModel"]),
+        .library(name: "MdocSession", targets: ["MdocSession"]),
+        .executable(name: "mdoc", targets: ["mdoc"]),
+        .executable(name: "mdoc-reader", targets: ["mdoc-reader"]),
+        .executable(name: "mdoc-benchmark", targets: ["mdoc-benchmark"]),
+    ],
+    dependencies: [
+        .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2")
+    ],
+    targets: [
+        // System libraries (design.md section 1): found through pkg-config, nothing else inside.
+        .systemLibrary(
+            name: "CCBOR",
+            pkgConfig: "libcbor",
+            providers: [.apt(["libcbor-dev"])]
+        ),
+        .systemLibrary(
+            name: "COpenSSL",
+            pkgConfig: "libcrypto",
+            providers: [.apt(["libssl-dev"])]
+        ),
+        // Functions over OpenSSL macros and inline helpers, callable from Swift.
+        .target(
+            name: "COpenSSLShims",
+            dependencies: ["COpenSSL"]
+        ),
+
+        // Libraries.
+        .target(
+            name: "MdocCBOR",
+            dependencies: ["CCBOR"],
+            swiftSettings: strictSettings
+        ),
+        .target(
+            name: "MdocCrypto",
+            dependencies: ["COpenSSL", "COpenSSLShims"],
+            swiftSettings: strictSettings
+        ),
+        .target(
+            name: "MdocCOSE",
+            dependencies: ["MdocCBOR", "MdocCrypto"],
+            swiftSettings: strictSettings
+        ),
+        .target(
+            name: "MdocModel",
+            dependencies: ["MdocCBOR", "MdocCOSE", "MdocCrypto"],
+            swiftSettings: strictSettings
+        ),
+        .target(
+            name: "MdocSession",
+            dependencies: ["MdocCBOR", "MdocCrypto", "MdocCOSE", "MdocModel"],
+            swiftSettings: strictSettings
+        ),
+        .target(
+            name: "MdocTerminal",
+            dependencies: ["MdocCBOR", "MdocCrypto", "MdocCOSE", "MdocModel", "MdocSession"],
+            swiftSettings: strictSettings
+        ),
+
+        // Programs: thin argument-parser commands.
+        .executableTarget(
+            name: "mdoc",
+            dependencies: [
+                "MdocCBOR", "MdocModel", "MdocTerminal",
+                .product(name: "ArgumentParser", package: "swift-argument-parser"),
+            ],
+            swiftSettings: strictSettings
+        ),
+        .executableTarget(
+            name: "mdoc-reader",
+            dependencies: [
+                "MdocCBOR", "MdocCrypto", "MdocCOSE", "MdocModel", "MdocSession", "MdocTerminal",
+                .product(name: "ArgumentParser", package: "swift-argument-parser"),
+            ],
+            swiftSettings: strictSettings
+        ),
+        .executableTarget(
+            name: "mdoc-benchmark",
+            dependencies: ["MdocCBOR", "MdocCrypto", "MdocCOSE", "MdocModel", "MdocSession", "MdocTestSupport"],
+            swiftSettings: strictSettings
+        ),
+
+        // Test support: the Vectors/ loader, not a product.
+        .target(
+            name: "MdocTestSupport",
+            dependencies: ["MdocCBOR"],
+            swiftSettings: strictSettings
+        ),
+
+        .testTarget(
+            name: "MdocCBORTests",
+            dependencies: ["MdocCBOR", "MdocTestSupport"],
+            swiftSettings: strictSettings
+        ),
+        .testTarget(
+            name: "MdocCryptoTests",
+            dependencies: ["MdocCrypto", "MdocTestSupport"],
+            swiftSettings: strictSettings
+        ),
+        .testTarget(
+            name: "MdocCOSETests",
+            dependencies: ["MdocCBOR", "MdocCrypto", "MdocCOSE", "MdocTestSupport"],
+            swiftSettings: strictSettings
+        ),
+        .testTarget(
+            name: "MdocModelTests",
+            dependencies: ["MdocCBOR", "MdocCrypto", "MdocCOSE", "MdocModel", "MdocTestSupport"],
+            swiftSettings: strictSettings
+        ),
+        .testTarget(
+            name: "MdocSessionTests",
+            dependencies: ["MdocCBOR", "MdocCrypto", "MdocCOSE", "MdocModel", "MdocSession", "MdocTestSupport"],
+            swiftSettings: strictSettings
+        ),
+        .testTarget(
+            name: "MdocConformanceTests",
+            dependencies: ["MdocCBOR", "MdocCrypto", "MdocCOSE", "MdocModel", "MdocSession", "MdocTestSupport"],
+            swiftSettings: strictSettings
+        ),
+        .testTarget(
+            name: "MdocCLITests",
+            dependencies: ["mdoc", "mdoc-reader", "MdocTestSupport"],
+            swiftSettings: strictSettings
+        ),
+    ],
+    swiftLanguageModes: [.v6]
+)

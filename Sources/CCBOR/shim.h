@@ -1,0 +1,4 @@
+#ifndef MDOC_CCBOR_SHIM_H
+#define MDOC_CCBOR_SHIM_H
+#include <cbor.h>
+#endif

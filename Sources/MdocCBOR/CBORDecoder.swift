@@ -1,0 +1,99 @@
+/// Decodes one CBOR data item (RFC 8949 section 3) from untrusted bytes, over libcbor's
+/// streaming decoder, within ``CBORLimits``.
+///
+/// The whole input must be exactly one well-formed item (section 5.3.1): bytes after it are an
+/// error. Indefinite-length strings, arrays and maps are accepted and joined into their definite
+/// equivalents; maps keep their order and must not repeat a key (section 5.6). An embedded item
+/// (tag 24) stays a byte string holding exactly the received bytes. Every failure is a
+/// ``CBORError`` with the path of the failing item and its byte offset. The decoder never
+/// allocates by a declared length: a length or count must be backed by the bytes that follow.
+public struct CBORDecoder: Sendable {
+    /// The bounds applied to every input.
+    public var limits: CBORLimits
+
+    /// A decoder applying `limits`.
+    public init(limits: CBORLimits = .default) {
+        self.limits = limits
+    }
+
+    /// Decodes `bytes`, which must hold exactly one data item.
+    public func decode(_ bytes: [UInt8]) throws(CBORError) -> CBOR {
+        guard bytes.count <= limits.maximumInputSize else {
+            throw CBORError(.inputTooLarge, "input of \(bytes.count) bytes exceeds the limit of \(limits.maximumInputSize) bytes", offset: 0)
+        }
+        let reader = CBORStreamReader()
+        let result = bytes.withUnsafeBufferPointer { buffer in
+            Result { () throws(CBORError) -> CBOR in try decode(buffer, reader: reader) }
+        }
+        return try result.get()
+    }
+
+    private func decode(_ buffer: UnsafeBufferPointer<UInt8>, reader: CBORStreamReader) throws(CBORError) -> CBOR {
+        var builder = CBORTreeBuilder(limits: limits)
+        var offset = 0
+        while offset < buffer.count {
+            switch reader.step(buffer, at: offset) {
+            case .event(let event, let length):
+                let next = offset + length
+                if let item = try builder.consume(event, at: offset, remaining: buffer.count - next) {
+                    guard next == buffer.count else {
+                        throw CBORError(.trailingBytes, "\(buffer.count - next) bytes follow the data item", offset: next)
+                    }
+                    return item
+                }
+                offset = next
+            case .needsMoreData:
+                throw shortInput(buffer, at: offset, builder: builder)
+            case .rejected:
+                throw builder.error(.malformed, Self.rejection(of: buffer[offset]), offset: offset)
+            }
+        }
+        throw builder.error(.truncated, "input ends before the data item is complete", offset: offset)
+    }
+
+    /// The error for an item cut short: a string whose head is complete but whose declared length
+    /// runs past the input, or a head that is itself cut.
+    private func shortInput(_ buffer: UnsafeBufferPointer<UInt8>, at offset: Int, builder: CBORTreeBuilder) -> CBORError {
+        let initial = buffer[offset]
+        let majorType = initial >> 5
+        let headLength: Int
+        switch initial & 0x1f {
+        case 0...23: headLength = 1
+        case 24: headLength = 2
+        case 25: headLength = 3
+        case 26: headLength = 5
+        default: headLength = 9
+        }
+        if majorType == 2 || majorType == 3, headLength <= buffer.count - offset {
+            let kind = majorType == 2 ? "byte" : "text"
+            return builder.error(
+                .declaredLengthExceedsInput,
+                "\(kind) string declares more bytes than the \(buffer.count - offset - headLength) that follow",
+                offset: offset)
+        }
+        return builder.error(.truncated, "input ends inside the item's head", offset: offset)
+    }
+
+    /// Why libcbor refused an initial byte (RFC 8949 section 3, 3.2.1 and 3.3).
+    private static func rejection(of initial: UInt8) -> String {
+        let hex = "0x" + Hex.encode([initial])
+        switch initial & 0x1f {
+        case 28...30:
+            return "initial byte \(hex) uses reserved additional information \(initial & 0x1f)"
+        case 31 where initial >> 5 != 7:
+            return "initial byte \(hex) declares an indefinite length, which major type \(initial >> 5) does not allow"
+        case 24 where initial == 0xf8:
+            return "simple value below 32 encoded in two bytes (initial byte 0xf8) is not well-formed"
+        default:
+            return "initial byte \(hex) is not well-formed"
+        }
+    }
+}
+
+extension CBOR {
+    /// Decodes one data item from `bytes` within `limits` (RFC 8949 section 3); see
+    /// ``CBORDecoder``.
+    public static func decode(_ bytes: [UInt8], limits: CBORLimits = .default) throws(CBORError) -> CBOR {
+        try CBORDecoder(limits: limits).decode(bytes)
+    }
+}

@@ -1,0 +1,82 @@
+/// Where an item sits inside a decoded message, for error messages such as
+/// `documents[0].issuerSigned.nameSpaces["org.iso.18013.5.1"][3]`.
+///
+/// Text keys that are plain identifiers print with a dot, other keys in brackets; array indices
+/// print in brackets. The empty path is the top-level item.
+public struct CBORPath: Sendable, Hashable, CustomStringConvertible {
+    /// One step into a container.
+    public enum Component: Sendable, Hashable {
+        /// A map entry with a text-string key.
+        case key(String)
+        /// A map entry with an integer key (COSE headers and keys, DeviceEngagement, ...).
+        case intKey(Int64)
+        /// An array element, or the n-th entry of a map when its key is not printable.
+        case index(Int)
+        /// The content of a tag.
+        case tagContent(UInt64)
+        /// The item embedded in a tag-24 byte string.
+        case embedded
+    }
+
+    /// The steps from the top-level item.
+    public private(set) var components: [Component]
+
+    /// The top-level item.
+    public static let root = CBORPath(components: [])
+
+    public init(components: [Component] = []) {
+        self.components = components
+    }
+
+    /// A path made of plain text keys, as in `CBORPath("documents")`.
+    public init(_ keys: String...) {
+        self.components = keys.map(Component.key)
+    }
+
+    public func appending(_ component: Component) -> CBORPath {
+        var copy = self
+        copy.components.append(component)
+        return copy
+    }
+
+    public func appending(key: String) -> CBORPath { appending(.key(key)) }
+    public func appending(intKey: Int64) -> CBORPath { appending(.intKey(intKey)) }
+    public func appending(index: Int) -> CBORPath { appending(.index(index)) }
+
+    /// The path of `path` taken from this one (for an embedded item found at `self`).
+    public func appending(contentsOf path: CBORPath) -> CBORPath {
+        CBORPath(components: components + path.components)
+    }
+
+    public var description: String {
+        if components.isEmpty { return "top level" }
+        var text = ""
+        for component in components {
+            switch component {
+            case .key(let key):
+                if Self.isIdentifier(key) {
+                    if !text.isEmpty { text += "." }
+                    text += key
+                } else {
+                    text += "[\"\(key)\"]"
+                }
+            case .intKey(let key):
+                text += "[\(key)]"
+            case .index(let index):
+                text += "[\(index)]"
+            case .tagContent(let tag):
+                text += "<tag \(tag)>"
+            case .embedded:
+                text += "<<>>"
+            }
+        }
+        return text
+    }
+
+    private static func isIdentifier(_ key: String) -> Bool {
+        guard let first = key.unicodeScalars.first, first.properties.isAlphabetic || first == "_" else {
+            return false
+        }
+        return key.unicodeScalars.allSatisfy { $0.isASCII && ($0.properties.isAlphabetic || ("0"..."9").contains($0) || $0 == "_") }
+    }
+}

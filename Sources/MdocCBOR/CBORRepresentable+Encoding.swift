@@ -1,0 +1,25 @@
+extension CBORRepresentable {
+    /// Decodes `encoded` (exactly one data item, RFC 8949 section 3) within `limits` and
+    /// interprets it as this structure, with paths from the top level.
+    public init(encoded: [UInt8], limits: CBORLimits = .default) throws(CBORError) {
+        try self.init(cbor: CBOR.decode(encoded, limits: limits), at: .root)
+    }
+
+    /// The encoded bytes of ``CBORRepresentable/cbor`` (RFC 8949 section 4.2.1 preferred
+    /// serialization, map entries in the structure's order).
+    public func encoded() -> [UInt8] {
+        cbor.encoded()
+    }
+}
+
+/// A data item is its own CBOR form, so generic code such as `EmbeddedCBOR<CBOR>` can carry an
+/// item that no structure describes (RFC 8949 section 2).
+extension CBOR: CBORRepresentable {
+    /// The item itself; nothing can fail.
+    public init(cbor: CBOR, at path: CBORPath) {
+        self = cbor
+    }
+
+    /// The item itself.
+    public var cbor: CBOR { self }
+}

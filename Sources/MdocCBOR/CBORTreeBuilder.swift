@@ -1,0 +1,221 @@
+/// Builds ``CBOR`` values from the stream of events libcbor reports, without recursion: open
+/// containers sit on an explicit stack whose height ``CBORLimits/maximumDepth`` bounds.
+///
+/// It enforces the structural rules of RFC 8949 section 3 that a head-by-head reader cannot see:
+/// counts bounded by the bytes that remain, chunk types of indefinite-length strings (3.2.3),
+/// break codes (3.2.1), UTF-8 text (3.1, major type 3), duplicate map keys (5.6), and the depth
+/// and item-count limits.
+struct CBORTreeBuilder {
+    private struct Frame {
+        enum Kind {
+            case array, map, tag, byteChunks, textChunks
+        }
+
+        let kind: Kind
+        /// The byte offset of the container's head.
+        let offset: Int
+        /// The declared number of elements (arrays) or entries (maps); `nil` for indefinite length.
+        let expected: Int?
+        var tag: UInt64 = 0
+        var items: [CBOR] = []
+        var entries: [CBORMap.Entry] = []
+        var keys: Set<CBOR> = []
+        var pendingKey: CBOR?
+        var chunks: [UInt8] = []
+    }
+
+    private let limits: CBORLimits
+    private var stack: [Frame] = []
+    private var itemCount = 0
+
+    init(limits: CBORLimits) {
+        self.limits = limits
+    }
+
+    /// Takes the event whose head starts at `offset`; `remaining` is the number of input bytes
+    /// after the event. Returns the top-level item once it is complete.
+    mutating func consume(_ event: CBORStreamEvent, at offset: Int, remaining: Int) throws(CBORError) -> CBOR? {
+        if case .breakCode = event {
+            return try closeIndefinite(at: offset)
+        }
+        itemCount += 1
+        guard itemCount <= limits.maximumItemCount else {
+            throw error(.itemCountLimitExceeded, "more than \(limits.maximumItemCount) data items", offset: offset)
+        }
+        if let kind = stack.last?.kind, kind == .byteChunks || kind == .textChunks {
+            try appendChunk(event, to: kind, at: offset)
+            return nil
+        }
+        switch event {
+        case .unsignedInt(let n): return try complete(.unsignedInt(n), at: offset)
+        case .negativeInt(let n): return try complete(.negativeInt(n), at: offset)
+        case .byteString(let bytes): return try complete(.byteString(bytes), at: offset)
+        case .textString(let bytes):
+            guard let text = String(validating: bytes, as: UTF8.self) else {
+                throw error(.invalidUTF8, "text string is not valid UTF-8", offset: offset)
+            }
+            return try complete(.textString(text), at: offset)
+        case .byteStringStart:
+            try push(Frame(kind: .byteChunks, offset: offset, expected: nil))
+        case .textStringStart:
+            try push(Frame(kind: .textChunks, offset: offset, expected: nil))
+        case .array(let count):
+            guard count <= UInt64(remaining) else {
+                throw error(.declaredLengthExceedsInput, "array declares \(count) elements but only \(remaining) bytes follow", offset: offset)
+            }
+            if count == 0 { return try complete(.array([]), at: offset) }
+            var frame = Frame(kind: .array, offset: offset, expected: Int(count))
+            frame.items.reserveCapacity(reservation(Int(count)))
+            try push(frame)
+        case .arrayStart:
+            try push(Frame(kind: .array, offset: offset, expected: nil))
+        case .map(let count):
+            guard count <= UInt64(remaining / 2) else {
+                throw error(.declaredLengthExceedsInput, "map declares \(count) entries but only \(remaining) bytes follow", offset: offset)
+            }
+            if count == 0 { return try complete(.map(CBORMap()), at: offset) }
+            var frame = Frame(kind: .map, offset: offset, expected: Int(count))
+            frame.entries.reserveCapacity(reservation(Int(count)))
+            try push(frame)
+        case .mapStart:
+            try push(Frame(kind: .map, offset: offset, expected: nil))
+        case .tag(let tag):
+            var frame = Frame(kind: .tag, offset: offset, expected: nil)
+            frame.tag = tag
+            try push(frame)
+        case .float(let value): return try complete(.float(value), at: offset)
+        case .boolean(let value): return try complete(.boolean(value), at: offset)
+        case .null: return try complete(.null, at: offset)
+        case .undefined: return try complete(.undefined, at: offset)
+        case .simple(let value): return try complete(.simple(value), at: offset)
+        case .breakCode: break  // handled above
+        }
+        return nil
+    }
+
+    /// The location of the item the builder expects next, for errors found while reading it.
+    var path: CBORPath {
+        var components: [CBORPath.Component] = []
+        for frame in stack {
+            switch frame.kind {
+            case .array: components.append(.index(frame.items.count))
+            case .map:
+                if let key = frame.pendingKey {
+                    components.append(Self.component(forKey: key, index: frame.entries.count))
+                } else {
+                    components.append(.index(frame.entries.count))
+                }
+            case .tag: components.append(.tagContent(frame.tag))
+            case .byteChunks, .textChunks: break
+            }
+        }
+        return CBORPath(components: components)
+    }
+
+    /// An error located at the item the builder expects next.
+    func error(_ code: CBORError.Code, _ reason: String, offset: Int) -> CBORError {
+        CBORError(code, reason, path: path, offset: offset)
+    }
+
+    /// Capacity to reserve for a declared count: never more than the items the limit still allows.
+    private func reservation(_ count: Int) -> Int {
+        min(count, max(0, limits.maximumItemCount - itemCount))
+    }
+
+    private mutating func push(_ frame: Frame) throws(CBORError) {
+        guard stack.count < limits.maximumDepth else {
+            throw error(.depthLimitExceeded, "items nest deeper than \(limits.maximumDepth) levels", offset: frame.offset)
+        }
+        stack.append(frame)
+    }
+
+    private mutating func appendChunk(_ event: CBORStreamEvent, to kind: Frame.Kind, at offset: Int) throws(CBORError) {
+        switch (event, kind) {
+        case (.byteString(let bytes), .byteChunks):
+            stack[stack.count - 1].chunks.append(contentsOf: bytes)
+        case (.textString(let bytes), .textChunks):
+            // RFC 8949 section 3.2.3: each chunk is a complete UTF-8 string on its own.
+            guard String(validating: bytes, as: UTF8.self) != nil else {
+                throw error(.invalidUTF8, "text string chunk is not valid UTF-8", offset: offset)
+            }
+            stack[stack.count - 1].chunks.append(contentsOf: bytes)
+        default:
+            let expected = kind == .byteChunks ? "byte" : "text"
+            throw error(.malformed, "a chunk of an indefinite-length \(expected) string must be a definite-length \(expected) string", offset: offset)
+        }
+    }
+
+    private mutating func closeIndefinite(at offset: Int) throws(CBORError) -> CBOR? {
+        guard let kind = stack.last?.kind, stack.last?.expected == nil, kind != .tag else {
+            throw error(.malformed, "break code (0xff) outside an indefinite-length item", offset: offset)
+        }
+        if kind == .map, stack.last?.pendingKey != nil {
+            throw error(.malformed, "map ends after a key, without its value", offset: offset)
+        }
+        let frame = stack.removeLast()
+        switch frame.kind {
+        case .array: return try complete(.array(frame.items), at: frame.offset)
+        case .map: return try complete(.map(CBORMap(frame.entries)), at: frame.offset)
+        case .byteChunks: return try complete(.byteString(frame.chunks), at: frame.offset)
+        case .textChunks: return try complete(.textString(String(decoding: frame.chunks, as: UTF8.self)), at: frame.offset)
+        case .tag: return nil  // excluded by the guard
+        }
+    }
+
+    /// Hands a finished item to the container that waits for it, closing every container it
+    /// completes; returns the top-level item when the stack empties.
+    private mutating func complete(_ item: CBOR, at offset: Int) throws(CBORError) -> CBOR? {
+        var value = item
+        var valueOffset = offset
+        // Fields are read through `stack[last]` so that the element arrays stay uniquely
+        // referenced and grow in place.
+        while !stack.isEmpty {
+            let last = stack.count - 1
+            switch stack[last].kind {
+            case .array:
+                stack[last].items.append(value)
+                guard stack[last].items.count == stack[last].expected else { return nil }
+            case .map:
+                guard let key = stack[last].pendingKey else {
+                    guard stack[last].keys.insert(value).inserted else {
+                        let component = Self.component(forKey: value, index: stack[last].entries.count)
+                        throw CBORError(
+                            .duplicateMapKey, "map holds the key \(Self.describe(value)) twice",
+                            path: CBORPath(components: path.components.dropLast() + [component]), offset: valueOffset)
+                    }
+                    stack[last].pendingKey = value
+                    return nil
+                }
+                stack[last].entries.append(CBORMap.Entry(key: key, value: value))
+                stack[last].pendingKey = nil
+                guard stack[last].entries.count == stack[last].expected else { return nil }
+            case .tag:
+                break
+            case .byteChunks, .textChunks:
+                return nil  // chunks are appended by appendChunk, never completed here
+            }
+            let frame = stack.removeLast()
+            switch frame.kind {
+            case .array: value = .array(frame.items)
+            case .map: value = .map(CBORMap(frame.entries))
+            default: value = .tagged(frame.tag, value)
+            }
+            valueOffset = frame.offset
+        }
+        return value
+    }
+
+    /// A key for an error message, shortened when long.
+    private static func describe(_ key: CBOR) -> String {
+        let text = key.diagnosticNotation(byteStringPrefixLength: 16)
+        return text.count <= 80 ? text : text.prefix(80) + "..."
+    }
+
+    /// The path component of a map entry: its key when that is text or a 64-bit integer, else its
+    /// position.
+    private static func component(forKey key: CBOR, index: Int) -> CBORPath.Component {
+        if let text = key.textValue { return .key(text) }
+        if let int = key.int64Value { return .intKey(int) }
+        return .index(index)
+    }
+}
