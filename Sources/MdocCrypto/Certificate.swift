@@ -1,0 +1,187 @@
+import COpenSSL
+
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
+import Foundation
+#endif
+
+/// An X.509 v3 certificate (RFC 5280), as carried in COSE `x5chain` headers (RFC 9360) by the
+/// issuer and reader authentication of ISO/IEC 18013-5 9.1.2 and 9.1.4, with the fields the
+/// Annex B certificate profiles look at.
+///
+/// Parsing and every field read go through OpenSSL (`d2i_X509`, `X509_get_*`,
+/// `X509_get_ext_d2i`); the fields and extensions are read once, at initialisation. The DER bytes
+/// given are kept unchanged in ``derRepresentation``; equality compares them.
+public struct Certificate: Sendable, Hashable, CustomStringConvertible {
+    let handle: X509Handle
+
+    /// The DER encoding exactly as given.
+    public let derRepresentation: [UInt8]
+    /// The subject distinguished name, e.g. `CN=utopia ds, C=US`: RFC 4514 attribute syntax and
+    /// escaping, RDNs in the order they are encoded (as `openssl x509 -subject` prints them, not
+    /// reversed as RFC 4514 section 2.1 would), separated by ", ".
+    public let subject: String
+    /// The issuer distinguished name, in the format of ``subject``.
+    public let issuer: String
+    /// The first commonName attribute (2.5.4.3) of the subject, if any.
+    public let commonName: String?
+    /// The serial number as lowercase hexadecimal of its content octets
+    /// (RFC 5280 section 4.1.2.2), with a leading "-" if it is (wrongly) negative.
+    public let serialNumber: String
+    /// The start of the validity period (RFC 5280 section 4.1.2.5).
+    public let notValidBefore: Date
+    /// The end of the validity period (RFC 5280 section 4.1.2.5). Chain validation, like
+    /// OpenSSL, treats the certificate as expired from this instant on.
+    public let notValidAfter: Date
+    /// The subject public key; always on a curve ISO/IEC 18013-5 allows (``Curve``).
+    public let publicKey: PublicKey
+    /// The key usage extension (RFC 5280 section 4.2.1.3), or `nil` when absent.
+    public let keyUsage: KeyUsage?
+    /// The extended key usage purposes as dotted OIDs (RFC 5280 section 4.2.1.12), or `nil`
+    /// when the extension is absent.
+    public let extendedKeyUsage: [String]?
+    /// The basic constraints extension (RFC 5280 section 4.2.1.9), or `nil` when absent.
+    public let basicConstraints: BasicConstraints?
+    /// The subject key identifier (RFC 5280 section 4.2.1.2), or `nil` when absent.
+    public let subjectKeyIdentifier: [UInt8]?
+    /// The keyIdentifier of the authority key identifier extension (RFC 5280 section 4.2.1.1),
+    /// or `nil` when the extension or its keyIdentifier field is absent.
+    public let authorityKeyIdentifier: [UInt8]?
+    /// The algorithm the issuer signed this certificate with (RFC 5280 section 4.1.1.2).
+    public let signatureAlgorithm: SignatureAlgorithm
+    /// The dotted OIDs of the extensions marked critical, in certificate order.
+    public let criticalExtensionOIDs: [String]
+    /// Whether the certificate has an issuer alternative name extension (RFC 5280 section
+    /// 4.2.1.7; ISO/IEC 18013-5 Annex B asks for one in IACA and document signer certificates).
+    public let hasIssuerAlternativeName: Bool
+    /// Whether subject and issuer are the same name (RFC 5280 section 6.1: a self-issued
+    /// certificate), as for a root.
+    public let isSelfIssued: Bool
+
+    /// Parses one DER-encoded certificate; the bytes must hold exactly one certificate.
+    ///
+    /// Throws ``CryptoError/Code/invalidEncoding`` for input that is not a certificate, has
+    /// trailing bytes, or has a malformed or repeated extension this type reads, and
+    /// ``CryptoError/Code/unsupportedAlgorithm`` when the public key is not on a curve
+    /// ISO/IEC 18013-5 allows.
+    public init(derEncoded bytes: [UInt8]) throws(CryptoError) {
+        let handle = try X509Handle.parse(derEncoded: bytes)
+        let x509 = handle.pointer
+        self.handle = handle
+        derRepresentation = bytes
+        subject = try X509Fields.name(X509_get_subject_name(x509), field: "subject")
+        issuer = try X509Fields.name(X509_get_issuer_name(x509), field: "issuer")
+        commonName = X509Fields.attribute(NID_commonName, in: X509_get_subject_name(x509))
+        serialNumber = Certificate.hexSerial(X509_get0_serialNumber(x509))
+        notValidBefore = try X509Fields.date(X509_get0_notBefore(x509), field: "notBefore")
+        notValidAfter = try X509Fields.date(X509_get0_notAfter(x509), field: "notAfter")
+        guard let key = X509_get_pubkey(x509) else {
+            ERR_clear_error()
+            throw CryptoError(.unsupportedAlgorithm, "certificate \"\(subject)\": the public key does not decode")
+        }
+        do {
+            publicKey = try PublicKey(key: EVPKey(takingOwnershipOf: key))
+        } catch {
+            throw CryptoError(error.code, "certificate \"\(subject)\": \(error.reason)")
+        }
+        keyUsage = try KeyUsage(of: x509)
+        extendedKeyUsage = try Certificate.extendedKeyUsage(of: x509)
+        basicConstraints = try BasicConstraints(of: x509)
+        subjectKeyIdentifier = try X509Fields.decodedExtension(
+            NID_subject_key_identifier, named: "subjectKeyIdentifier", in: x509,
+            read: { X509Fields.bytes($0.assumingMemoryBound(to: ASN1_OCTET_STRING.self)) },
+            free: { ASN1_OCTET_STRING_free($0.assumingMemoryBound(to: ASN1_OCTET_STRING.self)) }
+        )
+        authorityKeyIdentifier = try X509Fields.decodedExtension(
+            NID_authority_key_identifier, named: "authorityKeyIdentifier", in: x509,
+            read: { raw in
+                let identifier = raw.assumingMemoryBound(to: AUTHORITY_KEYID.self).pointee.keyid
+                return identifier.map { X509Fields.bytes($0) }
+            },
+            free: { AUTHORITY_KEYID_free($0.assumingMemoryBound(to: AUTHORITY_KEYID.self)) }
+        ) ?? nil
+        signatureAlgorithm = SignatureAlgorithm(of: x509)
+        criticalExtensionOIDs = Certificate.criticalExtensions(of: x509)
+        hasIssuerAlternativeName = X509_get_ext_by_NID(x509, NID_issuer_alt_name, -1) >= 0
+        isSelfIssued = X509_NAME_cmp(X509_get_subject_name(x509), X509_get_issuer_name(x509)) == 0
+    }
+
+    /// Parses the single `CERTIFICATE` block of a PEM text (RFC 7468 section 5); other blocks
+    /// are ignored. Throws ``CryptoError/Code/invalidEncoding`` unless there is exactly one.
+    public init(pemEncoded text: String) throws(CryptoError) {
+        let certificates = try Certificate.certificates(pemEncoded: text)
+        guard certificates.count == 1, let certificate = certificates.first else {
+            throw CryptoError(
+                .invalidEncoding,
+                "PEM: expected one CERTIFICATE block, found \(certificates.count)"
+            )
+        }
+        self = certificate
+    }
+
+    /// Every `CERTIFICATE` block of a PEM text, in order (RFC 7468 section 5), e.g. a trust
+    /// anchor file. Blocks of other types are skipped; a malformed block is an error.
+    public static func certificates(pemEncoded text: String) throws(CryptoError) -> [Certificate] {
+        try CertificatePEM.derBlocks(labelled: "CERTIFICATE", in: text).map { (der: [UInt8]) throws(CryptoError) in
+            try Certificate(derEncoded: der)
+        }
+    }
+
+    /// The certificate in PEM form (RFC 7468 section 5).
+    public var pemRepresentation: String {
+        CertificatePEM.pem(labelled: "CERTIFICATE", derBytes: derRepresentation)
+    }
+
+    /// Whether `issuer`'s public key verifies this certificate's signature (RFC 5280 section
+    /// 4.1.1.3). Names, extensions and validity are not looked at.
+    public func isSignedBy(_ issuer: Certificate) -> Bool {
+        let result = X509_verify(handle.pointer, issuer.publicKey.key.pointer)
+        if result != 1 { ERR_clear_error() }
+        return result == 1
+    }
+
+    public static func == (lhs: Certificate, rhs: Certificate) -> Bool {
+        lhs.derRepresentation == rhs.derRepresentation
+    }
+
+    public func hash(into hasher: inout Hasher) {
+        hasher.combine(derRepresentation)
+    }
+
+    public var description: String {
+        "Certificate(subject: \"\(subject)\", issuer: \"\(issuer)\", serial: \(serialNumber))"
+    }
+
+    private static func hexSerial(_ serial: UnsafePointer<ASN1_INTEGER>?) -> String {
+        guard let serial else { return "" }
+        let digits = "0123456789abcdef".utf8.map { $0 }
+        var text = [UInt8]()
+        for byte in X509Fields.bytes(serial) {
+            text.append(digits[Int(byte >> 4)])
+            text.append(digits[Int(byte & 0x0f)])
+        }
+        let sign = ASN1_STRING_type(serial) == V_ASN1_NEG_INTEGER ? "-" : ""
+        return sign + String(decoding: text, as: UTF8.self)
+    }
+
+    private static func extendedKeyUsage(of x509: OpaquePointer) throws(CryptoError) -> [String]? {
+        try X509Fields.decodedExtension(
+            NID_ext_key_usage, named: "extendedKeyUsage", in: x509,
+            read: { raw in
+                let stack = OpaquePointer(raw)
+                return (0..<max(OPENSSL_sk_num(stack), 0)).map { index in
+                    X509Fields.dottedOID(OPENSSL_sk_value(stack, index).map { OpaquePointer($0) })
+                }
+            },
+            free: { EXTENDED_KEY_USAGE_free(OpaquePointer($0)) }
+        )
+    }
+
+    private static func criticalExtensions(of x509: OpaquePointer) -> [String] {
+        (0..<max(X509_get_ext_count(x509), 0)).compactMap { index in
+            guard let entry = X509_get_ext(x509, index), X509_EXTENSION_get_critical(entry) != 0 else { return nil }
+            return X509Fields.dottedOID(X509_EXTENSION_get_object(entry))
+        }
+    }
+}

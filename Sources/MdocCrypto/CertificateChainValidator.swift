@@ -1,0 +1,154 @@
+import COpenSSL
+
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
+import Foundation
+#endif
+
+/// Validates certificate chains against trust anchors and an ISO/IEC 18013-5 Annex B profile at
+/// a given time.
+///
+/// OpenSSL builds and validates the path (RFC 5280 section 6.1: signatures, names, validity,
+/// basic constraints, path length, key usage of issuers, critical extensions; X.509 strict mode),
+/// reporting every error instead of stopping at the first; ``CertificateProfilePolicy`` then
+/// checks the Annex B profile of the leaf and the root. Trust anchors must be self-signed roots
+/// (IACA or reader root certificates), as Annex B defines them.
+///
+/// ```swift
+/// let validator = CertificateChainValidator(trustAnchors: [iaca])
+/// let result = validator.validate(chain: x5chain, profile: .documentSigner, at: Date())
+/// for failure in result.failures { print(failure) }
+/// ```
+public struct CertificateChainValidator: Sendable {
+    /// The most certificates a path may hold, leaf and trust anchor included. ISO/IEC 18013-5
+    /// paths have two (IACA -> document signer, reader root -> reader certificate); four leaves
+    /// room for two intermediate CAs and bounds the work an untrusted `x5chain` can cause.
+    public static let maximumChainLength = 4
+
+    /// The trust anchors (self-signed root certificates).
+    public let trustAnchors: [Certificate]
+    private let store: TrustStore
+
+    /// A validator trusting `trustAnchors`.
+    public init(trustAnchors: [Certificate]) {
+        self.trustAnchors = trustAnchors
+        store = TrustStore(anchors: trustAnchors)
+    }
+
+    /// Validates `chain` for `profile` at `time`.
+    ///
+    /// - Parameters:
+    ///   - chain: the certificates as an `x5chain` carries them (RFC 9360 section 2): the
+    ///     end-entity certificate first, then its issuers; the root may or may not be included.
+    ///   - profile: the Annex B profile the end-entity certificate and the root must meet.
+    ///   - time: the validation time (injectable so that expired test vectors can be checked).
+    /// - Returns: every failure found, each naming the certificate and the check, and every
+    ///   check that passed.
+    public func validate(chain: [Certificate], profile: CertificateProfile, at time: Date) -> CertificateValidationResult {
+        var report = CertificateValidationReport()
+        guard let leaf = chain.first else {
+            report.fail("", .emptyChain, "the chain holds no certificate")
+            return report.result(path: [])
+        }
+        guard chain.count <= Self.maximumChainLength else {
+            report.fail(
+                leaf, .chainTooLong,
+                "the chain holds \(chain.count) certificates, more than the maximum \(Self.maximumChainLength)"
+            )
+            return report.result(path: chain)
+        }
+        let outcome = store.verify(
+            leaf: leaf, intermediates: chain.dropFirst(), at: time,
+            maximumIntermediates: Self.maximumChainLength - 2
+        )
+        let known = trustAnchors + chain
+        let certificate = { (pointer: OpaquePointer?) -> Certificate? in
+            guard let pointer else { return nil }
+            return known.first { $0.handle.pointer == pointer }
+        }
+        let path = outcome.chain.compactMap(certificate)
+        let anchor = path.count > 1 ? path.last.flatMap { last in trustAnchors.first { $0 == last } } : nil
+
+        let policy = CertificateProfilePolicy(profile: profile, time: time)
+        let checkedPath = path.isEmpty ? [leaf] : path
+        policy.evaluate(path: checkedPath, anchored: anchor != nil, into: &report)
+
+        // A path cut short by the depth limit reaches no anchor; that is not a second finding.
+        let tooLong = outcome.errors.contains { $0.code == X509_V_ERR_CERT_CHAIN_TOO_LONG }
+        for error in outcome.errors {
+            let failing = certificate(error.certificate) ?? checkedPath.last ?? leaf
+            let check = Self.check(for: error.code, certificate: failing)
+            if tooLong && check == .issuerNotTrusted { continue }
+            if check == .chainTooLong {
+                report.fail(leaf, check, "the path needs more than the maximum \(Self.maximumChainLength) certificates")
+                continue
+            }
+            var reason = TrustStore.message(error.code)
+            if check == .issuerNotTrusted || check == .signature {
+                reason += " (issuer \"\(failing.issuer)\")"
+            }
+            report.fail(failing, check, reason)
+        }
+        if let anchor {
+            if path.count > Self.maximumChainLength {
+                report.fail(
+                    leaf, .chainTooLong,
+                    "the path holds \(path.count) certificates, more than the maximum \(Self.maximumChainLength)"
+                )
+            } else {
+                report.pass(leaf, .chainTooLong, "the path holds \(path.count) of at most \(Self.maximumChainLength) certificates")
+            }
+            report.pass(leaf, .issuerNotTrusted, "the path ends at the trust anchor \"\(anchor.subject)\"")
+            for (certificate, issuer) in zip(path, path.dropFirst()) {
+                report.pass(certificate, .signature, "signed by \"\(issuer.subject)\"")
+            }
+        }
+        return report.result(path: checkedPath)
+    }
+
+    /// The check an OpenSSL `X509_V_ERR_*` code about `certificate` belongs to.
+    static func check(for code: Int32, certificate: Certificate) -> CertificateCheck {
+        switch code {
+        case X509_V_ERR_INVALID_CA:
+            // X509_check_ca refuses a CA whose keyUsage lacks keyCertSign as well as a non-CA.
+            let usage = certificate.keyUsage
+            return usage != nil && usage?.contains(.keyCertSign) == false ? .keyUsage : .basicConstraints
+        case X509_V_ERR_CERT_NOT_YET_VALID, X509_V_ERR_CERT_HAS_EXPIRED,
+            X509_V_ERR_ERROR_IN_CERT_NOT_BEFORE_FIELD, X509_V_ERR_ERROR_IN_CERT_NOT_AFTER_FIELD:
+            return .validity
+        case X509_V_ERR_CERT_SIGNATURE_FAILURE, X509_V_ERR_UNABLE_TO_DECRYPT_CERT_SIGNATURE,
+            X509_V_ERR_UNABLE_TO_DECODE_ISSUER_PUBLIC_KEY:
+            return .signature
+        case X509_V_ERR_UNABLE_TO_GET_ISSUER_CERT, X509_V_ERR_UNABLE_TO_GET_ISSUER_CERT_LOCALLY,
+            X509_V_ERR_UNABLE_TO_VERIFY_LEAF_SIGNATURE, X509_V_ERR_DEPTH_ZERO_SELF_SIGNED_CERT,
+            X509_V_ERR_SELF_SIGNED_CERT_IN_CHAIN, X509_V_ERR_CERT_UNTRUSTED, X509_V_ERR_CERT_REJECTED:
+            return .issuerNotTrusted
+        case X509_V_ERR_KEYUSAGE_NO_CERTSIGN, X509_V_ERR_KEYUSAGE_NO_CRL_SIGN,
+            X509_V_ERR_KEYUSAGE_NO_DIGITAL_SIGNATURE, X509_V_ERR_CA_CERT_MISSING_KEY_USAGE,
+            X509_V_ERR_PATHLEN_WITHOUT_KU_KEY_CERT_SIGN:
+            return .keyUsage
+        case X509_V_ERR_INVALID_PURPOSE:
+            return .extendedKeyUsage
+        case X509_V_ERR_INVALID_NON_CA, X509_V_ERR_CA_BCONS_NOT_CRITICAL,
+            X509_V_ERR_PATHLEN_INVALID_FOR_NON_CA:
+            return .basicConstraints
+        case X509_V_ERR_PATH_LENGTH_EXCEEDED:
+            return .pathLength
+        case X509_V_ERR_CERT_CHAIN_TOO_LONG:
+            return .chainTooLong
+        case X509_V_ERR_EE_KEY_TOO_SMALL, X509_V_ERR_CA_KEY_TOO_SMALL, X509_V_ERR_CA_MD_TOO_WEAK,
+            X509_V_ERR_SIGNATURE_ALGORITHM_MISMATCH, X509_V_ERR_SIGNATURE_ALGORITHM_INCONSISTENCY,
+            X509_V_ERR_EC_KEY_EXPLICIT_PARAMS:
+            return .signatureAlgorithm
+        case X509_V_ERR_AKID_SKID_MISMATCH, X509_V_ERR_AKID_ISSUER_SERIAL_MISMATCH,
+            X509_V_ERR_MISSING_AUTHORITY_KEY_IDENTIFIER, X509_V_ERR_MISSING_SUBJECT_KEY_IDENTIFIER,
+            X509_V_ERR_AUTHORITY_KEY_IDENTIFIER_CRITICAL, X509_V_ERR_SUBJECT_KEY_IDENTIFIER_CRITICAL:
+            return .keyIdentifiers
+        case X509_V_ERR_UNHANDLED_CRITICAL_EXTENSION:
+            return .criticalExtension
+        default:
+            return .pathValidation
+        }
+    }
+}

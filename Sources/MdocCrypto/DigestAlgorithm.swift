@@ -1,0 +1,45 @@
+import COpenSSL
+
+/// The hash functions ISO/IEC 18013-5 uses: for MSO value digests (9.1.2.4, with these exact
+/// names as `digestAlgorithm`), for ECDSA (RFC 9053 section 2.1: ES256, ES384, ES512) and for the
+/// session transcript hash (9.1.1.5). SHA-2 as in FIPS 180-4.
+public enum DigestAlgorithm: String, Sendable, CaseIterable, CustomStringConvertible {
+    case sha256 = "SHA-256"
+    case sha384 = "SHA-384"
+    case sha512 = "SHA-512"
+
+    public var description: String { rawValue }
+
+    /// The length of a digest in bytes.
+    public var digestByteCount: Int {
+        switch self {
+        case .sha256: return 32
+        case .sha384: return 48
+        case .sha512: return 64
+        }
+    }
+
+    /// The digest of `bytes` (`EVP_Digest`). Empty only if OpenSSL fails internally (memory
+    /// exhaustion), which no comparison with a real digest survives.
+    public func hash(_ bytes: [UInt8]) -> [UInt8] {
+        var digest = [UInt8](repeating: 0, count: digestByteCount)
+        var length: UInt32 = 0
+        let status = bytes.withUnsafeBytes { input in
+            EVP_Digest(input.baseAddress, input.count, &digest, &length, messageDigest, nil)
+        }
+        guard status == 1, Int(length) == digestByteCount else {
+            ERR_clear_error()
+            return []
+        }
+        return digest
+    }
+
+    /// OpenSSL's static `EVP_MD` for this function.
+    var messageDigest: OpaquePointer? {
+        switch self {
+        case .sha256: return EVP_sha256()
+        case .sha384: return EVP_sha384()
+        case .sha512: return EVP_sha512()
+        }
+    }
+}

@@ -1,0 +1,33 @@
+import COpenSSL
+
+/// Owns one OpenSSL `EVP_PKEY` and frees it when the last reference goes.
+///
+/// The key is never mutated after creation, so sharing it between threads is safe; that is why
+/// this class is `@unchecked Sendable`.
+final class EVPKey: @unchecked Sendable {
+    let pointer: OpaquePointer
+
+    /// Takes ownership of `pointer` (one reference).
+    init(takingOwnershipOf pointer: OpaquePointer) {
+        self.pointer = pointer
+    }
+
+    deinit {
+        EVP_PKEY_free(pointer)
+    }
+
+    /// The curve of the key, or `nil` for key types 18013-5 does not use.
+    var curve: Curve? {
+        let type = EVP_PKEY_get_base_id(pointer)
+        if type == EVP_PKEY_EC {
+            var name = [CChar](repeating: 0, count: 80)
+            var length = 0
+            guard EVP_PKEY_get_utf8_string_param(pointer, OSSL_PKEY_PARAM_GROUP_NAME, &name, name.count, &length) == 1 else {
+                return nil
+            }
+            let nid = OBJ_txt2nid(name)
+            return Curve(nid: nid)
+        }
+        return Curve(nid: type)
+    }
+}

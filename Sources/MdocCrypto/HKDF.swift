@@ -1,0 +1,75 @@
+import COpenSSL
+import COpenSSLShims
+
+/// HKDF with SHA-256 (RFC 5869), through OpenSSL's `EVP_KDF` "HKDF": the key derivation of
+/// ISO/IEC 18013-5 9.1.1.5 (SKReader, SKDevice) and 9.1.3.5 (EMacKey).
+public enum HKDF: Sendable {
+    /// The longest output: 255 × the SHA-256 length (RFC 5869 section 2.3).
+    public static let maximumOutputByteCount = 255 * 32
+
+    /// The longest `info`: OpenSSL 3.0's HKDF keeps at most 1024 bytes of it. 18013-5 uses
+    /// 8-byte values ("SKReader", "SKDevice") and "EMacKey".
+    public static let maximumInfoByteCount = 1024
+
+    /// HKDF-SHA-256 extract-then-expand of `inputKeyMaterial` (non-empty) with `salt` (may be
+    /// empty, RFC 5869 section 2.2) and `info` (at most ``maximumInfoByteCount`` bytes), giving
+    /// 1...``maximumOutputByteCount`` bytes. Wrong sizes throw `.invalidParameter`.
+    public static func deriveKey(
+        inputKeyMaterial: [UInt8], salt: [UInt8], info: [UInt8], outputByteCount: Int
+    ) throws(CryptoError) -> SymmetricKey {
+        let derived = inputKeyMaterial.withUnsafeBytes { ikm in
+            Result { () throws(CryptoError) -> SymmetricKey in
+                try deriveKey(inputKeyMaterial: ikm, salt: salt, info: info, outputByteCount: outputByteCount)
+            }
+        }
+        return try derived.get()
+    }
+
+    /// The same, reading the key material in place (for ``SharedSecret``).
+    static func deriveKey(
+        inputKeyMaterial: UnsafeRawBufferPointer, salt: [UInt8], info: [UInt8], outputByteCount: Int
+    ) throws(CryptoError) -> SymmetricKey {
+        guard (1...maximumOutputByteCount).contains(outputByteCount) else {
+            throw CryptoError(.invalidParameter, "HKDF-SHA-256 gives 1...\(maximumOutputByteCount) bytes, not \(outputByteCount)")
+        }
+        guard info.count <= maximumInfoByteCount else {
+            throw CryptoError(.invalidParameter, "the HKDF info has \(info.count) bytes, more than the limit of \(maximumInfoByteCount)")
+        }
+        guard let ikm = inputKeyMaterial.baseAddress, !inputKeyMaterial.isEmpty else {
+            throw CryptoError(.invalidParameter, "the HKDF input keying material is empty")
+        }
+        guard let kdf = EVP_KDF_fetch(nil, "HKDF", nil) else {
+            throw .openSSL(.libraryFailure, "OpenSSL has no HKDF")
+        }
+        defer { EVP_KDF_free(kdf) }
+        guard let context = EVP_KDF_CTX_new(kdf) else {
+            throw .openSSL(.libraryFailure, "cannot make an HKDF context")
+        }
+        defer { EVP_KDF_CTX_free(context) }
+        let output = SecureBytes(count: outputByteCount)
+        let status = salt.withUnsafeBytes { saltBytes in
+            info.withUnsafeBytes { infoBytes in
+                output.withUnsafeMutableBytes { outputBytes in
+                    // The names and buffers stay alive until EVP_KDF_derive returns.
+                    var parameters = [
+                        OSSL_PARAM_construct_utf8_string(
+                            mdoc_OSSL_KDF_PARAM_DIGEST(), UnsafeMutablePointer(mutating: OBJ_nid2sn(NID_sha256)), 0),
+                        OSSL_PARAM_construct_octet_string(
+                            mdoc_OSSL_KDF_PARAM_KEY(), UnsafeMutableRawPointer(mutating: ikm), inputKeyMaterial.count),
+                        OSSL_PARAM_construct_octet_string(
+                            mdoc_OSSL_KDF_PARAM_SALT(), UnsafeMutableRawPointer(mutating: saltBytes.baseAddress), saltBytes.count),
+                        OSSL_PARAM_construct_octet_string(
+                            mdoc_OSSL_KDF_PARAM_INFO(), UnsafeMutableRawPointer(mutating: infoBytes.baseAddress), infoBytes.count),
+                        OSSL_PARAM_construct_end(),
+                    ]
+                    return EVP_KDF_derive(
+                        context, outputBytes.baseAddress?.assumingMemoryBound(to: UInt8.self), outputBytes.count, &parameters)
+                }
+            }
+        }
+        guard status == 1 else {
+            throw .openSSL(.libraryFailure, "HKDF-SHA-256 failed")
+        }
+        return SymmetricKey(storage: output)
+    }
+}

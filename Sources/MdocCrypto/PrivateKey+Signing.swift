@@ -1,0 +1,34 @@
+import COpenSSL
+
+extension PrivateKey {
+    /// Signs `message`: ECDSA with `digest` on Weierstrass curves, returning the raw fixed-width
+    /// `r‖s` (2 × `curve.coordinateByteCount` bytes) COSE uses (RFC 9053 section 2.1; ISO/IEC
+    /// 18013-5 9.1.3.6, 9.1.4, 9.1.5), or pure EdDSA on Ed25519 and Ed448 (RFC 8032; RFC 9053
+    /// section 2.2), which ignores `digest`.
+    ///
+    /// Throws `.unsupportedAlgorithm` for X25519 and X448, which only agree keys.
+    public func signature(for message: [UInt8], digest: DigestAlgorithm) throws(CryptoError) -> [UInt8] {
+        guard !curve.isMontgomery else {
+            throw CryptoError(.unsupportedAlgorithm, "\(curve) keys agree keys and cannot sign")
+        }
+        guard let context = EVP_MD_CTX_new() else {
+            throw .openSSL(.libraryFailure, "cannot make a signing context")
+        }
+        defer { EVP_MD_CTX_free(context) }
+        let messageDigest = curve.isEdwards ? nil : digest.messageDigest
+        guard EVP_DigestSignInit(context, nil, messageDigest, nil, key.pointer) == 1 else {
+            throw .openSSL(.libraryFailure, "cannot start signing with the \(curve) key")
+        }
+        var signature = [UInt8](repeating: 0, count: Int(EVP_PKEY_get_size(key.pointer)))
+        var length = signature.count
+        let status = message.withUnsafeBufferPointer { input in
+            EVP_DigestSign(context, &signature, &length, input.baseAddress, input.count)
+        }
+        guard status == 1, length <= signature.count else {
+            throw .openSSL(.libraryFailure, "signing with the \(curve) key failed")
+        }
+        signature.removeSubrange(length...)
+        guard curve.isWeierstrass else { return signature }
+        return try ECDSASignature.rawFromDER(signature, coordinateByteCount: curve.coordinateByteCount)
+    }
+}

@@ -1,0 +1,128 @@
+import MdocCrypto
+import Testing
+
+@Suite("Digests, HKDF, AES-GCM, HMAC")
+struct SymmetricTests {
+    @Test("SHA-2 of \"abc\" (FIPS 180-4 examples)")
+    func digests() {
+        let abc = Array("abc".utf8)
+        #expect(DigestAlgorithm.sha256.hash(abc) == hex("ba7816bf8f01cfea414140de5dae2223b00361a396177a9cb410ff61f20015ad"))
+        #expect(DigestAlgorithm.sha384.hash(abc) == hex(
+            "cb00753f45a35e8bb5a03d699ac65007272c32ab0eded1631a8b605a43ff5bed8086072ba1e7cc2358baeca134c825a7"))
+        #expect(DigestAlgorithm.sha512.hash(abc) == hex(
+            "ddaf35a193617abacc417349ae20413112e6fa4e89a97ea20a9eeee64b55d39a"
+                + "2192992a274fc1a836ba3c23a3feebbd454d4423643ce80e2a9ac94fa54ca49f"))
+        for digest in DigestAlgorithm.allCases {
+            #expect(digest.hash([]).count == digest.digestByteCount)
+            #expect(DigestAlgorithm(rawValue: digest.rawValue) == digest)
+        }
+        #expect(DigestAlgorithm(rawValue: "SHA-1") == nil)
+    }
+
+    @Test("HKDF-SHA-256, RFC 5869 test case 1")
+    func hkdfCase1() throws {
+        let key = try HKDF.deriveKey(
+            inputKeyMaterial: [UInt8](repeating: 0x0b, count: 22), salt: hex("000102030405060708090a0b0c"),
+            info: hex("f0f1f2f3f4f5f6f7f8f9"), outputByteCount: 42)
+        #expect(key.bytes == hex("3cb25f25faacd57a90434f64d0362f2a2d2d0a90cf1a5a4c5db02d56ecc4c5bf34007208d5b887185865"))
+    }
+
+    @Test("HKDF-SHA-256, RFC 5869 test case 3 (empty salt and info)")
+    func hkdfCase3() throws {
+        let key = try HKDF.deriveKey(
+            inputKeyMaterial: [UInt8](repeating: 0x0b, count: 22), salt: [], info: [], outputByteCount: 42)
+        #expect(key.bytes == hex("8da4e775a563c18f715f802a063c5a31b8a11f5c5ee1879ec3454e5f3c738d2d9d201395faa4b61a96c8"))
+    }
+
+    @Test("HKDF limits: output length and info length, each side")
+    func hkdfLimits() throws {
+        let ikm = [UInt8](repeating: 1, count: 32)
+        let invalid = CryptoError(.invalidParameter, "")
+        #expect(try HKDF.deriveKey(inputKeyMaterial: ikm, salt: [], info: [], outputByteCount: HKDF.maximumOutputByteCount).byteCount == 8160)
+        #expect(throws: invalid) {
+            try HKDF.deriveKey(inputKeyMaterial: ikm, salt: [], info: [], outputByteCount: HKDF.maximumOutputByteCount + 1)
+        }
+        #expect(try HKDF.deriveKey(inputKeyMaterial: ikm, salt: [], info: [], outputByteCount: 1).byteCount == 1)
+        #expect(throws: invalid) { try HKDF.deriveKey(inputKeyMaterial: ikm, salt: [], info: [], outputByteCount: 0) }
+        let longestInfo = [UInt8](repeating: 7, count: HKDF.maximumInfoByteCount)
+        let withLongestInfo = try HKDF.deriveKey(inputKeyMaterial: ikm, salt: [], info: longestInfo, outputByteCount: 32)
+        // The whole info counts: changing its last byte changes the key.
+        var changedInfo = longestInfo
+        changedInfo[changedInfo.count - 1] = 8
+        #expect(try HKDF.deriveKey(inputKeyMaterial: ikm, salt: [], info: changedInfo, outputByteCount: 32) != withLongestInfo)
+        #expect(throws: invalid) { try HKDF.deriveKey(inputKeyMaterial: ikm, salt: [], info: longestInfo + [7], outputByteCount: 32) }
+        #expect(throws: invalid) { try HKDF.deriveKey(inputKeyMaterial: [], salt: [], info: [], outputByteCount: 32) }
+    }
+
+    @Test("AES-256-GCM, McGrew–Viega GCM test case 16 (256-bit key, with AAD)")
+    func aesGCMKnownAnswer() throws {
+        let key = SymmetricKey(bytes: hex("feffe9928665731c6d6a8f9467308308feffe9928665731c6d6a8f9467308308"))
+        let nonce = hex("cafebabefacedbaddecaf888")
+        let aad = hex("feedfacedeadbeeffeedfacedeadbeefabaddad2")
+        let plaintext = hex(
+            "d9313225f88406e5a55909c5aff5269a86a7a9531534f7da2e4c303d8a318a72"
+                + "1c3c0c95956809532fcf0e2449a6b525b16aedf5aa0de657ba637b39")
+        let sealed = hex(
+            "522dc1f099567d07f47f37a32a84427d643a8cdcbfe5c0c97598a2bd2555d1aa"
+                + "8cb08e48590dbb3da7b08b1056828838c5f61e6393ba7a0abcc9f662"
+                + "76fc6ece0f4e1768cddf8853bb2d551b")
+        #expect(try AESGCM.seal(plaintext, key: key, nonce: nonce, authenticating: aad) == sealed)
+        #expect(try AESGCM.open(sealed, key: key, nonce: nonce, authenticating: aad) == plaintext)
+        let failure = CryptoError(.authenticationFailure, "")
+        #expect(throws: failure) { try AESGCM.open(flippingBit(sealed, at: sealed.count - 1), key: key, nonce: nonce, authenticating: aad) }
+        #expect(throws: failure) { try AESGCM.open(flippingBit(sealed, at: 0), key: key, nonce: nonce, authenticating: aad) }
+        #expect(throws: failure) { try AESGCM.open(sealed, key: key, nonce: nonce, authenticating: flippingBit(aad, at: 0)) }
+        #expect(throws: failure) { try AESGCM.open(sealed, key: key, nonce: flippingBit(nonce, at: 11), authenticating: aad) }
+        #expect(throws: failure) { try AESGCM.open(sealed, key: key, nonce: nonce) }
+    }
+
+    @Test("AES-256-GCM sizes: key, nonce, empty plaintext, input shorter than a tag")
+    func aesGCMSizes() throws {
+        let key = SymmetricKey(bytes: [UInt8](repeating: 3, count: 32))
+        let nonce = [UInt8](repeating: 0, count: 12)
+        let invalid = CryptoError(.invalidParameter, "")
+        #expect(throws: invalid) { try AESGCM.seal([1], key: SymmetricKey(bytes: [UInt8](repeating: 3, count: 16)), nonce: nonce) }
+        #expect(throws: invalid) { try AESGCM.seal([1], key: key, nonce: [UInt8](repeating: 0, count: 11)) }
+        #expect(throws: invalid) { try AESGCM.seal([1], key: key, nonce: [UInt8](repeating: 0, count: 13)) }
+        let sealedEmpty = try AESGCM.seal([], key: key, nonce: nonce)
+        #expect(sealedEmpty.count == AESGCM.tagByteCount)
+        #expect(try AESGCM.open(sealedEmpty, key: key, nonce: nonce) == [])
+        #expect(throws: invalid) { try AESGCM.open(Array(sealedEmpty.dropLast()), key: key, nonce: nonce) }
+        #expect(throws: CryptoError(.authenticationFailure, "")) { try AESGCM.open(flippingBit(sealedEmpty, at: 5), key: key, nonce: nonce) }
+    }
+
+    @Test("HMAC-SHA-256, RFC 4231 test case 2; tampered and truncated tags fail")
+    func hmacKnownAnswer() {
+        let key = SymmetricKey(bytes: Array("Jefe".utf8))
+        let message = Array("what do ya want for nothing?".utf8)
+        let tag = hex("5bdcc146bf60754e6a042426089575c75a003f089d2739839dec58b964ec3843")
+        #expect(HMACSHA256.authenticationCode(for: message, key: key) == tag)
+        #expect(HMACSHA256.isValidAuthenticationCode(tag, for: message, key: key))
+        #expect(!HMACSHA256.isValidAuthenticationCode(flippingBit(tag, at: 31), for: message, key: key))
+        #expect(!HMACSHA256.isValidAuthenticationCode(Array(tag.prefix(16)), for: message, key: key))
+        #expect(!HMACSHA256.isValidAuthenticationCode(tag + [0], for: message, key: key))
+        #expect(!HMACSHA256.isValidAuthenticationCode(tag, for: message + [0], key: key))
+        #expect(!HMACSHA256.isValidAuthenticationCode(tag, for: message, key: SymmetricKey(bytes: Array("Jeff".utf8))))
+    }
+
+    @Test("HMAC-SHA-256 with an empty key and message (RFC 2104 allows both)")
+    func hmacEmpty() {
+        let tag = HMACSHA256.authenticationCode(for: [], key: SymmetricKey(bytes: []))
+        #expect(tag == hex("b613679a0814d9ec772f95d778c35fc5ff1697c493715653c6c712144292c5ad"))
+    }
+
+    @Test("symmetric keys never print their bytes")
+    func symmetricKeyDescription() {
+        let key = SymmetricKey(bytes: [0xAB, 0xCD, 0xEF, 0x12])
+        #expect(key.description == "SymmetricKey(4 bytes)")
+        #expect(String(reflecting: key) == "SymmetricKey(4 bytes)")
+        var dumped = ""
+        dump(key, to: &dumped)
+        #expect(!dumped.lowercased().contains("ab") && !dumped.contains("171"))
+        #expect(key.byteCount == 4)
+        #expect(key.bytes == [0xAB, 0xCD, 0xEF, 0x12])
+        #expect(key == SymmetricKey(bytes: [0xAB, 0xCD, 0xEF, 0x12]))
+        #expect(key != SymmetricKey(bytes: [0xAB, 0xCD, 0xEF, 0x13]))
+        #expect(key != SymmetricKey(bytes: [0xAB, 0xCD, 0xEF]))
+    }
+}
