@@ -1,0 +1,49 @@
+import MdocCBOR
+
+/// What COSE_Sign1 and COSE_Mac0 share: the four-element array and the structure that is signed
+/// or MACed (RFC 9052 sections 4.2, 4.4, 6.2, 6.3).
+enum COSEStructure {
+    /// The decoded first three elements, and the fourth (signature or tag) still as an item.
+    struct Elements {
+        var headers: COSEHeaders
+        var payload: [UInt8]?
+        var last: CBOR
+    }
+
+    /// Reads `[protected, unprotected, payload / nil, x]`, accepting the message's own tag.
+    static func elements(of cbor: CBOR, tag: UInt64, name: String, at path: CBORPath) throws(CBORError) -> Elements {
+        var item = cbor
+        var path = path
+        if case .tagged(let found, let content) = cbor {
+            guard found == tag else {
+                throw CBORError(.unexpectedType, "expected \(name) (untagged or tag \(tag)), found tag \(found)", path: path)
+            }
+            item = content
+            path = path.appending(.tagContent(tag))
+        }
+        let array = try item.array(at: path)
+        guard array.count == 4 else {
+            throw CBORError(.invalidValue, "\(name) must have 4 elements, found \(array.count)", path: path)
+        }
+        let protectedPath = path.appending(index: 0)
+        let unprotectedPath = path.appending(index: 1)
+        let protectedBytes = try array[0].bytes(at: protectedPath)
+        let unprotected = try array[1].map(at: unprotectedPath)
+        let headers = try COSEHeaders(protectedBytes: protectedBytes, protectedPath: protectedPath,
+                                      unprotected: unprotected, unprotectedPath: unprotectedPath)
+        let payload: [UInt8]?
+        switch array[2] {
+        case .byteString(let bytes): payload = bytes
+        case .null: payload = nil
+        default: throw array[2].mismatch("a byte string or null (payload)", at: path.appending(index: 2))
+        }
+        return Elements(headers: headers, payload: payload, last: array[3])
+    }
+
+    /// The encoded `[context, body_protected, external_aad, payload]`: Sig_structure for
+    /// "Signature1" (RFC 9052 section 4.4), MAC_structure for "MAC0" (section 6.3). The byte
+    /// strings carry `protectedBytes` and `payload` exactly as given.
+    static func toBeAuthenticated(context: String, protectedBytes: [UInt8], externalAAD: [UInt8], payload: [UInt8]) -> [UInt8] {
+        CBOR.array([.textString(context), .byteString(protectedBytes), .byteString(externalAAD), .byteString(payload)]).encoded()
+    }
+}
