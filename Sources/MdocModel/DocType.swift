@@ -1,0 +1,18 @@
+/// `DocType = tstr` values this toolkit knows (ISO/IEC 18013-5 7.1; EUDI PID Rulebook).
+public enum DocType {
+    /// The mobile driving licence (ISO/IEC 18013-5 7.1).
+    public static let mDL = "org.iso.18013.5.1.mDL"
+    /// The EU Digital Identity Wallet person identification data (PID Rulebook, mdoc encoding).
+    public static let eudiPID = "eu.europa.ec.eudi.pid.1"
+}
+
+/// `NameSpace = tstr` values this toolkit knows (ISO/IEC 18013-5 7.2.1; AAMVA mDL Implementation
+/// Guidelines; EUDI PID Rulebook).
+public enum NameSpace {
+    /// The mDL data elements of Table 5 (ISO/IEC 18013-5 7.2.1).
+    public static let mDL = "org.iso.18013.5.1"
+    /// The AAMVA extension name space for North American mDLs.
+    public static let aamva = "org.iso.18013.5.1.aamva"
+    /// The EUDI PID name space.
+    public static let eudiPID = "eu.europa.ec.eudi.pid.1"
+}

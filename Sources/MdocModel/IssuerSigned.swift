@@ -1,0 +1,67 @@
+import MdocCBOR
+import MdocCOSE
+
+/// `IssuerSigned = {? "nameSpaces": IssuerNameSpaces, "issuerAuth": IssuerAuth}` (ISO/IEC
+/// 18013-5 8.3.2.1.2.2), with `IssuerNameSpaces = {+ NameSpace => [+ IssuerSignedItemBytes]}`.
+///
+/// Each IssuerSignedItemBytes keeps its received bytes for the digest check against the MSO.
+/// `IssuerAuth` is a COSE_Sign1 whose payload is MobileSecurityObjectBytes.
+public struct IssuerSigned: CBORRepresentable {
+    /// Name space → the disclosed items, in received order.
+    public var nameSpaces: OrderedMap<String, [EmbeddedCBOR<IssuerSignedItem>]>?
+    /// The issuer's signature over MobileSecurityObjectBytes.
+    public var issuerAuth: COSESign1
+    /// Entries with keys not modelled above, in received order.
+    public var additionalEntries: CBORMap
+
+    /// Builds the structure from its parts.
+    public init(
+        nameSpaces: OrderedMap<String, [EmbeddedCBOR<IssuerSignedItem>]>?,
+        issuerAuth: COSESign1,
+        additionalEntries: CBORMap = CBORMap()
+    ) {
+        self.nameSpaces = nameSpaces
+        self.issuerAuth = issuerAuth
+        self.additionalEntries = additionalEntries
+    }
+
+    public init(cbor: CBOR, at path: CBORPath) throws(CBORError) {
+        let map = try cbor.map(at: path)
+        nameSpaces = try map[text: "nameSpaces"].map { (value) throws(CBORError) in
+            try OrderedMap(textKeyed: value, at: path.appending(key: "nameSpaces")) { (items, nameSpacePath) throws(CBORError) in
+                try items.array(at: nameSpacePath) { (item, itemPath) throws(CBORError) in
+                    try EmbeddedCBOR<IssuerSignedItem>(cbor: item, at: itemPath)
+                }
+            }
+        }
+        issuerAuth = try COSESign1(cbor: map.required("issuerAuth", at: path), at: path.appending(key: "issuerAuth"))
+        additionalEntries = map.entries(excludingText: ["nameSpaces", "issuerAuth"])
+    }
+
+    public var cbor: CBOR {
+        var map = CBORMap()
+        if let nameSpaces {
+            map.append("nameSpaces", nameSpaces.cbor { items in .array(items.map(\.cbor)) })
+        }
+        map.append("issuerAuth", issuerAuth.cbor)
+        map.append(contentsOf: additionalEntries)
+        return .map(map)
+    }
+
+    /// MobileSecurityObjectBytes: the issuerAuth payload read as an MSO, keeping its bytes.
+    /// Throws when the payload is detached or is not a MobileSecurityObjectBytes; error paths
+    /// start at `path`, where this IssuerSigned sits in its message.
+    public func mobileSecurityObjectBytes(at path: CBORPath = .root) throws(CBORError) -> EmbeddedCBOR<MobileSecurityObject> {
+        let payloadPath = path.appending(key: "issuerAuth").appending(index: 2)
+        guard let payload = issuerAuth.payload else {
+            throw CBORError(.missingValue, "the issuerAuth payload is detached; it must hold MobileSecurityObjectBytes", path: payloadPath)
+        }
+        let item: CBOR
+        do throws(CBORError) {
+            item = try CBOR.decode(payload)
+        } catch {
+            throw error.prefixed(by: payloadPath)
+        }
+        return try EmbeddedCBOR(cbor: item, at: payloadPath)
+    }
+}
