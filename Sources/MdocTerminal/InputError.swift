@@ -1,0 +1,39 @@
+/// A problem with a file, standard input or URI handed to a program, before any CBOR is read.
+///
+/// Equality compares the code only.
+public struct InputError: Error, Sendable, Hashable, CustomStringConvertible {
+    /// The kind of failure. New codes may be added without breaking callers.
+    public struct Code: Sendable, Hashable, CustomStringConvertible {
+        private let name: String
+        private init(_ name: String) { self.name = name }
+        public var description: String { name }
+
+        /// The file does not exist or cannot be read.
+        public static let unreadable = Code("unreadable")
+        /// The input holds no bytes.
+        public static let empty = Code("empty")
+        /// The input is larger than ``InputSource/maximumInputSize``.
+        public static let tooLarge = Code("tooLarge")
+        /// Text that looks like an `mdoc:` URI, hex or base64url but does not decode as one.
+        public static let badEncoding = Code("badEncoding")
+        /// The input is of a kind the command cannot use (for example a certificate file that
+        /// holds no certificate).
+        public static let unsupportedContent = Code("unsupportedContent")
+    }
+
+    public var code: Code
+    /// Where the input came from: a path, "standard input", or "argument".
+    public var source: String
+    public var reason: String
+
+    public init(_ code: Code, source: String, _ reason: String) {
+        self.code = code
+        self.source = source
+        self.reason = reason
+    }
+
+    public var description: String { "\(source): \(reason)" }
+
+    public static func == (lhs: InputError, rhs: InputError) -> Bool { lhs.code == rhs.code }
+    public func hash(into hasher: inout Hasher) { hasher.combine(code) }
+}

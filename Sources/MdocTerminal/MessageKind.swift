@@ -1,0 +1,79 @@
+import MdocCBOR
+
+/// Recognises which ISO/IEC 18013-5 message a decoded item is, by its shape, so `mdoc inspect`
+/// can name it. Recognition looks only at keys and array shapes; it never validates.
+public enum MessageKind: String, Sendable, CaseIterable {
+    case deviceEngagement = "DeviceEngagement (18013-5 8.2.1.1)"
+    case sessionEstablishment = "SessionEstablishment (18013-5 9.1.1.4)"
+    case sessionData = "SessionData (18013-5 9.1.1.4)"
+    case deviceRequest = "DeviceRequest (18013-5 8.3.2.1.2.1)"
+    case deviceResponse = "DeviceResponse (18013-5 8.3.2.1.2.2)"
+    case issuerSigned = "IssuerSigned (18013-5 8.3.2.1.2.2)"
+    case deviceSigned = "DeviceSigned (18013-5 8.3.2.1.2.2)"
+    case itemsRequest = "ItemsRequest (18013-5 8.3.2.1.2.1)"
+    case mobileSecurityObject = "MobileSecurityObject (18013-5 9.1.2.4)"
+    case sessionTranscript = "SessionTranscript (18013-5 9.1.5.1)"
+    case coseSign1 = "COSE_Sign1 (RFC 9052 4.2)"
+    case coseMac0 = "COSE_Mac0 (RFC 9052 6.2)"
+    case coseKey = "COSE_Key (RFC 9052 7)"
+    case encodedCBOR = "embedded CBOR, tag 24 (RFC 8949 3.4.5.1)"
+
+    /// The kind of `item`, or `nil` for CBOR that is none of these.
+    public init?(of item: CBOR) {
+        switch item {
+        case .map(let map):
+            let has = { (key: String) in map[text: key] != nil }
+            if has("version") && (has("documents") || has("status")) && !has("docRequests") {
+                self = .deviceResponse
+            } else if has("docRequests") {
+                self = .deviceRequest
+            } else if has("eReaderKey") && has("data") {
+                self = .sessionEstablishment
+            } else if (has("data") || has("status")) && map.count <= 2 {
+                self = .sessionData
+            } else if has("nameSpaces") && has("issuerAuth") {
+                self = .issuerSigned
+            } else if has("nameSpaces") && has("deviceAuth") {
+                self = .deviceSigned
+            } else if has("docType") && has("nameSpaces") {
+                self = .itemsRequest
+            } else if has("valueDigests") && has("deviceKeyInfo") {
+                self = .mobileSecurityObject
+            } else if map[int: 0]?.textValue != nil && map[int: 1]?.arrayValue != nil {
+                self = .deviceEngagement
+            } else if map[int: 1] != nil && map[int: -1] != nil {
+                self = .coseKey
+            } else {
+                return nil
+            }
+        case .array(let items) where items.count == 4:
+            guard items[0].bytesValue != nil, items[1].mapValue != nil else {
+                return nil
+            }
+            self = Self.isMac(items[0]) ? .coseMac0 : .coseSign1
+        case .array(let items) where items.count == 3:
+            guard case .tagged(CBOR.Tag.encodedCBOR, _) = items[0], case .tagged(CBOR.Tag.encodedCBOR, _) = items[1] else {
+                return nil
+            }
+            self = .sessionTranscript
+        case .tagged(18, let content):
+            guard MessageKind(of: content) == .coseSign1 else { return nil }
+            self = .coseSign1
+        case .tagged(17, let content):
+            guard MessageKind(of: content) == .coseMac0 else { return nil }
+            self = .coseMac0
+        case .tagged(CBOR.Tag.encodedCBOR, .byteString):
+            self = .encodedCBOR
+        default:
+            return nil
+        }
+    }
+
+    /// `true` when the protected header names a MAC algorithm (HMAC 256/64 to 512/512: 4...7).
+    private static func isMac(_ protected: CBOR) -> Bool {
+        guard let bytes = protected.bytesValue, let header = try? CBOR.decode(bytes),
+            let alg = header.mapValue?[int: 1]?.int64Value
+        else { return false }
+        return (4...7).contains(alg)
+    }
+}

@@ -1,0 +1,68 @@
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
+/// The exit codes of the swift-mdoc programs (documented in the README and each `--help`).
+///
+/// 0 means everything the command was asked to check was verified. 64 is the argument parser's
+/// usage error.
+public enum ExitStatus: Int32, Sendable, CaseIterable {
+    /// Everything verified.
+    case success = 0
+    /// The input could not be read or is not well-formed CBOR or not the expected structure.
+    case malformedInput = 2
+    /// Issuer data authentication failed: untrusted or invalid certificate chain, bad MSO
+    /// signature, MSO outside its validity window, docType mismatch, or a digest mismatch.
+    case issuerAuthenticationFailed = 3
+    /// mdoc (device) authentication failed: bad DeviceMac or DeviceSignature, wrong reader key,
+    /// wrong transcript, or device-signed elements the MSO does not authorise.
+    case deviceAuthenticationFailed = 4
+    /// Issuer data verified, but device authentication could not be checked (no session
+    /// transcript, or no reader key for a MAC).
+    case deviceAuthenticationNotChecked = 5
+    /// The response carries no document (only errors or a non-zero status).
+    case noDocuments = 6
+    /// A certificate or key file given as an option is unusable.
+    case badTrustInput = 7
+}
+
+/// A failure that ends a program with a one-line message and a documented exit code.
+public struct ProgramFailure: Error, Sendable, CustomStringConvertible {
+    public var status: ExitStatus
+    public var message: String
+
+    public init(_ status: ExitStatus, _ message: String) {
+        self.status = status
+        self.message = message
+    }
+
+    public var description: String { message }
+}
+
+extension ProgramFailure {
+    /// Runs `body`; a ``ProgramFailure`` it throws is written to standard error as one line,
+    /// `program: error: message`, and becomes the process exit status through `exit(_:)`.
+    public static func reporting(program: String, _ body: () throws(ProgramFailure) -> Void) {
+        do {
+            try body()
+        } catch let failure {
+            writeError("\(program): error: \(failure.message)\n")
+            exit(failure.status.rawValue)
+        }
+    }
+
+    /// Writes `text` to standard error.
+    public static func writeError(_ text: String) {
+        var bytes = Array(text.utf8)
+        bytes.withUnsafeMutableBytes { buffer in
+            var offset = 0
+            while offset < buffer.count {
+                let written = write(STDERR_FILENO, buffer.baseAddress! + offset, buffer.count - offset)
+                if written <= 0 { break }
+                offset += written
+            }
+        }
+    }
+}

@@ -1,0 +1,146 @@
+import MdocCBOR
+import MdocModel
+import MdocSession
+
+/// Renders a ``VerificationReport`` as the readable text `mdoc-reader` prints, or as JSON.
+public enum ReportRenderer {
+    /// The readable report: the outcome first, then per document its issuer, validity, every
+    /// check and every element with its readable name.
+    public static func text(_ report: VerificationReport) -> String {
+        var out = "DeviceResponse \(report.version), status \(DeviceResponse.Status(rawValue: report.status))\n"
+        out += "Verified at \(TDate(report.time).text): \(outcomeText(report.outcome))\n"
+        for document in report.documents {
+            out += "\nDocument \(document.index): \(document.docType): \(outcomeText(document.outcome))\n"
+            if let signer = document.documentSigner {
+                out += "  Issuer:      \(signer)"
+                if let anchor = document.trustAnchor { out += " (trust anchor \(anchor))" }
+                out += "\n"
+            }
+            if let validity = document.validity {
+                out += "  Valid:       \(TDate(validity.validFrom).text) to \(TDate(validity.validUntil).text), signed \(TDate(validity.signed).text)\n"
+            }
+            if let method = document.deviceAuthenticationMethod {
+                out += "  Device auth: \(method.rawValue)\n"
+            }
+            out += "  Checks:\n"
+            for check in document.checks {
+                out += "    \(marker(check.outcome)) \(pad(check.kind.rawValue, 21)) \(check.subject)"
+                switch check.outcome {
+                case .passed: out += check.detail.isEmpty ? "" : ": \(check.detail)"
+                case .failed(let reason): out += ": \(reason)"
+                case .skipped(let reason): out += ": not checked, \(reason)"
+                }
+                out += "\n"
+            }
+            var currentNameSpace: String? = nil
+            for element in document.elements {
+                if element.nameSpace != currentNameSpace {
+                    out += "  Elements in \(element.nameSpace)\(element.source == .deviceSigned ? " (device signed)" : ""):\n"
+                    currentNameSpace = element.nameSpace
+                }
+                let name = DataElementCatalogue.displayName(of: element.identifier, in: element.nameSpace)
+                out += "    \(element.authenticated ? "ok  " : "FAIL") \(pad(element.identifier, 22)) \(pad(name, 26)) \(ElementValueText.render(element.value))\n"
+            }
+        }
+        for error in report.documentErrors {
+            out += "\nNot returned: \(error.docType) (error code \(error.code))\n"
+        }
+        return out
+    }
+
+    /// The report as JSON, with the disclosed elements per name space.
+    public static func json(_ report: VerificationReport) -> JSONValue {
+        .object([
+            ("outcome", .string(report.outcome.rawValue)),
+            ("time", .string(TDate(report.time).text)),
+            ("version", .string(report.version)),
+            ("status", .int(Int64(clamping: report.status))),
+            ("documents", .array(report.documents.map(json))),
+            ("documentErrors", .array(report.documentErrors.map {
+                .object([("docType", .string($0.docType)), ("errorCode", .int($0.code))])
+            })),
+        ])
+    }
+
+    private static func json(_ document: DocumentReport) -> JSONValue {
+        var members: [(String, JSONValue)] = [
+            ("docType", .string(document.docType)),
+            ("outcome", .string(document.outcome.rawValue)),
+        ]
+        if let signer = document.documentSigner { members.append(("documentSigner", .string(signer))) }
+        if let anchor = document.trustAnchor { members.append(("trustAnchor", .string(anchor))) }
+        if let validity = document.validity {
+            var validityMembers: [(String, JSONValue)] = [
+                ("signed", .string(TDate(validity.signed).text)),
+                ("validFrom", .string(TDate(validity.validFrom).text)),
+                ("validUntil", .string(TDate(validity.validUntil).text)),
+            ]
+            if let update = validity.expectedUpdate { validityMembers.append(("expectedUpdate", .string(TDate(update).text))) }
+            members.append(("validity", .object(validityMembers)))
+        }
+        if let method = document.deviceAuthenticationMethod {
+            members.append(("deviceAuthentication", .string(method.rawValue)))
+        }
+        members.append(("checks", .array(document.checks.map { check in
+            var fields: [(String, JSONValue)] = [("check", .string(check.kind.rawValue)), ("subject", .string(check.subject))]
+            switch check.outcome {
+            case .passed:
+                fields.append(("result", .string("passed")))
+                if !check.detail.isEmpty { fields.append(("detail", .string(check.detail))) }
+            case .failed(let reason):
+                fields += [("result", .string("failed")), ("reason", .string(reason))]
+            case .skipped(let reason):
+                fields += [("result", .string("skipped")), ("reason", .string(reason))]
+            }
+            return .object(fields)
+        })))
+        var nameSpaces: [(String, [(String, JSONValue)])] = []
+        for element in document.elements {
+            let value = element.value.jsonValue(expandEmbedded: true)
+            if let index = nameSpaces.firstIndex(where: { $0.0 == element.nameSpace }) {
+                nameSpaces[index].1.append((element.identifier, value))
+            } else {
+                nameSpaces.append((element.nameSpace, [(element.identifier, value)]))
+            }
+        }
+        members.append(("nameSpaces", .object(nameSpaces.map { ($0.0, .object($0.1)) })))
+        members.append(("elements", .array(document.elements.map { element in
+            var fields: [(String, JSONValue)] = [
+                ("nameSpace", .string(element.nameSpace)),
+                ("identifier", .string(element.identifier)),
+                ("source", .string(element.source.rawValue)),
+            ]
+            if let digestID = element.digestID { fields.append(("digestID", .int(Int64(clamping: digestID)))) }
+            fields.append(("authenticated", .bool(element.authenticated)))
+            return .object(fields)
+        })))
+        return .object(members)
+    }
+
+    private static func outcomeText(_ outcome: VerificationReport.Outcome) -> String {
+        switch outcome {
+        case .verified: return "VERIFIED"
+        case .issuerAuthenticationFailed: return "FAILED (issuer data authentication)"
+        case .deviceAuthenticationFailed: return "FAILED (device authentication)"
+        case .deviceAuthenticationNotChecked: return "ISSUER DATA VERIFIED, device authentication not checked"
+        case .noDocuments: return "NO DOCUMENTS"
+        }
+    }
+
+    private static func outcomeText(_ outcome: DocumentReport.Outcome) -> String {
+        // Every document outcome is also a response outcome, under the same name.
+        outcomeText(VerificationReport.Outcome(rawValue: outcome.rawValue) ?? .issuerAuthenticationFailed)
+    }
+
+    private static func marker(_ outcome: VerificationCheck.Outcome) -> String {
+        switch outcome {
+        case .passed: return "ok  "
+        case .failed: return "FAIL"
+        case .skipped: return "--  "
+        }
+    }
+
+    private static func pad(_ text: String, _ width: Int) -> String {
+        text.count >= width ? text : text + String(repeating: " ", count: width - text.count)
+    }
+}

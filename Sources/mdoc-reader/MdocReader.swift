@@ -1,0 +1,13 @@
+import ArgumentParser
+import MdocTerminal
+
+/// `mdoc-reader`: the ISO/IEC 18013-5 mdoc reader.
+@main
+struct MdocReader: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "mdoc-reader",
+        abstract: "Read and verify ISO/IEC 18013-5 mobile documents.",
+        version: ToolVersion.current,
+        subcommands: [Verify.self]
+    )
+}

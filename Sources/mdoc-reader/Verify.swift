@@ -1,0 +1,135 @@
+import ArgumentParser
+import MdocCBOR
+import MdocCrypto
+import MdocModel
+import MdocSession
+import MdocTerminal
+
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
+import Foundation
+#endif
+
+/// `mdoc-reader verify`: verify a stored DeviceResponse offline.
+struct Verify: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        abstract: "Verify a stored DeviceResponse against trust anchors and print a report.",
+        discussion: """
+            Checks the document signer chain to the --trust anchors (ISO/IEC 18013-5 Annex B \
+            profile), the MSO signature and validity window, docType, every returned element's \
+            digest, and device authentication (DeviceSignature, or DeviceMac with --reader-key) \
+            against the --transcript.
+
+            Example:
+              mdoc-reader verify Vectors/iso18013-5-annex-d/device_response.hex \\
+                --trust Vectors/iso18013-5-annex-d/iaca_cert.hex \\
+                --transcript Vectors/iso18013-5-annex-d/session_transcript_bytes.hex \\
+                --reader-key Certs/annex-d/eReaderKey.pem --at 2021-01-01T00:00:00Z
+
+            Exit codes: 0 verified; 2 malformed input; 3 issuer data authentication failed; \
+            4 device authentication failed; 5 device authentication not checked (no transcript \
+            or reader key); 6 no documents in the response; 7 unusable --trust, --transcript or \
+            --reader-key file; 64 usage error.
+            """
+    )
+
+    @Argument(help: "The DeviceResponse: a file (binary CBOR or hex) or '-' for standard input.")
+    var response: String
+
+    @Option(name: .customLong("trust"), parsing: .upToNextOption,
+            help: "Trust anchor certificates (PEM, DER or hex DER files, or directories of them).")
+    var trust: [String] = []
+
+    @Option(help: "The verification time, RFC 3339 (default: now).")
+    var at: String?
+
+    @Option(help: "The SessionTranscript or SessionTranscriptBytes the response is bound to.")
+    var transcript: String?
+
+    @Option(name: .customLong("reader-key"), help: "The reader's ephemeral private key (PEM or COSE_Key), for DeviceMac.")
+    var readerKey: String?
+
+    @Flag(help: "Print the report as JSON.")
+    var json = false
+
+    func validate() throws {
+        guard !trust.isEmpty else {
+            throw ValidationError("give at least one --trust certificate or directory")
+        }
+        if let at, (try? TDate(text: at)) == nil {
+            throw ValidationError("--at \(at): not an RFC 3339 date-time (for example 2021-01-01T00:00:00Z)")
+        }
+    }
+
+    func run() throws {
+        ProgramFailure.reporting(program: "mdoc-reader") { () throws(ProgramFailure) in
+            try verify()
+        }
+    }
+
+    private func verify() throws(ProgramFailure) {
+        let time = try verificationTime()
+        let anchors: [Certificate]
+        do {
+            anchors = try CertificateFiles.load(trust)
+        } catch {
+            throw ProgramFailure(.badTrustInput, "--trust \(error)")
+        }
+        var binding: SessionTranscriptBinding? = nil
+        if let transcript {
+            do {
+                binding = try SessionTranscriptBinding(encoded: try InputSource.load(transcript).bytes)
+            } catch {
+                throw ProgramFailure(.badTrustInput, "--transcript \(transcript): not a SessionTranscript: \(error)")
+            }
+        }
+        var key: PrivateKey? = nil
+        if let readerKey {
+            do {
+                key = try KeyFiles.loadPrivateKey(readerKey)
+            } catch {
+                throw ProgramFailure(.badTrustInput, "--reader-key \(error)")
+            }
+        }
+
+        let report: VerificationReport
+        do {
+            let input = try InputSource.load(response)
+            let verifier = DeviceResponseVerifier(trustAnchors: anchors, sessionTranscript: binding, readerKey: key)
+            report = try verifier.verify(input.bytes, at: time)
+        } catch let error as InputError {
+            throw ProgramFailure(.malformedInput, "\(error)")
+        } catch let error as CBORError {
+            throw ProgramFailure(.malformedInput, "\(response): not a DeviceResponse: \(error)")
+        } catch {
+            throw ProgramFailure(.malformedInput, "\(response): \(error)")
+        }
+
+        print(json ? ReportRenderer.json(report).serialized(pretty: true) : ReportRenderer.text(report), terminator: json ? "\n" : "")
+        switch report.outcome {
+        case .verified:
+            return
+        case .issuerAuthenticationFailed:
+            throw ProgramFailure(.issuerAuthenticationFailed, report.failureSummary.first ?? "issuer data authentication failed")
+        case .deviceAuthenticationFailed:
+            throw ProgramFailure(.deviceAuthenticationFailed, report.failureSummary.first ?? "device authentication failed")
+        case .deviceAuthenticationNotChecked:
+            throw ProgramFailure(
+                .deviceAuthenticationNotChecked,
+                "issuer data verified, but device authentication was not checked (give --transcript, and --reader-key for DeviceMac)")
+        case .noDocuments:
+            throw ProgramFailure(.noDocuments, "the response holds no document (status \(DeviceResponse.Status(rawValue: report.status)))")
+        }
+    }
+
+    /// The `--at` time (checked by `validate()`), or now.
+    private func verificationTime() throws(ProgramFailure) -> Date {
+        guard let at else { return Date() }
+        do {
+            return try TDate(text: at).date
+        } catch {
+            throw ProgramFailure(.badTrustInput, "--at \(at): \(error)")
+        }
+    }
+}

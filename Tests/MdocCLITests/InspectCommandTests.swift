@@ -1,0 +1,79 @@
+import Foundation
+import MdocTestSupport
+import Testing
+
+/// `mdoc inspect` on real messages and on hostile input (issue "Bad input": every case ends with
+/// one line naming the problem and a non-zero exit, never a crash or a hang).
+@Suite struct InspectCommandTests {
+    let vectors = "Vectors/iso18013-5-annex-d"
+
+    @Test func decodesTheAnnexDDeviceResponseWithEmbeddedItemsExpanded() throws {
+        let result = try ProgramRunner.run("mdoc", ["inspect", "\(vectors)/device_response.hex"])
+        #expect(result.status == 0)
+        #expect(result.standardOutput.hasPrefix("/ DeviceResponse (18013-5 8.3.2.1.2.2), 3562 bytes, from hex input /"))
+        // IssuerSignedItemBytes are expanded: the element values show as text.
+        #expect(result.standardOutput.contains("\"Doe\""))
+        #expect(result.standardOutput.contains("\"123456789\""))
+        #expect(result.standardOutput.contains("24(<<"))
+    }
+
+    @Test func decodesAnMdocURIGivenAsTheArgument() throws {
+        let uri = "mdoc:owBjMS4wAYIB2BhYS6QBAiABIVggWojRgrzl9C76WZQ_MzWdLoqWj_KJ2T5fpES2JDQxZ_4iWCCxboz4WN3HaQQHumHUwzgjeoz8895qpnL8YKVXqjL8ZwKBgwIBowD0AfULUEXv73QrLEg3qaOw4dBaaRc"
+        let result = try ProgramRunner.run("mdoc", ["inspect", uri])
+        #expect(result.status == 0)
+        #expect(result.standardOutput.hasPrefix("/ DeviceEngagement (18013-5 8.2.1.1), 116 bytes, from mdoc: URI input /"))
+        #expect(result.standardOutput.contains("h'45efef742b2c4837a9a3b0e1d05a6917'"))
+    }
+
+    @Test func readsBinaryFromStandardInputAndPrintsJSON() throws {
+        let bytes = Vectors.annexD("device_request")
+        let result = try ProgramRunner.run("mdoc", ["inspect", "-", "--json"], standardInput: Data(bytes))
+        #expect(result.status == 0)
+        let json = try JSONSerialization.jsonObject(with: Data(result.standardOutput.utf8)) as? [String: Any]
+        #expect(json?["version"] as? String == "1.0")
+    }
+
+    @Test func readsBase64URLText() throws {
+        let path = try ProgramRunner.temporaryFile(Array(base64url(Vectors.annexD("session_termination")).utf8), suffix: ".txt")
+        let result = try ProgramRunner.run("mdoc", ["inspect", path])
+        #expect(result.status == 0)
+        #expect(result.standardOutput.contains("\"status\": 20"))
+    }
+
+    static let hostileInputs: [(String, [UInt8])] = [
+        ("empty file", []),
+        ("random bytes", (0..<512).map { UInt8(truncatingIfNeeded: $0 &* 2_654_435_761 >> 7) }),
+        ("truncated vector", Array(Vectors.annexD("device_response").prefix(1800))),
+        ("JSON", Array(#"{"version": "1.0", "documents": []}"#.utf8)),
+        ("depth bomb", [UInt8](repeating: 0x81, count: 200_000) + [0x00]),
+        ("2^62-byte declared length", [0x5b, 0x40, 0, 0, 0, 0, 0, 0, 0, 0x01, 0x02]),
+        ("trailing bytes", Vectors.annexD("session_termination") + [0x00]),
+    ]
+
+    @Test(arguments: hostileInputs.map(\.0))
+    func rejectsHostileInputWithOneLineAndExitTwo(_ name: String) throws {
+        let bytes = try #require(Self.hostileInputs.first { $0.0 == name }).1
+        let path = try ProgramRunner.temporaryFile(bytes)
+        defer { try? FileManager.default.removeItem(atPath: path) }
+        let result = try ProgramRunner.run("mdoc", ["inspect", path], timeout: 10)
+        #expect(!result.timedOut)
+        #expect(result.status == 2, "\(name): \(result.standardError)")
+        #expect(result.standardOutput.isEmpty)
+        let lines = result.standardError.split(separator: "\n")
+        #expect(lines.count == 1, "\(name): \(result.standardError)")
+        #expect(result.standardError.hasPrefix("mdoc: error: \(path)"))
+    }
+
+    @Test func rejectsAMissingFile() throws {
+        let result = try ProgramRunner.run("mdoc", ["inspect", "/nonexistent/response.cbor"])
+        #expect(result.status == 2)
+        #expect(result.standardError == "mdoc: error: /nonexistent/response.cbor: cannot open: No such file or directory\n")
+    }
+
+    private func base64url(_ bytes: [UInt8]) -> String {
+        Data(bytes).base64EncodedString()
+            .replacingOccurrences(of: "+", with: "-")
+            .replacingOccurrences(of: "/", with: "_")
+            .replacingOccurrences(of: "=", with: "")
+    }
+}
