@@ -11,8 +11,9 @@ import Foundation
 ///
 /// OpenSSL builds and validates the path (RFC 5280 section 6.1: signatures, names, validity,
 /// basic constraints, path length, key usage of issuers, critical extensions; X.509 strict mode),
-/// reporting every error instead of stopping at the first; ``CertificateProfilePolicy`` then
-/// checks the Annex B profile of the leaf and the root. Trust anchors must be self-signed roots
+/// reporting every error instead of stopping at the first; the Annex B profile of the leaf, any
+/// intermediate and the root is then checked on the path built (key usage, extended key usage,
+/// basic constraints and path length, key identifiers, signature algorithm). Trust anchors must be self-signed roots
 /// (IACA or reader root certificates), as Annex B defines them.
 ///
 /// ```swift
@@ -68,7 +69,7 @@ public struct CertificateChainValidator: Sendable {
             return known.first { $0.handle.pointer == pointer }
         }
         let path = outcome.chain.compactMap(certificate)
-        let anchor = path.count > 1 ? path.last.flatMap { last in trustAnchors.first { $0 == last } } : nil
+        let anchor = path.last.flatMap { last in trustAnchors.first { $0 == last } }
 
         let policy = CertificateProfilePolicy(profile: profile, time: time)
         let checkedPath = path.isEmpty ? [leaf] : path
@@ -90,19 +91,23 @@ public struct CertificateChainValidator: Sendable {
             }
             report.fail(failing, check, reason)
         }
-        if let anchor {
-            if path.count > Self.maximumChainLength {
-                report.fail(
-                    leaf, .chainTooLong,
-                    "the path holds \(path.count) certificates, more than the maximum \(Self.maximumChainLength)"
-                )
-            } else {
-                report.pass(leaf, .chainTooLong, "the path holds \(path.count) of at most \(Self.maximumChainLength) certificates")
+        guard let anchor else {
+            if !tooLong {
+                report.fail(checkedPath.last ?? leaf, .issuerNotTrusted, "the path does not end at a trust anchor")
             }
-            report.pass(leaf, .issuerNotTrusted, "the path ends at the trust anchor \"\(anchor.subject)\"")
-            for (certificate, issuer) in zip(path, path.dropFirst()) {
-                report.pass(certificate, .signature, "signed by \"\(issuer.subject)\"")
-            }
+            return report.result(path: checkedPath)
+        }
+        if path.count > Self.maximumChainLength {
+            report.fail(
+                leaf, .chainTooLong,
+                "the path holds \(path.count) certificates, more than the maximum \(Self.maximumChainLength)"
+            )
+        } else {
+            report.pass(leaf, .chainTooLong, "the path holds \(path.count) of at most \(Self.maximumChainLength) certificates")
+        }
+        report.pass(leaf, .issuerNotTrusted, "the path ends at the trust anchor \"\(anchor.subject)\"")
+        for (certificate, issuer) in zip(path, path.dropFirst()) {
+            report.pass(certificate, .signature, "signed by \"\(issuer.subject)\"")
         }
         return report.result(path: checkedPath)
     }

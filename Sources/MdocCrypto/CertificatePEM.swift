@@ -5,15 +5,19 @@ enum CertificatePEM {
     /// The decoded contents of every block whose label is `label`, in order. Blocks with other
     /// labels are skipped. A block that does not decode (bad base64, no end line) is an error.
     static func derBlocks(labelled label: String, in text: String) throws(CryptoError) -> [[UInt8]] {
-        var utf8 = Array(text.utf8)
-        guard !utf8.isEmpty, utf8.count <= Int(Int32.max) else {
-            throw CryptoError(.invalidEncoding, "PEM: the text is empty or too large (\(utf8.count) bytes)")
+        // The BIO reads the C string in place (length -1: up to its NUL), so all reading happens
+        // while withCString keeps the buffer alive.
+        let outcome: Result<[[UInt8]], CryptoError> = text.withCString { cString in
+            guard let bio = BIO_new_mem_buf(cString, -1) else {
+                return .failure(CryptoError(.libraryFailure, "PEM: OpenSSL could not allocate a memory BIO"))
+            }
+            defer { BIO_free(bio) }
+            return readBlocks(labelled: label, from: bio)
         }
-        let bio = utf8.withUnsafeMutableBytes { BIO_new_mem_buf($0.baseAddress, Int32($0.count)) }
-        guard let bio else {
-            throw CryptoError(.libraryFailure, "PEM: OpenSSL could not allocate a memory BIO")
-        }
-        defer { BIO_free(bio) }
+        return try outcome.get()
+    }
+
+    private static func readBlocks(labelled label: String, from bio: OpaquePointer) -> Result<[[UInt8]], CryptoError> {
         ERR_clear_error()
         var blocks: [[UInt8]] = []
         var blockIndex = 0
@@ -32,9 +36,9 @@ enum CertificatePEM {
                 let error = ERR_peek_last_error()
                 ERR_clear_error()
                 if ERR_GET_LIB(error) == ERR_LIB_PEM && ERR_GET_REASON(error) == PEM_R_NO_START_LINE {
-                    return blocks
+                    return .success(blocks)
                 }
-                throw CryptoError(.invalidEncoding, "PEM: block \(blockIndex) does not decode")
+                return .failure(CryptoError(.invalidEncoding, "PEM: block \(blockIndex) does not decode"))
             }
             if let name, String(cString: name) == label, let data, length > 0 {
                 blocks.append(Array(UnsafeBufferPointer(start: data, count: length)))

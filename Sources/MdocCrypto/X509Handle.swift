@@ -22,9 +22,6 @@ final class X509Handle: @unchecked Sendable {
         guard !bytes.isEmpty else {
             throw CryptoError(.invalidEncoding, "certificate: the DER input is empty")
         }
-        guard bytes.count <= Int(Int32.max) else {
-            throw CryptoError(.invalidEncoding, "certificate: \(bytes.count) bytes is larger than OpenSSL accepts")
-        }
         let parsed: (OpaquePointer?, Int) = bytes.withUnsafeBufferPointer { buffer in
             guard let start = buffer.baseAddress else { return (nil, 0) }
             var cursor: UnsafePointer<UInt8>? = start

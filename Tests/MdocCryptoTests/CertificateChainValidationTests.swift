@@ -157,6 +157,16 @@ struct CertificateChainValidationTests {
         #expect(Self.failed(result) == ["CN=utopia ds, C=US: signature"])
     }
 
+    @Test func trustAnchorIsNotADocumentSigner() throws {
+        let iaca = try Self.annexD("iaca_cert")
+        let result = CertificateChainValidator(trustAnchors: [iaca])
+            .validate(chain: [iaca], profile: .documentSigner, at: Self.annexDTime)
+        #expect(
+            Self.failed(result)
+                == ["keyUsage", "extendedKeyUsage", "basicConstraints", "keyIdentifiers"].map { "CN=utopia iaca, C=US: \($0)" }
+        )
+    }
+
     @Test func emptyChainFails() {
         let result = CertificateChainValidator(trustAnchors: [])
             .validate(chain: [], profile: .documentSigner, at: Self.annexDTime)

@@ -89,6 +89,28 @@ enum TestPKI {
         serial: Int = 1,
         digest: OpaquePointer? = EVP_sha256()
     ) -> TestCredential {
+        let der = derCertificate(
+            commonName, key: key, issuer: issuer, extensions: extensions, notBefore: notBefore, notAfter: notAfter,
+            serial: serial, digest: digest
+        )
+        do {
+            return TestCredential(certificate: try Certificate(derEncoded: der), key: key)
+        } catch {
+            fatalError("generated certificate does not parse: \(error)")
+        }
+    }
+
+    /// The DER bytes of the certificate ``issue(_:key:issuer:extensions:notBefore:notAfter:serial:digest:)`` makes.
+    static func derCertificate(
+        _ commonName: String,
+        key: TestKeyPair,
+        issuer: TestCredential?,
+        extensions: [(String, String)],
+        notBefore: Date = defaultNotBefore,
+        notAfter: Date = defaultNotAfter,
+        serial: Int = 1,
+        digest: OpaquePointer? = EVP_sha256()
+    ) -> [UInt8] {
         guard let x509 = X509_new() else { fatalError("X509_new failed") }
         defer { X509_free(x509) }
         X509_set_version(x509, 2)
@@ -121,11 +143,7 @@ enum TestPKI {
             var cursor = buffer.baseAddress
             _ = i2d_X509(x509, &cursor)
         }
-        do {
-            return TestCredential(certificate: try Certificate(derEncoded: der), key: key)
-        } catch {
-            fatalError("generated certificate does not parse: \(error)")
-        }
+        return der
     }
 
     private static func parse(_ der: [UInt8]) -> OpaquePointer {

@@ -93,6 +93,19 @@ struct CertificateTests {
         #expect(!ds.isSignedBy(try Self.annexD("reader_root_cert")))
     }
 
+    @Test func leafKeyVerifiesTheAnnexDSignatures() throws {
+        let ds = try Self.annexD("ds_cert")
+        let issuerSignature = Array(Vectors.annexD("issuer_auth").suffix(64))
+        let issuerSigned = Vectors.annexD("issuer_auth_sig_structure")
+        #expect(ds.isValidSignature(issuerSignature, for: issuerSigned, digest: .sha256))
+        #expect(!ds.isValidSignature(issuerSignature, for: issuerSigned + [0], digest: .sha256))
+        let reader = try Self.annexD("reader_cert")
+        let readerSignature = Array(Vectors.annexD("reader_auth").suffix(64))
+        let readerSigned = Vectors.annexD("reader_auth_sig_structure")
+        #expect(reader.isValidSignature(readerSignature, for: readerSigned, digest: .sha256))
+        #expect(!ds.isValidSignature(readerSignature, for: readerSigned, digest: .sha256))
+    }
+
     @Test func equalityIsByDER() throws {
         #expect(try Self.annexD("ds_cert") == Self.annexD("ds_cert"))
         #expect(try Self.annexD("ds_cert") != Self.annexD("iaca_cert"))
@@ -119,6 +132,8 @@ struct CertificateTests {
         #expect(try Certificate.certificates(pemEncoded: "nothing").isEmpty)
         let brokenBase64 = "-----BEGIN CERTIFICATE-----\n!!!!\n-----END CERTIFICATE-----\n"
         #expect(throws: CryptoError(.invalidEncoding, "")) { try Certificate.certificates(pemEncoded: brokenBase64) }
+        let noEndLine = "-----BEGIN CERTIFICATE-----\n" + ds.pemRepresentation.split(separator: "\n")[1] + "\n"
+        #expect(throws: CryptoError(.invalidEncoding, "")) { try Certificate.certificates(pemEncoded: noEndLine) }
     }
 
     @Test func malformedDERIsInvalidEncoding() throws {
@@ -161,6 +176,13 @@ struct CertificateTests {
         )
         #expect(edRoot.certificate.signatureAlgorithm == .ed25519)
         #expect(edRoot.certificate.isSignedBy(edRoot.certificate))
+    }
+
+    @Test func keysOutsideISO18013_5AreUnsupported() {
+        let der = TestPKI.derCertificate(
+            "rsa", key: TestKeyPair(algorithm: "RSA", group: nil), issuer: nil, extensions: TestPKI.rootExtensions()
+        )
+        #expect(throws: CryptoError(.unsupportedAlgorithm, "")) { try Certificate(derEncoded: der) }
     }
 
     @Test func namesAreEscapedAsRFC4514() {

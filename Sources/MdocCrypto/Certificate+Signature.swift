@@ -1,0 +1,9 @@
+extension Certificate {
+    /// Whether `signature` over `message` verifies with the certificate's public key: ECDSA
+    /// (raw r||s, as COSE carries it, RFC 9053 section 2.1) with `digest`, or EdDSA (the digest
+    /// is ignored). Used for the COSE_Sign1 of issuerAuth and readerAuth (ISO/IEC 18013-5 9.1.2
+    /// and 9.1.4) with the x5chain leaf.
+    public func isValidSignature(_ signature: [UInt8], for message: [UInt8], digest: DigestAlgorithm) -> Bool {
+        publicKey.isValidSignature(signature, for: message, digest: digest)
+    }
+}
