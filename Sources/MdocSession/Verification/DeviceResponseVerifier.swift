@@ -1,0 +1,63 @@
+import MdocCBOR
+import MdocCrypto
+import MdocModel
+
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
+import Foundation
+#endif
+
+/// Verifies a DeviceResponse the way an mdoc reader must (ISO/IEC 18013-5 9.3.1, "Inspection
+/// procedure for issuer data authentication", and 9.1.3, mdoc authentication), producing a
+/// ``VerificationReport`` that lists every check.
+///
+/// For each document: the document signer certificate in the issuerAuth `x5chain` must chain to
+/// a trust anchor under the Annex B document-signer profile at the verification time; the
+/// IssuerAuth signature must verify with it; the MSO must decode, name an allowed digest
+/// algorithm and the document's docType, and be valid at the time; every returned
+/// IssuerSignedItemBytes must hash (as received) to its value digest; the DeviceSignature or
+/// DeviceMac must verify over DeviceAuthenticationBytes built from the session transcript; and
+/// device-signed elements must be allowed by the MSO KeyAuthorizations.
+///
+/// The verification time is a parameter, never read from a clock here (design.md rule 5).
+public struct DeviceResponseVerifier: Sendable {
+    private let validator: CertificateChainValidator
+    /// The transcript the response is bound to; without it device authentication is reported as
+    /// not checked.
+    public var sessionTranscript: SessionTranscriptBinding?
+    /// The reader's ephemeral private key (EReaderKey), needed to derive EMacKey for DeviceMac.
+    public var readerKey: PrivateKey?
+
+    /// A verifier trusting `trustAnchors` (IACA certificates).
+    public init(trustAnchors: [Certificate], sessionTranscript: SessionTranscriptBinding? = nil, readerKey: PrivateKey? = nil) {
+        self.validator = CertificateChainValidator(trustAnchors: trustAnchors)
+        self.sessionTranscript = sessionTranscript
+        self.readerKey = readerKey
+    }
+
+    /// The trust anchors.
+    public var trustAnchors: [Certificate] { validator.trustAnchors }
+
+    /// Decodes and verifies an encoded DeviceResponse. Throws only when the bytes are not a
+    /// DeviceResponse at all; every other failure is a check in the report.
+    public func verify(_ encoded: [UInt8], at time: Date) throws(CBORError) -> VerificationReport {
+        verify(try DeviceResponse(encoded: encoded), at: time)
+    }
+
+    /// Verifies a decoded DeviceResponse.
+    public func verify(_ response: DeviceResponse, at time: Date) -> VerificationReport {
+        let documents = (response.documents ?? []).enumerated().map { index, document in
+            DocumentVerification(
+                document: document, index: index, validator: validator,
+                sessionTranscript: sessionTranscript, readerKey: readerKey, time: time
+            ).run()
+        }
+        let errors = (response.documentErrors ?? []).flatMap { documentError in
+            documentError.errors.map { VerificationReport.DocumentErrorEntry(docType: $0.key, code: $0.value.rawValue) }
+        }
+        return VerificationReport(
+            version: response.version, status: response.status.rawValue, time: time,
+            documents: documents, documentErrors: errors)
+    }
+}

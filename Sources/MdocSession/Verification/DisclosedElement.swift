@@ -1,0 +1,31 @@
+import MdocCBOR
+
+/// A data element a DeviceResponse returned, with how it was authenticated.
+public struct DisclosedElement: Sendable, Hashable {
+    /// Where the element came from (18013-5 8.3.2.1.2.2).
+    public enum Source: String, Sendable, Hashable {
+        /// IssuerSigned: authenticated by its digest in the issuer-signed MSO.
+        case issuerSigned
+        /// DeviceSigned: authenticated by device authentication and the MSO KeyAuthorizations.
+        case deviceSigned
+    }
+
+    public var nameSpace: String
+    public var identifier: String
+    public var value: CBOR
+    public var source: Source
+    /// The IssuerSignedItem digestID (issuer-signed elements only).
+    public var digestID: UInt64?
+    /// `true` when the element's authentication passed: its digest matched the MSO (issuer
+    /// signed), or device authentication and key authorisation passed (device signed).
+    public var authenticated: Bool
+
+    public init(nameSpace: String, identifier: String, value: CBOR, source: Source, digestID: UInt64?, authenticated: Bool) {
+        self.nameSpace = nameSpace
+        self.identifier = identifier
+        self.value = value
+        self.source = source
+        self.digestID = digestID
+        self.authenticated = authenticated
+    }
+}

@@ -1,0 +1,282 @@
+import MdocCBOR
+import MdocCOSE
+import MdocCrypto
+import MdocModel
+
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
+import Foundation
+#endif
+
+/// The checks of one Document (ISO/IEC 18013-5 9.3.1 and 9.1.3), in the order the standard
+/// lists them. Each step records its outcome; a failed step that later steps depend on makes
+/// them record why they were not made, so the report always names the first cause.
+struct DocumentVerification {
+    let document: Document
+    let index: Int
+    let validator: CertificateChainValidator
+    let sessionTranscript: SessionTranscriptBinding?
+    let readerKey: PrivateKey?
+    let time: Date
+
+    private var path: CBORPath { CBORPath(components: [.key("documents"), .index(index)]) }
+
+    func run() -> DocumentReport {
+        var report = DocumentReport(index: index, docType: document.docType)
+        let issuerAuth = document.issuerSigned.issuerAuth
+        let documentSigner = verifyIssuerCertificate(issuerAuth, into: &report)
+        if let documentSigner {
+            let valid = issuerAuth.isValidSignature(publicKey: documentSigner.publicKey)
+            let algorithm = issuerAuth.algorithm.map { "\($0)" } ?? "no algorithm"
+            report.checks.append(VerificationCheck(
+                .issuerSignature, subject: "issuerAuth",
+                outcome: valid ? .passed : .failed("the IssuerAuth signature (\(algorithm)) does not verify with the key of \"\(documentSigner.subject)\""),
+                detail: "\(algorithm) by \"\(documentSigner.subject)\""))
+        } else {
+            report.checks.append(VerificationCheck(
+                .issuerSignature, subject: "issuerAuth", outcome: .skipped("no usable document signer certificate")))
+        }
+
+        let mso: MobileSecurityObject
+        do {
+            mso = try document.issuerSigned.mobileSecurityObjectBytes(at: path.appending(key: "issuerSigned")).value
+        } catch {
+            report.checks.append(VerificationCheck(.structure, subject: "MobileSecurityObject", outcome: .failed("\(error)")))
+            report.elements = issuerElements(digestsVerified: [:])
+            return report
+        }
+        report.validity = DocumentReport.Validity(
+            signed: mso.validityInfo.signed.date, validFrom: mso.validityInfo.validFrom.date,
+            validUntil: mso.validityInfo.validUntil.date, expectedUpdate: mso.validityInfo.expectedUpdate?.date)
+
+        report.checks.append(checkDocType(mso))
+        report.checks.append(checkValidity(mso, documentSigner: documentSigner))
+        let digestResults = checkDigests(mso, into: &report)
+        report.elements = issuerElements(digestsVerified: digestResults)
+
+        let deviceAuthenticated = checkDeviceAuthentication(mso, into: &report)
+        let authorized = checkKeyAuthorizations(mso, into: &report)
+        report.elements += deviceElements(authenticated: deviceAuthenticated && authorized)
+        return report
+    }
+
+    // MARK: Issuer data authentication (9.3.1)
+
+    /// Step 1: the x5chain validates to a trust anchor under the document-signer profile.
+    private func verifyIssuerCertificate(_ issuerAuth: COSESign1, into report: inout DocumentReport) -> Certificate? {
+        let chainBytes = issuerAuth.x5chain
+        guard !chainBytes.isEmpty else {
+            report.checks.append(VerificationCheck(
+                .issuerCertificate, subject: "issuerAuth x5chain", outcome: .failed("the IssuerAuth has no x5chain (COSE header 33)")))
+            return nil
+        }
+        var chain: [Certificate] = []
+        for (position, der) in chainBytes.enumerated() {
+            do {
+                chain.append(try Certificate(derEncoded: der))
+            } catch {
+                report.checks.append(VerificationCheck(
+                    .issuerCertificate, subject: "issuerAuth x5chain[\(position)]", outcome: .failed("\(error)")))
+                return nil
+            }
+        }
+        let leaf = chain[0]
+        report.documentSigner = leaf.subject
+        let result = validator.validate(chain: chain, profile: .documentSigner, at: time)
+        if result.isValid {
+            let anchor = result.path.last?.subject ?? ""
+            report.trustAnchor = anchor
+            report.checks.append(VerificationCheck(
+                .issuerCertificate, subject: leaf.subject, outcome: .passed,
+                detail: "chains to \"\(anchor)\" under the document signer profile"))
+            return leaf
+        }
+        for failure in result.failures {
+            report.checks.append(VerificationCheck(
+                .issuerCertificate, subject: failure.certificate, outcome: .failed("\(failure)")))
+        }
+        // The signature is still checked with the leaf's key so the report says whether the
+        // data itself was altered; the document fails on the chain regardless.
+        return leaf
+    }
+
+    /// Step 4: the MSO docType equals the document's docType.
+    private func checkDocType(_ mso: MobileSecurityObject) -> VerificationCheck {
+        mso.docType == document.docType
+            ? VerificationCheck(.docType, subject: document.docType, outcome: .passed)
+            : VerificationCheck(
+                .docType, subject: document.docType,
+                outcome: .failed("the MSO is for docType \"\(mso.docType)\", the document claims \"\(document.docType)\""))
+    }
+
+    /// Step 5: validFrom <= time <= validUntil, and the MSO was signed while the document signer
+    /// certificate was valid.
+    private func checkValidity(_ mso: MobileSecurityObject, documentSigner: Certificate?) -> VerificationCheck {
+        let info = mso.validityInfo
+        let window = "valid from \(info.validFrom) until \(info.validUntil)"
+        let at = TDate(time).text
+        if time < info.validFrom.date {
+            return VerificationCheck(.validity, subject: "MSO", outcome: .failed("the MSO is not yet valid at \(at): \(window)"))
+        }
+        if time > info.validUntil.date {
+            return VerificationCheck(.validity, subject: "MSO", outcome: .failed("the MSO expired: \(window), checked at \(at)"))
+        }
+        if let documentSigner, info.signed.date < documentSigner.notValidBefore || info.signed.date > documentSigner.notValidAfter {
+            return VerificationCheck(
+                .validity, subject: "MSO",
+                outcome: .failed("the MSO was signed at \(info.signed), outside the validity of \"\(documentSigner.subject)\""))
+        }
+        return VerificationCheck(.validity, subject: "MSO", outcome: .passed, detail: "\(window), checked at \(at)")
+    }
+
+    /// Step 3: each returned IssuerSignedItemBytes hashes to its value digest. Returns, per name
+    /// space and item position, whether the digest matched.
+    private func checkDigests(_ mso: MobileSecurityObject, into report: inout DocumentReport) -> [String: [Bool]] {
+        guard let algorithm = DigestAlgorithm(rawValue: mso.digestAlgorithm) else {
+            report.checks.append(VerificationCheck(
+                .digestAlgorithm, subject: "MSO",
+                outcome: .failed("digest algorithm \"\(mso.digestAlgorithm)\" is not one of SHA-256, SHA-384, SHA-512")))
+            return [:]
+        }
+        report.checks.append(VerificationCheck(.digestAlgorithm, subject: "MSO", outcome: .passed, detail: algorithm.rawValue))
+        var results: [String: [Bool]] = [:]
+        for (nameSpace, items) in document.issuerSigned.nameSpaces ?? OrderedMap() {
+            let digests = mso.valueDigests[nameSpace]
+            var seen = Set<UInt64>()
+            var matched: [Bool] = []
+            for item in items {
+                let element = "\(nameSpace)/\(item.value.elementIdentifier)"
+                let digestID = item.value.digestID
+                let outcome: VerificationCheck.Outcome
+                if !seen.insert(digestID).inserted {
+                    outcome = .failed("digestID \(digestID) is used by more than one returned element")
+                } else if let digests {
+                    if let expected = digests[digestID] {
+                        // The digest covers IssuerSignedItemBytes as received: the tag-24 item
+                        // around the exact bytes (9.1.2.5).
+                        let actual = algorithm.hash(item.cbor.encoded())
+                        outcome = actual == expected
+                            ? .passed
+                            : .failed("the \(algorithm.rawValue) digest of the element does not match digestID \(digestID) in the MSO")
+                    } else {
+                        outcome = .failed("digestID \(digestID) is not in the MSO for \"\(nameSpace)\"")
+                    }
+                } else {
+                    outcome = .failed("the MSO has no value digests for name space \"\(nameSpace)\"")
+                }
+                report.checks.append(VerificationCheck(.valueDigest, subject: element, outcome: outcome, detail: "digestID \(digestID)"))
+                if case .passed = outcome { matched.append(true) } else { matched.append(false) }
+            }
+            results[nameSpace] = matched
+        }
+        return results
+    }
+
+    private func issuerElements(digestsVerified: [String: [Bool]]) -> [DisclosedElement] {
+        var elements: [DisclosedElement] = []
+        for (nameSpace, items) in document.issuerSigned.nameSpaces ?? OrderedMap() {
+            let verified = digestsVerified[nameSpace] ?? []
+            for (position, item) in items.enumerated() {
+                elements.append(DisclosedElement(
+                    nameSpace: nameSpace, identifier: item.value.elementIdentifier, value: item.value.elementValue,
+                    source: .issuerSigned, digestID: item.value.digestID,
+                    authenticated: position < verified.count && verified[position]))
+            }
+        }
+        return elements
+    }
+
+    // MARK: mdoc authentication (9.1.3)
+
+    /// DeviceSignature with the MSO deviceKey, or DeviceMac with EMacKey, over
+    /// DeviceAuthenticationBytes. Returns whether it passed.
+    private func checkDeviceAuthentication(_ mso: MobileSecurityObject, into report: inout DocumentReport) -> Bool {
+        let deviceSigned = document.deviceSigned
+        let subject = "deviceAuth"
+        switch deviceSigned.deviceAuth {
+        case .deviceSignature: report.deviceAuthenticationMethod = .signature
+        case .deviceMac: report.deviceAuthenticationMethod = .mac
+        }
+        guard let sessionTranscript else {
+            report.checks.append(VerificationCheck(
+                .deviceAuthentication, subject: subject, outcome: .skipped("no session transcript was given")))
+            return false
+        }
+        let deviceKey: PublicKey
+        do {
+            deviceKey = try mso.deviceKeyInfo.deviceKey.publicKey()
+        } catch {
+            report.checks.append(VerificationCheck(
+                .deviceAuthentication, subject: subject, outcome: .failed("the MSO deviceKey is unusable: \(error)")))
+            return false
+        }
+        let payload = sessionTranscript.deviceAuthenticationBytes(
+            docType: document.docType, deviceNameSpacesBytes: deviceSigned.nameSpaces)
+        let check: VerificationCheck
+        switch deviceSigned.deviceAuth {
+        case .deviceSignature(let signature):
+            let algorithm = signature.algorithm.map { "\($0)" } ?? "no algorithm"
+            check = signature.isValidSignature(publicKey: deviceKey, detachedPayload: payload)
+                ? VerificationCheck(.deviceAuthentication, subject: subject, outcome: .passed, detail: "DeviceSignature \(algorithm) by the MSO deviceKey")
+                : VerificationCheck(
+                    .deviceAuthentication, subject: subject,
+                    outcome: .failed("the DeviceSignature (\(algorithm)) does not verify with the MSO deviceKey over this session's DeviceAuthenticationBytes"))
+        case .deviceMac(let mac):
+            guard let readerKey else {
+                report.checks.append(VerificationCheck(
+                    .deviceAuthentication, subject: subject,
+                    outcome: .skipped("DeviceMac needs the reader's ephemeral private key (EReaderKey)")))
+                return false
+            }
+            let eMacKey: SymmetricKey
+            do {
+                eMacKey = try EMacKey.derive(
+                    privateKey: readerKey, peerPublicKey: deviceKey, sessionTranscriptBytes: sessionTranscript.taggedBytes)
+            } catch {
+                report.checks.append(VerificationCheck(
+                    .deviceAuthentication, subject: subject,
+                    outcome: .failed("EMacKey cannot be derived from the reader key and the MSO deviceKey: \(error)")))
+                return false
+            }
+            check = mac.isValidTag(key: eMacKey, detachedPayload: payload)
+                ? VerificationCheck(.deviceAuthentication, subject: subject, outcome: .passed, detail: "DeviceMac HMAC 256/256 with EMacKey")
+                : VerificationCheck(
+                    .deviceAuthentication, subject: subject,
+                    outcome: .failed("the DeviceMac does not verify: wrong reader key, another session's transcript, or altered data"))
+        }
+        report.checks.append(check)
+        return check.passed
+    }
+
+    /// Device-signed elements must be authorised by KeyAuthorizations (9.1.2.4): a whole name
+    /// space, or the element listed in dataElements.
+    private func checkKeyAuthorizations(_ mso: MobileSecurityObject, into report: inout DocumentReport) -> Bool {
+        let authorizations = mso.deviceKeyInfo.keyAuthorizations
+        var allAuthorized = true
+        for (nameSpace, elements) in document.deviceSigned.nameSpaces.value.nameSpaces {
+            for (identifier, _) in elements {
+                let element = "\(nameSpace)/\(identifier)"
+                let authorized = authorizations?.nameSpaces?.contains(nameSpace) == true
+                    || authorizations?.dataElements?[nameSpace]?.contains(identifier) == true
+                report.checks.append(VerificationCheck(
+                    .keyAuthorization, subject: element,
+                    outcome: authorized ? .passed : .failed("the MSO KeyAuthorizations do not allow the device key to sign \(element)")))
+                allAuthorized = allAuthorized && authorized
+            }
+        }
+        return allAuthorized
+    }
+
+    private func deviceElements(authenticated: Bool) -> [DisclosedElement] {
+        var elements: [DisclosedElement] = []
+        for (nameSpace, values) in document.deviceSigned.nameSpaces.value.nameSpaces {
+            for (identifier, value) in values {
+                elements.append(DisclosedElement(
+                    nameSpace: nameSpace, identifier: identifier, value: value, source: .deviceSigned, digestID: nil,
+                    authenticated: authenticated))
+            }
+        }
+        return elements
+    }
+}

@@ -1,0 +1,90 @@
+import MdocCBOR
+import MdocCOSE
+import MdocCrypto
+import MdocModel
+
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
+import Foundation
+#endif
+
+/// Verifies the reader authentication of a DocRequest (ISO/IEC 18013-5 9.1.4): the readerAuth
+/// COSE_Sign1, whose detached payload is ReaderAuthenticationBytes built from this session's
+/// transcript and the exact ItemsRequestBytes received, signed by a reader certificate that
+/// chains to a trusted reader root under the Annex B reader-authentication profile.
+public struct ReaderAuthenticationVerifier: Sendable {
+    private let validator: CertificateChainValidator
+
+    /// The outcome for one DocRequest.
+    public struct Report: Sendable {
+        /// The checks made, in order (reader certificate, then reader signature).
+        public var checks: [VerificationCheck]
+        /// The reader certificate's subject, when the x5chain held one.
+        public var readerCertificate: String?
+        /// The trust anchor the chain ended at, when it validated.
+        public var trustAnchor: String?
+
+        /// `true` when the request carried reader authentication and every check passed.
+        public var isAuthenticated: Bool {
+            !checks.isEmpty && checks.allSatisfy(\.passed)
+        }
+
+        /// `true` when the request carried no readerAuth (an anonymous reader).
+        public var isAnonymous: Bool {
+            checks.allSatisfy { if case .skipped = $0.outcome { return true } else { return false } }
+        }
+    }
+
+    /// A verifier trusting `trustAnchors` (reader root certificates).
+    public init(trustAnchors: [Certificate]) {
+        self.validator = CertificateChainValidator(trustAnchors: trustAnchors)
+    }
+
+    /// Verifies `docRequest` for the session bound to `sessionTranscript` at `time`.
+    public func verify(_ docRequest: DocRequest, sessionTranscript: SessionTranscriptBinding, at time: Date) -> Report {
+        guard let readerAuth = docRequest.readerAuth else {
+            return Report(
+                checks: [VerificationCheck(.readerSignature, subject: "readerAuth", outcome: .skipped("the request carries no readerAuth"))],
+                readerCertificate: nil, trustAnchor: nil)
+        }
+        var report = Report(checks: [], readerCertificate: nil, trustAnchor: nil)
+        var chain: [Certificate] = []
+        for (position, der) in readerAuth.x5chain.enumerated() {
+            do {
+                chain.append(try Certificate(derEncoded: der))
+            } catch {
+                report.checks.append(VerificationCheck(.readerCertificate, subject: "readerAuth x5chain[\(position)]", outcome: .failed("\(error)")))
+                return report
+            }
+        }
+        guard let leaf = chain.first else {
+            report.checks.append(VerificationCheck(
+                .readerCertificate, subject: "readerAuth x5chain", outcome: .failed("the readerAuth has no x5chain (COSE header 33)")))
+            return report
+        }
+        report.readerCertificate = leaf.subject
+        let result = validator.validate(chain: chain, profile: .readerAuthentication, at: time)
+        if result.isValid {
+            let anchor = result.path.last?.subject ?? ""
+            report.trustAnchor = anchor
+            report.checks.append(VerificationCheck(
+                .readerCertificate, subject: leaf.subject, outcome: .passed,
+                detail: "chains to \"\(anchor)\" under the reader authentication profile"))
+        } else {
+            for failure in result.failures {
+                report.checks.append(VerificationCheck(.readerCertificate, subject: failure.certificate, outcome: .failed("\(failure)")))
+            }
+        }
+        let payload = sessionTranscript.readerAuthenticationBytes(itemsRequestBytes: docRequest.itemsRequest)
+        let algorithm = readerAuth.algorithm.map { "\($0)" } ?? "no algorithm"
+        let valid = readerAuth.isValidSignature(publicKey: leaf.publicKey, detachedPayload: payload)
+        report.checks.append(VerificationCheck(
+            .readerSignature, subject: "readerAuth",
+            outcome: valid
+                ? .passed
+                : .failed("the readerAuth signature (\(algorithm)) does not verify over this session's ReaderAuthenticationBytes with the key of \"\(leaf.subject)\""),
+            detail: "\(algorithm) by \"\(leaf.subject)\""))
+        return report
+    }
+}

@@ -1,0 +1,86 @@
+/// One check made while verifying a DeviceResponse or a reader's request, and its outcome
+/// (design.md rule 5: a report lists every check, so a caller never interprets a bare Bool).
+public struct VerificationCheck: Sendable, Hashable, CustomStringConvertible {
+    /// What was checked.
+    public enum Kind: String, Sendable, Hashable, CaseIterable {
+        /// The structure decodes (MSO, COSE objects, embedded items).
+        case structure
+        /// The document signer certificate chains to a trust anchor under the Annex B profile
+        /// (18013-5 9.3.3, B.1).
+        case issuerCertificate = "issuer certificate"
+        /// The IssuerAuth COSE_Sign1 verifies with the document signer key (9.1.2.4).
+        case issuerSignature = "issuer signature"
+        /// The MSO validity window contains the verification time (9.3.1 step 5).
+        case validity
+        /// The MSO docType equals the document's docType (9.3.1 step 4).
+        case docType
+        /// The MSO digest algorithm is one 18013-5 allows (9.1.2.5).
+        case digestAlgorithm = "digest algorithm"
+        /// A returned element's digest equals the MSO's value digest (9.3.1 step 3).
+        case valueDigest = "value digest"
+        /// DeviceSignature or DeviceMac verifies over DeviceAuthenticationBytes (9.1.3).
+        case deviceAuthentication = "device authentication"
+        /// Device-signed elements are authorised by the MSO KeyAuthorizations (9.1.2.4).
+        case keyAuthorization = "key authorization"
+        /// The reader certificate chains to a trusted reader root under the Annex B profile.
+        case readerCertificate = "reader certificate"
+        /// ReaderAuth verifies over ReaderAuthenticationBytes (9.1.4).
+        case readerSignature = "reader signature"
+    }
+
+    /// How the check ended.
+    public enum Outcome: Sendable, Hashable {
+        case passed
+        case failed(String)
+        /// Not made, with the reason (for example no session transcript was given).
+        case skipped(String)
+    }
+
+    public var kind: Kind
+    /// What the check was about: an element (`org.iso.18013.5.1/family_name`), a certificate, ...
+    public var subject: String
+    public var outcome: Outcome
+    /// What was established when it passed (for example "ES256 by CN=utopia ds, C=US").
+    public var detail: String
+
+    public init(_ kind: Kind, subject: String, outcome: Outcome, detail: String = "") {
+        self.kind = kind
+        self.subject = subject
+        self.outcome = outcome
+        self.detail = detail
+    }
+
+    public var passed: Bool {
+        if case .passed = outcome { return true }
+        return false
+    }
+
+    public var failed: Bool {
+        if case .failed = outcome { return true }
+        return false
+    }
+
+    /// The failure reason, or `nil`.
+    public var failureReason: String? {
+        if case .failed(let reason) = outcome { return reason }
+        return nil
+    }
+
+    /// `true` for checks that belong to issuer data authentication (9.3.1).
+    public var isIssuerCheck: Bool {
+        switch kind {
+        case .structure, .issuerCertificate, .issuerSignature, .validity, .docType, .digestAlgorithm, .valueDigest:
+            return true
+        case .deviceAuthentication, .keyAuthorization, .readerCertificate, .readerSignature:
+            return false
+        }
+    }
+
+    public var description: String {
+        switch outcome {
+        case .passed: return "\(kind.rawValue) (\(subject)): passed\(detail.isEmpty ? "" : ", \(detail)")"
+        case .failed(let reason): return "\(kind.rawValue) (\(subject)): FAILED: \(reason)"
+        case .skipped(let reason): return "\(kind.rawValue) (\(subject)): not checked: \(reason)"
+        }
+    }
+}

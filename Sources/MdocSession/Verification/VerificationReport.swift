@@ -1,0 +1,64 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
+import Foundation
+#endif
+
+/// The verification of a whole DeviceResponse (18013-5 9.3.1): one ``DocumentReport`` per
+/// returned document plus what the response said about documents it did not return.
+public struct VerificationReport: Sendable {
+    /// How verification ended for the response as a whole: the most serious document outcome.
+    public enum Outcome: String, Sendable, Hashable {
+        case verified
+        case issuerAuthenticationFailed
+        case deviceAuthenticationFailed
+        case deviceAuthenticationNotChecked
+        /// The response returned no document.
+        case noDocuments
+    }
+
+    /// A document the mdoc reported instead of returning it (DocumentError, 8.3.2.1.2.2).
+    public struct DocumentErrorEntry: Sendable, Hashable {
+        public var docType: String
+        public var code: Int64
+
+        public init(docType: String, code: Int64) {
+            self.docType = docType
+            self.code = code
+        }
+    }
+
+    /// The DeviceResponse version.
+    public var version: String
+    /// The DeviceResponse status (0 OK, 10 general error, 11 CBOR decoding error, 12 CBOR
+    /// validation error).
+    public var status: UInt64
+    /// The time every validity check used.
+    public var time: Date
+    public var documents: [DocumentReport]
+    public var documentErrors: [DocumentErrorEntry]
+
+    public init(version: String, status: UInt64, time: Date, documents: [DocumentReport], documentErrors: [DocumentErrorEntry]) {
+        self.version = version
+        self.status = status
+        self.time = time
+        self.documents = documents
+        self.documentErrors = documentErrors
+    }
+
+    public var outcome: Outcome {
+        if documents.isEmpty { return .noDocuments }
+        let outcomes = documents.map(\.outcome)
+        if outcomes.contains(.issuerAuthenticationFailed) { return .issuerAuthenticationFailed }
+        if outcomes.contains(.deviceAuthenticationFailed) { return .deviceAuthenticationFailed }
+        if outcomes.contains(.deviceAuthenticationNotChecked) { return .deviceAuthenticationNotChecked }
+        return .verified
+    }
+
+    /// Every failed check, prefixed with its document: `documents[0] (org.iso.18013.5.1.mDL): ...`.
+    public var failureSummary: [String] {
+        documents.flatMap { document in
+            document.failures.map { "documents[\(document.index)] (\(document.docType)): \($0)" }
+        }
+    }
+}
