@@ -26,6 +26,14 @@ public struct SessionEncryption: Sendable {
         self.keys = keys
     }
 
+    /// A session resumed at given counters, so tests can reach ``maximumCounter``.
+    package init(role: SessionRole, keys: SessionKeys, sendCounter: UInt32, receiveCounter: UInt32) {
+        self.role = role
+        self.keys = keys
+        self.sendCounter = sendCounter
+        self.receiveCounter = receiveCounter
+    }
+
     private var sendKey: SymmetricKey { role == .reader ? keys.skReader : keys.skDevice }
     private var receiveKey: SymmetricKey { role == .reader ? keys.skDevice : keys.skReader }
 

@@ -65,40 +65,13 @@ struct DocumentVerification {
 
     /// Step 1: the x5chain validates to a trust anchor under the document-signer profile.
     private func verifyIssuerCertificate(_ issuerAuth: COSESign1, into report: inout DocumentReport) -> Certificate? {
-        let chainBytes = issuerAuth.x5chain
-        guard !chainBytes.isEmpty else {
-            report.checks.append(VerificationCheck(
-                .issuerCertificate, subject: "issuerAuth x5chain", outcome: .failed("the IssuerAuth has no x5chain (COSE header 33)")))
-            return nil
-        }
-        var chain: [Certificate] = []
-        for (position, der) in chainBytes.enumerated() {
-            do {
-                chain.append(try Certificate(derEncoded: der))
-            } catch {
-                report.checks.append(VerificationCheck(
-                    .issuerCertificate, subject: "issuerAuth x5chain[\(position)]", outcome: .failed("\(error)")))
-                return nil
-            }
-        }
-        let leaf = chain[0]
-        report.documentSigner = leaf.subject
-        let result = validator.validate(chain: chain, profile: .documentSigner, at: time)
-        if result.isValid {
-            let anchor = result.path.last?.subject ?? ""
-            report.trustAnchor = anchor
-            report.checks.append(VerificationCheck(
-                .issuerCertificate, subject: leaf.subject, outcome: .passed,
-                detail: "chains to \"\(anchor)\" under the document signer profile"))
-            return leaf
-        }
-        for failure in result.failures {
-            report.checks.append(VerificationCheck(
-                .issuerCertificate, subject: failure.certificate, outcome: .failed("\(failure)")))
-        }
-        // The signature is still checked with the leaf's key so the report says whether the
-        // data itself was altered; the document fails on the chain regardless.
-        return leaf
+        let chain = X5ChainVerification(
+            issuerAuth, name: "issuerAuth", kind: .issuerCertificate, profile: .documentSigner,
+            validator: validator, time: time)
+        report.checks += chain.checks
+        report.documentSigner = chain.leaf?.subject
+        report.trustAnchor = chain.trustAnchor
+        return chain.leaf
     }
 
     /// Step 4: the MSO docType equals the document's docType.
@@ -153,8 +126,9 @@ struct DocumentVerification {
                     outcome = .failed("digestID \(digestID) is used by more than one returned element")
                 } else if let digests {
                     if let expected = digests[digestID] {
-                        // The digest covers IssuerSignedItemBytes as received: the tag-24 item
-                        // around the exact bytes (9.1.2.5).
+                        // The digest covers IssuerSignedItemBytes (9.1.2.5): the received
+                        // content bytes inside the one tag-24 head that the preferred
+                        // serialization of 8.1 allows.
                         let actual = algorithm.hash(item.cbor.encoded())
                         outcome = actual == expected
                             ? .passed

@@ -48,33 +48,12 @@ public struct ReaderAuthenticationVerifier: Sendable {
                 checks: [VerificationCheck(.readerSignature, subject: "readerAuth", outcome: .skipped("the request carries no readerAuth"))],
                 readerCertificate: nil, trustAnchor: nil)
         }
-        var report = Report(checks: [], readerCertificate: nil, trustAnchor: nil)
-        var chain: [Certificate] = []
-        for (position, der) in readerAuth.x5chain.enumerated() {
-            do {
-                chain.append(try Certificate(derEncoded: der))
-            } catch {
-                report.checks.append(VerificationCheck(.readerCertificate, subject: "readerAuth x5chain[\(position)]", outcome: .failed("\(error)")))
-                return report
-            }
-        }
-        guard let leaf = chain.first else {
-            report.checks.append(VerificationCheck(
-                .readerCertificate, subject: "readerAuth x5chain", outcome: .failed("the readerAuth has no x5chain (COSE header 33)")))
+        let chain = X5ChainVerification(
+            readerAuth, name: "readerAuth", kind: .readerCertificate, profile: .readerAuthentication,
+            validator: validator, time: time)
+        var report = Report(checks: chain.checks, readerCertificate: chain.leaf?.subject, trustAnchor: chain.trustAnchor)
+        guard let leaf = chain.leaf else {
             return report
-        }
-        report.readerCertificate = leaf.subject
-        let result = validator.validate(chain: chain, profile: .readerAuthentication, at: time)
-        if result.isValid {
-            let anchor = result.path.last?.subject ?? ""
-            report.trustAnchor = anchor
-            report.checks.append(VerificationCheck(
-                .readerCertificate, subject: leaf.subject, outcome: .passed,
-                detail: "chains to \"\(anchor)\" under the reader authentication profile"))
-        } else {
-            for failure in result.failures {
-                report.checks.append(VerificationCheck(.readerCertificate, subject: failure.certificate, outcome: .failed("\(failure)")))
-            }
         }
         let payload = sessionTranscript.readerAuthenticationBytes(itemsRequestBytes: docRequest.itemsRequest)
         let algorithm = readerAuth.algorithm.map { "\($0)" } ?? "no algorithm"

@@ -1,0 +1,53 @@
+import MdocCOSE
+import MdocCrypto
+
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
+import Foundation
+#endif
+
+/// The certificate step shared by issuer and reader authentication: parse the `x5chain` of a
+/// COSE_Sign1 (COSE header 33, leaf first) and validate it to the trust anchors under an Annex B
+/// profile, recording one check per outcome.
+struct X5ChainVerification {
+    /// The leaf certificate, when the chain held one that parses. It is returned even when
+    /// validation failed, so the caller can still say whether the signature itself holds.
+    var leaf: Certificate?
+    /// The subject of the trust anchor the chain validated to, or `nil`.
+    var trustAnchor: String?
+    /// The checks made.
+    var checks: [VerificationCheck] = []
+
+    init(
+        _ signed: COSESign1, name: String, kind: VerificationCheck.Kind, profile: CertificateProfile,
+        validator: CertificateChainValidator, time: Date
+    ) {
+        guard !signed.x5chain.isEmpty else {
+            checks.append(VerificationCheck(kind, subject: "\(name) x5chain", outcome: .failed("the \(name) has no x5chain (COSE header 33)")))
+            return
+        }
+        var chain: [Certificate] = []
+        for (position, der) in signed.x5chain.enumerated() {
+            do {
+                chain.append(try Certificate(derEncoded: der))
+            } catch {
+                checks.append(VerificationCheck(kind, subject: "\(name) x5chain[\(position)]", outcome: .failed("\(error)")))
+                return
+            }
+        }
+        let leaf = chain[0]
+        self.leaf = leaf
+        let result = validator.validate(chain: chain, profile: profile, at: time)
+        guard result.isValid else {
+            for failure in result.failures {
+                checks.append(VerificationCheck(kind, subject: failure.certificate, outcome: .failed("\(failure)")))
+            }
+            return
+        }
+        let anchor = result.path.last?.subject ?? ""
+        trustAnchor = anchor
+        checks.append(VerificationCheck(
+            kind, subject: leaf.subject, outcome: .passed, detail: "chains to \"\(anchor)\" under the \(profile.leafName) profile"))
+    }
+}

@@ -1,0 +1,142 @@
+import MdocCBOR
+import MdocCOSE
+import MdocCrypto
+import MdocModel
+import MdocSession
+import MdocTestSupport
+import Testing
+
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
+import Foundation
+#endif
+
+@Suite("DeviceResponseVerifier negative cases on the Annex D response (ISO/IEC 18013-5 9.3.1, 9.1.3)")
+struct AnnexDVerificationFailureTests {
+    /// 2021-01-01T00:00:00Z: everything in Annex D is valid.
+    static let time = Date(timeIntervalSince1970: 1_609_459_200)
+
+    static func certificate(_ name: String) throws -> Certificate {
+        try Certificate(derEncoded: Vectors.annexD(name))
+    }
+
+    static func privateKey(_ name: String) throws -> PrivateKey {
+        try PrivateKey(rawRepresentation: Vectors.annexD("\(name)_private"), curve: .p256)
+    }
+
+    static func transcript() throws -> SessionTranscriptBinding {
+        try SessionTranscriptBinding(encoded: Vectors.annexD("session_transcript_bytes"))
+    }
+
+    /// The Annex D verifier: IACA trusted, the session's transcript and EReaderKey.
+    static func verifier(
+        trust: String = "iaca_cert", transcript: SessionTranscriptBinding?? = nil, readerKey: String? = "eReaderKey"
+    ) throws -> DeviceResponseVerifier {
+        DeviceResponseVerifier(
+            trustAnchors: [try certificate(trust)],
+            sessionTranscript: try transcript ?? Self.transcript(),
+            readerKey: try readerKey.map { try privateKey($0) })
+    }
+
+    static func checks(_ report: VerificationReport, _ kind: VerificationCheck.Kind) -> [VerificationCheck] {
+        report.documents.flatMap(\.checks).filter { $0.kind == kind }
+    }
+
+    @Test("a tampered element value (\"Doe\" -> \"Foe\") fails its value digest")
+    func tamperedElement() throws {
+        let doe: [UInt8] = [0x63] + Array("Doe".utf8)
+        let tampered = try Vectors.annexD("device_response").replacingOnly(doe, with: [0x63] + Array("Foe".utf8))
+        let report = try Self.verifier().verify(tampered, at: Self.time)
+        #expect(report.outcome == .issuerAuthenticationFailed)
+        let failed = report.documents.flatMap(\.failures)
+        #expect(failed.count == 1, "\(report.failureSummary)")
+        #expect(failed.first?.kind == .valueDigest)
+        #expect(failed.first?.subject == "org.iso.18013.5.1/family_name")
+        #expect(failed.first?.failureReason?.contains("digestID 0") == true)
+        #expect(Self.checks(report, .valueDigest).filter(\.passed).count == 5)
+        let familyName = report.documents.first?.elements.first { $0.identifier == "family_name" }
+        #expect(familyName?.value == "Foe")
+        #expect(familyName?.authenticated == false)
+        #expect(report.documents.first?.elements.filter(\.authenticated).count == 5)
+    }
+
+    @Test("a flipped bit in the IssuerAuth signature fails the issuer signature")
+    func brokenIssuerSignature() throws {
+        let bytes = Vectors.annexD("device_response")
+        let signature = try #require(try DeviceResponse(encoded: bytes).documents?.first?.issuerSigned.issuerAuth.signature)
+        var flipped = signature
+        flipped[signature.count - 1] ^= 0x01
+        let report = try Self.verifier().verify(try bytes.replacingOnly(signature, with: flipped), at: Self.time)
+        #expect(report.outcome == .issuerAuthenticationFailed)
+        let failed = report.documents.flatMap(\.failures)
+        #expect(failed.map(\.kind) == [.issuerSignature], "\(report.failureSummary)")
+        #expect(failed.first?.failureReason?.contains("utopia ds") == true)
+        #expect(Self.checks(report, .issuerCertificate).first?.passed == true)
+    }
+
+    @Test("the wrong reader key (EDeviceKey instead of EReaderKey) fails device authentication")
+    func wrongReaderKey() throws {
+        let report = try Self.verifier(readerKey: "eDeviceKey").verify(Vectors.annexD("device_response"), at: Self.time)
+        #expect(report.outcome == .deviceAuthenticationFailed)
+        let failed = report.documents.flatMap(\.failures)
+        #expect(failed.map(\.kind) == [.deviceAuthentication], "\(report.failureSummary)")
+        #expect(report.documents.first?.deviceAuthenticationMethod == .mac)
+        #expect(Self.checks(report, .valueDigest).allSatisfy { $0.passed })
+    }
+
+    @Test("a transcript from another engagement fails device authentication")
+    func wrongTranscript() throws {
+        let annexD = try Self.transcript().transcript
+        let other = SessionTranscriptBinding(SessionTranscript(
+            deviceEngagementBytes: try EmbeddedCBOR(bytes: Vectors.annexD("device_engagement")),
+            eReaderKeyBytes: annexD.eReaderKeyBytes,
+            handover: .qr))
+        let report = try Self.verifier(transcript: other).verify(Vectors.annexD("device_response"), at: Self.time)
+        #expect(report.outcome == .deviceAuthenticationFailed)
+        let failed = report.documents.flatMap(\.failures)
+        #expect(failed.map(\.kind) == [.deviceAuthentication], "\(report.failureSummary)")
+    }
+
+    @Test("an untrusted anchor (the reader root) fails the issuer certificate")
+    func untrustedAnchor() throws {
+        let report = try Self.verifier(trust: "reader_root_cert").verify(Vectors.annexD("device_response"), at: Self.time)
+        #expect(report.outcome == .issuerAuthenticationFailed)
+        let certificateChecks = Self.checks(report, .issuerCertificate)
+        #expect(!certificateChecks.isEmpty)
+        #expect(certificateChecks.allSatisfy { $0.failed }, "\(certificateChecks)")
+        #expect(report.documents.first?.trustAnchor == nil)
+        #expect(report.documents.first?.documentSigner?.contains("utopia ds") == true)
+        #expect(report.documents.flatMap(\.failures).allSatisfy { $0.kind == .issuerCertificate }, "\(report.failureSummary)")
+    }
+
+    @Test("without a transcript device authentication is skipped: deviceAuthenticationNotChecked")
+    func noTranscript() throws {
+        let verifier = DeviceResponseVerifier(
+            trustAnchors: [try Self.certificate("iaca_cert")], readerKey: try Self.privateKey("eReaderKey"))
+        let report = try verifier.verify(Vectors.annexD("device_response"), at: Self.time)
+        #expect(report.outcome == .deviceAuthenticationNotChecked)
+        #expect(report.failureSummary.isEmpty)
+        let device = Self.checks(report, .deviceAuthentication)
+        #expect(device.count == 1)
+        guard case .skipped(let reason)? = device.first?.outcome else {
+            Issue.record("expected a skipped device authentication check, got \(device)")
+            return
+        }
+        #expect(reason.contains("transcript"))
+    }
+
+    @Test("a DeviceMac without the reader key is skipped: deviceAuthenticationNotChecked")
+    func macWithoutReaderKey() throws {
+        let report = try Self.verifier(readerKey: nil).verify(Vectors.annexD("device_response"), at: Self.time)
+        #expect(report.outcome == .deviceAuthenticationNotChecked)
+        #expect(report.failureSummary.isEmpty)
+        let device = Self.checks(report, .deviceAuthentication)
+        #expect(device.count == 1)
+        guard case .skipped(let reason)? = device.first?.outcome else {
+            Issue.record("expected a skipped device authentication check, got \(device)")
+            return
+        }
+        #expect(reason.contains("EReaderKey"))
+    }
+}

@@ -1,0 +1,136 @@
+import MdocCBOR
+import MdocCOSE
+import MdocCrypto
+import MdocModel
+import MdocSession
+
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
+import Foundation
+#endif
+
+/// An mdoc issued by a ``TestPKI`` and presented in a session, built step by step so that each
+/// test can change one thing (ISO/IEC 18013-5 9.1.2 issuer data, 9.1.3 mdoc authentication).
+///
+/// The MSO value digests are computed over the exact IssuerSignedItemBytes in ``issuerItems``
+/// (9.1.2.5), whatever their encoding; ``undigestedItems`` are returned without a digest.
+struct TestMdoc {
+    static let docType = "org.iso.18013.5.1.mDL"
+    static let nameSpace = "org.iso.18013.5.1"
+
+    var pki: TestPKI
+    var docType = TestMdoc.docType
+    /// The MSO docType; the document's when nil.
+    var msoDocType: String?
+    /// The MSO digestAlgorithm text; digests are computed with SHA-256 when it names no
+    /// algorithm this toolkit knows.
+    var digestAlgorithm = "SHA-256"
+    var validityInfo: ValidityInfo
+    /// Returned issuer-signed elements whose digests the MSO holds.
+    var issuerItems: [(nameSpace: String, item: EmbeddedCBOR<IssuerSignedItem>)]
+    /// MSO value digests to use instead of the computed ones, by digestID (every name space).
+    var digestOverrides: [UInt64: [UInt8]] = [:]
+    /// Returned issuer-signed elements the MSO has no digest for.
+    var undigestedItems: [(nameSpace: String, item: EmbeddedCBOR<IssuerSignedItem>)] = []
+    /// The MSO deviceKey's private key.
+    var deviceKey: PrivateKey
+    /// The key that makes the DeviceSignature; ``deviceKey`` when nil.
+    var deviceSigningKey: PrivateKey?
+    var keyAuthorizations: KeyAuthorizations?
+    var deviceNameSpaces = DeviceNameSpaces()
+    /// The session the DeviceSignature is bound to.
+    var transcript: SessionTranscriptBinding
+
+    /// An mdoc with family_name "Doe" (digestID 0), given_name "Jane" (1) and document_number
+    /// "123456789" (2), valid from 2020-12-01 to 2021-12-01.
+    init(pki: TestPKI) throws {
+        self.pki = pki
+        let day: TimeInterval = 86_400
+        validityInfo = ValidityInfo(
+            signed: TDate(TestPKI.referenceTime.addingTimeInterval(-31 * day)),
+            validFrom: TDate(TestPKI.referenceTime.addingTimeInterval(-31 * day)),
+            validUntil: TDate(TestPKI.referenceTime.addingTimeInterval(334 * day)))
+        issuerItems = [
+            (Self.nameSpace, Self.item(digestID: 0, "family_name", "Doe")),
+            (Self.nameSpace, Self.item(digestID: 1, "given_name", "Jane")),
+            (Self.nameSpace, Self.item(digestID: 2, "document_number", "123456789")),
+        ]
+        deviceKey = try PrivateKey(generating: .p256)
+        transcript = try Self.sessionTranscript()
+    }
+
+    /// An IssuerSignedItem with a fixed 16-byte random.
+    static func item(digestID: UInt64, _ identifier: String, _ value: CBOR) -> EmbeddedCBOR<IssuerSignedItem> {
+        EmbeddedCBOR(IssuerSignedItem(
+            digestID: digestID, random: (0..<16).map { UInt8($0) ^ UInt8(truncatingIfNeeded: digestID) },
+            elementIdentifier: identifier, elementValue: value))
+    }
+
+    /// A QR-handover SessionTranscript for fresh ephemeral keys (9.1.5.1).
+    static func sessionTranscript() throws -> SessionTranscriptBinding {
+        let eDeviceKey = try PrivateKey(generating: .p256)
+        let eReaderKey = try PrivateKey(generating: .p256)
+        let engagement = DeviceEngagement(security: Security(eDeviceKeyBytes: EmbeddedCBOR(COSEKey(publicKey: eDeviceKey.publicKey))))
+        let transcript = SessionTranscript(
+            deviceEngagementBytes: EmbeddedCBOR(engagement),
+            eReaderKeyBytes: EmbeddedCBOR(COSEKey(publicKey: eReaderKey.publicKey)),
+            handover: .qr)
+        return try SessionTranscriptBinding(encoded: transcript.bytes.cbor.encoded())
+    }
+
+    /// The MSO over ``issuerItems``.
+    func mobileSecurityObject() -> MobileSecurityObject {
+        let algorithm = DigestAlgorithm(rawValue: digestAlgorithm) ?? .sha256
+        var valueDigests = OrderedMap<String, OrderedMap<UInt64, [UInt8]>>()
+        for (nameSpace, item) in issuerItems {
+            var digests = valueDigests[nameSpace] ?? OrderedMap()
+            digests[item.value.digestID] = digestOverrides[item.value.digestID] ?? algorithm.hash(item.cbor.encoded())
+            valueDigests[nameSpace] = digests
+        }
+        return MobileSecurityObject(
+            digestAlgorithm: digestAlgorithm, valueDigests: valueDigests,
+            deviceKeyInfo: DeviceKeyInfo(deviceKey: COSEKey(publicKey: deviceKey.publicKey), keyAuthorizations: keyAuthorizations),
+            docType: msoDocType ?? docType, validityInfo: validityInfo)
+    }
+
+    /// The document: IssuerAuth signed by the document signer with its certificate in x5chain,
+    /// and a DeviceSignature over this session's DeviceAuthenticationBytes.
+    func document() throws -> Document {
+        let msoBytes = EmbeddedCBOR(mobileSecurityObject())
+        var x5chain = CBORMap()
+        x5chain.append(CBOR(COSEHeaders.Label.x5chain), .byteString(pki.documentSigner.derRepresentation))
+        let issuerAuth = try COSESign1.sign(
+            payload: msoBytes.cbor.encoded(), detached: false, algorithm: .es256, key: pki.documentSignerKey,
+            unprotectedHeaders: x5chain)
+
+        var nameSpaces = OrderedMap<String, [EmbeddedCBOR<IssuerSignedItem>]>()
+        for (nameSpace, item) in issuerItems + undigestedItems {
+            nameSpaces[nameSpace] = (nameSpaces[nameSpace] ?? []) + [item]
+        }
+
+        let deviceNameSpacesBytes = EmbeddedCBOR(deviceNameSpaces)
+        let deviceSignature = try COSESign1.sign(
+            payload: transcript.deviceAuthenticationBytes(docType: docType, deviceNameSpacesBytes: deviceNameSpacesBytes),
+            detached: true, algorithm: .es256, key: deviceSigningKey ?? deviceKey)
+        return Document(
+            docType: docType,
+            issuerSigned: IssuerSigned(nameSpaces: nameSpaces, issuerAuth: issuerAuth),
+            deviceSigned: DeviceSigned(nameSpaces: deviceNameSpacesBytes, deviceAuth: .deviceSignature(deviceSignature)))
+    }
+
+    /// The encoded DeviceResponse returning ``document()``.
+    func responseBytes() throws -> [UInt8] {
+        DeviceResponse(documents: [try document()]).encoded()
+    }
+
+    /// A verifier trusting this PKI's IACA, bound to ``transcript``.
+    var verifier: DeviceResponseVerifier {
+        DeviceResponseVerifier(trustAnchors: [pki.iaca], sessionTranscript: transcript)
+    }
+
+    /// Verifies ``responseBytes()`` at 2021-01-01T00:00:00Z.
+    func verify() throws -> VerificationReport {
+        try verifier.verify(responseBytes(), at: TestPKI.referenceTime)
+    }
+}
