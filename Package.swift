@@ -13,7 +13,7 @@ let strictSettings: [SwiftSetting] = [
 
 let package = Package(
     name: "swift-mdoc",
-    platforms: [.macOS(.v14)],
+    platforms: [.macOS(.v15)],
     products: [
         .library(name: "MdocCBOR", targets: ["MdocCBOR"]),
         .library(name: "MdocCrypto", targets: ["MdocCrypto"]),

@@ -23,6 +23,7 @@ import Foundation
 /// The verification time is a parameter, never read from a clock here (design.md rule 5).
 public struct DeviceResponseVerifier: Sendable {
     private let validator: CertificateChainValidator
+    private let certificates = CertificateCache()
     /// The transcript the response is bound to; without it device authentication is reported as
     /// not checked.
     public var sessionTranscript: SessionTranscriptBinding?
@@ -49,7 +50,7 @@ public struct DeviceResponseVerifier: Sendable {
     public func verify(_ response: DeviceResponse, at time: Date) -> VerificationReport {
         let documents = (response.documents ?? []).enumerated().map { index, document in
             DocumentVerification(
-                document: document, index: index, validator: validator,
+                document: document, index: index, validator: validator, certificates: certificates,
                 sessionTranscript: sessionTranscript, readerKey: readerKey, time: time
             ).run()
         }

@@ -16,6 +16,7 @@ struct DocumentVerification {
     let document: Document
     let index: Int
     let validator: CertificateChainValidator
+    let certificates: CertificateCache
     let sessionTranscript: SessionTranscriptBinding?
     let readerKey: PrivateKey?
     let time: Date
@@ -67,7 +68,7 @@ struct DocumentVerification {
     private func verifyIssuerCertificate(_ issuerAuth: COSESign1, into report: inout DocumentReport) -> Certificate? {
         let chain = X5ChainVerification(
             issuerAuth, name: "issuerAuth", kind: .issuerCertificate, profile: .documentSigner,
-            validator: validator, time: time)
+            validator: validator, certificates: certificates, time: time)
         report.checks += chain.checks
         report.documentSigner = chain.leaf?.subject
         report.trustAnchor = chain.trustAnchor

@@ -15,6 +15,7 @@ import Foundation
 /// chains to a trusted reader root under the Annex B reader-authentication profile.
 public struct ReaderAuthenticationVerifier: Sendable {
     private let validator: CertificateChainValidator
+    private let certificates = CertificateCache()
 
     /// The outcome for one DocRequest.
     public struct Report: Sendable {
@@ -50,7 +51,7 @@ public struct ReaderAuthenticationVerifier: Sendable {
         }
         let chain = X5ChainVerification(
             readerAuth, name: "readerAuth", kind: .readerCertificate, profile: .readerAuthentication,
-            validator: validator, time: time)
+            validator: validator, certificates: certificates, time: time)
         var report = Report(checks: chain.checks, readerCertificate: chain.leaf?.subject, trustAnchor: chain.trustAnchor)
         guard let leaf = chain.leaf else {
             return report

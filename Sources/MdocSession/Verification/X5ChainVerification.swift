@@ -21,7 +21,7 @@ struct X5ChainVerification {
 
     init(
         _ signed: COSESign1, name: String, kind: VerificationCheck.Kind, profile: CertificateProfile,
-        validator: CertificateChainValidator, time: Date
+        validator: CertificateChainValidator, certificates: CertificateCache, time: Date
     ) {
         guard !signed.x5chain.isEmpty else {
             checks.append(VerificationCheck(kind, subject: "\(name) x5chain", outcome: .failed("the \(name) has no x5chain (COSE header 33)")))
@@ -30,7 +30,7 @@ struct X5ChainVerification {
         var chain: [Certificate] = []
         for (position, der) in signed.x5chain.enumerated() {
             do {
-                chain.append(try Certificate(derEncoded: der))
+                chain.append(try certificates.certificate(derEncoded: der))
             } catch {
                 checks.append(VerificationCheck(kind, subject: "\(name) x5chain[\(position)]", outcome: .failed("\(error)")))
                 return

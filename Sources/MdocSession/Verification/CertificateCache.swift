@@ -1,0 +1,37 @@
+import MdocCrypto
+import Synchronization
+
+/// The certificates a verifier has parsed from `x5chain` headers, keyed by their exact DER bytes.
+///
+/// A reader verifies many documents signed by the same few document signers; parsing a
+/// certificate is the costliest step of verification on OpenSSL 3.0 (its public-key decoder), so
+/// each distinct certificate is parsed once. Only parsing is cached: every verification still
+/// validates the chain and checks every signature at its own time.
+final class CertificateCache: Sendable {
+    /// The most certificates kept. A verifier sees a handful of document signers; the bound keeps
+    /// a stream of hostile, ever-different certificates from growing memory. When full, the cache
+    /// starts over.
+    static let maximumEntries = 64
+
+    private let entries = Mutex<[[UInt8]: Certificate]>([:])
+
+    /// The certificate for `der`, parsed now or earlier.
+    func certificate(derEncoded der: [UInt8]) throws(CryptoError) -> Certificate {
+        if let cached = entries.withLock({ $0[der] }) {
+            return cached
+        }
+        let certificate = try Certificate(derEncoded: der)
+        entries.withLock { entries in
+            if entries.count >= Self.maximumEntries {
+                entries.removeAll(keepingCapacity: true)
+            }
+            entries[der] = certificate
+        }
+        return certificate
+    }
+
+    /// The number of certificates held.
+    var count: Int {
+        entries.withLock { $0.count }
+    }
+}
