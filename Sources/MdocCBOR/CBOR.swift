@@ -11,7 +11,7 @@
 /// `.tagged(24, .byteString(bytes))`, so `bytes` are exactly the bytes that were received, and
 /// encoding the value writes them back unchanged. ISO/IEC 18013-5 hashes, signs and MACs those
 /// bytes (IssuerSignedItemBytes, MobileSecurityObjectBytes, DeviceEngagementBytes, ...).
-public indirect enum CBOR: Sendable, Hashable {
+public enum CBOR: Sendable, Hashable {
     /// Major type 0: an unsigned integer.
     case unsignedInt(UInt64)
     /// Major type 1: the negative integer `-1 - n`, holding `n`.
@@ -24,8 +24,8 @@ public indirect enum CBOR: Sendable, Hashable {
     case array([CBOR])
     /// Major type 5: a map, in received or built order.
     case map(CBORMap)
-    /// Major type 6: a tag number and its content.
-    case tagged(UInt64, CBOR)
+    /// Major type 6: a tag number and its content (the one recursive case, so the only one boxed).
+    indirect case tagged(UInt64, CBOR)
     /// Major type 7, simple values other than false, true, null and undefined (0...19, 32...255).
     case simple(UInt8)
     /// Simple values 20 and 21.

@@ -11,6 +11,12 @@ public struct CBORDecoder: Sendable {
     /// The bounds applied to every input.
     public var limits: CBORLimits
 
+    /// 16 entries: up to this size a map is checked for duplicate keys (RFC 8949 section 5.6)
+    /// by comparing each key with the keys before it, which is faster than hashing them for the
+    /// few entries an ISO/IEC 18013-5 map holds. A larger map hashes its keys into a set, so the
+    /// check stays linear in the size of a hostile map. Either way every duplicate is rejected.
+    public static let linearDuplicateKeyScanLimit = 16
+
     /// A decoder applying `limits`.
     public init(limits: CBORLimits = .default) {
         self.limits = limits

@@ -6,7 +6,9 @@ enum CBORStreamEvent {
     case unsignedInt(UInt64)
     case negativeInt(UInt64)
     case byteString([UInt8])
-    case textString([UInt8])
+    /// A definite-length text string, or `nil` when its bytes are not valid UTF-8 (RFC 8949
+    /// section 3.1, major type 3). The string is validated once, straight from the input.
+    case textString(String?)
     case byteStringStart
     case textStringStart
     case array(UInt64)
@@ -33,21 +35,16 @@ enum CBORStreamStep {
 }
 
 /// Drives `cbor_stream_decode` (libcbor 0.8, streaming.h) one event at a time. libcbor calls back
-/// into Swift with the decoded head; the callbacks store it in this object, passed to libcbor as
-/// an unretained context pointer.
+/// into Swift with the decoded head; the callbacks store it in a local `CBORStreamEvent?` of
+/// ``step(_:at:)``, whose address is libcbor's context pointer for the duration of that one call.
 ///
 /// Heads that libcbor 0.8 rejects although they are well-formed are read here in Swift: tags 6...20
 /// in the initial byte (0xc6...0xd4, RFC 8949 section 3.4) and simple values 0...19 and 32...255
 /// (0xe0...0xf3 and 0xf8, section 3.3), which libcbor treats as errors because they are unassigned.
-final class CBORStreamReader {
-    private var event: CBORStreamEvent?
-    private var callbacks = CBORStreamReader.makeCallbacks()
+struct CBORStreamReader {
+    private let callbacks = CBORStreamReader.makeCallbacks()
 
     init() {}
-
-    fileprivate func received(_ event: CBORStreamEvent) {
-        self.event = event
-    }
 
     /// Reads the event whose head starts at `offset`; `offset` must be inside `buffer`.
     func step(_ buffer: UnsafeBufferPointer<UInt8>, at offset: Int) -> CBORStreamStep {
@@ -67,9 +64,12 @@ final class CBORStreamReader {
         default:
             break
         }
-        event = nil
-        let context = Unmanaged.passUnretained(self).toOpaque()
-        let result = cbor_stream_decode(base + offset, buffer.count - offset, &callbacks, context)
+        var event: CBORStreamEvent?
+        let result = withUnsafeMutablePointer(to: &event) { context in
+            withUnsafePointer(to: callbacks) { callbacks in
+                cbor_stream_decode(base + offset, buffer.count - offset, callbacks, context)
+            }
+        }
         switch result.status {
         case CBOR_DECODER_FINISHED:
             guard let event, result.read > 0 else { return .rejected }
@@ -96,7 +96,7 @@ final class CBORStreamReader {
         c.negint64 = { record($0, .negativeInt($1)) }
         c.byte_string = { record($0, .byteString(copiedBytes($1, $2))) }
         c.byte_string_start = { record($0, .byteStringStart) }
-        c.string = { record($0, .textString(copiedBytes($1, $2))) }
+        c.string = { record($0, .textString(validatedText($1, $2))) }
         c.string_start = { record($0, .textStringStart) }
         c.array_start = { record($0, .array(collectionSize($1))) }
         c.indef_array_start = { record($0, .arrayStart) }
@@ -116,14 +116,26 @@ final class CBORStreamReader {
 
 // Helpers of the callbacks, as free functions: a C function pointer cannot capture context.
 
+/// Stores `event` in the `CBORStreamEvent?` that ``CBORStreamReader/step(_:at:)`` passed as the
+/// context: a typed pointer to a local that outlives the `cbor_stream_decode` call.
 private func record(_ context: UnsafeMutableRawPointer?, _ event: CBORStreamEvent) {
     guard let context else { return }
-    Unmanaged<CBORStreamReader>.fromOpaque(context).takeUnretainedValue().received(event)
+    context.assumingMemoryBound(to: CBORStreamEvent?.self).pointee = event
 }
 
 private func copiedBytes(_ data: UnsafePointer<UInt8>?, _ count: Int) -> [UInt8] {
     guard let data, count > 0 else { return [] }
     return Array(UnsafeBufferPointer(start: data, count: count))
+}
+
+/// The text of a definite-length string, validated once as UTF-8 straight from the input (no
+/// intermediate array, and no generic validation path); `nil` when invalid. libcbor hands a
+/// pointer into the input and a length it has checked against the bytes that remain.
+private func validatedText(_ data: UnsafePointer<UInt8>?, _ count: Int) -> String? {
+    guard let data, count > 0 else { return "" }
+    let bytes = UnsafeBufferPointer(start: data, count: count)
+    guard let text = try? UTF8Span(validating: bytes.span) else { return nil }
+    return String(copying: text)
 }
 
 /// libcbor passes collection sizes as `size_t`, which Swift imports as `Int`.

@@ -19,9 +19,29 @@ struct CBORTreeBuilder {
         var tag: UInt64 = 0
         var items: [CBOR] = []
         var entries: [CBORMap.Entry] = []
-        var keys: Set<CBOR> = []
+        /// The keys of `entries`, built only once a map outgrows
+        /// ``CBORDecoder/linearDuplicateKeyScanLimit``.
+        var keys: Set<CBOR>?
         var pendingKey: CBOR?
+        /// The joined chunks of an indefinite-length byte string.
         var chunks: [UInt8] = []
+        /// The joined chunks of an indefinite-length text string, each validated on arrival.
+        var text = ""
+
+        /// Records `key` as a key of this map; `false` when an earlier entry has it (RFC 8949
+        /// section 5.6). Small maps compare against their entries, which costs less than hashing
+        /// every key; a larger map hashes its keys into a set once, so each further key costs
+        /// O(1) and a hostile map stays linear.
+        mutating func insertKey(_ key: CBOR) -> Bool {
+            if keys == nil, entries.count < CBORDecoder.linearDuplicateKeyScanLimit {
+                return !entries.contains { $0.key == key }
+            }
+            // Taken out of the frame so that the set is uniquely referenced and grows in place.
+            var seen = keys.take() ?? Set(entries.map(\.key))
+            let inserted = seen.insert(key).inserted
+            keys = seen
+            return inserted
+        }
     }
 
     private let limits: CBORLimits
@@ -50,8 +70,8 @@ struct CBORTreeBuilder {
         case .unsignedInt(let n): return try complete(.unsignedInt(n), at: offset)
         case .negativeInt(let n): return try complete(.negativeInt(n), at: offset)
         case .byteString(let bytes): return try complete(.byteString(bytes), at: offset)
-        case .textString(let bytes):
-            guard let text = String(validating: bytes, as: UTF8.self) else {
+        case .textString(let text):
+            guard let text else {
                 throw error(.invalidUTF8, "text string is not valid UTF-8", offset: offset)
             }
             return try complete(.textString(text), at: offset)
@@ -133,12 +153,13 @@ struct CBORTreeBuilder {
         switch (event, kind) {
         case (.byteString(let bytes), .byteChunks):
             stack[stack.count - 1].chunks.append(contentsOf: bytes)
-        case (.textString(let bytes), .textChunks):
-            // RFC 8949 section 3.2.3: each chunk is a complete UTF-8 string on its own.
-            guard String(validating: bytes, as: UTF8.self) != nil else {
+        case (.textString(let text), .textChunks):
+            // RFC 8949 section 3.2.3: each chunk is a complete UTF-8 string on its own, so the
+            // joined string needs no second validation.
+            guard let text else {
                 throw error(.invalidUTF8, "text string chunk is not valid UTF-8", offset: offset)
             }
-            stack[stack.count - 1].chunks.append(contentsOf: bytes)
+            stack[stack.count - 1].text += text
         default:
             let expected = kind == .byteChunks ? "byte" : "text"
             throw error(.malformed, "a chunk of an indefinite-length \(expected) string must be a definite-length \(expected) string", offset: offset)
@@ -157,7 +178,7 @@ struct CBORTreeBuilder {
         case .array: return try complete(.array(frame.items), at: frame.offset)
         case .map: return try complete(.map(CBORMap(frame.entries)), at: frame.offset)
         case .byteChunks: return try complete(.byteString(frame.chunks), at: frame.offset)
-        case .textChunks: return try complete(.textString(String(decoding: frame.chunks, as: UTF8.self)), at: frame.offset)
+        case .textChunks: return try complete(.textString(frame.text), at: frame.offset)
         case .tag: return nil  // excluded by the guard
         }
     }
@@ -177,7 +198,7 @@ struct CBORTreeBuilder {
                 guard stack[last].items.count == stack[last].expected else { return nil }
             case .map:
                 guard let key = stack[last].pendingKey else {
-                    guard stack[last].keys.insert(value).inserted else {
+                    guard stack[last].insertKey(value) else {
                         let component = Self.component(forKey: value, index: stack[last].entries.count)
                         throw CBORError(
                             .duplicateMapKey, "map holds the key \(Self.describe(value)) twice",
