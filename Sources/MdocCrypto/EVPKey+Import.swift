@@ -26,17 +26,21 @@ extension EVPKey {
 
     /// A Weierstrass public key from a SEC1 point encoding (SEC 1 v2 section 2.3.4), checked to be
     /// on `curve`. The caller has checked the prefix byte and the length.
+    ///
+    /// A copy of the curve's ``ECGroupTemplate`` gets the point with
+    /// `EVP_PKEY_set1_encoded_public_key`, which decodes it with `EC_POINT_oct2point`: that
+    /// refuses a point whose coordinates do not satisfy the curve equation, and a compressed x
+    /// with no point on the curve.
     static func weierstrassPublicKey(point: [UInt8], curve: Curve) throws(CryptoError) -> EVPKey {
-        let made = point.withUnsafeBytes { bytes in
-            Result { () throws(CryptoError) -> EVPKey in
-                try fromParameters(curve: curve, selection: mdoc_EVP_PKEY_PUBLIC_KEY(), failure: .invalidPoint) { builder in
-                    OSSL_PARAM_BLD_push_utf8_string(builder, mdoc_OSSL_PKEY_PARAM_GROUP_NAME(), curve.groupName, 0) == 1
-                        && OSSL_PARAM_BLD_push_octet_string(
-                            builder, mdoc_OSSL_PKEY_PARAM_PUB_KEY(), bytes.baseAddress, bytes.count) == 1
-                }
-            }
+        let template = try ECGroupTemplate.key(for: curve)
+        guard let copy = EVP_PKEY_dup(template.pointer) else {
+            throw .openSSL(.libraryFailure, "cannot copy the group parameters of \(curve)")
         }
-        return try made.get()
+        let key = EVPKey(takingOwnershipOf: copy)
+        guard EVP_PKEY_set1_encoded_public_key(copy, point, point.count) == 1 else {
+            throw .openSSL(.invalidPoint, "the point is not on \(curve)")
+        }
+        return key
     }
 
     /// A Weierstrass key pair from the private scalar `d` (SEC 1 v2 section 3.2.1), which must be

@@ -37,6 +37,22 @@ struct KeyAgreementTests {
         }
     }
 
+    /// SubjectPublicKeyInfo (RFC 5480) whose subjectPublicKey is the SEC1 encoding 00 of the
+    /// point at infinity: OpenSSL decodes it, so only the peer check in `sharedSecret` stops it.
+    static let identityPeers: [(Curve, String)] = [
+        (.p256, "3019301306072a8648ce3d020106082a8648ce3d03010703020000"),
+        (.p384, "3016301006072a8648ce3d020106052b8104002203020000"),
+    ]
+
+    @Test("a peer key that is the point at infinity is refused", arguments: identityPeers)
+    func identityPeer(curve: Curve, spki: String) throws {
+        let peer = try PublicKey(derRepresentation: hex(spki))
+        #expect(peer.curve == curve)
+        let error = try #require(throws: CryptoError.self) { try PrivateKey(generating: curve).sharedSecret(with: peer) }
+        #expect(error.code == .invalidPoint)
+        #expect(error.reason.contains("fails validation"))
+    }
+
     @Test("low-order X25519 and X448 points are refused", arguments: [Curve.x25519, .x448])
     func lowOrderPoints(curve: Curve) throws {
         let key = try PrivateKey(generating: curve)

@@ -189,4 +189,23 @@ struct KeyEncodingTests {
             try PrivateKey(derRepresentation: key.derRepresentation + [UInt8](repeating: 0, count: privateLimit))
         }
     }
+
+    @Test("SEC1 imports running at once on every curve give the keys they encode")
+    func concurrentSEC1Imports() async throws {
+        let keys = try Curve.allCases.filter(\.isWeierstrass).map { try PrivateKey(generating: $0).publicKey }
+        try await withThrowingTaskGroup(of: Void.self) { group in
+            for _ in 0..<4 {
+                for key in keys {
+                    group.addTask {
+                        for _ in 0..<8 {
+                            let imported = try PublicKey(x963Representation: key.x963Representation, curve: key.curve)
+                            #expect(imported.curve == key.curve)
+                            #expect(imported.derRepresentation == key.derRepresentation)
+                        }
+                    }
+                }
+            }
+            try await group.waitForAll()
+        }
+    }
 }
