@@ -113,26 +113,9 @@ struct CBORDiagnosticWriter {
         }
     }
 
-    /// A JSON string literal (RFC 8259 section 7), as RFC 8949 section 8 prescribes for text.
+    /// A JSON string literal, as RFC 8949 section 8 prescribes for text.
     private mutating func writeText(_ string: String) {
-        text += "\""
-        for scalar in string.unicodeScalars {
-            switch scalar {
-            case "\"": text += "\\\""
-            case "\\": text += "\\\\"
-            case "\u{08}": text += "\\b"
-            case "\u{0C}": text += "\\f"
-            case "\n": text += "\\n"
-            case "\r": text += "\\r"
-            case "\t": text += "\\t"
-            case "\u{00}"..."\u{1F}":
-                let hex = String(scalar.value, radix: 16)
-                text += "\\u" + String(repeating: "0", count: 4 - hex.count) + hex
-            default:
-                text.unicodeScalars.append(scalar)
-            }
-        }
-        text += "\""
+        text += JSONStringLiteral.quoted(string)
     }
 
     /// A floating-point value as RFC 8949 appendix A writes it: always with a fraction or an

@@ -1,3 +1,5 @@
+import MdocCBOR
+
 /// A JSON value with a deterministic writer: object members keep the order they were built in,
 /// so `--json` output is stable and diffable.
 public indirect enum JSONValue: Sendable, Hashable {
@@ -66,21 +68,6 @@ public indirect enum JSONValue: Sendable, Hashable {
 
     /// Writes `s` as a JSON string (RFC 8259 section 7).
     static func writeString(_ s: String, into out: inout String) {
-        out += "\""
-        for scalar in s.unicodeScalars {
-            switch scalar {
-            case "\"": out += "\\\""
-            case "\\": out += "\\\\"
-            case "\n": out += "\\n"
-            case "\r": out += "\\r"
-            case "\t": out += "\\t"
-            case let c where c.value < 0x20 || c.value == 0x7f:
-                let hex = String(c.value, radix: 16)
-                out += "\\u" + String(repeating: "0", count: 4 - hex.count) + hex
-            default:
-                out.unicodeScalars.append(scalar)
-            }
-        }
-        out += "\""
+        out += JSONStringLiteral.quoted(s)
     }
 }
