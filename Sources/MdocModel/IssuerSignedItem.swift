@@ -16,8 +16,13 @@ import MdocCBOR
 public struct IssuerSignedItem: CBORRepresentable, Hashable {
     /// The key of this item's digest in the MSO valueDigests.
     public var digestID: UInt64
-    /// The random salt. 9.1.2.5 asks for at least 16 bytes; verification checks that, decoding does not.
+    /// The random salt. 9.1.2.5 asks for at least ``minimumRandomByteCount`` bytes;
+    /// verification checks that, decoding does not.
     public var random: [UInt8]
+
+    /// The shortest `random` 9.1.2.5 allows: 16 bytes, so a digest cannot be inverted by guessing
+    /// the element value.
+    public static let minimumRandomByteCount = 16
     /// The data element identifier, such as `family_name`.
     public var elementIdentifier: String
     /// The data element value, as received.

@@ -317,6 +317,20 @@ struct IssuedDocumentVerificationTests {
         #expect(msoDigest != DigestAlgorithm.sha256.hash(item.cbor.encoded()))
     }
 
+    @Test("a random salt of 16 bytes passes and of 15 bytes fails (9.1.2.5)", arguments: [16, 15])
+    func randomLength(byteCount: Int) throws {
+        var mdoc = try TestMdoc(pki: TestPKI())
+        mdoc.issuerItems[0].item = TestMdoc.item(digestID: 0, "family_name", "Doe", randomByteCount: byteCount)
+        let report = try mdoc.verify()
+        if byteCount >= IssuerSignedItem.minimumRandomByteCount {
+            #expect(report.outcome == .verified, "\(report.failureSummary)")
+        } else {
+            #expect(report.outcome == .issuerAuthenticationFailed)
+            #expect(Self.failures(report).map(\.subject) == ["org.iso.18013.5.1/family_name"], "\(report.failureSummary)")
+            #expect(Self.failures(report).first?.failureReason?.contains("random salt is 15 bytes") == true)
+        }
+    }
+
     @Test("a changed MSO value digest fails the element's value digest")
     func changedDigest() throws {
         var mdoc = try TestMdoc(pki: TestPKI())

@@ -60,10 +60,13 @@ struct TestMdoc {
         transcript = try Self.sessionTranscript()
     }
 
-    /// An IssuerSignedItem with a fixed 16-byte random.
-    static func item(digestID: UInt64, _ identifier: String, _ value: CBOR) -> EmbeddedCBOR<IssuerSignedItem> {
+    /// An IssuerSignedItem with a fixed random of `randomByteCount` bytes.
+    static func item(
+        digestID: UInt64, _ identifier: String, _ value: CBOR,
+        randomByteCount: Int = IssuerSignedItem.minimumRandomByteCount
+    ) -> EmbeddedCBOR<IssuerSignedItem> {
         EmbeddedCBOR(IssuerSignedItem(
-            digestID: digestID, random: (0..<16).map { UInt8($0) ^ UInt8(truncatingIfNeeded: digestID) },
+            digestID: digestID, random: (0..<randomByteCount).map { UInt8(truncatingIfNeeded: $0) ^ UInt8(truncatingIfNeeded: digestID) },
             elementIdentifier: identifier, elementValue: value))
     }
 

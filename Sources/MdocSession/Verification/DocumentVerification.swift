@@ -125,6 +125,9 @@ struct DocumentVerification {
                 let outcome: VerificationCheck.Outcome
                 if !seen.insert(digestID).inserted {
                     outcome = .failed("digestID \(digestID) is used by more than one returned element")
+                } else if item.value.random.count < IssuerSignedItem.minimumRandomByteCount {
+                    outcome = .failed(
+                        "the random salt is \(item.value.random.count) bytes; 9.1.2.5 requires at least \(IssuerSignedItem.minimumRandomByteCount)")
                 } else if let digests {
                     if let expected = digests[digestID] {
                         // The digest covers IssuerSignedItemBytes (9.1.2.5): the received
