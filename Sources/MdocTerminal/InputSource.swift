@@ -63,7 +63,8 @@ public struct InputSource: Sendable {
         var bytes: [UInt8] = []
         var chunk = [UInt8](repeating: 0, count: 64 * 1024)
         while true {
-            let count = chunk.withUnsafeMutableBytes { read(fd, $0.baseAddress, $0.count) }
+            let wanted = min(chunk.count, maximumInputSize + 1 - bytes.count)
+            let count = chunk.withUnsafeMutableBytes { read(fd, $0.baseAddress, wanted) }
             if count < 0 {
                 if errno == EINTR { continue }
                 throw InputError(.unreadable, source: name, "read failed: \(String(cString: strerror(errno)))")

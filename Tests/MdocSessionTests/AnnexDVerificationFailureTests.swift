@@ -110,6 +110,37 @@ struct AnnexDVerificationFailureTests {
         #expect(report.documents.flatMap(\.failures).allSatisfy { $0.kind == .issuerCertificate }, "\(report.failureSummary)")
     }
 
+    @Test("elements whose digests match an untrusted or expired MSO are not authenticated")
+    func elementsOfAnUntrustedMSOAreNotAuthenticated() throws {
+        let response = Vectors.annexD("device_response")
+        let verified = try Self.verifier().verify(response, at: Self.time)
+        #expect(verified.documents.first?.elements.count == 6)
+        #expect(verified.documents.first?.elements.allSatisfy { $0.authenticated } == true)
+        for report in [
+            try Self.verifier(trust: "reader_root_cert").verify(response, at: Self.time),
+            try Self.verifier().verify(response, at: Date(timeIntervalSince1970: 1_795_219_200)),  // 2026-11-21
+        ] {
+            let elements = try #require(report.documents.first?.elements)
+            #expect(elements.count == 6)
+            #expect(elements.allSatisfy { !$0.authenticated })
+            // The digests themselves still match; only the MSO is not to be relied on.
+            #expect(Self.checks(report, .valueDigest).allSatisfy { $0.passed })
+        }
+    }
+
+    @Test("a response whose status is not OK is not accepted even with documents (8.3.2.1.2.3)")
+    func errorStatusWithDocuments() throws {
+        var response = Vectors.annexD("device_response")
+        // The response ends with "status": 0; make it 10 (general error).
+        #expect(Array(response.suffix(8)) == [0x66] + Array("status".utf8) + [0x00])
+        response[response.count - 1] = 0x0a
+        let report = try Self.verifier().verify(response, at: Self.time)
+        #expect(report.status == 10)
+        #expect(report.outcome == .issuerAuthenticationFailed)
+        #expect(Self.checks(report, .structure).map(\.subject) == ["status"])
+        #expect(Self.checks(report, .structure).allSatisfy { $0.failed })
+    }
+
     @Test("without a transcript device authentication is skipped: deviceAuthenticationNotChecked")
     func noTranscript() throws {
         let verifier = DeviceResponseVerifier(

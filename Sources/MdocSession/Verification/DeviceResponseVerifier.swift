@@ -49,10 +49,18 @@ public struct DeviceResponseVerifier: Sendable {
     /// Verifies a decoded DeviceResponse.
     public func verify(_ response: DeviceResponse, at time: Date) -> VerificationReport {
         let documents = (response.documents ?? []).enumerated().map { index, document in
-            DocumentVerification(
+            var report = DocumentVerification(
                 document: document, index: index, validator: validator, certificates: certificates,
                 sessionTranscript: sessionTranscript, readerKey: readerKey, time: time
             ).run()
+            // 8.3.2.1.2.3: a response with an error status carries no data to rely on.
+            if response.status != .ok {
+                report.checks.insert(VerificationCheck(
+                    .structure, subject: "status",
+                    outcome: .failed("the response status is \(response.status); documents of a failed response are not accepted")),
+                    at: 0)
+            }
+            return report
         }
         let errors = (response.documentErrors ?? []).flatMap { documentError in
             documentError.errors.map { VerificationReport.DocumentErrorEntry(docType: $0.key, code: $0.value.rawValue) }

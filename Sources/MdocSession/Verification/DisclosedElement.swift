@@ -16,8 +16,9 @@ public struct DisclosedElement: Sendable, Hashable {
     public var source: Source
     /// The IssuerSignedItem digestID (issuer-signed elements only).
     public var digestID: UInt64?
-    /// `true` when the element's authentication passed: its digest matched the MSO (issuer
-    /// signed), or device authentication and key authorisation passed (device signed).
+    /// `true` when the element is authenticated: the MSO passed every issuer check (chain,
+    /// signature, validity, docType, digest algorithm) and the element's digest matched it
+    /// (issuer signed), or device authentication and key authorisation passed too (device signed).
     public var authenticated: Bool
 
     public init(nameSpace: String, identifier: String, value: CBOR, source: Source, digestID: UInt64?, authenticated: Bool) {

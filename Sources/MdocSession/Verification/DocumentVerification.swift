@@ -54,12 +54,22 @@ struct DocumentVerification {
         report.checks.append(checkDocType(mso))
         report.checks.append(checkValidity(mso, documentSigner: documentSigner))
         let digestResults = checkDigests(mso, into: &report)
-        report.elements = issuerElements(digestsVerified: digestResults)
+        // An element is authenticated only when the MSO that vouches for it is: its digest
+        // matching an untrusted or invalid MSO proves nothing.
+        let msoTrusted = Self.isMSOTrusted(report.checks)
+        report.elements = issuerElements(digestsVerified: msoTrusted ? digestResults : [:])
 
         let deviceAuthenticated = checkDeviceAuthentication(mso, into: &report)
         let authorized = checkKeyAuthorizations(mso, into: &report)
-        report.elements += deviceElements(authenticated: deviceAuthenticated && authorized)
+        report.elements += deviceElements(authenticated: msoTrusted && deviceAuthenticated && authorized)
         return report
+    }
+
+    /// `true` when every issuer check other than the per-element digests passed, the IssuerAuth
+    /// signature among them: the MSO itself can be relied on.
+    static func isMSOTrusted(_ checks: [VerificationCheck]) -> Bool {
+        let msoChecks = checks.filter { $0.isIssuerCheck && $0.kind != .valueDigest }
+        return msoChecks.allSatisfy(\.passed) && msoChecks.contains { $0.kind == .issuerSignature }
     }
 
     // MARK: Issuer data authentication (9.3.1)

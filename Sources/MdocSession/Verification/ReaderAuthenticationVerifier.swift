@@ -33,7 +33,7 @@ public struct ReaderAuthenticationVerifier: Sendable {
 
         /// `true` when the request carried no readerAuth (an anonymous reader).
         public var isAnonymous: Bool {
-            checks.allSatisfy { if case .skipped = $0.outcome { return true } else { return false } }
+            !checks.isEmpty && checks.allSatisfy { if case .skipped = $0.outcome { return true } else { return false } }
         }
     }
 
