@@ -6,6 +6,7 @@ public struct SessionError: Error, Sendable, Hashable, CustomStringConvertible {
     public struct Code: Sendable, Hashable, CustomStringConvertible {
         private let name: String
         private init(_ name: String) { self.name = name }
+        /// The code's name, as tests and logs print it.
         public var description: String { name }
 
         /// Key agreement or key derivation failed (for example an invalid peer key).
@@ -21,16 +22,22 @@ public struct SessionError: Error, Sendable, Hashable, CustomStringConvertible {
         public static let unsupportedCipherSuite = Code("unsupportedCipherSuite")
     }
 
+    /// What kind of failure this is; compare this, not the message.
     public var code: Code
+    /// What was wrong, for people.
     public var reason: String
 
+    /// A failure of kind `code`, explained by `reason`.
     public init(_ code: Code, _ reason: String) {
         self.code = code
         self.reason = reason
     }
 
+    /// The reason.
     public var description: String { reason }
 
+    /// Compares the codes only.
     public static func == (lhs: SessionError, rhs: SessionError) -> Bool { lhs.code == rhs.code }
+    /// Hashes the code only, matching `==`.
     public func hash(into hasher: inout Hasher) { hasher.combine(code) }
 }

@@ -7,6 +7,7 @@ public enum ElementValueText {
     /// The widest rendering of a structured value before it is cut with "...".
     public static let maximumWidth = 96
 
+    /// The readable text of `value`.
     public static func render(_ value: CBOR) -> String {
         switch value {
         case .textString(let text):

@@ -6,6 +6,7 @@ public struct InputError: Error, Sendable, Hashable, CustomStringConvertible {
     public struct Code: Sendable, Hashable, CustomStringConvertible {
         private let name: String
         private init(_ name: String) { self.name = name }
+        /// The code's name.
         public var description: String { name }
 
         /// The file does not exist or cannot be read.
@@ -21,19 +22,25 @@ public struct InputError: Error, Sendable, Hashable, CustomStringConvertible {
         public static let unsupportedContent = Code("unsupportedContent")
     }
 
+    /// What kind of failure this is.
     public var code: Code
     /// Where the input came from: a path, "standard input", or "argument".
     public var source: String
+    /// What was wrong.
     public var reason: String
 
+    /// A failure of kind `code` reading `source`.
     public init(_ code: Code, source: String, _ reason: String) {
         self.code = code
         self.source = source
         self.reason = reason
     }
 
+    /// `source: reason`, the one line the programs print.
     public var description: String { "\(source): \(reason)" }
 
+    /// Compares the codes only.
     public static func == (lhs: InputError, rhs: InputError) -> Bool { lhs.code == rhs.code }
+    /// Hashes the code only, matching `==`.
     public func hash(into hasher: inout Hasher) { hasher.combine(code) }
 }

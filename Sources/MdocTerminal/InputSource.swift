@@ -15,9 +15,13 @@ import Darwin
 public struct InputSource: Sendable {
     /// How the bytes were written.
     public enum Encoding: String, Sendable {
+        /// Binary CBOR (or DER).
         case binary
+        /// Hex text.
         case hex
+        /// base64url text (RFC 4648 section 5).
         case base64url
+        /// An `mdoc:` URI (ISO/IEC 18013-5 8.2.2.3).
         case mdocURI = "mdoc: URI"
     }
 
@@ -35,6 +39,7 @@ public struct InputSource: Sendable {
     /// The URI scheme of a QR device engagement (ISO/IEC 18013-5 8.2.2.3).
     public static let mdocScheme = "mdoc:"
 
+    /// Input already read and decoded.
     public init(bytes: [UInt8], encoding: Encoding, name: String) {
         self.bytes = bytes
         self.encoding = encoding

@@ -3,20 +3,29 @@ import MdocCBOR
 /// A JSON value with a deterministic writer: object members keep the order they were built in,
 /// so `--json` output is stable and diffable.
 public indirect enum JSONValue: Sendable, Hashable {
+    /// `null`.
     case null
+    /// `true` or `false`.
     case bool(Bool)
+    /// An integer that fits `Int64`.
     case int(Int64)
     /// Integers outside `Int64` (CBOR allows -2^64...2^64-1), written as JSON numbers.
     case bigInteger(String)
+    /// A floating-point number (non-finite values are written as `null`).
     case double(Double)
+    /// A string.
     case string(String)
+    /// An array.
     case array([JSONValue])
+    /// An object, members in order.
     case object([(String, JSONValue)])
 
+    /// Equal when the serialized texts are equal.
     public static func == (lhs: JSONValue, rhs: JSONValue) -> Bool {
         lhs.serialized() == rhs.serialized()
     }
 
+    /// Hashes the serialized text, matching `==`.
     public func hash(into hasher: inout Hasher) {
         hasher.combine(serialized())
     }

@@ -5,6 +5,7 @@ import MdocCrypto
 /// Reads private keys for options such as `--reader-key`: PEM (PKCS#8 or SEC1), or a COSE_Key
 /// with its `d` parameter as binary or hex CBOR.
 public enum KeyFiles {
+    /// The private key in the file at `path`.
     public static func loadPrivateKey(_ path: String) throws(InputError) -> PrivateKey {
         let raw = try InputSource.load(path)
         let text = String(decoding: raw.bytes, as: UTF8.self)

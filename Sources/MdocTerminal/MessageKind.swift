@@ -3,19 +3,33 @@ import MdocCBOR
 /// Recognises which ISO/IEC 18013-5 message a decoded item is, by its shape, so `mdoc inspect`
 /// can name it. Recognition looks only at keys and array shapes; it never validates.
 public enum MessageKind: String, Sendable, CaseIterable {
+    /// DeviceEngagement.
     case deviceEngagement = "DeviceEngagement (18013-5 8.2.1.1)"
+    /// SessionEstablishment.
     case sessionEstablishment = "SessionEstablishment (18013-5 9.1.1.4)"
+    /// SessionData.
     case sessionData = "SessionData (18013-5 9.1.1.4)"
+    /// DeviceRequest.
     case deviceRequest = "DeviceRequest (18013-5 8.3.2.1.2.1)"
+    /// DeviceResponse.
     case deviceResponse = "DeviceResponse (18013-5 8.3.2.1.2.2)"
+    /// IssuerSigned.
     case issuerSigned = "IssuerSigned (18013-5 8.3.2.1.2.2)"
+    /// DeviceSigned.
     case deviceSigned = "DeviceSigned (18013-5 8.3.2.1.2.2)"
+    /// ItemsRequest.
     case itemsRequest = "ItemsRequest (18013-5 8.3.2.1.2.1)"
+    /// MobileSecurityObject.
     case mobileSecurityObject = "MobileSecurityObject (18013-5 9.1.2.4)"
+    /// SessionTranscript.
     case sessionTranscript = "SessionTranscript (18013-5 9.1.5.1)"
+    /// COSE_Sign1.
     case coseSign1 = "COSE_Sign1 (RFC 9052 4.2)"
+    /// COSE_Mac0.
     case coseMac0 = "COSE_Mac0 (RFC 9052 6.2)"
+    /// COSE_Key.
     case coseKey = "COSE_Key (RFC 9052 7)"
+    /// An embedded CBOR data item.
     case encodedCBOR = "embedded CBOR, tag 24 (RFC 8949 3.4.5.1)"
 
     /// The kind of `item`, or `nil` for CBOR that is none of these.

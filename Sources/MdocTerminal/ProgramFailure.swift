@@ -30,14 +30,18 @@ public enum ExitStatus: Int32, Sendable, CaseIterable {
 
 /// A failure that ends a program with a one-line message and a documented exit code.
 public struct ProgramFailure: Error, Sendable, CustomStringConvertible {
+    /// The exit status the program ends with.
     public var status: ExitStatus
+    /// The one line printed on standard error.
     public var message: String
 
+    /// A failure ending with `status` and `message`.
     public init(_ status: ExitStatus, _ message: String) {
         self.status = status
         self.message = message
     }
 
+    /// The message.
     public var description: String { message }
 }
 

@@ -21,6 +21,7 @@ public struct SessionEncryption: Sendable {
     /// session must end instead (18013-5 9.1.1.5 counts messages with a 4-byte counter).
     public static let maximumCounter = UInt32.max
 
+    /// A new session for `role` with both counters at 1.
     public init(role: SessionRole, keys: SessionKeys) {
         self.role = role
         self.keys = keys

@@ -1,6 +1,8 @@
 /// Which side of an ISO/IEC 18013-5 session this is: the mdoc (holder) or the mdoc reader.
 public enum SessionRole: String, Sendable, Hashable {
+    /// The mdoc (holder) side.
     case mdoc
+    /// The mdoc reader side.
     case reader
 
     /// The 8-byte identifier that starts every IV this side encrypts with (18013-5 9.1.1.5):

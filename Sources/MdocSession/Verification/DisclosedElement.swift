@@ -10,9 +10,13 @@ public struct DisclosedElement: Sendable, Hashable {
         case deviceSigned
     }
 
+    /// The name space, for example `org.iso.18013.5.1`.
     public var nameSpace: String
+    /// The data element identifier, for example `family_name`.
     public var identifier: String
+    /// The element value as received.
     public var value: CBOR
+    /// Whether the issuer or the device signed it.
     public var source: Source
     /// The IssuerSignedItem digestID (issuer-signed elements only).
     public var digestID: UInt64?
@@ -21,6 +25,7 @@ public struct DisclosedElement: Sendable, Hashable {
     /// (issuer signed), or device authentication and key authorisation passed too (device signed).
     public var authenticated: Bool
 
+    /// An element as the verifier reports it.
     public init(nameSpace: String, identifier: String, value: CBOR, source: Source, digestID: UInt64?, authenticated: Bool) {
         self.nameSpace = nameSpace
         self.identifier = identifier

@@ -21,17 +21,24 @@ public struct DocumentReport: Sendable {
 
     /// How the mdoc authenticated (18013-5 9.1.3).
     public enum DeviceAuthenticationMethod: String, Sendable, Hashable {
+        /// deviceSignature, a COSE_Sign1 by the MSO deviceKey (9.1.3.6).
         case signature = "DeviceSignature"
+        /// deviceMac, a COSE_Mac0 with EMacKey (9.1.3.5).
         case mac = "DeviceMac"
     }
 
     /// The MSO validity information as received (tdate text) and interpreted.
     public struct Validity: Sendable, Hashable {
+        /// When the MSO was signed.
         public var signed: Date
+        /// The start of the MSO validity window.
         public var validFrom: Date
+        /// The end of the MSO validity window.
         public var validUntil: Date
+        /// When the issuer expects to update the MSO, if it said.
         public var expectedUpdate: Date?
 
+        /// The validity as interpreted from ValidityInfo.
         public init(signed: Date, validFrom: Date, validUntil: Date, expectedUpdate: Date?) {
             self.signed = signed
             self.validFrom = validFrom
@@ -42,16 +49,22 @@ public struct DocumentReport: Sendable {
 
     /// The position of the document in `documents`.
     public var index: Int
+    /// The document's docType.
     public var docType: String
+    /// Every check made, in the order of 9.3.1.
     public var checks: [VerificationCheck]
+    /// Every element returned, issuer signed then device signed.
     public var elements: [DisclosedElement]
     /// The subject of the document signer certificate, when the x5chain held one.
     public var documentSigner: String?
     /// The trust anchor the chain ended at, when it validated.
     public var trustAnchor: String?
+    /// The MSO validity information, when the MSO decoded.
     public var validity: Validity?
+    /// How the mdoc authenticated, when DeviceSigned said.
     public var deviceAuthenticationMethod: DeviceAuthenticationMethod?
 
+    /// An empty report for the document at `index`.
     public init(index: Int, docType: String) {
         self.index = index
         self.docType = docType
@@ -59,6 +72,7 @@ public struct DocumentReport: Sendable {
         self.elements = []
     }
 
+    /// The outcome, from the most serious failure down.
     public var outcome: Outcome {
         let issuerChecks = checks.filter(\.isIssuerCheck)
         if issuerChecks.contains(where: { !$0.passed }) || !issuerChecks.contains(where: { $0.kind == .issuerSignature }) {

@@ -30,19 +30,24 @@ public struct VerificationCheck: Sendable, Hashable, CustomStringConvertible {
 
     /// How the check ended.
     public enum Outcome: Sendable, Hashable {
+        /// The check passed.
         case passed
+        /// The check failed, with the reason.
         case failed(String)
         /// Not made, with the reason (for example no session transcript was given).
         case skipped(String)
     }
 
+    /// What was checked.
     public var kind: Kind
     /// What the check was about: an element (`org.iso.18013.5.1/family_name`), a certificate, ...
     public var subject: String
+    /// How it ended.
     public var outcome: Outcome
     /// What was established when it passed (for example "ES256 by CN=utopia ds, C=US").
     public var detail: String
 
+    /// A check of `kind` about `subject` that ended with `outcome`.
     public init(_ kind: Kind, subject: String, outcome: Outcome, detail: String = "") {
         self.kind = kind
         self.subject = subject
@@ -50,11 +55,13 @@ public struct VerificationCheck: Sendable, Hashable, CustomStringConvertible {
         self.detail = detail
     }
 
+    /// `true` when the check passed.
     public var passed: Bool {
         if case .passed = outcome { return true }
         return false
     }
 
+    /// `true` when the check failed.
     public var failed: Bool {
         if case .failed = outcome { return true }
         return false
@@ -76,6 +83,7 @@ public struct VerificationCheck: Sendable, Hashable, CustomStringConvertible {
         }
     }
 
+    /// One line: kind, subject and outcome.
     public var description: String {
         switch outcome {
         case .passed: return "\(kind.rawValue) (\(subject)): passed\(detail.isEmpty ? "" : ", \(detail)")"

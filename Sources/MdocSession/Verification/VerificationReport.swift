@@ -9,9 +9,13 @@ import Foundation
 public struct VerificationReport: Sendable {
     /// How verification ended for the response as a whole: the most serious document outcome.
     public enum Outcome: String, Sendable, Hashable {
+        /// Every document verified fully.
         case verified
+        /// A document failed issuer data authentication.
         case issuerAuthenticationFailed
+        /// A document failed device authentication or key authorisation.
         case deviceAuthenticationFailed
+        /// Issuer data verified; device authentication was not checked.
         case deviceAuthenticationNotChecked
         /// The response returned no document.
         case noDocuments
@@ -19,9 +23,12 @@ public struct VerificationReport: Sendable {
 
     /// A document the mdoc reported instead of returning it (DocumentError, 8.3.2.1.2.2).
     public struct DocumentErrorEntry: Sendable, Hashable {
+        /// The docType not returned.
         public var docType: String
+        /// The error code (0: data not returned).
         public var code: Int64
 
+        /// An entry of DocumentError.
         public init(docType: String, code: Int64) {
             self.docType = docType
             self.code = code
@@ -35,9 +42,12 @@ public struct VerificationReport: Sendable {
     public var status: UInt64
     /// The time every validity check used.
     public var time: Date
+    /// One report per returned document, in order.
     public var documents: [DocumentReport]
+    /// The documents the mdoc reported as not returned.
     public var documentErrors: [DocumentErrorEntry]
 
+    /// A report of a whole response.
     public init(version: String, status: UInt64, time: Date, documents: [DocumentReport], documentErrors: [DocumentErrorEntry]) {
         self.version = version
         self.status = status
@@ -46,6 +56,7 @@ public struct VerificationReport: Sendable {
         self.documentErrors = documentErrors
     }
 
+    /// The most serious document outcome, or ``Outcome/noDocuments``.
     public var outcome: Outcome {
         if documents.isEmpty { return .noDocuments }
         let outcomes = documents.map(\.outcome)
