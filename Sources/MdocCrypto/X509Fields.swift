@@ -85,11 +85,7 @@ enum X509Fields {
             ERR_clear_error()
             throw CryptoError(.invalidEncoding, "certificate: \(field) is not a valid X.509 time")
         }
-        let seconds = X509Time.secondsSinceEpoch(
-            year: Int(calendar.tm_year) + 1900, month: Int(calendar.tm_mon) + 1, day: Int(calendar.tm_mday),
-            hour: Int(calendar.tm_hour), minute: Int(calendar.tm_min), second: Int(calendar.tm_sec)
-        )
-        return Date(timeIntervalSince1970: TimeInterval(seconds))
+        return X509Time.date(calendar)
     }
 
     /// Decodes the extension `nid` with OpenSSL (`X509_get_ext_d2i`), hands the decoded structure

@@ -39,6 +39,21 @@ struct AnnexDVerificationFailureTests {
             readerKey: try readerKey.map { try privateKey($0) })
     }
 
+    /// The report verified the issuer data and skipped device authentication, saying why.
+    static func expectDeviceAuthenticationSkipped(
+        _ report: VerificationReport, reasonContaining text: String, sourceLocation: SourceLocation = #_sourceLocation
+    ) {
+        #expect(report.outcome == .deviceAuthenticationNotChecked, sourceLocation: sourceLocation)
+        #expect(report.failureSummary.isEmpty, sourceLocation: sourceLocation)
+        let device = checks(report, .deviceAuthentication)
+        #expect(device.count == 1, sourceLocation: sourceLocation)
+        guard case .skipped(let reason)? = device.first?.outcome else {
+            Issue.record("expected a skipped device authentication check, got \(device)", sourceLocation: sourceLocation)
+            return
+        }
+        #expect(reason.contains(text), sourceLocation: sourceLocation)
+    }
+
     static func checks(_ report: VerificationReport, _ kind: VerificationCheck.Kind) -> [VerificationCheck] {
         report.documents.flatMap(\.checks).filter { $0.kind == kind }
     }
@@ -146,28 +161,12 @@ struct AnnexDVerificationFailureTests {
         let verifier = DeviceResponseVerifier(
             trustAnchors: [try Self.certificate("iaca_cert")], readerKey: try Self.privateKey("eReaderKey"))
         let report = try verifier.verify(Vectors.annexD("device_response"), at: Self.time)
-        #expect(report.outcome == .deviceAuthenticationNotChecked)
-        #expect(report.failureSummary.isEmpty)
-        let device = Self.checks(report, .deviceAuthentication)
-        #expect(device.count == 1)
-        guard case .skipped(let reason)? = device.first?.outcome else {
-            Issue.record("expected a skipped device authentication check, got \(device)")
-            return
-        }
-        #expect(reason.contains("transcript"))
+        Self.expectDeviceAuthenticationSkipped(report, reasonContaining: "transcript")
     }
 
     @Test("a DeviceMac without the reader key is skipped: deviceAuthenticationNotChecked")
     func macWithoutReaderKey() throws {
         let report = try Self.verifier(readerKey: nil).verify(Vectors.annexD("device_response"), at: Self.time)
-        #expect(report.outcome == .deviceAuthenticationNotChecked)
-        #expect(report.failureSummary.isEmpty)
-        let device = Self.checks(report, .deviceAuthentication)
-        #expect(device.count == 1)
-        guard case .skipped(let reason)? = device.first?.outcome else {
-            Issue.record("expected a skipped device authentication check, got \(device)")
-            return
-        }
-        #expect(reason.contains("EReaderKey"))
+        Self.expectDeviceAuthenticationSkipped(report, reasonContaining: "EReaderKey")
     }
 }
