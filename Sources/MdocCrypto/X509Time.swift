@@ -1,3 +1,5 @@
+import COpenSSL
+
 #if canImport(Glibc)
 import Glibc
 #elseif canImport(Darwin)
