@@ -1,0 +1,77 @@
+/// A failure of the BLE transport: the link, the ATT protocol (Bluetooth Core Vol 3 Part F),
+/// GATT (Core Vol 3 Part G) or the ISO/IEC 18013-5 8.3.3.1.1 service on top of them.
+///
+/// Equality compares the code only.
+public struct BLEError: Error, Sendable, Hashable, CustomStringConvertible {
+    /// The kind of failure. New codes may be added without breaking callers.
+    public struct Code: Sendable, Hashable, CustomStringConvertible {
+        private let name: String
+        private init(_ name: String) { self.name = name }
+        /// The code's name, as tests and logs print it.
+        public var description: String { name }
+
+        /// The link is closed (by either side) or closed while an operation waited.
+        public static let linkClosed = Code("linkClosed")
+        /// An operation did not complete in time (for example the ATT transaction timeout,
+        /// Core Vol 3 Part F 3.3.3).
+        public static let timeout = Code("timeout")
+        /// No peer advertising the wanted service was found.
+        public static let peerNotFound = Code("peerNotFound")
+        /// A PDU or value is larger than the link or the ATT_MTU allows.
+        public static let pduTooLarge = Code("pduTooLarge")
+        /// Received bytes are not a well-formed ATT PDU (Core Vol 3 Part F 3.4).
+        public static let malformedPDU = Code("malformedPDU")
+        /// The peer answered with an ATT Error Response (Core Vol 3 Part F 3.4.1.1).
+        public static let attError = Code("attError")
+        /// The peer broke the protocol: an unexpected PDU, a response to no request, a wrong handle.
+        public static let protocolViolation = Code("protocolViolation")
+        /// A reassembled message exceeds its size limit (ISO/IEC 18013-5 8.3.3.1.1.6).
+        public static let messageTooLarge = Code("messageTooLarge")
+        /// A message arrived in more chunks than allowed.
+        public static let tooManyChunks = Code("tooManyChunks")
+        /// A chunk's first byte is neither 0x00 nor 0x01 (ISO/IEC 18013-5 8.3.3.1.1.6).
+        public static let invalidChunkHeader = Code("invalidChunkHeader")
+        /// The reader's Ident characteristic does not match the expected value
+        /// (ISO/IEC 18013-5 8.3.3.1.1.4).
+        public static let identMismatch = Code("identMismatch")
+        /// The peer's GATT database has no service with the wanted UUID.
+        public static let serviceNotFound = Code("serviceNotFound")
+        /// The service lacks a required characteristic (or its descriptor).
+        public static let characteristicNotFound = Code("characteristicNotFound")
+        /// A notification was asked for a characteristic the client has not subscribed to
+        /// (Core Vol 3 Part G 3.3.3.3).
+        public static let notSubscribed = Code("notSubscribed")
+        /// A system call (socket, poll, …) failed.
+        public static let systemCall = Code("systemCall")
+        /// Too many notifications are queued and not yet consumed.
+        public static let queueOverflow = Code("queueOverflow")
+    }
+
+    /// What kind of failure this is; compare this, not the message.
+    public var code: Code
+    /// What was wrong and where, for people.
+    public var reason: String
+    /// For `attError`: the Error Code of the peer's Error Response (Core Vol 3 Part F 3.4.1.1).
+    public var attErrorCode: ATTErrorCode?
+
+    /// A failure of kind `code`, explained by `reason`.
+    public init(_ code: Code, _ reason: String) {
+        self.code = code
+        self.reason = reason
+    }
+
+    /// An `attError`: the peer answered with an Error Response carrying `attErrorCode`.
+    public init(attErrorCode: ATTErrorCode, _ reason: String) {
+        self.code = .attError
+        self.reason = reason
+        self.attErrorCode = attErrorCode
+    }
+
+    /// The code and the reason.
+    public var description: String { "\(code): \(reason)" }
+
+    /// Compares the codes only.
+    public static func == (lhs: BLEError, rhs: BLEError) -> Bool { lhs.code == rhs.code }
+    /// Hashes the code only, matching `==`.
+    public func hash(into hasher: inout Hasher) { hasher.combine(code) }
+}
