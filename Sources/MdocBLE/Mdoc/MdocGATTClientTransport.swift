@@ -1,0 +1,174 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
+import Foundation
+#endif
+
+/// The GATT client side of ISO/IEC 18013-5 BLE data retrieval (8.3.3.1.1): the mdoc reader in
+/// mdoc peripheral server mode, the mdoc in mdoc central client mode.
+///
+/// Creating one runs the connection sequence: Exchange MTU offering 515, discovery of the service
+/// and its characteristics, in central client mode the Ident check, notifications on State and
+/// Server2Client, State 0x01 (8.3.3.1.1.4). Messages leave as Write Commands on Client2Server and
+/// arrive as Server2Client notifications, in chunks (8.3.3.1.1.6).
+public actor MdocGATTClientTransport: MdocTransport {
+    /// The ATT_MTU offered: a 512-octet chunk plus the 3-octet Write Command and notification
+    /// header; larger buys nothing, as an attribute value is at most 512 octets
+    /// (ISO/IEC 18013-5 8.3.3.1.1.6, Core Vol 3 Part F 3.2.9).
+    public static let requestedMTU = 515
+    /// The most received messages held until ``receive()`` takes them. 18013-5 is request and
+    /// response, so a peer has one message outstanding; beyond this the peer is flooding and
+    /// ``receive()`` throws `queueOverflow`.
+    public static let maximumQueuedEvents = 8
+
+    /// The 18013-5 BLE mode whose characteristic UUIDs this client uses.
+    public nonisolated let mode: MdocBLEMode
+    /// The ATT_MTU agreed with the server (Core Vol 3 Part F 3.4.2).
+    public nonisolated let mtu: Int
+    private let client: GATTClient
+    private let state: GATTRemoteCharacteristic
+    private let client2Server: GATTRemoteCharacteristic
+    private let server2Client: GATTRemoteCharacteristic
+    private var reassembler: MessageReassembler
+    private var events = AsyncEventQueue<MdocTransportEvent>(limit: MdocGATTClientTransport.maximumQueuedEvents,
+                                                             itemName: "messages")
+    private let sendTurn = MessageSendTurn()
+
+    /// Connects to the 18013-5 service `serviceUUID` in `mode` over `bearer`. In mdoc central
+    /// client mode with `expectedIdent` given, the server's Ident must equal it (8.3.3.1.1.4).
+    ///
+    /// Throws `serviceNotFound` or `characteristicNotFound` when the server lacks the service,
+    /// `identMismatch` for another Ident, and the GATT errors of each step; the bearer is then
+    /// closed. `transactionTimeout` bounds each request (Core Vol 3 Part F 3.3.3).
+    public init(mode: MdocBLEMode, serviceUUID: UUID, expectedIdent: [UInt8]? = nil, bearer: any ATTBearer,
+                transactionTimeout: Duration = GATTClient.transactionTimeout) async throws(BLEError) {
+        let client = GATTClient(bearer: bearer, transactionTimeout: transactionTimeout)
+        let service: Service
+        do {
+            service = try await Self.open(client, mode: mode, serviceUUID: serviceUUID, expectedIdent: expectedIdent)
+        } catch {
+            client.close()
+            throw error
+        }
+        self.mode = mode
+        self.client = client
+        mtu = service.mtu
+        state = service.state
+        client2Server = service.client2Server
+        server2Client = service.server2Client
+        reassembler = MessageReassembler(mtu: service.mtu)
+        Task { [weak self, client] in
+            while true {
+                let notification: Result<(handle: UInt16, value: [UInt8])?, BLEError>
+                do throws(BLEError) {
+                    notification = .success(try await client.nextNotification())
+                } catch {
+                    notification = .failure(error)
+                }
+                guard let transport = self, await transport.handle(notification) else { return }
+            }
+        }
+    }
+
+    deinit {
+        client.close()
+    }
+
+    /// Sends `message` as Write Commands on Client2Server of min(512, ATT_MTU − 3) octets.
+    public func send(_ message: [UInt8]) async throws(BLEError) {
+        await sendTurn.acquire()
+        defer { sendTurn.release() }
+        for chunk in MessageChunker.chunks(of: message, mtu: mtu) {
+            try await client.writeWithoutResponse(chunk, to: client2Server)
+        }
+    }
+
+    /// The next message from the server, `.ended` for its State 0x02 notification,
+    /// `.disconnected` once the link closed. Throws the chunking errors of
+    /// ``MessageReassembler`` (the link is then closed) and `queueOverflow` when more than
+    /// ``maximumQueuedEvents`` were not taken.
+    public func receive() async throws(BLEError) -> MdocTransportEvent {
+        if let ready = events.next() { return try ready.get() ?? .disconnected }
+        return try await withCheckedContinuation { events.wait($0) }.get() ?? .disconnected
+    }
+
+    /// Disables Server2Client notifications, writes State 0x02 and closes the link
+    /// (ISO/IEC 18013-5 8.3.3.1.1.5; the unsubscription is what conformance testers expect of a
+    /// GATT client before it disconnects).
+    public func end() async {
+        try? await client.setNotifications(false, for: server2Client)
+        try? await client.writeWithoutResponse([MdocGATTProfile.stateEnd], to: state)
+        close()
+    }
+
+    /// Closes the link; ``receive()`` gives `.disconnected`.
+    public nonisolated func close() {
+        client.close()
+    }
+
+    /// Handles one notification; false once the link ended.
+    private func handle(_ notification: Result<(handle: UInt16, value: [UInt8])?, BLEError>) -> Bool {
+        switch notification {
+        case .failure(let error):
+            events.fail(error)
+            return false
+        case .success(nil):
+            events.finish()
+            return false
+        case .success(let (handle, value)?):
+            if handle == state.valueHandle {
+                if value == [MdocGATTProfile.stateEnd] { events.enqueue(.ended) }
+            } else if handle == server2Client.valueHandle {
+                do {
+                    if let message = try reassembler.append(value) { events.enqueue(.message(message)) }
+                } catch {
+                    events.fail(error)
+                    close()
+                    return false
+                }
+            }
+            return true
+        }
+    }
+
+    /// What the connection sequence found.
+    private struct Service {
+        let mtu: Int
+        let state: GATTRemoteCharacteristic
+        let client2Server: GATTRemoteCharacteristic
+        let server2Client: GATTRemoteCharacteristic
+    }
+
+    /// The connection sequence of ISO/IEC 18013-5 8.3.3.1.1.4 up to State 0x01.
+    private static func open(_ client: GATTClient, mode: MdocBLEMode, serviceUUID: UUID,
+                             expectedIdent: [UInt8]?) async throws(BLEError) -> Service {
+        let mtu = try await client.exchangeMTU(requestedMTU)
+        let remote = try await client.discoverPrimaryService(BluetoothUUID(serviceUUID))
+        let characteristics = try await client.discoverCharacteristics(of: remote)
+        func find(_ uuid: BluetoothUUID, _ name: String) throws(BLEError) -> GATTRemoteCharacteristic {
+            guard let found = characteristics.first(where: { $0.uuid == uuid }) else {
+                throw BLEError(.characteristicNotFound, "the 18013-5 service \(serviceUUID) has no \(name) characteristic \(uuid)")
+            }
+            return found
+        }
+        let service = Service(mtu: mtu,
+                              state: try find(MdocGATTProfile.state(mode: mode), "State"),
+                              client2Server: try find(MdocGATTProfile.client2Server(mode: mode), "Client2Server"),
+                              server2Client: try find(MdocGATTProfile.server2Client(mode: mode), "Server2Client"))
+        if mode == .centralClient, let expectedIdent {
+            let ident = try await client.read(try find(MdocGATTProfile.ident, "Ident"))
+            guard ident == expectedIdent else {
+                throw BLEError(.identMismatch,
+                               "the reader's Ident \(hex(ident)) differs from \(hex(expectedIdent)), derived from EDeviceKeyBytes")
+            }
+        }
+        try await client.setNotifications(true, for: service.state)
+        try await client.setNotifications(true, for: service.server2Client)
+        try await client.writeWithoutResponse([MdocGATTProfile.stateStart], to: service.state)
+        return service
+    }
+
+    private static func hex(_ bytes: [UInt8]) -> String {
+        bytes.map { ($0 < 0x10 ? "0" : "") + String($0, radix: 16) }.joined()
+    }
+}

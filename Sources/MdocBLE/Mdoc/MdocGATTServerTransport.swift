@@ -1,0 +1,166 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
+import Foundation
+#endif
+
+/// The GATT server side of ISO/IEC 18013-5 BLE data retrieval (8.3.3.1.1): hosts the service of
+/// ``MdocGATTProfile`` over an ATT bearer. The mdoc in peripheral server mode, the mdoc reader in
+/// mdoc central client mode (then serving Ident).
+///
+/// The session starts when the client has enabled notifications of State and Server2Client and
+/// written State 0x01 (8.3.3.1.1.4); ``send(_:)`` waits for that. Messages arrive as Write
+/// Commands on Client2Server and leave as Server2Client notifications, in chunks (8.3.3.1.1.6).
+/// State 0x01 drops a partially received message; State 0x02 from the client is `.ended`
+/// (8.3.3.1.1.5).
+public actor MdocGATTServerTransport: MdocTransport {
+    /// The most received messages held until ``receive()`` takes them. 18013-5 is request and
+    /// response, so a peer has one message outstanding; a few more allow for State changes
+    /// around it. Beyond this the peer is flooding and ``receive()`` throws `queueOverflow`.
+    public static let maximumQueuedEvents = 8
+
+    /// The 18013-5 BLE mode whose characteristic UUIDs this server uses.
+    public nonisolated let mode: MdocBLEMode
+    private let connection: GATTServerConnection
+    private let state: BluetoothUUID
+    private let client2Server: BluetoothUUID
+    private let server2Client: BluetoothUUID
+    private var reassembler = MessageReassembler(mtu: GATTServer.defaultMTU)
+    private var events = AsyncEventQueue<MdocTransportEvent>(limit: MdocGATTServerTransport.maximumQueuedEvents,
+                                                             itemName: "messages")
+    private var hasStarted = false
+    private var isReady = false
+    /// Why the link ended, once it did: senders waiting for the start fail with it.
+    private var linkEnd: BLEError?
+    private var readyWaiters: [CheckedContinuation<Result<Void, BLEError>, Never>] = []
+    private let sendTurn = MessageSendTurn()
+
+    /// Serves the 18013-5 service `serviceUUID` in `mode` on `bearer`. In mdoc central client
+    /// mode the Ident characteristic holds `ident`, the 16 octets derived from EDeviceKeyBytes
+    /// (8.3.3.1.1.4), or nothing when nil, which no mdoc accepts; it is ignored in peripheral
+    /// server mode.
+    public init(mode: MdocBLEMode, serviceUUID: UUID, ident: [UInt8]? = nil, bearer: any ATTBearer) {
+        self.mode = mode
+        state = MdocGATTProfile.state(mode: mode)
+        client2Server = MdocGATTProfile.client2Server(mode: mode)
+        server2Client = MdocGATTProfile.server2Client(mode: mode)
+        let server = GATTServer(services: [MdocGATTProfile.service(mode: mode, serviceUUID: serviceUUID, ident: ident)])
+        connection = GATTServerConnection(server: server, bearer: bearer)
+        Task { [weak self, connection] in
+            while true {
+                let event: Result<GATTServerEvent?, BLEError>
+                do throws(BLEError) {
+                    event = .success(try await connection.nextEvent())
+                } catch {
+                    event = .failure(error)
+                }
+                guard let transport = self, await transport.handle(event) else { return }
+            }
+        }
+    }
+
+    deinit {
+        connection.close()
+    }
+
+    /// Sends `message` as Server2Client notifications of min(512, ATT_MTU − 3) octets, after the
+    /// client started the session. Throws `linkClosed` when the link ended first, and the
+    /// notification errors (`notSubscribed` when the client unsubscribed meanwhile).
+    /// The ATT_MTU the client exchanged, 23 until it did (Core Vol 3 Part F 3.4.2).
+    public var mtu: Int {
+        get async { await connection.mtu }
+    }
+
+    public func send(_ message: [UInt8]) async throws(BLEError) {
+        await sendTurn.acquire()
+        defer { sendTurn.release() }
+        try await waitUntilStarted()
+        let mtu = await connection.mtu
+        for chunk in MessageChunker.chunks(of: message, mtu: mtu) {
+            try await connection.notify(server2Client, value: chunk)
+        }
+    }
+
+    /// The next message from the client, `.ended` for its State 0x02, `.disconnected` once the
+    /// link closed. Throws the chunking errors of ``MessageReassembler`` (the link is then
+    /// closed) and `queueOverflow` when more than ``maximumQueuedEvents`` were not taken.
+    public func receive() async throws(BLEError) -> MdocTransportEvent {
+        if let ready = events.next() { return try ready.get() ?? .disconnected }
+        return try await withCheckedContinuation { events.wait($0) }.get() ?? .disconnected
+    }
+
+    /// Notifies State 0x02 when the client subscribed to State, then closes the link
+    /// (ISO/IEC 18013-5 8.3.3.1.1.5).
+    public func end() async {
+        if await connection.isSubscribed(state) {
+            try? await connection.notify(state, value: [MdocGATTProfile.stateEnd])
+        }
+        close()
+    }
+
+    /// Closes the link; waiting senders fail with `linkClosed`, ``receive()`` gives `.disconnected`.
+    public nonisolated func close() {
+        connection.close()
+    }
+
+    private func waitUntilStarted() async throws(BLEError) {
+        if isReady { return }
+        if let linkEnd { throw linkEnd }
+        try await withCheckedContinuation { readyWaiters.append($0) }.get()
+    }
+
+    /// Handles one event of the GATT server; false once the link ended.
+    private func handle(_ event: Result<GATTServerEvent?, BLEError>) async -> Bool {
+        switch event {
+        case .failure(let error):
+            endLink(error)
+            events.fail(error)
+            return false
+        case .success(nil):
+            endLink(BLEError(.linkClosed, "the GATT client disconnected before the session started"))
+            events.finish()
+            return false
+        case .success(.mtuExchanged(let mtu)?):
+            reassembler.mtu = mtu
+        case .success(.subscriptionChanged?):
+            await updateReadiness()
+        case .success(.written(let characteristic, let value, _)?):
+            if characteristic == state {
+                if value == [MdocGATTProfile.stateStart] {
+                    hasStarted = true
+                    reassembler.reset()
+                    await updateReadiness()
+                } else if value == [MdocGATTProfile.stateEnd] {
+                    events.enqueue(.ended)
+                }
+            } else if characteristic == client2Server {
+                do {
+                    if let message = try reassembler.append(value) { events.enqueue(.message(message)) }
+                } catch {
+                    endLink(error)
+                    events.fail(error)
+                    close()
+                    return false
+                }
+            }
+        }
+        return true
+    }
+
+    /// Ready once State 0x01 was written and State and Server2Client notify (8.3.3.1.1.4).
+    private func updateReadiness() async {
+        guard hasStarted, !isReady else { return }
+        guard await connection.isSubscribed(state), await connection.isSubscribed(server2Client) else { return }
+        isReady = true
+        let waiting = readyWaiters
+        readyWaiters = []
+        for waiter in waiting { waiter.resume(returning: .success(())) }
+    }
+
+    private func endLink(_ error: BLEError) {
+        if linkEnd == nil { linkEnd = error }
+        let waiting = readyWaiters
+        readyWaiters = []
+        for waiter in waiting { waiter.resume(returning: .failure(linkEnd ?? error)) }
+    }
+}

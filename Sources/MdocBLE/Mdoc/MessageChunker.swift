@@ -1,0 +1,38 @@
+/// Splits an 18013-5 message into the chunks carried by Client2Server writes or Server2Client
+/// notifications (ISO/IEC 18013-5 8.3.3.1.1.6).
+///
+/// Each chunk is a one-octet header, ``moreChunksHeader`` (0x01) when more chunks follow and
+/// ``lastChunkHeader`` (0x00) on the last one, followed by message bytes.
+public struct MessageChunker: Sendable {
+    /// Header of a chunk that more chunks of the same message follow (ISO/IEC 18013-5 8.3.3.1.1.6).
+    public static let moreChunksHeader: UInt8 = 0x01
+    /// Header of the last chunk of a message (ISO/IEC 18013-5 8.3.3.1.1.6).
+    public static let lastChunkHeader: UInt8 = 0x00
+
+    /// The largest chunk, header included: an attribute value is at most 512 octets
+    /// (Bluetooth Core Vol 3 Part F 3.2.9).
+    public static let maximumChunkSize = GATTServer.maximumAttributeValueLength
+
+    /// The chunk size for `mtu`: min(512, ATT_MTU − 3), the value a Write Command or Handle Value
+    /// Notification carries (ISO/IEC 18013-5 8.3.3.1.1.6, Core Vol 3 Part F 3.4.5.3, 3.4.7.1).
+    /// An ATT_MTU below the LE minimum of 23 counts as 23 (Core Vol 3 Part F 3.2.8).
+    public static func chunkSize(mtu: Int) -> Int {
+        min(maximumChunkSize, max(mtu, GATTServer.defaultMTU) - 3)
+    }
+
+    /// `message` as chunks of at most ``chunkSize(mtu:)`` octets, every one full except the
+    /// last; an empty message is the single chunk `[0x00]`.
+    public static func chunks(of message: [UInt8], mtu: Int) -> [[UInt8]] {
+        let payloadSize = chunkSize(mtu: mtu) - 1
+        var chunks: [[UInt8]] = []
+        chunks.reserveCapacity(message.count / payloadSize + 1)
+        var start = message.startIndex
+        repeat {
+            let end = min(start + payloadSize, message.endIndex)
+            let header = end == message.endIndex ? lastChunkHeader : moreChunksHeader
+            chunks.append([header] + message[start..<end])
+            start = end
+        } while start < message.endIndex
+        return chunks
+    }
+}

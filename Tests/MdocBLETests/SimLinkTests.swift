@@ -1,0 +1,242 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
+import Foundation
+#endif
+import Glibc
+@testable import MdocBLE
+import Synchronization
+import Testing
+
+/// Helpers shared by the sim link and transport tests.
+enum SimTestSupport {
+    /// A connected pair over a fresh service UUID: (advertiser's end, scanner's end).
+    static func connectedPair(serviceUUID: UUID = UUID()) async throws -> (accepted: SimBearer, connected: SimBearer) {
+        let advertiser = try SimLink.advertise(serviceUUID: serviceUUID)
+        let connected = try await SimLink.connect(serviceUUID: serviceUUID, timeout: .seconds(10))
+        let accepted = try await advertiser.accept(timeout: .seconds(10))
+        return (accepted, connected)
+    }
+
+    /// Two bearers over a socketpair(2), with the given maximum PDU sizes.
+    static func socketPair(_ first: Int, _ second: Int) throws -> (SimBearer, SimBearer) {
+        var pair: [Int32] = [-1, -1]
+        let type = Int32(SOCK_SEQPACKET.rawValue) | Int32(SOCK_CLOEXEC.rawValue)
+        guard socketpair(AF_UNIX, type, 0, &pair) == 0 else { throw BLEError(.systemCall, "socketpair") }
+        return (try SimBearer(socket: pair[0], maximumPDUSize: first), try SimBearer(socket: pair[1], maximumPDUSize: second))
+    }
+
+    /// The error code `body` throws, nil when it returns.
+    static func errorCode<T>(_ body: () async throws(BLEError) -> T) async -> BLEError.Code? {
+        do {
+            _ = try await body()
+            return nil
+        } catch {
+            return error.code
+        }
+    }
+
+    /// Waits up to `timeout` for `condition`.
+    static func eventually(timeout: Duration = .seconds(5), _ condition: () -> Bool) async -> Bool {
+        let deadline = ContinuousClock.now + timeout
+        while ContinuousClock.now < deadline {
+            if condition() { return true }
+            try? await Task.sleep(for: .milliseconds(10))
+        }
+        return condition()
+    }
+
+    /// The number of open descriptors of this process.
+    static func openDescriptorCount() throws -> Int {
+        try FileManager.default.contentsOfDirectory(atPath: "/proc/self/fd").count
+    }
+}
+
+@Suite("Sim link: ATT bearers over AF_UNIX SOCK_SEQPACKET (design.md section 4)", .timeLimit(.minutes(1)))
+struct SimLinkTests {
+    @Test("the address is mdoc-sim/<lowercase uuid> after the namespace")
+    func address() throws {
+        let uuid = try #require(UUID(uuidString: "45EFEF74-2B2C-4837-A9A3-B0E1D05A6917"))
+        #expect(SimLink.address(of: uuid, namespace: "") == "mdoc-sim/45efef74-2b2c-4837-a9a3-b0e1d05a6917")
+        #expect(SimLink.address(of: uuid, namespace: "test-7/") == "test-7/mdoc-sim/45efef74-2b2c-4837-a9a3-b0e1d05a6917")
+        let namespace = getenv(SimLink.namespaceVariable).map { String(cString: $0) } ?? ""
+        #expect(SimLink.address(of: uuid) == namespace + "mdoc-sim/45efef74-2b2c-4837-a9a3-b0e1d05a6917")
+    }
+
+    @Test("an address of the longest abstract name is usable, one byte more is refused")
+    func addressLength() async throws {
+        let limit = SimSocket.maximumNameLength
+        #expect(limit == 107)
+        let prefix = "mdoc-sim-test/" + UUID().uuidString + "/"
+        let longest = prefix + String(repeating: "x", count: limit - prefix.utf8.count)
+        let advertiser = try SimLink.advertise(address: longest)
+        let bearer = try await SimLink.connect(address: longest, timeout: .seconds(5))
+        bearer.close()
+        advertiser.stop()
+        #expect(await SimTestSupport.errorCode { () throws(BLEError) in try SimLink.advertise(address: longest + "x") } == .systemCall)
+        #expect(await SimTestSupport.errorCode { () throws(BLEError) in
+            try await SimLink.connect(address: longest + "x", timeout: .seconds(1))
+        } == .systemCall)
+    }
+
+    @Test("advertise, connect, PDUs both ways in order")
+    func exchange() async throws {
+        let (accepted, connected) = try await SimTestSupport.connectedPair()
+        defer {
+            accepted.close()
+            connected.close()
+        }
+        #expect(accepted.maximumPDUSize == 517)
+        let pdus = (1...300).map { index in [UInt8](repeating: UInt8(index % 256), count: index % 517 + 1) }
+        async let sent: Void = { for pdu in pdus { try await connected.send(pdu) } }()
+        var received: [[UInt8]] = []
+        for _ in pdus { received.append(try #require(try await accepted.receive())) }
+        try await sent
+        #expect(received == pdus)
+        try await accepted.send([0x0B, 1, 2])
+        #expect(try await connected.receive() == [0x0B, 1, 2])
+    }
+
+    @Test("connect scans until the advertiser appears")
+    func scanUntilAdvertised() async throws {
+        let uuid = UUID()
+        let scanner = Task { try await SimLink.connect(serviceUUID: uuid, timeout: .seconds(10)) }
+        try await Task.sleep(for: .milliseconds(150))
+        let advertiser = try SimLink.advertise(serviceUUID: uuid)
+        let accepted = try await advertiser.accept(timeout: .seconds(10))
+        let connected = try await scanner.value
+        try await connected.send([1])
+        #expect(try await accepted.receive() == [1])
+        accepted.close()
+        connected.close()
+    }
+
+    @Test("connect gives peerNotFound after the timeout when nobody advertises")
+    func nobodyAdvertises() async throws {
+        let start = ContinuousClock.now
+        let code = await SimTestSupport.errorCode { () throws(BLEError) in
+            try await SimLink.connect(serviceUUID: UUID(), timeout: .milliseconds(200))
+        }
+        #expect(code == .peerNotFound)
+        #expect(ContinuousClock.now - start >= .milliseconds(200))
+    }
+
+    @Test("accept gives timeout when nobody connects; advertising goes on")
+    func nobodyConnects() async throws {
+        let uuid = UUID()
+        let advertiser = try SimLink.advertise(serviceUUID: uuid)
+        #expect(await SimTestSupport.errorCode { () throws(BLEError) in try await advertiser.accept(timeout: .milliseconds(100)) } == .timeout)
+        let connected = try await SimLink.connect(serviceUUID: uuid, timeout: .seconds(5))
+        let accepted = try await advertiser.accept(timeout: .seconds(5))
+        accepted.close()
+        connected.close()
+    }
+
+    @Test("advertising stops after the first connection; the name is free again")
+    func oneConnection() async throws {
+        let uuid = UUID()
+        let advertiser = try SimLink.advertise(serviceUUID: uuid)
+        #expect(await SimTestSupport.errorCode { () throws(BLEError) in try SimLink.advertise(serviceUUID: uuid) } == .systemCall)
+        let connected = try await SimLink.connect(serviceUUID: uuid, timeout: .seconds(5))
+        let accepted = try await advertiser.accept(timeout: .seconds(5))
+        #expect(await SimTestSupport.errorCode { () throws(BLEError) in
+            try await SimLink.connect(serviceUUID: uuid, timeout: .milliseconds(100))
+        } == .peerNotFound)
+        #expect(await SimTestSupport.errorCode { () throws(BLEError) in try await advertiser.accept(timeout: .seconds(1)) } == .linkClosed)
+        let again = try SimLink.advertise(serviceUUID: uuid)
+        again.stop()
+        accepted.close()
+        connected.close()
+    }
+
+    @Test("a PDU of 517 bytes is carried, 518 is refused on send; empty PDUs are refused")
+    func sendLimit() async throws {
+        let (accepted, connected) = try await SimTestSupport.connectedPair()
+        defer {
+            accepted.close()
+            connected.close()
+        }
+        let largest = [UInt8](repeating: 0x1B, count: 517)
+        try await connected.send(largest)
+        #expect(try await accepted.receive() == largest)
+        #expect(await SimTestSupport.errorCode { () throws(BLEError) in try await connected.send(largest + [0]) } == .pduTooLarge)
+        #expect(await SimTestSupport.errorCode { () throws(BLEError) in try await connected.send([]) } == .malformedPDU)
+    }
+
+    @Test("a received PDU above the maximum fails the receive and closes the link")
+    func receiveLimit() async throws {
+        let (strict, lax) = try SimTestSupport.socketPair(517, 1000)
+        defer { lax.close() }
+        try await lax.send([UInt8](repeating: 1, count: 517))
+        try await lax.send([UInt8](repeating: 2, count: 518))
+        #expect(try await strict.receive()?.count == 517)
+        #expect(await SimTestSupport.errorCode { () throws(BLEError) in try await strict.receive() } == .pduTooLarge)
+        #expect(await SimTestSupport.errorCode { () throws(BLEError) in try await strict.send([1]) } == .linkClosed)
+        #expect(try await lax.receive() == nil)
+    }
+
+    @Test("close unblocks a pending receive, which returns nil; later calls too")
+    func closeUnblocksReceive() async throws {
+        let (accepted, connected) = try await SimTestSupport.connectedPair()
+        defer { connected.close() }
+        let pending = Task { try await accepted.receive() }
+        try await Task.sleep(for: .milliseconds(100))
+        accepted.close()
+        #expect(try await pending.value == nil)
+        #expect(try await accepted.receive() == nil)
+        accepted.close()
+        #expect(await SimTestSupport.errorCode { () throws(BLEError) in try await accepted.send([1]) } == .linkClosed)
+    }
+
+    @Test("the peer closing gives nil after the PDUs it sent before; sends then fail")
+    func peerCloses() async throws {
+        let (accepted, connected) = try await SimTestSupport.connectedPair()
+        defer { accepted.close() }
+        try await connected.send([1])
+        try await connected.send([2])
+        connected.close()
+        #expect(try await accepted.receive() == [1])
+        #expect(try await accepted.receive() == [2])
+        #expect(try await accepted.receive() == nil)
+        #expect(await SimTestSupport.errorCode { () throws(BLEError) in try await accepted.send([3]) } == .linkClosed)
+    }
+
+    @Test("an unread backlog stops at the receive queue limit; the sender waits, nothing is lost")
+    func flowControl() async throws {
+        let (accepted, connected) = try await SimTestSupport.connectedPair()
+        defer {
+            accepted.close()
+            connected.close()
+        }
+        let limit = SimIOThread.receiveQueueLimit
+        let count = limit + 2000
+        let sender = Task {
+            for index in 0..<count { try await connected.send([UInt8](repeating: UInt8(index % 256), count: 512)) }
+        }
+        #expect(await SimTestSupport.eventually { accepted.bufferedCount == limit })
+        try await Task.sleep(for: .milliseconds(50))
+        #expect(accepted.bufferedCount == limit)
+        for index in 0..<count {
+            #expect(try await accepted.receive() == [UInt8](repeating: UInt8(index % 256), count: 512))
+        }
+        try await sender.value
+    }
+
+    @Test("no descriptor leaks over many links, failed scans and stopped advertisers")
+    func descriptorHygiene() async throws {
+        let before = try SimTestSupport.openDescriptorCount()
+        for _ in 0..<60 {
+            let (accepted, connected) = try await SimTestSupport.connectedPair()
+            try await connected.send([1])
+            _ = try await accepted.receive()
+            accepted.close()
+            _ = try await connected.receive()
+            connected.close()
+            _ = try? await SimLink.connect(serviceUUID: UUID(), timeout: .zero)
+            try SimLink.advertise(serviceUUID: UUID()).stop()
+        }
+        // Threads close their descriptors as they stop; other tests run meanwhile, hence the slack,
+        // far below the 60 × 7 descriptors a leak per link would leave.
+        #expect(await SimTestSupport.eventually { ((try? SimTestSupport.openDescriptorCount()) ?? .max) <= before + 20 })
+    }
+}
