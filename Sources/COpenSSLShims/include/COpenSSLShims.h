@@ -17,4 +17,6 @@ const char *mdoc_OSSL_KDF_PARAM_DIGEST(void);
 const char *mdoc_OSSL_KDF_PARAM_KEY(void);
 const char *mdoc_OSSL_KDF_PARAM_SALT(void);
 const char *mdoc_OSSL_KDF_PARAM_INFO(void);
+
+#include "certificate_builder.h"
 #endif
