@@ -20,6 +20,25 @@ public struct SessionError: Error, Sendable, Hashable, CustomStringConvertible {
         public static let counterExhausted = Code("counterExhausted")
         /// The cipher suite is not one 18013-5 defines (only 1 is).
         public static let unsupportedCipherSuite = Code("unsupportedCipherSuite")
+        /// A message, or the request or response it carried, did not decode as the structure
+        /// expected (SessionData status 11).
+        public static let messageDecodingFailed = Code("messageDecodingFailed")
+        /// A message arrived that the session does not expect in its current state, such as a
+        /// SessionData with neither data nor status, or a response nobody asked for.
+        public static let unexpectedMessage = Code("unexpectedMessage")
+        /// The peer ended the session with an error status (10, 11 or a status 18013-5 does not
+        /// define).
+        public static let peerReportedError = Code("peerReportedError")
+        /// The transport ended before the session reached a normal end.
+        public static let transportEndedEarly = Code("transportEndedEarly")
+        /// The device engagement cannot start a session (for example a key on a curve without
+        /// key agreement).
+        public static let invalidEngagement = Code("invalidEngagement")
+        /// The session was asked to do something its state does not allow (a programming error
+        /// of the caller, such as a consent decision with no request pending).
+        public static let invalidState = Code("invalidState")
+        /// Building a request or response failed (signing, MAC or encoding).
+        public static let messageConstructionFailed = Code("messageConstructionFailed")
     }
 
     /// What kind of failure this is; compare this, not the message.

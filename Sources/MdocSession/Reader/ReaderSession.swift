@@ -1,0 +1,294 @@
+import MdocCBOR
+import MdocCOSE
+import MdocCrypto
+import MdocModel
+
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
+import Foundation
+#endif
+
+/// The mdoc reader's side of a session after QR device engagement, as a pure state machine
+/// (ISO/IEC 18013-5 9.1.1): it performs no I/O and reads no clock; the caller moves bytes and
+/// supplies the time.
+///
+/// From the engagement the reader makes EReaderKey on the curve of EDeviceKey, binds the session
+/// to `SessionTranscript = [DeviceEngagementBytes, EReaderKeyBytes, null]` built from the exact
+/// bytes (9.1.5.1), derives the session keys (9.1.1.5), and sends the DeviceRequest in
+/// SessionEstablishment. Each DeviceResponse is decrypted and verified with
+/// ``DeviceResponseVerifier`` against the issuer trust anchors, the transcript and EReaderKey
+/// (for DeviceMac). Status codes follow ``SessionStatusMapping``.
+public struct ReaderSession: Sendable {
+    private enum State: Sendable {
+        case ready
+        case awaitingResponse
+        case idle
+        case finished(SessionOutcome)
+    }
+
+    /// The key and certificates reader authentication signs with (9.1.4).
+    private struct ReaderSigner: Sendable {
+        let key: PrivateKey
+        let algorithm: COSEAlgorithm
+        let x5chain: CBOR
+    }
+
+    /// DeviceEngagementBytes, as scanned.
+    public let deviceEngagement: EmbeddedCBOR<DeviceEngagement>
+    /// EReaderKeyBytes, as sent in SessionEstablishment and used in the transcript.
+    public let eReaderKeyBytes: EmbeddedCBOR<COSEKey>
+    /// The transcript the session is bound to.
+    public let sessionTranscript: SessionTranscriptBinding
+    /// The Ident the reader serves in mdoc central client mode (8.3.3.1.1.4), from the
+    /// engagement's EDeviceKeyBytes.
+    public let bleIdent: [UInt8]
+    /// The requests of the first DeviceRequest.
+    public let initialRequest: [DocRequestSpec]
+    /// How many DeviceResponses arrived and decoded.
+    public private(set) var responsesReceived = 0
+
+    private let eReaderKey: PrivateKey
+    private let signer: ReaderSigner?
+    private let verifier: DeviceResponseVerifier
+    private let now: @Sendable () -> Date
+    private var encryption: SessionEncryption
+    private var state = State.ready
+
+    /// A session with the mdoc that showed `engagement`, asking for `request`.
+    ///
+    /// - Parameters:
+    ///   - readerAuthentication: the reader's signing key and certificate chain (reader
+    ///     certificate first) to sign each DocRequest with, or `nil` for an anonymous request.
+    ///   - trustAnchors: the IACA certificates responses are verified against.
+    ///   - eReaderKey: the ephemeral key to use; a new one on EDeviceKey's curve when `nil`.
+    ///   - now: the verification time of each response.
+    /// - Throws: ``SessionError`` when the engagement's cipher suite or key cannot start a
+    ///   session, the request is empty, or the reader authentication key cannot sign.
+    public init(
+        engagement: EmbeddedCBOR<DeviceEngagement>,
+        request: [DocRequestSpec],
+        readerAuthentication: (key: PrivateKey, chain: [Certificate])? = nil,
+        trustAnchors: [Certificate],
+        eReaderKey: PrivateKey? = nil,
+        now: @escaping @Sendable () -> Date
+    ) throws(SessionError) {
+        let security = engagement.value.security
+        guard security.cipherSuiteIdentifier == .suite1 else {
+            throw SessionError(.unsupportedCipherSuite, "the engagement offers \(security.cipherSuiteIdentifier); only cipher suite 1 exists")
+        }
+        let eDeviceKey: PublicKey
+        do {
+            eDeviceKey = try security.eDeviceKeyBytes.value.publicKey()
+        } catch {
+            throw SessionError(.invalidEngagement, "the engagement's EDeviceKey is not a usable public key: \(error)")
+        }
+        guard !eDeviceKey.curve.isEdwards else {
+            throw SessionError(.invalidEngagement, "the engagement's EDeviceKey is on \(eDeviceKey.curve), which has no key agreement")
+        }
+        let readerKey: PrivateKey
+        if let eReaderKey {
+            guard eReaderKey.curve == eDeviceKey.curve else {
+                throw SessionError(.keyDerivationFailed, "EReaderKey is on \(eReaderKey.curve) but EDeviceKey on \(eDeviceKey.curve)")
+            }
+            readerKey = eReaderKey
+        } else {
+            do {
+                readerKey = try PrivateKey(generating: eDeviceKey.curve)
+            } catch {
+                throw SessionError(.keyDerivationFailed, "cannot generate EReaderKey on \(eDeviceKey.curve): \(error)")
+            }
+        }
+        try Self.check(request)
+
+        let eReaderKeyBytes = EmbeddedCBOR(COSEKey(publicKey: readerKey.publicKey))
+        let transcript = SessionTranscriptBinding(SessionTranscript(
+            deviceEngagementBytes: engagement, eReaderKeyBytes: eReaderKeyBytes, handover: .qr))
+        let keys: SessionKeys
+        do {
+            keys = try SessionKeys(privateKey: readerKey, peerPublicKey: eDeviceKey, sessionTranscriptBytes: transcript.taggedBytes)
+        } catch {
+            throw SessionError(.keyDerivationFailed, "session key derivation failed: \(error)")
+        }
+        do {
+            self.bleIdent = try BLEIdent.compute(eDeviceKeyBytes: security.eDeviceKeyBytes)
+        } catch {
+            throw SessionError(.keyDerivationFailed, "cannot compute the BLE Ident: \(error)")
+        }
+        self.deviceEngagement = engagement
+        self.eReaderKey = readerKey
+        self.eReaderKeyBytes = eReaderKeyBytes
+        self.sessionTranscript = transcript
+        self.initialRequest = request
+        self.signer = try readerAuthentication.map { (auth) throws(SessionError) in try Self.signer(key: auth.key, chain: auth.chain) }
+        self.verifier = DeviceResponseVerifier(trustAnchors: trustAnchors, sessionTranscript: transcript, readerKey: readerKey)
+        self.now = now
+        self.encryption = SessionEncryption(role: .reader, keys: keys)
+    }
+
+    /// A session with the mdoc whose `mdoc:` URI was scanned; see the designated initialiser.
+    public init(
+        uri: MdocURI,
+        request: [DocRequestSpec],
+        readerAuthentication: (key: PrivateKey, chain: [Certificate])? = nil,
+        trustAnchors: [Certificate],
+        eReaderKey: PrivateKey? = nil,
+        now: @escaping @Sendable () -> Date
+    ) throws(SessionError) {
+        try self.init(
+            engagement: uri.deviceEngagementBytes, request: request, readerAuthentication: readerAuthentication,
+            trustAnchors: trustAnchors, eReaderKey: eReaderKey, now: now)
+    }
+
+    /// `true` once the session has ended.
+    public var isFinished: Bool {
+        if case .finished = state { return true }
+        return false
+    }
+
+    /// The first message: SessionEstablishment carrying EReaderKeyBytes and the encrypted
+    /// DeviceRequest (9.1.1.4). Callable once, before anything else.
+    public mutating func start() throws(SessionError) -> ReaderAction {
+        guard case .ready = state else {
+            throw SessionError(.invalidState, "the session has already started")
+        }
+        let data = try encryptedRequest(initialRequest)
+        state = .awaitingResponse
+        return .send(SessionEstablishment(eReaderKey: eReaderKeyBytes, data: data).encoded())
+    }
+
+    /// A further DeviceRequest in SessionData, after the previous response arrived (18013-5
+    /// allows several requests in one session). Throws, leaving the session as it was, when a
+    /// request is outstanding, the session has ended, or the request cannot be built.
+    public mutating func request(_ specs: [DocRequestSpec]) throws(SessionError) -> ReaderAction {
+        guard case .idle = state else {
+            throw SessionError(.invalidState, "a new request needs a session whose last request was answered")
+        }
+        try Self.check(specs)
+        let data = try encryptedRequest(specs)
+        state = .awaitingResponse
+        return .send(SessionData(data: data).encoded())
+    }
+
+    /// Handles one message from the mdoc.
+    public mutating func receive(_ message: [UInt8]) -> ReaderAction {
+        if case .finished(let outcome) = state {
+            return .finished(outcome)
+        }
+        let sessionData: SessionData
+        do {
+            sessionData = try SessionData(encoded: message)
+        } catch {
+            return fail(SessionError(.messageDecodingFailed, "the message from the mdoc is not SessionData: \(error)"))
+        }
+        guard let data = sessionData.data else {
+            guard let status = sessionData.status else {
+                return fail(SessionError(.unexpectedMessage, "the mdoc sent SessionData with neither data nor status"))
+            }
+            let outcome = SessionStatusMapping.error(for: status, from: .mdoc).map(SessionOutcome.failed) ?? .terminatedByHolder
+            state = .finished(outcome)
+            return .finished(outcome)
+        }
+        guard case .awaitingResponse = state else {
+            return fail(SessionError(.unexpectedMessage, "the mdoc sent data while no request was outstanding"))
+        }
+        let plaintext: [UInt8]
+        do {
+            plaintext = try encryption.decrypt(data)
+        } catch {
+            return fail(error)
+        }
+        let response: DeviceResponse
+        do {
+            response = try DeviceResponse(encoded: plaintext)
+        } catch {
+            return fail(SessionError(.messageDecodingFailed, "the decrypted message is not a DeviceResponse: \(error)"))
+        }
+        responsesReceived += 1
+        if let status = sessionData.status {
+            state = .finished(SessionStatusMapping.error(for: status, from: .mdoc).map(SessionOutcome.failed) ?? .terminatedByHolder)
+        } else {
+            state = .idle
+        }
+        return .received(verifier.verify(response, at: now()), response)
+    }
+
+    /// Ends the session with status 20 (9.1.1.4); after an end already reached, reports it.
+    public mutating func terminate() -> ReaderAction {
+        if case .finished(let outcome) = state {
+            return .finished(outcome)
+        }
+        state = .finished(.terminatedByReader)
+        return .sendAndFinish(SessionStatusMapping.terminationMessage, .terminatedByReader)
+    }
+
+    /// The transport ended (BLE State 0x02 or a disconnect, 8.3.3.1.1.5): a normal end when every
+    /// request was answered and at least one response arrived, an error otherwise.
+    public mutating func transportEnded() -> ReaderAction {
+        if case .finished(let outcome) = state {
+            return .finished(outcome)
+        }
+        let outcome: SessionOutcome
+        if case .idle = state {
+            outcome = .transportEnded
+        } else {
+            outcome = .failed(SessionError(.transportEndedEarly, "the connection ended before the mdoc answered the request"))
+        }
+        state = .finished(outcome)
+        return .finished(outcome)
+    }
+
+    // MARK: - Internals
+
+    private mutating func fail(_ error: SessionError) -> ReaderAction {
+        let outcome = SessionOutcome.failed(error)
+        state = .finished(outcome)
+        return .sendAndFinish(SessionStatusMapping.message(for: error), outcome)
+    }
+
+    private mutating func encryptedRequest(_ specs: [DocRequestSpec]) throws(SessionError) -> [UInt8] {
+        var docRequests: [DocRequest] = []
+        for spec in specs {
+            let itemsRequest = EmbeddedCBOR(spec.itemsRequest)
+            docRequests.append(DocRequest(itemsRequest: itemsRequest, readerAuth: try readerAuth(for: itemsRequest)))
+        }
+        return try encryption.encrypt(DeviceRequest(docRequests: docRequests).encoded())
+    }
+
+    /// ReaderAuth: a COSE_Sign1 with detached payload ReaderAuthenticationBytes and the reader
+    /// chain in the unprotected x5chain header (9.1.4).
+    private func readerAuth(for itemsRequest: EmbeddedCBOR<ItemsRequest>) throws(SessionError) -> COSESign1? {
+        guard let signer else { return nil }
+        var headers = CBORMap()
+        headers.append(CBOR(COSEHeaders.Label.x5chain), signer.x5chain)
+        do {
+            return try COSESign1.sign(
+                payload: sessionTranscript.readerAuthenticationBytes(itemsRequestBytes: itemsRequest),
+                detached: true, algorithm: signer.algorithm, key: signer.key, unprotectedHeaders: headers)
+        } catch {
+            throw SessionError(.messageConstructionFailed, "signing the reader authentication failed: \(error)")
+        }
+    }
+
+    private static func check(_ request: [DocRequestSpec]) throws(SessionError) {
+        guard !request.isEmpty else {
+            throw SessionError(.messageConstructionFailed, "a DeviceRequest needs at least one DocRequest")
+        }
+        if let problem = request.lazy.compactMap(\.problem).first {
+            throw SessionError(.messageConstructionFailed, problem)
+        }
+    }
+
+    private static func signer(key: PrivateKey, chain: [Certificate]) throws(SessionError) -> ReaderSigner {
+        guard let leaf = chain.first else {
+            throw SessionError(.messageConstructionFailed, "reader authentication needs the reader certificate chain")
+        }
+        guard leaf.publicKey == key.publicKey else {
+            throw SessionError(.messageConstructionFailed, "the reader key is not the key of \"\(leaf.subject)\"")
+        }
+        guard let algorithm = COSEAlgorithm.allCases.first(where: { $0.isSignatureAlgorithm && $0.isSuitable(for: key.curve) }) else {
+            throw SessionError(.messageConstructionFailed, "a \(key.curve) key cannot sign reader authentication")
+        }
+        return ReaderSigner(key: key, algorithm: algorithm, x5chain: COSEHeaders.x5chainValue(chain.map(\.derRepresentation)))
+    }
+}
