@@ -1,0 +1,40 @@
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
+/// Reads a whole file, stopping one byte past a size limit so that a huge file is rejected
+/// without being read whole. Shared by the image and policy file readers, which wrap the
+/// failure in their own error types.
+enum BoundedFileReader {
+    /// Why a file could not be read.
+    enum Failure: Error {
+        /// `open` failed; the system's reason.
+        case cannotOpen(String)
+        /// `read` failed; the system's reason.
+        case readFailed(String)
+        /// The file is larger than the limit.
+        case tooLarge
+    }
+
+    /// The bytes of `path`, at most `maximumSize` of them.
+    static func contents(of path: String, maximumSize: Int) throws(Failure) -> [UInt8] {
+        let fd = open(path, O_RDONLY)
+        guard fd >= 0 else { throw .cannotOpen(String(cString: strerror(errno))) }
+        defer { close(fd) }
+        var bytes: [UInt8] = []
+        var chunk = [UInt8](repeating: 0, count: 64 * 1024)
+        while true {
+            let wanted = min(chunk.count, maximumSize + 1 - bytes.count)
+            let count = chunk.withUnsafeMutableBytes { read(fd, $0.baseAddress, wanted) }
+            if count < 0 {
+                if errno == EINTR { continue }
+                throw .readFailed(String(cString: strerror(errno)))
+            }
+            if count == 0 { return bytes }
+            bytes.append(contentsOf: chunk[0..<count])
+            if bytes.count > maximumSize { throw .tooLarge }
+        }
+    }
+}

@@ -1,0 +1,110 @@
+import MdocSession
+
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
+/// Asks the holder, line by line, which requested elements to release (ISO/IEC 18013-5 6.3.2.4,
+/// 8.3.2.1.2.1): shows the request, then `[a]ll / [n]one / [c]hoose`, and with `choose` a yes/no
+/// question per element the holder has.
+///
+/// Lines come from an injectable source and text goes to an injectable sink, so the dialogue is
+/// testable; ``standard()`` uses standard input and output. The end of input at any point
+/// releases nothing, and so does an answer still unrecognised after ``maximumAttempts`` tries.
+///
+/// Not `Sendable`: it holds the caller's (non-Sendable) line source and sink.
+public struct ConsentPrompt {
+    /// How often a question is asked again after an unrecognised answer before the prompt gives
+    /// up and releases nothing: enough for typing mistakes, while input that never answers
+    /// (a stream of garbage) cannot keep the session waiting.
+    public static let maximumAttempts = 5
+
+    private let readLine: () -> String?
+    private let write: (String) -> Void
+
+    /// A prompt reading lines (without their line ending; `nil` at the end of input) from
+    /// `readLine` and writing text to `write`.
+    public init(readLine: @escaping () -> String?, write: @escaping (String) -> Void) {
+        self.readLine = readLine
+        self.write = write
+    }
+
+    /// A prompt on standard input and standard output (written unbuffered, so each question
+    /// shows before the answer is read).
+    public static func standard() -> ConsentPrompt {
+        ConsentPrompt(
+            readLine: { Swift.readLine(strippingNewline: true) },
+            write: { FileDescriptorWriter.writeAll($0, to: STDOUT_FILENO) })
+    }
+
+    /// `true` when standard input and standard output are both terminals: the holder can be
+    /// asked interactively.
+    public static var isInteractive: Bool {
+        FileDescriptorWriter.isTerminal(STDIN_FILENO) && FileDescriptorWriter.isTerminal(STDOUT_FILENO)
+    }
+
+    /// Shows `request` and returns what the holder approves; only elements the holder has can
+    /// be approved.
+    public func ask(_ request: PresentationRequest) -> ElementSelection {
+        write(RequestPresentationText.render(request))
+        let available = request.documents.filter(\.isAvailable).flatMap { document in
+            document.elements.filter(\.isAvailable).map { (document, $0) }
+        }
+        guard !available.isEmpty else {
+            write("\nYou hold none of the requested elements; nothing will be sent.\n")
+            return .none
+        }
+        guard let choice = question("\nRelease [a]ll \(available.count), [n]one, or [c]hoose? ",
+                                    answers: ["a": "all", "all": "all", "n": "none", "none": "none",
+                                              "c": "choose", "choose": "choose"]) else {
+            return refuse()
+        }
+        switch choice {
+        case "all":
+            write("Releasing all \(available.count) elements.\n")
+            return request.allAvailable
+        case "none":
+            return refuse()
+        default:
+            var selection = ElementSelection()
+            for (document, element) in available {
+                guard let answer = question("  \(document.docType): release \(RequestPresentationText.elementText(element))? [y/n] ",
+                                            answers: ["y": "yes", "yes": "yes", "n": "no", "no": "no"]) else {
+                    return refuse()
+                }
+                if answer == "yes" {
+                    selection.insert(docType: document.docType, nameSpace: element.nameSpace, identifier: element.identifier)
+                }
+            }
+            let count = selection.documents.values.reduce(0) { $0 + $1.values.reduce(0) { $0 + $1.count } }
+            write("Releasing \(count) of \(available.count) elements.\n")
+            return selection
+        }
+    }
+
+    /// Asks `prompt` until a line matches one of `answers` (case-insensitive, surrounding
+    /// whitespace ignored); `nil` at the end of input or after ``maximumAttempts`` misses.
+    private func question(_ prompt: String, answers: [String: String]) -> String? {
+        for attempt in 1...Self.maximumAttempts {
+            write(prompt)
+            guard let line = readLine() else {
+                write("\n")
+                return nil
+            }
+            if let answer = answers[line.trimmingASCIIWhitespace().lowercased()] { return answer }
+            let choices = Set(answers.values).sorted().joined(separator: ", ")
+            write(attempt < Self.maximumAttempts ? "Please answer \(choices).\n" : "No valid answer.\n")
+        }
+        return nil
+    }
+
+    private func refuse() -> ElementSelection {
+        write("Releasing nothing.\n")
+        return .none
+    }
+}
+
+@available(*, unavailable)
+extension ConsentPrompt: Sendable {}

@@ -1,0 +1,30 @@
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
+/// Unbuffered writes to a file descriptor, so prompts without a line ending appear at once and
+/// progress lines interleave correctly with other output.
+enum FileDescriptorWriter {
+    /// Writes all of `text` to `fd`, retrying after interruptions; stops silently when the
+    /// descriptor is closed (the user's terminal went away).
+    static func writeAll(_ text: String, to fd: Int32) {
+        let bytes = Array(text.utf8)
+        var offset = 0
+        while offset < bytes.count {
+            let written = bytes.withUnsafeBytes { buffer -> Int in
+                guard let base = buffer.baseAddress else { return 0 }
+                return write(fd, base + offset, buffer.count - offset)
+            }
+            if written < 0, errno == EINTR { continue }
+            if written <= 0 { return }
+            offset += written
+        }
+    }
+
+    /// `true` when `fd` is a terminal.
+    static func isTerminal(_ fd: Int32) -> Bool {
+        isatty(fd) == 1
+    }
+}

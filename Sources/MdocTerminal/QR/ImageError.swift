@@ -1,0 +1,49 @@
+/// A failure to read, decode, encode or scan an image.
+///
+/// Equality compares the code only.
+public struct ImageError: Error, Sendable, Hashable, CustomStringConvertible {
+    /// The kind of failure. New codes may be added without breaking callers.
+    public struct Code: Sendable, Hashable, CustomStringConvertible {
+        private let name: String
+        private init(_ name: String) { self.name = name }
+        /// The code's name.
+        public var description: String { name }
+
+        /// The file does not exist or cannot be read.
+        public static let unreadable = Code("unreadable")
+        /// The file or the image is larger than the decoder's limit.
+        public static let tooLarge = Code("tooLarge")
+        /// The bytes are neither PNG nor JPEG (judged by their signature).
+        public static let unsupportedFormat = Code("unsupportedFormat")
+        /// libpng or libjpeg rejected the data (corrupt or truncated).
+        public static let malformedImage = Code("malformedImage")
+        /// The image was decoded but holds no readable QR code.
+        public static let noQRCode = Code("noQRCode")
+        /// libpng or libjpeg failed to encode the image.
+        public static let encodingFailed = Code("encodingFailed")
+        /// A parameter is out of its documented range (size, pixel count, quality).
+        public static let invalidParameter = Code("invalidParameter")
+    }
+
+    /// What kind of failure this is.
+    public var code: Code
+    /// The image: a file path, or a description such as "image" for data in memory.
+    public var source: String
+    /// What was wrong.
+    public var reason: String
+
+    /// A failure of kind `code` with the image `source`.
+    public init(_ code: Code, source: String, _ reason: String) {
+        self.code = code
+        self.source = source
+        self.reason = reason
+    }
+
+    /// `source: reason`, the one line the programs print.
+    public var description: String { "\(source): \(reason)" }
+
+    /// Compares the codes only.
+    public static func == (lhs: ImageError, rhs: ImageError) -> Bool { lhs.code == rhs.code }
+    /// Hashes the code only, matching `==`.
+    public func hash(into hasher: inout Hasher) { hasher.combine(code) }
+}

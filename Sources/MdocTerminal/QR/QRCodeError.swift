@@ -1,0 +1,41 @@
+/// A failure to encode a QR code or to draw it in a terminal.
+///
+/// Equality compares the code only.
+public struct QRCodeError: Error, Sendable, Hashable, CustomStringConvertible {
+    /// The kind of failure. New codes may be added without breaking callers.
+    public struct Code: Sendable, Hashable, CustomStringConvertible {
+        private let name: String
+        private init(_ name: String) { self.name = name }
+        /// The code's name.
+        public var description: String { name }
+
+        /// The data does not fit the largest QR code (version 40, ISO/IEC 18004 Table 7) at the
+        /// chosen error-correction level.
+        public static let dataTooLong = Code("dataTooLong")
+        /// The code, with its quiet zone, is wider than the terminal width allowed.
+        public static let tooWideForTerminal = Code("tooWideForTerminal")
+        /// A parameter is out of its documented range (for example an image scale).
+        public static let invalidParameter = Code("invalidParameter")
+        /// libqrencode failed for another reason (for example memory exhaustion).
+        public static let encodingFailed = Code("encodingFailed")
+    }
+
+    /// What kind of failure this is.
+    public var code: Code
+    /// What was wrong, with the numbers involved.
+    public var reason: String
+
+    /// A failure of kind `code`.
+    public init(_ code: Code, _ reason: String) {
+        self.code = code
+        self.reason = reason
+    }
+
+    /// The reason.
+    public var description: String { reason }
+
+    /// Compares the codes only.
+    public static func == (lhs: QRCodeError, rhs: QRCodeError) -> Bool { lhs.code == rhs.code }
+    /// Hashes the code only, matching `==`.
+    public func hash(into hasher: inout Hasher) { hasher.combine(code) }
+}

@@ -1,0 +1,85 @@
+import MdocSession
+import MdocTerminal
+import Testing
+
+/// Drives a ``ConsentPrompt`` with scripted answers and records what it wrote.
+final class PromptScript {
+    private var answers: [String]
+    private(set) var output = ""
+    private(set) var linesRead = 0
+
+    init(_ answers: [String]) { self.answers = answers }
+
+    var prompt: ConsentPrompt {
+        ConsentPrompt(
+            readLine: { [self] in
+                guard !answers.isEmpty else { return nil }
+                linesRead += 1
+                return answers.removeFirst()
+            },
+            write: { [self] in output += $0 })
+    }
+}
+
+@Suite struct ConsentPromptTests {
+    typealias Fixture = ConsentTestSupport
+
+    @Test(arguments: ["a", "all", " A ", "ALL"])
+    func allReleasesEveryAvailableElement(answer: String) {
+        let script = PromptScript([answer])
+        #expect(script.prompt.ask(Fixture.request()) == Fixture.selection(["family_name", "portrait", "age_over_18"]))
+        #expect(script.output.contains("[a]ll 3, [n]one, or [c]hoose?"))
+        #expect(script.output.contains("Releasing all 3 elements."))
+    }
+
+    @Test(arguments: ["n", "none"])
+    func noneReleasesNothing(answer: String) {
+        let script = PromptScript([answer])
+        #expect(script.prompt.ask(Fixture.request()) == .none)
+        #expect(script.output.hasSuffix("Releasing nothing.\n"))
+    }
+
+    @Test func chooseAsksPerAvailableElement() {
+        let script = PromptScript(["c", "y", "n", "yes"])
+        #expect(script.prompt.ask(Fixture.request()) == Fixture.selection(["family_name", "age_over_18"]))
+        #expect(script.linesRead == 4)
+        #expect(script.output.contains("release Portrait (portrait) (will be retained)? [y/n]"))
+        #expect(!script.output.contains("release Signature"))
+        #expect(script.output.contains("Releasing 2 of 3 elements."))
+    }
+
+    @Test func endOfInputReleasesNothing() {
+        let atFirstQuestion = PromptScript([])
+        #expect(atFirstQuestion.prompt.ask(Fixture.request()) == .none)
+        let whileChoosing = PromptScript(["c", "y"])
+        #expect(whileChoosing.prompt.ask(Fixture.request()) == .none)
+        #expect(whileChoosing.output.hasSuffix("Releasing nothing.\n"))
+    }
+
+    @Test func garbageIsAskedAgain() {
+        let script = PromptScript(["maybe", "", "c", "perhaps", "y", "n", "n"])
+        #expect(script.prompt.ask(Fixture.request()) == Fixture.selection(["family_name"]))
+        #expect(script.output.split(separator: "Please answer all, choose, none.", omittingEmptySubsequences: false).count == 3)
+        #expect(script.output.contains("Please answer no, yes."))
+    }
+
+    @Test func attemptsLimitBoundary() {
+        let limit = ConsentPrompt.maximumAttempts
+        #expect(limit == 5)
+        let justUnder = PromptScript(Array(repeating: "?", count: limit - 1) + ["a"])
+        #expect(justUnder.prompt.ask(Fixture.request()) == Fixture.selection(["family_name", "portrait", "age_over_18"]))
+        let atLimit = PromptScript(Array(repeating: "?", count: limit) + ["a"])
+        #expect(atLimit.prompt.ask(Fixture.request()) == .none)
+        #expect(atLimit.linesRead == limit)
+        #expect(atLimit.output.contains("No valid answer."))
+    }
+
+    @Test func nothingAvailableAsksNothing() {
+        var request = Fixture.requestWithMissingDocument()
+        request.documents.removeFirst()
+        let script = PromptScript(["a"])
+        #expect(script.prompt.ask(request) == .none)
+        #expect(script.linesRead == 0)
+        #expect(script.output.contains("You hold none of the requested elements"))
+    }
+}
