@@ -1,0 +1,55 @@
+/// A problem with an issuer data file (docs/issuer-data-format.md) or a file it names.
+///
+/// Equality compares the code only.
+public struct IssuerDataError: Error, Sendable, Hashable, CustomStringConvertible {
+    /// The kind of failure. New codes may be added without breaking callers.
+    public struct Code: Sendable, Hashable, CustomStringConvertible {
+        private let name: String
+        private init(_ name: String) { self.name = name }
+        /// The code's name.
+        public var description: String { name }
+
+        /// The data file or a `bytes-file` cannot be read, or is too large.
+        public static let unreadable = Code("unreadable")
+        /// The text is not JSON (RFC 8259): the location is a line and column.
+        public static let malformedJSON = Code("malformedJSON")
+        /// Values nest deeper than ``IssuerData/maximumDepth``.
+        public static let depthLimitExceeded = Code("depthLimitExceeded")
+        /// An object has the same key twice (RFC 8259 section 4 leaves the meaning open).
+        public static let duplicateKey = Code("duplicateKey")
+        /// A value has the wrong JSON type for its place.
+        public static let unexpectedType = Code("unexpectedType")
+        /// A key the format does not define, or a required key that is missing.
+        public static let unexpectedKey = Code("unexpectedKey")
+        /// A value of the right type whose content is invalid (a date, hex, base64, an empty
+        /// name space).
+        public static let invalidValue = Code("invalidValue")
+    }
+
+    /// What kind of failure this is.
+    public var code: Code
+    /// The data file's path.
+    public var source: String
+    /// Where in it: a JSON path such as `$["nameSpaces"]["org.iso.18013.5.1"]["birth_date"]`,
+    /// `line 3, column 7` for malformed JSON, or empty when the whole file is concerned.
+    public var location: String
+    /// What was wrong.
+    public var reason: String
+
+    /// A failure of kind `code` at `location` in `source`.
+    public init(_ code: Code, source: String, location: String, _ reason: String) {
+        self.code = code
+        self.source = source
+        self.location = location
+        self.reason = reason
+    }
+
+    /// `source: location: reason` (`source: reason` without a location), the one line the
+    /// programs print.
+    public var description: String { location.isEmpty ? "\(source): \(reason)" : "\(source): \(location): \(reason)" }
+
+    /// Compares the codes only.
+    public static func == (lhs: IssuerDataError, rhs: IssuerDataError) -> Bool { lhs.code == rhs.code }
+    /// Hashes the code only, matching `==`.
+    public func hash(into hasher: inout Hasher) { hasher.combine(code) }
+}

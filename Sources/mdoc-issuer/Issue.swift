@@ -1,0 +1,150 @@
+import ArgumentParser
+import MdocCBOR
+import MdocCrypto
+import MdocModel
+import MdocSession
+import MdocTerminal
+
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
+import Foundation
+#endif
+
+/// `mdoc-issuer issue`: issue one document as a holder credential file.
+struct Issue: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        abstract: "Issue a document signed by a PKI's document signer, as a credential file for mdoc-holder.",
+        discussion: """
+            Reads the data elements from --data (the JSON format of docs/issuer-data-format.md), \
+            makes an IssuerSignedItem with a fresh random salt per element and the MSO (ISO/IEC \
+            18013-5 9.1.2.4) holding their digests and the device key, signs it with the \
+            document signer of --pki (ds.pem, ds-key.pem; checked against iaca.pem first) and \
+            writes the credential (docType, IssuerSigned and the private device key; mode 0600) \
+            to --out. The device key is a new P-256 key unless --device-key gives one. The MSO \
+            is valid from now for --valid-days, but not past the document signer certificate.
+
+            Example:
+              mdoc-issuer issue --pki Certs/demo --doctype org.iso.18013.5.1.mDL \\
+                --data Samples/mdl.json --out mdl.mdoc
+
+            Exit codes: 0 issued; 2 the data file is not valid issuer data (the message names \
+            the JSON path) or cannot make a document; 7 unusable --pki or --device-key, or \
+            --out exists (without --force) or cannot be written; 64 usage error.
+            """
+    )
+
+    /// The longest MSO validity accepted, in days (as for `pki`).
+    static let maximumValidDays = PKI.maximumValidDays
+
+    @Option(help: "The PKI directory made by `mdoc-issuer pki`.")
+    var pki: String
+
+    @Option(help: "The document type, for example org.iso.18013.5.1.mDL or eu.europa.ec.eudi.pid.1.")
+    var doctype: String
+
+    @Option(help: "The data elements: a JSON file (docs/issuer-data-format.md).")
+    var data: String
+
+    @Option(help: "The credential file to write (by convention with the extension .mdoc).")
+    var out: String
+
+    @Option(name: .customLong("valid-days"), help: "How many days the MSO is valid from now.")
+    var validDays: Int = 365
+
+    @Option(name: .customLong("device-key"), help: "The device private key (PEM or COSE_Key); default a new P-256 key.")
+    var deviceKey: String?
+
+    @Flag(help: "Replace an existing --out file.")
+    var force = false
+
+    func validate() throws {
+        guard (1...Self.maximumValidDays).contains(validDays) else {
+            throw ValidationError("--valid-days must be 1 to \(Self.maximumValidDays)")
+        }
+        guard !doctype.isEmpty else { throw ValidationError("--doctype must not be empty") }
+    }
+
+    func run() throws {
+        ProgramFailure.reporting(program: "mdoc-issuer") { () throws(ProgramFailure) in
+            try issue()
+        }
+    }
+
+    private func issue() throws(ProgramFailure) {
+        let now = Date(timeIntervalSince1970: Date().timeIntervalSince1970.rounded(.down))
+        let (issuer, documentSigner) = try loadIssuer(at: now)
+        let device = try loadDeviceKey()
+        let elements: IssuerData
+        do {
+            elements = try IssuerData.load(data)
+        } catch {
+            throw ProgramFailure(.malformedInput, "\(error)")
+        }
+        var until = now.addingTimeInterval(Double(validDays) * 86_400)
+        if until > documentSigner.notValidAfter {
+            until = documentSigner.notValidAfter
+            ProgramFailure.writeError(
+                "mdoc-issuer: note: the MSO validity ends with the document signer certificate, \(TDate(until).text)\n")
+        }
+        let validity = ValidityInfo(signed: TDate(now), validFrom: TDate(now), validUntil: TDate(until))
+        let credential: Credential
+        do {
+            credential = try issuer.issueCredential(
+                docType: doctype, nameSpaces: elements.nameSpaces, deviceKey: device, validityInfo: validity)
+        } catch {
+            throw ProgramFailure(.malformedInput, "\(data): cannot issue the document: \(error)")
+        }
+        try OutputFile.create(credential.encoded(), at: out, mode: OutputFile.privateMode, replacing: force)
+        let count = elements.nameSpaces.reduce(0) { $0 + $1.1.count }
+        print("Issued \(doctype) with \(count) data elements in \(elements.nameSpaces.count) name space\(elements.nameSpaces.count == 1 ? "" : "s"), "
+            + "valid until \(validity.validUntil.text), device key \(device.curve), to \(out)")
+    }
+
+    /// The document signer of `--pki`, checked against its IACA at `time`.
+    private func loadIssuer(at time: Date) throws(ProgramFailure) -> (DocumentIssuer, Certificate) {
+        let documentSigner: Certificate
+        let iaca: Certificate
+        let key: PrivateKey
+        do {
+            documentSigner = try single(try CertificateFiles.loadFile(pki + "/ds.pem"), pki + "/ds.pem")
+            iaca = try single(try CertificateFiles.loadFile(pki + "/iaca.pem"), pki + "/iaca.pem")
+            key = try KeyFiles.loadPrivateKey(pki + "/ds-key.pem")
+        } catch {
+            throw ProgramFailure(.badTrustInput, "--pki \(error)")
+        }
+        guard key.publicKey == documentSigner.publicKey else {
+            throw ProgramFailure(.badTrustInput, "--pki \(pki): ds-key.pem is not the key of ds.pem")
+        }
+        let result = CertificateChainValidator(trustAnchors: [iaca]).validate(
+            chain: [documentSigner], profile: .documentSigner, at: time)
+        guard result.isValid else {
+            throw ProgramFailure(
+                .badTrustInput,
+                "--pki \(pki): ds.pem does not chain to iaca.pem now: \(result.failures.first.map { "\($0)" } ?? "no path")")
+        }
+        return (DocumentIssuer(documentSignerKey: key, documentSignerChain: [documentSigner]), documentSigner)
+    }
+
+    private func single(_ certificates: [Certificate], _ path: String) throws(InputError) -> Certificate {
+        guard certificates.count == 1, let certificate = certificates.first else {
+            throw InputError(.unsupportedContent, source: path, "holds \(certificates.count) certificates, expected one")
+        }
+        return certificate
+    }
+
+    private func loadDeviceKey() throws(ProgramFailure) -> PrivateKey {
+        guard let deviceKey else {
+            do {
+                return try PrivateKey(generating: .p256)
+            } catch {
+                throw ProgramFailure(.badTrustInput, "cannot make a device key: \(error)")
+            }
+        }
+        do {
+            return try KeyFiles.loadPrivateKey(deviceKey)
+        } catch {
+            throw ProgramFailure(.badTrustInput, "--device-key \(error)")
+        }
+    }
+}

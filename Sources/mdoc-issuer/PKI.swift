@@ -1,0 +1,147 @@
+import ArgumentParser
+import MdocCrypto
+import MdocModel
+import MdocTerminal
+
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
+import Foundation
+#endif
+
+/// `mdoc-issuer pki`: a test PKI of the four ISO/IEC 18013-5 Annex B certificates.
+struct PKI: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "pki",
+        abstract: "Make a test PKI: IACA, document signer, reader root and reader certificates with their keys.",
+        discussion: """
+            Writes into DIR (created, mode 0700, if missing) the ISO/IEC 18013-5 Annex B \
+            certificates and their private keys, each certificate valid for --valid-days from now:
+
+              iaca.pem          IACA root (self-signed CA, pathLenConstraint 0)
+              ds.pem            document signer, issued by the IACA (EKU 1.0.18013.5.1.2)
+              reader-root.pem   mdoc reader root (self-signed CA, pathLenConstraint 0)
+              reader.pem        reader authentication, issued by the reader root (EKU 1.0.18013.5.1.6)
+
+            and iaca-key.pem, ds-key.pem, reader-root-key.pem, reader-key.pem (PKCS#8 PEM, mode \
+            0600 from creation). Existing files are kept unless --force is given.
+
+            Example:
+              mdoc-issuer pki ./pki --curve p256 --valid-days 365 --country US
+
+            Exit codes: 0 written; 7 a file exists (without --force) or cannot be written; \
+            64 usage error.
+            """
+    )
+
+    /// The file names, in the order they are written.
+    static let certificateFiles = ["iaca.pem", "ds.pem", "reader-root.pem", "reader.pem"]
+    static let keyFiles = ["iaca-key.pem", "ds-key.pem", "reader-root-key.pem", "reader-key.pem"]
+    /// The longest validity accepted, in days: about 100 years, far past any test need, and a
+    /// bound that keeps the dates within the X.509 and RFC 3339 year range.
+    static let maximumValidDays = 36_525
+
+    @Argument(help: "The directory to write the PKI into.")
+    var directory: String
+
+    @Option(help: "The curve of every key.")
+    var curve: CurveName = .p256
+
+    @Option(name: .customLong("valid-days"), help: "How many days every certificate is valid from now.")
+    var validDays: Int = 365
+
+    @Option(help: "The countryName of every certificate (ISO 3166-1 alpha-2, upper case).")
+    var country: String = "US"
+
+    @Option(help: "The name the common names start with.")
+    var name: String = "swift-mdoc Test"
+
+    @Option(help: "The URI of the issuerAltName; the CRL distribution points are below it.")
+    var url: String = "https://issuer.example"
+
+    @Flag(help: "Replace existing files.")
+    var force = false
+
+    func validate() throws {
+        guard (1...Self.maximumValidDays).contains(validDays) else {
+            throw ValidationError("--valid-days must be 1 to \(Self.maximumValidDays)")
+        }
+    }
+
+    func run() throws {
+        ProgramFailure.reporting(program: "mdoc-issuer") { () throws(ProgramFailure) in
+            try makePKI()
+        }
+    }
+
+    private func makePKI() throws(ProgramFailure) {
+        let paths = (Self.certificateFiles + Self.keyFiles).map { directory + "/" + $0 }
+        if !force, let existing = paths.first(where: OutputFile.exists) {
+            throw ProgramFailure(.badTrustInput, "\(existing): exists; give --force to replace the PKI")
+        }
+        let pki: [(certificate: Certificate, key: PrivateKey)]
+        do {
+            pki = try build()
+        } catch {
+            throw ProgramFailure(.badTrustInput, "cannot make the PKI: \(error.reason)")
+        }
+        try OutputFile.makeDirectory(directory)
+        for (index, entry) in pki.enumerated() {
+            try OutputFile.create(
+                Array(entry.key.pemRepresentation.utf8), at: directory + "/" + Self.keyFiles[index],
+                mode: OutputFile.privateMode, replacing: force)
+            try OutputFile.create(
+                Array(entry.certificate.pemRepresentation.utf8), at: directory + "/" + Self.certificateFiles[index],
+                mode: OutputFile.publicMode, replacing: force)
+        }
+        let until = pki.first.map { TDate($0.certificate.notValidAfter).text } ?? ""
+        print("Wrote a \(curve.curve) test PKI valid until \(until) to \(directory):")
+        for (index, entry) in pki.enumerated() {
+            print("  \(Self.certificateFiles[index])  \(entry.certificate.subject)  serial \(entry.certificate.serialNumber)")
+        }
+    }
+
+    /// IACA, document signer, reader root, reader: certificates and keys.
+    private func build() throws(CryptoError) -> [(certificate: Certificate, key: PrivateKey)] {
+        let now = Date(timeIntervalSince1970: Date().timeIntervalSince1970.rounded(.down))
+        let end = now.addingTimeInterval(Double(validDays) * 86_400)
+        let base = url.hasSuffix("/") ? String(url.dropLast()) : url
+        func builder(_ profile: CertificateBuilder.Profile, _ commonName: String, crl: String) -> CertificateBuilder {
+            CertificateBuilder(
+                profile: profile, subject: .init(commonName: "\(name) \(commonName)", country: country),
+                notValidBefore: now, notValidAfter: end,
+                issuerAlternativeName: .uri(base), crlDistributionPoint: "\(base)/crl/\(crl).crl")
+        }
+        let curve = self.curve.curve
+        let iacaKey = try PrivateKey(generating: curve)
+        let iaca = try builder(.iaca, "IACA", crl: "iaca").selfSigned(key: iacaKey)
+        let dsKey = try PrivateKey(generating: curve)
+        let ds = try builder(.documentSigner, "Document Signer", crl: "iaca")
+            .issued(for: dsKey.publicKey, by: iaca, signingKey: iacaKey)
+        let readerRootKey = try PrivateKey(generating: curve)
+        let readerRoot = try builder(.readerRoot, "Reader Root", crl: "reader-root").selfSigned(key: readerRootKey)
+        let readerKey = try PrivateKey(generating: curve)
+        let reader = try builder(.readerAuthentication, "Reader", crl: "reader-root")
+            .issued(for: readerKey.publicKey, by: readerRoot, signingKey: readerRootKey)
+        return [(iaca, iacaKey), (ds, dsKey), (readerRoot, readerRootKey), (reader, readerKey)]
+    }
+}
+
+/// The curves `--curve` accepts: those of ISO/IEC 18013-5 Table 22 that sign.
+enum CurveName: String, ExpressibleByArgument, CaseIterable {
+    case p256, p384, p521, brainpoolP256r1, brainpoolP320r1, brainpoolP384r1, brainpoolP512r1, ed25519, ed448
+
+    var curve: Curve {
+        switch self {
+        case .p256: return .p256
+        case .p384: return .p384
+        case .p521: return .p521
+        case .brainpoolP256r1: return .brainpoolP256r1
+        case .brainpoolP320r1: return .brainpoolP320r1
+        case .brainpoolP384r1: return .brainpoolP384r1
+        case .brainpoolP512r1: return .brainpoolP512r1
+        case .ed25519: return .ed25519
+        case .ed448: return .ed448
+        }
+    }
+}
