@@ -2,7 +2,9 @@
 //
 // swift-mdoc: the ISO/IEC 18013-5 mobile document toolkit for Linux.
 // Architecture: ../shared/design.md, sections 1 and 2. Arrows point down only:
-// executables -> MdocTerminal -> MdocSession -> MdocModel -> MdocCOSE -> MdocCrypto, MdocCBOR.
+// executables -> MdocTerminal -> MdocBLE, MdocSession -> MdocModel -> MdocCOSE -> MdocCrypto,
+// MdocCBOR. MdocBLE knows messages only as bytes and imports no other module; MdocSession never
+// imports MdocBLE.
 
 import PackageDescription
 
@@ -20,8 +22,11 @@ let package = Package(
         .library(name: "MdocCOSE", targets: ["MdocCOSE"]),
         .library(name: "MdocModel", targets: ["MdocModel"]),
         .library(name: "MdocSession", targets: ["MdocSession"]),
+        .library(name: "MdocBLE", targets: ["MdocBLE"]),
         .executable(name: "mdoc", targets: ["mdoc"]),
         .executable(name: "mdoc-reader", targets: ["mdoc-reader"]),
+        .executable(name: "mdoc-holder", targets: ["mdoc-holder"]),
+        .executable(name: "mdoc-issuer", targets: ["mdoc-issuer"]),
         .executable(name: "mdoc-benchmark", targets: ["mdoc-benchmark"]),
     ],
     dependencies: [
@@ -39,10 +44,35 @@ let package = Package(
             pkgConfig: "libcrypto",
             providers: [.apt(["libssl-dev"])]
         ),
+        .systemLibrary(
+            name: "CQREncode",
+            pkgConfig: "libqrencode",
+            providers: [.apt(["libqrencode-dev"])]
+        ),
+        .systemLibrary(
+            name: "CZBar",
+            pkgConfig: "zbar",
+            providers: [.apt(["libzbar-dev"])]
+        ),
+        .systemLibrary(
+            name: "CPNG",
+            pkgConfig: "libpng",
+            providers: [.apt(["libpng-dev"])]
+        ),
+        .systemLibrary(
+            name: "CJPEG",
+            pkgConfig: "libjpeg",
+            providers: [.apt(["libjpeg-dev"])]
+        ),
         // Functions over OpenSSL macros and inline helpers, callable from Swift.
         .target(
             name: "COpenSSLShims",
             dependencies: ["COpenSSL"]
+        ),
+        // PNG and JPEG reading and writing with libpng's and libjpeg's longjmp errors caught in C.
+        .target(
+            name: "CImageIO",
+            dependencies: ["CPNG", "CJPEG"]
         ),
 
         // Libraries.
@@ -72,8 +102,15 @@ let package = Package(
             swiftSettings: strictSettings
         ),
         .target(
+            name: "MdocBLE",
+            swiftSettings: strictSettings
+        ),
+        .target(
             name: "MdocTerminal",
-            dependencies: ["MdocCBOR", "MdocCrypto", "MdocCOSE", "MdocModel", "MdocSession"],
+            dependencies: [
+                "MdocCBOR", "MdocCrypto", "MdocCOSE", "MdocModel", "MdocSession", "MdocBLE",
+                "CQREncode", "CZBar", "CImageIO",
+            ],
             swiftSettings: strictSettings
         ),
 
@@ -88,6 +125,22 @@ let package = Package(
         ),
         .executableTarget(
             name: "mdoc-reader",
+            dependencies: [
+                "MdocCBOR", "MdocCrypto", "MdocCOSE", "MdocModel", "MdocSession", "MdocBLE", "MdocTerminal",
+                .product(name: "ArgumentParser", package: "swift-argument-parser"),
+            ],
+            swiftSettings: strictSettings
+        ),
+        .executableTarget(
+            name: "mdoc-holder",
+            dependencies: [
+                "MdocCBOR", "MdocCrypto", "MdocCOSE", "MdocModel", "MdocSession", "MdocBLE", "MdocTerminal",
+                .product(name: "ArgumentParser", package: "swift-argument-parser"),
+            ],
+            swiftSettings: strictSettings
+        ),
+        .executableTarget(
+            name: "mdoc-issuer",
             dependencies: [
                 "MdocCBOR", "MdocCrypto", "MdocCOSE", "MdocModel", "MdocSession", "MdocTerminal",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
@@ -138,8 +191,21 @@ let package = Package(
             swiftSettings: strictSettings
         ),
         .testTarget(
+            name: "MdocBLETests",
+            dependencies: ["MdocBLE", "MdocTestSupport"],
+            swiftSettings: strictSettings
+        ),
+        .testTarget(
+            name: "MdocTerminalTests",
+            dependencies: ["MdocCBOR", "MdocModel", "MdocSession", "MdocTerminal", "MdocTestSupport"],
+            swiftSettings: strictSettings
+        ),
+        .testTarget(
             name: "MdocCLITests",
-            dependencies: ["mdoc", "mdoc-reader", "MdocTestSupport"],
+            dependencies: [
+                "mdoc", "mdoc-reader", "mdoc-holder", "mdoc-issuer",
+                "MdocCBOR", "MdocCrypto", "MdocCOSE", "MdocModel", "MdocSession", "MdocTestSupport",
+            ],
             swiftSettings: strictSettings
         ),
     ],

@@ -24,8 +24,12 @@ public enum ExitStatus: Int32, Sendable, CaseIterable {
     case deviceAuthenticationNotChecked = 5
     /// The response carries no document (only errors or a non-zero status).
     case noDocuments = 6
-    /// A certificate or key file given as an option is unusable.
+    /// A certificate, key or credential file given as an option is unusable.
     case badTrustInput = 7
+    /// The live session did not complete: no peer found within the timeout, the link was lost
+    /// before the response was delivered, the BLE Ident did not match, or the peer ended the
+    /// session with an error status (ISO/IEC 18013-5 Table 20: 10 or 11).
+    case sessionFailed = 8
 }
 
 /// A failure that ends a program with a one-line message and a documented exit code.
@@ -51,6 +55,17 @@ extension ProgramFailure {
     public static func reporting(program: String, _ body: () throws(ProgramFailure) -> Void) {
         do {
             try body()
+        } catch let failure {
+            writeError("\(program): error: \(failure.message)\n")
+            exit(failure.status.rawValue)
+        }
+    }
+
+    /// Runs the asynchronous `body` with the same reporting as the synchronous form,
+    /// for the live-session commands.
+    public static func reporting(program: String, _ body: () async throws(ProgramFailure) -> Void) async {
+        do {
+            try await body()
         } catch let failure {
             writeError("\(program): error: \(failure.message)\n")
             exit(failure.status.rawValue)

@@ -3,11 +3,11 @@ import MdocTerminal
 
 /// `mdoc-reader`: the ISO/IEC 18013-5 mdoc reader.
 @main
-struct MdocReader: ParsableCommand {
+struct MdocReader: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "mdoc-reader",
         abstract: "Read and verify ISO/IEC 18013-5 mobile documents.",
         version: ToolVersion.current,
-        subcommands: [Verify.self]
+        subcommands: [Request.self, Verify.self]
     )
 }

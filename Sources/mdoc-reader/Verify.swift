@@ -107,20 +107,7 @@ struct Verify: ParsableCommand {
         }
 
         print(json ? ReportRenderer.json(report).serialized(pretty: true) : ReportRenderer.text(report), terminator: json ? "\n" : "")
-        switch report.outcome {
-        case .verified:
-            return
-        case .issuerAuthenticationFailed:
-            throw ProgramFailure(.issuerAuthenticationFailed, report.failureSummary.first ?? "issuer data authentication failed")
-        case .deviceAuthenticationFailed:
-            throw ProgramFailure(.deviceAuthenticationFailed, report.failureSummary.first ?? "device authentication failed")
-        case .deviceAuthenticationNotChecked:
-            throw ProgramFailure(
-                .deviceAuthenticationNotChecked,
-                "issuer data verified, but device authentication was not checked (give --transcript, and --reader-key for DeviceMac)")
-        case .noDocuments:
-            throw ProgramFailure(.noDocuments, "the response holds no document (status \(DeviceResponse.Status(rawValue: report.status)))")
-        }
+        try VerificationExit.check(report)
     }
 
     /// The `--at` time (checked by `validate()`), or now.

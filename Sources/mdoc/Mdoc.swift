@@ -9,6 +9,6 @@ struct Mdoc: ParsableCommand {
         commandName: "mdoc",
         abstract: "Tools for ISO/IEC 18013-5 mobile document (mdoc) messages.",
         version: ToolVersion.current,
-        subcommands: [Inspect.self]
+        subcommands: [Inspect.self, Demo.self]
     )
 }

@@ -1,0 +1,118 @@
+import MdocBLE
+import MdocModel
+import MdocSession
+import MdocTerminal
+
+import Foundation
+
+/// Who decides what the holder discloses (design.md rule 6).
+enum ConsentSource {
+    /// `--yes`: every requested element the credentials hold.
+    case approveAll
+    /// `--policy FILE`.
+    case policy(ConsentPolicy)
+    /// Ask on the terminal.
+    case prompt
+
+    /// The approved elements for `request`, after showing it.
+    func decide(_ request: PresentationRequest) -> ElementSelection {
+        switch self {
+        case .approveAll:
+            print(RequestPresentationText.render(request), terminator: "")
+            return request.allAvailable
+        case .policy(let policy):
+            print(RequestPresentationText.render(request), terminator: "")
+            let evaluation = policy.evaluate(request)
+            for decision in evaluation.decisions {
+                print("  \(decision)")
+            }
+            return evaluation.selection
+        case .prompt:
+            return ConsentPrompt.standard().ask(request)
+        }
+    }
+}
+
+/// Runs one presentation: the link to the reader, then the ``HolderSession`` state machine
+/// driven by what arrives, until the session ends (ISO/IEC 18013-5 9.1.1, 8.3.3.1.1.5).
+struct HolderPresentation {
+    var session: HolderSession
+    let consent: ConsentSource
+    let transport: TransportSpec
+    let timeout: Duration
+    let terminateAfterResponse: Bool
+
+    /// Waits for a reader, serves its requests and returns how the session ended.
+    mutating func run(options: BleOptions) async throws(ProgramFailure) -> SessionOutcome {
+        log("waiting for a reader (\(modeText(options)), transport \(transport))")
+        let link: any MdocTransport
+        do {
+            link = try await SessionLink.holder(over: transport, options: options, ident: session.bleIdent, timeout: timeout)
+        } catch {
+            throw ProgramFailure(.sessionFailed, "\(error)")
+        }
+        log("reader connected in mdoc \(link.mode == .peripheralServer ? "peripheral server" : "central client") mode")
+        defer { link.close() }
+
+        while true {
+            let event: MdocTransportEvent
+            do {
+                event = try await SessionLink.receive(from: link, within: timeout, awaiting: "message from the reader")
+            } catch {
+                _ = session.transportEnded()
+                throw ProgramFailure(.sessionFailed, "\(error)")
+            }
+            var action: HolderAction
+            switch event {
+            case .message(let bytes):
+                action = session.receive(bytes)
+            case .ended, .disconnected:
+                action = session.transportEnded()
+            }
+            while true {
+                switch action {
+                case .askConsent(let request):
+                    let approved = consent.decide(request)
+                    fflush(nil)
+                    let count = approved.documents.values.reduce(0) { $0 + $1.values.reduce(0) { $0 + $1.count } }
+                    log(count == 0 ? "sending no elements" : "sending \(count) approved element\(count == 1 ? "" : "s")")
+                    action = session.decide(approved)
+                    continue
+                case .send(let bytes):
+                    try await send(bytes, on: link)
+                    if terminateAfterResponse, session.responsesSent > 0 {
+                        action = session.terminate()
+                        continue
+                    }
+                case .sendAndFinish(let bytes, let outcome):
+                    try? await send(bytes, on: link)
+                    await link.end()
+                    return outcome
+                case .finished(let outcome):
+                    await link.end()
+                    return outcome
+                }
+                break
+            }
+        }
+    }
+
+    private func send(_ bytes: [UInt8], on link: any MdocTransport) async throws(ProgramFailure) {
+        do {
+            try await link.send(bytes)
+        } catch {
+            throw ProgramFailure(.sessionFailed, "sending to the reader failed: \(error)")
+        }
+    }
+
+    private func modeText(_ options: BleOptions) -> String {
+        var modes: [String] = []
+        if options.peripheralServerModeSupported { modes.append("peripheral server mode") }
+        if options.centralClientModeSupported { modes.append("central client mode") }
+        return modes.joined(separator: " and ")
+    }
+
+    private func log(_ line: String) {
+        ProgramFailure.writeError("mdoc-holder: \(line)\n")
+    }
+}

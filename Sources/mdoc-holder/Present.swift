@@ -1,0 +1,153 @@
+import ArgumentParser
+import MdocBLE
+import MdocCBOR
+import MdocCrypto
+import MdocModel
+import MdocSession
+import MdocTerminal
+
+import Foundation
+
+/// `mdoc-holder present`: one presentation (or several, with `--keep-running`) over a BLE bearer.
+struct Present: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        abstract: "Show an engagement QR code and present documents to the reader that scans it.",
+        discussion: """
+            Makes a fresh ephemeral key and DeviceEngagement (ISO/IEC 18013-5 8.2), draws it as \
+            a QR code and prints its mdoc: URI, then waits for a reader over the 18013-5 BLE GATT \
+            service. Each request is shown with the reader's identity (verified against \
+            --trust-readers, untrusted, or anonymous), the documents and elements asked for and \
+            whether the reader intends to retain them. Only the elements you approve (or your \
+            --policy approves) are sent, device-authenticated with a MAC when the reader's key \
+            allows it and a signature otherwise.
+
+            Example:
+              mdoc-holder present --credential Certs/demo/mdl.mdoc --yes
+
+            Exit codes: 0 the session ended normally; 7 unusable --credential, --trust-readers \
+            or --policy file; 8 no reader within --timeout, the link was lost before the response \
+            was delivered, or the session failed (status 10 or 11); 64 usage error.
+            """
+    )
+
+    @Option(name: .customLong("credential"), parsing: .upToNextOption,
+            help: "Credential files made by `mdoc-issuer issue` (one or more).")
+    var credentials: [String] = []
+
+    @Option(help: "The BLE bearer: sim (a local socket named after the service UUID).")
+    var transport: TransportSpec = .sim
+
+    @Option(name: .customLong("ble-mode"),
+            help: "Which 18013-5 BLE modes to offer: peripheral (we are the GATT server), central (the reader is), or both.")
+    var bleMode: BLEModeChoice = .both
+
+    @Option(name: .customLong("trust-readers"), parsing: .upToNextOption,
+            help: "Reader root certificates (PEM, DER or hex files, or directories) that make a reader trusted.")
+    var trustReaders: [String] = []
+
+    @Flag(help: "Approve every requested element this holder has, without asking.")
+    var yes = false
+
+    @Option(help: "A consent policy file (JSON, see docs/consent-policy.md) that decides instead of asking.")
+    var policy: String?
+
+    @Option(help: "Seconds to wait for a reader, and for each message of the session.")
+    var timeout: Double = 120
+
+    @Option(name: .customLong("qr-png"), help: "Also write the engagement QR code to this PNG file.")
+    var qrPNG: String?
+
+    @Flag(name: .customLong("no-qr"), help: "Print only the mdoc: URI, not the QR code.")
+    var noQR = false
+
+    @Flag(name: .customLong("terminate-after-response"),
+          help: "End the session (status 20 and BLE State end) as soon as the response is delivered.")
+    var terminateAfterResponse = false
+
+    func validate() throws {
+        guard !credentials.isEmpty else {
+            throw ValidationError("give at least one --credential file (make one with `mdoc-issuer issue`)")
+        }
+        if yes && policy != nil {
+            throw ValidationError("--yes and --policy both decide consent; give one of them")
+        }
+        guard timeout > 0 else {
+            throw ValidationError("--timeout must be more than 0 seconds")
+        }
+    }
+
+    func run() async throws {
+        await ProgramFailure.reporting(program: "mdoc-holder") { () async throws(ProgramFailure) in
+            try await present()
+        }
+    }
+
+    private func present() async throws(ProgramFailure) {
+        let credentials = try loadCredentials()
+        let anchors: [Certificate]
+        do {
+            anchors = try CertificateFiles.load(trustReaders)
+        } catch {
+            throw ProgramFailure(.badTrustInput, "--trust-readers \(error)")
+        }
+        var consent = ConsentSource.prompt
+        if yes {
+            consent = .approveAll
+        } else if let policy {
+            do {
+                consent = .policy(try ConsentPolicy.load(file: policy))
+            } catch {
+                throw ProgramFailure(.badTrustInput, "--policy \(error)")
+            }
+        }
+
+        let options = bleMode.bleOptions
+        let session: HolderSession
+        do {
+            session = try HolderSession(
+                credentials: credentials, readerTrustAnchors: anchors, bleOptions: options, now: { Date() })
+        } catch {
+            throw ProgramFailure(.badTrustInput, "cannot start a session: \(error)")
+        }
+        try showEngagement(session.mdocURI.description)
+
+        var presentation = HolderPresentation(
+            session: session, consent: consent, transport: transport,
+            timeout: .milliseconds(Int64(timeout * 1000)), terminateAfterResponse: terminateAfterResponse)
+        let outcome = try await presentation.run(options: options)
+        guard outcome.isNormalEnd else {
+            throw ProgramFailure(.sessionFailed, outcome.description)
+        }
+        ProgramFailure.writeError("mdoc-holder: \(outcome)\n")
+    }
+
+    /// The `--credential` files.
+    private func loadCredentials() throws(ProgramFailure) -> [Credential] {
+        var loaded: [Credential] = []
+        for path in credentials {
+            do {
+                loaded.append(try Credential(encoded: try InputSource.load(path).bytes))
+            } catch {
+                throw ProgramFailure(.badTrustInput, "--credential \(path): not a credential: \(error)")
+            }
+        }
+        return loaded
+    }
+
+    /// Draws the QR code (unless `--no-qr`), prints the URI, and writes `--qr-png`.
+    private func showEngagement(_ uri: String) throws(ProgramFailure) {
+        do {
+            let code = try QRCode(text: uri)
+            if !noQR {
+                print(try code.terminalText(), terminator: "")
+            }
+            if let qrPNG {
+                try Data(code.pngData()).write(to: URL(fileURLWithPath: qrPNG))
+            }
+        } catch {
+            throw ProgramFailure(.badTrustInput, "cannot draw the engagement QR code: \(error)")
+        }
+        print(uri)
+        fflush(nil)
+    }
+}
