@@ -54,10 +54,12 @@ struct RequestBuilder {
             return list
         }
         let preset = preset ?? .driving
-        let catalogue = DataElementCatalogue.identifiers(in: space)
         if preset == .full {
-            return catalogue
+            return DataElementCatalogue.identifiers(in: space)
         }
-        return preset.elementIdentifiers.filter { space == preset.nameSpace || catalogue.contains($0) }
+        // The catalogue knows patterns too (age_over_NN), so ask it by name.
+        return preset.elementIdentifiers.filter {
+            space == preset.nameSpace || DataElementCatalogue.name(of: $0, in: space) != nil
+        }
     }
 }
