@@ -26,46 +26,42 @@ struct ProgramRunner {
         return directory
     }()
 
-    static func run(_ program: String, _ arguments: [String], standardInput: Data? = nil, timeout: TimeInterval = 30) throws -> Result {
-        let process = Process()
-        process.executableURL = productsDirectory.appendingPathComponent(program)
-        process.arguments = arguments
-        process.currentDirectoryURL = URL(fileURLWithPath: Vectors.repositoryRoot)
-        // Output goes to files, not pipes: nothing can block on a full pipe and no reader thread
-        // is needed.
-        let outPath = try temporaryFile([], suffix: ".out")
-        let errPath = try temporaryFile([], suffix: ".err")
-        defer {
-            try? FileManager.default.removeItem(atPath: outPath)
-            try? FileManager.default.removeItem(atPath: errPath)
-        }
-        process.standardOutput = try FileHandle(forWritingTo: URL(fileURLWithPath: outPath))
-        process.standardError = try FileHandle(forWritingTo: URL(fileURLWithPath: errPath))
-        let input = Pipe()
-        process.standardInput = input
-        try process.run()
+    /// The status `/usr/bin/env` ends with when the program it should run is not found.
+    static let missingToolStatus: Int32 = 127
+
+    /// The repository's root folder, where the programs run so relative paths such as
+    /// `Certs/demo/mdl.mdoc` work.
+    static let repositoryRoot = Vectors.repositoryRoot
+
+    /// Runs the package's `program` with `arguments` in the repository root; `environment` is
+    /// added to this process's environment.
+    static func run(
+        _ program: String, _ arguments: [String], standardInput: Data? = nil, timeout: TimeInterval = 30,
+        environment: [String: String] = [:]
+    ) throws -> Result {
+        try run(executable: productsDirectory.appendingPathComponent(program), arguments,
+                standardInput: standardInput, timeout: timeout, environment: environment)
+    }
+
+    /// Runs a program found on `PATH` (such as `python3` or `openssl`) through `/usr/bin/env`,
+    /// like ``run(_:_:standardInput:timeout:environment:)``; a tool that is not installed ends
+    /// with ``missingToolStatus``.
+    static func runTool(
+        _ tool: String, _ arguments: [String], timeout: TimeInterval = 30, environment: [String: String] = [:]
+    ) throws -> Result {
+        try run(executable: URL(fileURLWithPath: "/usr/bin/env"), [tool] + arguments, timeout: timeout, environment: environment)
+    }
+
+    private static func run(
+        executable: URL, _ arguments: [String], standardInput: Data? = nil, timeout: TimeInterval,
+        environment: [String: String]
+    ) throws -> Result {
+        let program = try BackgroundProgram(executable: executable, arguments, environment: environment)
         if let standardInput {
-            input.fileHandleForWriting.write(standardInput)
+            program.send(standardInput)
         }
-        try input.fileHandleForWriting.close()
-        let deadline = Date().addingTimeInterval(timeout)
-        var timedOut = false
-        while process.isRunning {
-            if Date() > deadline {
-                process.terminate()
-                timedOut = true
-                break
-            }
-            Thread.sleep(forTimeInterval: 0.005)
-        }
-        process.waitUntilExit()
-        let outData = FileManager.default.contents(atPath: outPath) ?? Data()
-        let errData = FileManager.default.contents(atPath: errPath) ?? Data()
-        return Result(
-            status: process.terminationStatus,
-            standardOutput: String(decoding: outData, as: UTF8.self),
-            standardError: String(decoding: errData, as: UTF8.self),
-            timedOut: timedOut)
+        program.closeInput()
+        return program.wait(timeout: timeout)
     }
 
     /// Writes `bytes` to a new temporary file and returns its path.

@@ -1,0 +1,443 @@
+import Foundation
+import MdocModel
+import Testing
+
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
+/// Live sessions end to end (ISO/IEC 18013-5 8.3.3.1.1 over the `sim` BLE bearer): the real
+/// `mdoc-holder present` and `mdoc-reader request` as separate processes, checked by their exit
+/// codes, the reader's verified result and what the holder showed.
+@Suite struct LiveSessionTests {
+    static let mDL = "org.iso.18013.5.1.mDL"
+    static let mDLNameSpace = "org.iso.18013.5.1"
+    static let pid = "eu.europa.ec.eudi.pid.1"
+    static let pidNameSpace = "eu.europa.ec.eudi.pid.1"
+    static let trust = ["--trust", "Certs/demo/iaca.pem"]
+    static let readerAuthentication = [
+        "--reader-cert", "Certs/demo/reader.pem", "--reader-key", "Certs/demo/reader-key.pem",
+    ]
+    /// Values of the demo mDL (Samples/mdl.json) that must never reach a reader the holder refused.
+    static let demoValues = ["Doe", "Jane", "D1234567", "A-7654321", "Springfield"]
+
+    // MARK: What is disclosed
+
+    @Test func fullPresetReturnsEveryCatalogueElementOfTheCredential() throws {
+        let session = try LiveSession(holder: ["--credential", "Certs/demo/mdl.mdoc", "--yes"])
+        let reader = try session.request(["--preset", "full", "--json"] + Self.trust)
+        let holder = session.holderResult(after: reader)
+
+        #expect(reader.status == 0, "\(reader.standardError)")
+        #expect(holder.status == 0, "\(holder.standardError)")
+        let json = try ReaderJSON(reader.standardOutput)
+        #expect(json.outcome == "verified")
+        let document = try #require(json.document(Self.mDL), "\(reader.standardOutput)")
+        #expect(document["outcome"] as? String == "verified")
+        let returned = json.values(Self.mDL, Self.mDLNameSpace)
+
+        let sample = try Self.sampleElements("Samples/mdl.json", nameSpace: Self.mDLNameSpace)
+        let catalogue = Set(DataElementCatalogue.identifiers(in: Self.mDLNameSpace))
+        let expected = sample.filter { catalogue.contains($0.key) }
+        #expect(expected.count > 20, "the sample and the catalogue should share most elements")
+        #expect(Set(returned.keys) == Set(expected.keys))
+        for (identifier, value) in expected {
+            let want = try Self.canonicalJSON(try Self.readerForm(of: value))
+            let got = try returned[identifier].map(Self.canonicalJSON)
+            #expect(got == want, "\(identifier)")
+        }
+        #expect(returned["family_name"] as? String == "Doe")
+        #expect(returned["document_number"] as? String == "D1234567")
+        #expect(returned["birth_date"] as? String == "1990-01-01")
+        #expect(returned["height"] as? Int == 170)
+        // The default --termination status: SessionData status 20 from the reader.
+        #expect(holder.standardError.contains("mdoc-holder: the reader ended the session"))
+    }
+
+    @Test func requestedSubsetIsExactlyWhatIsReturned() throws {
+        let session = try LiveSession(holder: ["--credential", "Certs/demo/mdl.mdoc", "--yes"])
+        let reader = try session.request(["--elements", "family_name,age_over_18", "--json"] + Self.trust)
+        let holder = session.holderResult(after: reader)
+
+        #expect(reader.status == 0, "\(reader.standardError)")
+        #expect(holder.status == 0, "\(holder.standardError)")
+        let json = try ReaderJSON(reader.standardOutput)
+        #expect(json.outcome == "verified")
+        #expect(json.documents.count == 1)
+        let returned = json.values(Self.mDL, Self.mDLNameSpace)
+        #expect(Set(returned.keys) == ["family_name", "age_over_18"])
+        #expect(returned["family_name"] as? String == "Doe")
+        #expect(returned["age_over_18"] as? Bool == true)
+        #expect(!reader.standardOutput.contains("D1234567"))
+    }
+
+    // MARK: Consent
+
+    @Test func denyAllPolicyReturnsNoDocument() throws {
+        let folder = try LiveSession.temporaryFolder()
+        defer { try? FileManager.default.removeItem(atPath: folder) }
+        let policy = folder + "/deny.json"
+        try LiveSession.write(#"{"default": "deny", "rules": []}"#, to: policy)
+
+        let session = try LiveSession(holder: ["--credential", "Certs/demo/mdl.mdoc", "--policy", policy])
+        let reader = try session.request(["--preset", "full"] + Self.trust)
+        let holder = session.holderResult(after: reader)
+
+        #expect(reader.status == 6, "\(reader.standardError)")
+        #expect(reader.standardOutput.contains("NO DOCUMENTS"), "\(reader.standardOutput)")
+        for value in Self.demoValues {
+            #expect(!reader.standardOutput.contains(value), "\(value) reached the reader")
+            #expect(!reader.standardError.contains(value), "\(value) reached the reader")
+        }
+        #expect(holder.status == 0, "\(holder.standardError)")
+        #expect(holder.standardOutput.contains(
+            "refuse org.iso.18013.5.1.mDL/org.iso.18013.5.1/family_name: no rule allows it (default deny)"),
+            "\(holder.standardOutput)")
+        #expect(holder.standardError.contains("sending no elements"))
+    }
+
+    @Test func policyReleasesOnlyTheAllowedElement() throws {
+        let folder = try LiveSession.temporaryFolder()
+        defer { try? FileManager.default.removeItem(atPath: folder) }
+        let policy = folder + "/age.json"
+        try LiveSession.write(
+            #"{"rules": [{"docType": "org.iso.18013.5.1.mDL", "nameSpace": "org.iso.18013.5.1", "allow": ["age_over_18"]}]}"#,
+            to: policy)
+
+        let session = try LiveSession(holder: ["--credential", "Certs/demo/mdl.mdoc", "--policy", policy])
+        let reader = try session.request(["--elements", "family_name,age_over_18", "--json"] + Self.trust)
+        let holder = session.holderResult(after: reader)
+
+        #expect(reader.status == 0, "\(reader.standardError)")
+        let json = try ReaderJSON(reader.standardOutput)
+        let returned = json.values(Self.mDL, Self.mDLNameSpace)
+        #expect(Set(returned.keys) == ["age_over_18"], "\(reader.standardOutput)")
+        #expect(returned["age_over_18"] as? Bool == true)
+        #expect(!reader.standardOutput.contains("Doe"))
+        #expect(holder.status == 0, "\(holder.standardError)")
+        #expect(holder.standardOutput.contains("release org.iso.18013.5.1.mDL/org.iso.18013.5.1/age_over_18: allowed by rules[0]"),
+                "\(holder.standardOutput)")
+        #expect(holder.standardOutput.contains("refuse org.iso.18013.5.1.mDL/org.iso.18013.5.1/family_name"))
+    }
+
+    /// The answers typed at the holder's `[a]ll / [n]one / [c]hoose` prompt (the request asks
+    /// for family_name, then age_over_18), what the holder then says, and what the reader gets.
+    struct PromptCase: Sendable, CustomTestStringConvertible {
+        var answers: String
+        var holderSays: String
+        var readerStatus: Int32
+        var disclosed: Set<String>
+        var testDescription: String { answers.debugDescription }
+    }
+
+    static let promptCases = [
+        PromptCase(answers: "n\n", holderSays: "Releasing nothing.", readerStatus: 6, disclosed: []),
+        PromptCase(answers: "a\n", holderSays: "Releasing all 2 elements.", readerStatus: 0,
+                   disclosed: ["family_name", "age_over_18"]),
+        PromptCase(answers: "c\nn\ny\n", holderSays: "Releasing 1 of 2 elements.", readerStatus: 0,
+                   disclosed: ["age_over_18"]),
+    ]
+
+    @Test(arguments: promptCases)
+    func interactiveConsent(_ answers: PromptCase) throws {
+        let session = try LiveSession(holder: ["--credential", "Certs/demo/mdl.mdoc"])
+        let reader = try session.startReader(["--elements", "family_name,age_over_18", "--json"] + Self.trust)
+        #expect(session.holder.waitForOutput(containing: "Release [a]ll 2, [n]one, or [c]hoose? ", timeout: LiveSession.waitTimeout),
+                "\(session.holder.standardOutput)\n\(session.holder.standardError)")
+        session.holder.send(answers.answers)
+        let readerResult = reader.wait(timeout: LiveSession.waitTimeout)
+        let holder = session.holderResult(after: readerResult)
+
+        #expect(readerResult.status == answers.readerStatus, "\(readerResult.standardError)")
+        #expect(holder.status == 0, "\(holder.standardError)")
+        #expect(holder.standardOutput.contains(answers.holderSays), "\(holder.standardOutput)")
+        let json = try ReaderJSON(readerResult.standardOutput)
+        #expect(json.outcome == (answers.disclosed.isEmpty ? "noDocuments" : "verified"), "\(readerResult.standardOutput)")
+        let returned = json.values(Self.mDL, Self.mDLNameSpace)
+        #expect(Set(returned.keys) == answers.disclosed, "\(readerResult.standardOutput)")
+        #expect(readerResult.standardOutput.contains("\"Doe\"") == answers.disclosed.contains("family_name"))
+    }
+
+    // MARK: Reader authentication (ISO/IEC 18013-5 9.1.4)
+
+    struct ReaderIdentityCase: Sendable, CustomTestStringConvertible {
+        var name: String
+        var holderTrust: [String]
+        var signed: Bool
+        var shown: String
+        var testDescription: String { name }
+    }
+
+    static let readerIdentityCases = [
+        ReaderIdentityCase(name: "trusted", holderTrust: ["Certs/demo/reader-root.pem"], signed: true,
+                           shown: "Reader: trusted: C=US, CN=swift-mdoc Demo Reader (trust anchor C=US, CN=swift-mdoc Demo Reader Root)"),
+        ReaderIdentityCase(name: "untrusted (another root)", holderTrust: ["Certs/demo/iaca.pem"], signed: true,
+                           shown: "Reader: NOT TRUSTED, claiming to be C=US, CN=swift-mdoc Demo Reader"),
+        ReaderIdentityCase(name: "untrusted (no roots)", holderTrust: [], signed: true,
+                           shown: "Reader: NOT TRUSTED, claiming to be C=US, CN=swift-mdoc Demo Reader"),
+        ReaderIdentityCase(name: "anonymous", holderTrust: ["Certs/demo/reader-root.pem"], signed: false,
+                           shown: "Reader: anonymous (the request is not signed)"),
+    ]
+
+    @Test(arguments: readerIdentityCases)
+    func holderShowsTheReaderIdentity(_ identity: ReaderIdentityCase) throws {
+        let trustReaders = identity.holderTrust.isEmpty ? [] : ["--trust-readers"] + identity.holderTrust
+        let session = try LiveSession(holder: ["--credential", "Certs/demo/mdl.mdoc", "--yes"] + trustReaders)
+        let reader = try session.request(
+            ["--preset", "age-over-18"] + Self.trust + (identity.signed ? Self.readerAuthentication : []))
+        let holder = session.holderResult(after: reader)
+
+        #expect(reader.status == 0, "\(reader.standardError)")
+        #expect(holder.status == 0, "\(holder.standardError)")
+        #expect(holder.standardOutput.contains(identity.shown), "\(holder.standardOutput)")
+        let readerLines = holder.standardOutput.split(separator: "\n").filter { $0.contains("Reader: ") }
+        #expect(readerLines.count == 1, "\(holder.standardOutput)")
+    }
+
+    /// A reader root with the same name as the demo's but another key does not make the demo
+    /// reader trusted: the signature, not the name, decides.
+    @Test func sameNamedReaderRootWithAnotherKeyIsNotTrusted() throws {
+        let folder = try LiveSession.temporaryFolder()
+        defer { try? FileManager.default.removeItem(atPath: folder) }
+        let pki = try ProgramRunner.run("mdoc-issuer", ["pki", folder + "/pki", "--name", "swift-mdoc Demo"])
+        try #require(pki.status == 0, "\(pki.standardError)")
+        let root = try ProgramRunner.runTool("openssl", ["x509", "-in", folder + "/pki/reader-root.pem", "-noout", "-subject"])
+        #expect(root.standardOutput.contains("swift-mdoc Demo Reader Root"), "\(root.standardOutput)\(root.standardError)")
+
+        let session = try LiveSession(holder: [
+            "--credential", "Certs/demo/mdl.mdoc", "--yes", "--trust-readers", folder + "/pki/reader-root.pem",
+        ])
+        let reader = try session.request(["--preset", "age-over-18"] + Self.trust + Self.readerAuthentication)
+        let holder = session.holderResult(after: reader)
+
+        #expect(reader.status == 0, "\(reader.standardError)")
+        #expect(holder.status == 0, "\(holder.standardError)")
+        #expect(holder.standardOutput.contains("Reader: NOT TRUSTED, claiming to be C=US, CN=swift-mdoc Demo Reader"),
+                "\(holder.standardOutput)")
+        #expect(!holder.standardOutput.contains("Reader: trusted"))
+    }
+
+    // MARK: mdoc authentication (ISO/IEC 18013-5 9.1.3)
+
+    @Test func p256DeviceKeyAuthenticatesWithDeviceMac() throws {
+        let session = try LiveSession(holder: ["--credential", "Certs/demo/mdl.mdoc", "--yes"])
+        let reader = try session.request(["--preset", "age-over-18", "--json"] + Self.trust)
+        _ = session.holderResult(after: reader)
+
+        #expect(reader.status == 0, "\(reader.standardError)")
+        let document = try #require(try ReaderJSON(reader.standardOutput).document(Self.mDL))
+        #expect(document["deviceAuthentication"] as? String == "DeviceMac")
+        #expect(document["outcome"] as? String == "verified")
+    }
+
+    @Test func p384DeviceKeyAuthenticatesWithDeviceSignature() throws {
+        let folder = try LiveSession.temporaryFolder()
+        defer { try? FileManager.default.removeItem(atPath: folder) }
+        let key = folder + "/device-p384.pem"
+        try LiveSession.makeOpenSSLKey(curve: "P-384", at: key)
+        let credential = folder + "/p384.mdoc"
+        let issued = try ProgramRunner.run("mdoc-issuer", [
+            "issue", "--pki", "Certs/demo", "--doctype", Self.mDL, "--data", "Samples/mdl.json",
+            "--device-key", key, "--out", credential,
+        ])
+        try #require(issued.status == 0, "\(issued.standardError)")
+        #expect(issued.standardOutput.contains("device key P-384"), "\(issued.standardOutput)")
+
+        let session = try LiveSession(holder: ["--credential", credential, "--yes"])
+        let reader = try session.request(["--preset", "age-over-18"] + Self.trust)
+        let holder = session.holderResult(after: reader)
+
+        #expect(reader.status == 0, "\(reader.standardError)")
+        #expect(holder.status == 0, "\(holder.standardError)")
+        #expect(reader.standardOutput.contains("Device auth: DeviceSignature"), "\(reader.standardOutput)")
+        #expect(reader.standardOutput.contains("ok   device authentication deviceAuth: DeviceSignature ES384"))
+        #expect(!reader.standardOutput.contains("DeviceMac"))
+    }
+
+    // MARK: Several documents
+
+    @Test(arguments: [["--preset", "age-over-18"], ["--elements", "age_over_18"]])
+    func twoDocumentsAreBothVerified(_ elements: [String]) throws {
+        let session = try LiveSession(holder: [
+            "--credential", "Certs/demo/mdl.mdoc", "Certs/demo/pid.mdoc", "--yes",
+        ])
+        let reader = try session.request(["--doctype", "mdl", "--doctype", "pid", "--json"] + elements + Self.trust)
+        let holder = session.holderResult(after: reader)
+
+        #expect(reader.status == 0, "\(reader.standardError)")
+        #expect(holder.status == 0, "\(holder.standardError)")
+        let json = try ReaderJSON(reader.standardOutput)
+        #expect(json.outcome == "verified")
+        #expect(json.documents.count == 2)
+        for (docType, nameSpace) in [(Self.mDL, Self.mDLNameSpace), (Self.pid, Self.pidNameSpace)] {
+            #expect(json.document(docType)?["outcome"] as? String == "verified", "\(docType)")
+            let returned = json.values(docType, nameSpace)
+            #expect(Set(returned.keys) == ["age_over_18"], "\(docType)")
+            #expect(returned["age_over_18"] as? Bool == true, "\(docType)")
+        }
+    }
+
+    // MARK: BLE modes (ISO/IEC 18013-5 8.3.3.1.1)
+
+    @Test(arguments: [("central", "central"), ("both", "central"), ("peripheral", "peripheral")])
+    func bleModes(holderMode: String, readerMode: String) throws {
+        let session = try LiveSession(holder: ["--credential", "Certs/demo/mdl.mdoc", "--yes", "--ble-mode", holderMode])
+        let reader = try session.request(["--preset", "age-over-18", "--ble-mode", readerMode] + Self.trust)
+        let holder = session.holderResult(after: reader)
+
+        #expect(reader.status == 0, "\(reader.standardError)")
+        #expect(holder.status == 0, "\(holder.standardError)")
+        #expect(reader.standardOutput.contains("Document 0: org.iso.18013.5.1.mDL: VERIFIED"), "\(reader.standardOutput)")
+        let holderMode = readerMode == "central" ? "central client" : "peripheral server"
+        #expect(holder.standardError.contains("reader connected in mdoc \(holderMode) mode"), "\(holder.standardError)")
+        #expect(reader.standardError.contains("in \(readerMode) mode over sim"), "\(reader.standardError)")
+    }
+
+    @Test(arguments: [("peripheral", "central"), ("central", "peripheral")])
+    func modeNotOfferedFailsAtOnce(holderMode: String, readerMode: String) throws {
+        let session = try LiveSession(holder: ["--credential", "Certs/demo/mdl.mdoc", "--yes", "--ble-mode", holderMode])
+        let start = Date()
+        let reader = try session.request(["--preset", "age-over-18", "--ble-mode", readerMode] + Self.trust)
+        let elapsed = Date().timeIntervalSince(start)
+        let holder = session.holder.terminate()
+
+        #expect(reader.status == 8, "\(reader.standardError)")
+        #expect(elapsed < 20, "the reader took \(elapsed) s to find that the mode is not offered")
+        #expect(reader.standardError.contains("the mdoc does not offer \(readerMode) mode (it offers: \(holderMode))"),
+                "\(reader.standardError)")
+        #expect(reader.standardOutput.isEmpty)
+        #expect(!holder.standardError.contains("reader connected"))
+    }
+
+    // MARK: Termination (ISO/IEC 18013-5 9.1.1.4, 8.3.3.1.1.5)
+
+    @Test func readerEndsWithBLEStateOnly() throws {
+        let session = try LiveSession(holder: ["--credential", "Certs/demo/mdl.mdoc", "--yes"])
+        let reader = try session.request(["--preset", "age-over-18", "--termination", "state"] + Self.trust)
+        let holder = session.holderResult(after: reader)
+
+        #expect(reader.status == 0, "\(reader.standardError)")
+        #expect(reader.standardOutput.contains(": VERIFIED"))
+        #expect(holder.status == 0, "\(holder.standardError)")
+        #expect(holder.standardError.contains("mdoc-holder: the connection ended after the response"), "\(holder.standardError)")
+        #expect(!holder.standardError.contains("the reader ended the session"))
+    }
+
+    @Test func holderEndsTheSessionAfterTheResponse() throws {
+        let session = try LiveSession(holder: ["--credential", "Certs/demo/mdl.mdoc", "--yes", "--terminate-after-response"])
+        let reader = try session.request(["--preset", "age-over-18", "--termination", "wait"] + Self.trust)
+        let holder = session.holderResult(after: reader)
+
+        #expect(reader.status == 0, "\(reader.standardError)")
+        #expect(reader.standardOutput.contains(": VERIFIED"))
+        #expect(reader.standardError.contains("mdoc-reader: the mdoc ended the session"), "\(reader.standardError)")
+        #expect(holder.status == 0, "\(holder.standardError)")
+        #expect(holder.standardError.contains("mdoc-holder: the mdoc ended the session"), "\(holder.standardError)")
+    }
+
+    // MARK: Failures
+
+    @Test func holderKilledMidSessionFailsTheReader() throws {
+        // No --yes or --policy: the holder stops at the consent prompt, its stdin left open.
+        let session = try LiveSession(holder: ["--credential", "Certs/demo/mdl.mdoc"])
+        let reader = try session.startReader(["--preset", "age-over-18"] + Self.trust, readerTimeout: 10)
+        try #require(session.holder.waitForOutput(containing: "Release [a]ll 1, [n]one, or [c]hoose? ", timeout: LiveSession.waitTimeout),
+                     "\(session.holder.standardOutput)\n\(session.holder.standardError)")
+        let killed = Date()
+        #expect(kill(session.holder.processIdentifier, SIGKILL) == 0)
+        let result = reader.wait(timeout: LiveSession.waitTimeout)
+        let elapsed = Date().timeIntervalSince(killed)
+        _ = session.holder.wait(timeout: LiveSession.waitTimeout)
+
+        #expect(result.status == 8, "\(result.standardError)")
+        #expect(elapsed < 20, "the reader took \(elapsed) s to notice")
+        #expect(!result.standardOutput.contains("VERIFIED"), "\(result.standardOutput)")
+        #expect(result.standardError.contains("mdoc-reader: error: "), "\(result.standardError)")
+    }
+
+    @Test func readerWithoutHolderGivesUpAfterItsTimeout() throws {
+        let session = try LiveSession(holder: ["--credential", "Certs/demo/mdl.mdoc", "--yes"])
+        #expect(kill(session.holder.processIdentifier, SIGKILL) == 0)
+        _ = session.holder.wait(timeout: LiveSession.waitTimeout)
+
+        let start = Date()
+        let reader = try session.request(["--preset", "age-over-18"] + Self.trust, readerTimeout: 3)
+        let elapsed = Date().timeIntervalSince(start)
+
+        #expect(reader.status == 8, "\(reader.standardError)")
+        #expect(elapsed >= 2.5 && elapsed < 15, "the reader ended after \(elapsed) s with --timeout 3")
+        #expect(reader.standardError.contains("no mdoc on service"), "\(reader.standardError)")
+        #expect(reader.standardError.contains("within 3 s"), "\(reader.standardError)")
+        #expect(reader.standardOutput.isEmpty)
+    }
+
+    // MARK: Engagement by QR code (ISO/IEC 18013-5 8.2.2.3)
+
+    @Test func engagementQRImageRoundTrip() throws {
+        let folder = try LiveSession.temporaryFolder()
+        defer { try? FileManager.default.removeItem(atPath: folder) }
+        let png = folder + "/engagement.png"
+        let session = try LiveSession(holder: ["--credential", "Certs/demo/mdl.mdoc", "--yes", "--qr-png", png])
+        let bytes = try #require(FileManager.default.contents(atPath: png), "no --qr-png file")
+        #expect(bytes.starts(with: [0x89, 0x50, 0x4E, 0x47]))
+
+        let reader = try session.reader([
+            "request", "--qr-image", png, "--preset", "age-over-18", "--json", "--timeout", "\(LiveSession.programTimeout)",
+        ] + Self.trust)
+        let holder = session.holderResult(after: reader)
+
+        #expect(reader.status == 0, "\(reader.standardError)")
+        #expect(holder.status == 0, "\(holder.standardError)")
+        #expect(try ReaderJSON(reader.standardOutput).values(Self.mDL, Self.mDLNameSpace)["age_over_18"] as? Bool == true)
+    }
+
+    // MARK: mdoc demo
+
+    @Test func demoVerifies() throws {
+        let result = try ProgramRunner.run(
+            "mdoc", ["demo"], timeout: LiveSession.waitTimeout,
+            environment: ["MDOC_SIM_NAMESPACE": "e2e-\(UUID().uuidString)"])
+
+        #expect(result.status == 0, "\(result.standardError)")
+        #expect(result.standardOutput.contains("Document 0: org.iso.18013.5.1.mDL: VERIFIED"), "\(result.standardOutput)")
+        #expect(result.standardOutput.contains("Reader: trusted: C=US, CN=swift-mdoc Demo Reader"))
+        #expect(result.standardOutput.contains("\"Doe\""))
+    }
+
+    // MARK: Helpers
+
+    /// The elements of `nameSpace` in an issuer data file (docs/issuer-data-format.md).
+    static func sampleElements(_ path: String, nameSpace: String) throws -> [String: Any] {
+        let data = try Data(contentsOf: URL(fileURLWithPath: ProgramRunner.repositoryRoot + "/" + path))
+        let root = try #require(try JSONSerialization.jsonObject(with: data) as? [String: Any])
+        let nameSpaces = try #require(root["nameSpaces"] as? [String: Any])
+        return try #require(nameSpaces[nameSpace] as? [String: Any])
+    }
+
+    /// How `mdoc-reader --json` shows an issuer data value: full-date and tdate as their text,
+    /// a `bytes-file` as `{"hex": …}` of the file's bytes (Samples/ relative).
+    static func readerForm(of value: Any) throws -> Any {
+        if let object = value as? [String: Any] {
+            if object.count == 1, let text = object["full-date"] as? String ?? object["tdate"] as? String {
+                return text
+            }
+            if object.count == 1, let file = object["bytes-file"] as? String {
+                let bytes = try Data(contentsOf: URL(fileURLWithPath: ProgramRunner.repositoryRoot + "/Samples/" + file))
+                return ["hex": bytes.map { String(format: "%02x", $0) }.joined()]
+            }
+            return try object.mapValues(readerForm)
+        }
+        if let array = value as? [Any] {
+            return try array.map(readerForm)
+        }
+        return value
+    }
+
+    /// `value` as JSON text with sorted keys, to compare values whatever their key order.
+    static func canonicalJSON(_ value: Any) throws -> String {
+        let data = try JSONSerialization.data(withJSONObject: value, options: [.sortedKeys, .fragmentsAllowed])
+        return String(decoding: data, as: UTF8.self)
+    }
+}
