@@ -204,7 +204,7 @@ let package = Package(
             name: "MdocCLITests",
             dependencies: [
                 "mdoc", "mdoc-reader", "mdoc-holder", "mdoc-issuer",
-                "MdocCBOR", "MdocCrypto", "MdocCOSE", "MdocModel", "MdocSession", "MdocTestSupport",
+                "MdocCBOR", "MdocCrypto", "MdocCOSE", "MdocModel", "MdocSession", "MdocBLE", "MdocTestSupport",
             ],
             swiftSettings: strictSettings
         ),

@@ -59,8 +59,13 @@ struct HolderPresentation {
             do {
                 event = try await SessionLink.receive(from: link, within: timeout, awaiting: "message from the reader")
             } catch {
-                _ = session.transportEnded()
-                throw ProgramFailure(.sessionFailed, "\(error)")
+                // A reader that goes quiet after its response ends the session normally
+                // (ISO/IEC 18013-5 leaves ending to either side); before it, the session failed.
+                guard case .finished(let outcome) = session.transportEnded(), outcome.isNormalEnd else {
+                    throw ProgramFailure(.sessionFailed, "\(error)")
+                }
+                log("\(error); ending the session")
+                return outcome
             }
             var action: HolderAction
             switch event {
@@ -99,9 +104,9 @@ struct HolderPresentation {
 
     private func send(_ bytes: [UInt8], on link: any MdocTransport) async throws(ProgramFailure) {
         do {
-            try await link.send(bytes)
+            try await SessionLink.send(bytes, on: link, within: timeout, sending: "the message to the reader")
         } catch {
-            throw ProgramFailure(.sessionFailed, "sending to the reader failed: \(error)")
+            throw ProgramFailure(.sessionFailed, "\(error)")
         }
     }
 

@@ -77,7 +77,7 @@ struct ReaderExchange {
                     break
                 }
             case .sendAndFinish(let bytes, let outcome):
-                try? await link.send(bytes)
+                try? await send(bytes, on: link)
                 await link.end()
                 return try finish(.finished(outcome), result)
             case .finished(let outcome):
@@ -86,9 +86,16 @@ struct ReaderExchange {
             }
             let event: MdocTransportEvent
             do {
-                event = try await SessionLink.receive(from: link, within: timeout, awaiting: "response from the mdoc")
+                event = try await SessionLink.receive(
+                    from: link, within: timeout, awaiting: result == nil ? "response from the mdoc" : "end of the session")
             } catch {
-                throw ProgramFailure(.sessionFailed, "\(error)")
+                // With the response in hand, an mdoc that never ends the session is not a failure.
+                guard result != nil else {
+                    throw ProgramFailure(.sessionFailed, "\(error)")
+                }
+                ProgramFailure.writeError("mdoc-reader: \(error); ending the session\n")
+                await link.end()
+                return try finish(session.transportEnded(), result)
             }
             switch event {
             case .message(let bytes):
@@ -102,9 +109,9 @@ struct ReaderExchange {
 
     private func send(_ bytes: [UInt8], on link: any MdocTransport) async throws(ProgramFailure) {
         do {
-            try await link.send(bytes)
+            try await SessionLink.send(bytes, on: link, within: timeout, sending: "the message to the mdoc")
         } catch {
-            throw ProgramFailure(.sessionFailed, "sending to the mdoc failed: \(error)")
+            throw ProgramFailure(.sessionFailed, "\(error)")
         }
     }
 

@@ -99,6 +99,9 @@ struct Demo: ParsableCommand {
                 ExitStatus(rawValue: reader.terminationStatus) ?? .sessionFailed,
                 "mdoc-reader ended with status \(reader.terminationStatus)")
         }
+        guard holder.terminationStatus == 0 else {
+            throw ProgramFailure(.sessionFailed, "mdoc-holder ended with status \(holder.terminationStatus)")
+        }
     }
 
     /// Runs a program to completion, failing the demo when it fails.

@@ -227,6 +227,19 @@ struct MdocTransportTests {
         #expect(try await server.receive() == .message([9]))
     }
 
+    @Test("data on Client2Server before State 0x01 fails the server's receive and closes the link",
+          arguments: MdocBLEMode.allCases)
+    func dataBeforeStart(mode: MdocBLEMode) async throws {
+        let uuid = UUID()
+        let (accepted, connected) = try await SimTestSupport.connectedPair(serviceUUID: uuid)
+        let server = MdocGATTServerTransport(mode: mode, serviceUUID: uuid, ident: Self.ident, bearer: accepted)
+        let manual = try await ManualMdocClient.discover(mode: mode, serviceUUID: uuid, bearer: connected)
+        defer { manual.client.close() }
+        try await manual.client.writeWithoutResponse([0x00, 0xA0], to: manual.client2Server)
+        #expect(await SimTestSupport.errorCode { () throws(BLEError) in try await server.receive() } == .protocolViolation)
+        #expect(try await manual.client.nextNotification() == nil)
+    }
+
     @Test("a bad chunk header from the client fails the server's receive and closes the link")
     func badChunkHeader() async throws {
         let uuid = UUID()

@@ -325,6 +325,16 @@ import Darwin
         #expect(!holder.standardError.contains("the reader ended the session"))
     }
 
+    @Test func whenNeitherSideEndsTheSessionBothTimeOutAfterTheResponseAndSucceed() throws {
+        let session = try LiveSession(holder: ["--credential", "Certs/demo/mdl.mdoc", "--yes"], holderTimeout: 8)
+        let reader = try session.request(["--termination", "wait"] + Self.trust, readerTimeout: 8)
+        let holder = session.holderResult(after: reader)
+
+        #expect(reader.status == 0, "\(reader.standardError)")
+        #expect(reader.standardOutput.contains("VERIFIED"))
+        #expect(holder.status == 0, "\(holder.standardError)")
+    }
+
     @Test func holderEndsTheSessionAfterTheResponse() throws {
         let session = try LiveSession(holder: ["--credential", "Certs/demo/mdl.mdoc", "--yes", "--terminate-after-response"])
         let reader = try session.request(["--preset", "age-over-18", "--termination", "wait"] + Self.trust)

@@ -134,6 +134,15 @@ public actor MdocGATTServerTransport: MdocTransport {
                     events.enqueue(.ended)
                 }
             } else if characteristic == client2Server {
+                // 8.3.3.1.1.4: the client writes State 0x01 before any data; bytes written
+                // before it belong to no session, so the link fails rather than guessing.
+                guard hasStarted else {
+                    let error = BLEError(.protocolViolation, "the GATT client wrote Client2Server before State 0x01 (start)")
+                    endLink(error)
+                    events.fail(error)
+                    close()
+                    return false
+                }
                 do {
                     if let message = try reassembler.append(value) { events.enqueue(.message(message)) }
                 } catch {

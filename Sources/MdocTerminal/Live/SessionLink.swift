@@ -95,13 +95,46 @@ public enum SessionLink {
             while outcome == nil, let next = await group.next() {
                 outcome = next
             }
-            group.cancelAll()
             if case .failure(let error)? = outcome, error.code == .timeout {
+                // Closing ends the receive still waiting, so the group can finish.
                 transport.close()
             }
+            group.cancelAll()
             return outcome ?? .failure(LinkError(.timeout, "no \(what) within \(seconds(timeout))"))
         }
         return try result.get()
+    }
+
+    /// Sends `message` on `transport`; when the peer has not taken it after `timeout` (it never
+    /// started the session, or stopped reading) the link is closed and a
+    /// ``LinkError/Code/timeout`` names `what` was being sent.
+    public static func send(
+        _ message: [UInt8], on transport: any MdocTransport, within timeout: Duration, sending what: String
+    ) async throws(LinkError) {
+        let result = await withTaskGroup(of: Result<Void, LinkError>?.self) { group in
+            group.addTask {
+                do throws(BLEError) {
+                    return .success(try await transport.send(message))
+                } catch {
+                    return .failure(linkError(error, "sending \(what)"))
+                }
+            }
+            group.addTask {
+                try? await Task.sleep(for: timeout)
+                return Task.isCancelled ? nil : .failure(LinkError(.timeout, "the peer did not take \(what) within \(seconds(timeout))"))
+            }
+            var outcome: Result<Void, LinkError>? = nil
+            while outcome == nil, let next = await group.next() {
+                outcome = next
+            }
+            if case .failure(let error)? = outcome, error.code == .timeout {
+                // Closing fails the send still waiting, so the group can finish.
+                transport.close()
+            }
+            group.cancelAll()
+            return outcome ?? .failure(LinkError(.timeout, "the peer did not take \(what) within \(seconds(timeout))"))
+        }
+        try result.get()
     }
 
     // MARK: - Internals
