@@ -60,6 +60,24 @@ struct HolderReaderSessionTests {
         #expect(question.documents.first?.elements.map(\.intentToRetain) == [true, false])
     }
 
+    @Test("two DocRequests for one docType are asked about once, under the stricter terms of the two")
+    func sameDocTypeTwice() throws {
+        let pki = try TestPKI()
+        let first = Self.mDLRequest(["family_name"])
+        let second = Self.mDLRequest(["family_name", "age_over_18"], intentToRetain: true)
+        var pair = try SessionPair(
+            credentials: [TestCredentials.mDL(pki: pki)], request: [first, second], issuerAnchors: [pki.iaca])
+        guard case .askConsent(let question) = try pair.start() else {
+            Issue.record("no consent question")
+            return
+        }
+        // One decision covers both DocRequests, so it is taken seeing the retention either asks for.
+        #expect(question.documents.count == 1)
+        let document = try #require(question.documents.first)
+        #expect(document.elements.map(\.identifier) == ["family_name", "age_over_18"])
+        #expect(document.elements.map(\.intentToRetain) == [true, true])
+    }
+
     @Test("approving a subset returns only that subset")
     func subset() throws {
         let pki = try TestPKI()

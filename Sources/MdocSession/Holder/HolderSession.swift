@@ -237,9 +237,18 @@ public struct HolderSession: Sendable {
             return respond(with: ResponseBuilder.errorResponse(for: error))
         }
         let time = now()
-        let documents = request.docRequests.map { docRequest in
-            presentation(of: docRequest, identity: ReaderIdentity(
+        // Consent is given per docType (ElementSelection), so DocRequests for the same docType
+        // are shown as one document carrying the least favourable of their terms: the least
+        // trusted reader identity and intent to retain when any of them asks to retain.
+        var documents: [PresentationRequest.Document] = []
+        for docRequest in request.docRequests {
+            let document = presentation(of: docRequest, identity: ReaderIdentity(
                 readerAuthenticationVerifier.verify(docRequest, sessionTranscript: session.transcript, at: time)))
+            if let index = documents.firstIndex(where: { $0.docType == document.docType }) {
+                documents[index] = Self.merging(documents[index], document)
+            } else {
+                documents.append(document)
+            }
         }
         state = .awaitingConsent(request)
         return .askConsent(PresentationRequest(documents: documents))
@@ -260,6 +269,27 @@ public struct HolderSession: Sendable {
         }
         return PresentationRequest.Document(
             docType: itemsRequest.docType, elements: elements, readerAuthentication: identity, isAvailable: credential != nil)
+    }
+
+    /// One document for two DocRequests of the same docType: every element of both, retained
+    /// when either asks to retain it, under the less trusted reader identity.
+    private static func merging(
+        _ first: PresentationRequest.Document, _ second: PresentationRequest.Document
+    ) -> PresentationRequest.Document {
+        var merged = first
+        for element in second.elements {
+            if let index = merged.elements.firstIndex(where: {
+                $0.nameSpace == element.nameSpace && $0.identifier == element.identifier
+            }) {
+                merged.elements[index].intentToRetain = merged.elements[index].intentToRetain || element.intentToRetain
+            } else {
+                merged.elements.append(element)
+            }
+        }
+        if second.readerAuthentication.trustRank < first.readerAuthentication.trustRank {
+            merged.readerAuthentication = second.readerAuthentication
+        }
+        return merged
     }
 
     /// The approved elements that `request` asks for: an approval never reaches beyond the

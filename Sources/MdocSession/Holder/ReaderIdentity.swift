@@ -23,6 +23,16 @@ public enum ReaderIdentity: Sendable, Hashable, CustomStringConvertible {
         }
     }
 
+    /// How far the identity is established: untrusted (a claim that failed) below anonymous
+    /// below trusted.
+    var trustRank: Int {
+        switch self {
+        case .untrusted: return 0
+        case .anonymous: return 1
+        case .trusted: return 2
+        }
+    }
+
     /// The identity a reader authentication report shows.
     init(_ report: ReaderAuthenticationVerifier.Report) {
         if report.isAnonymous {
