@@ -49,7 +49,7 @@ struct ReaderExchange {
             throw ProgramFailure(.sessionFailed, "\(error)")
         }
         defer { link.close() }
-        progress.report(.connected(mtu: await link.mtu))
+        var reportedConnection = false
 
         var action: ReaderAction
         do {
@@ -62,6 +62,11 @@ struct ReaderExchange {
             switch action {
             case .send(let bytes):
                 try await send(bytes, on: link)
+                if !reportedConnection {
+                    // After the first send the GATT client has exchanged MTUs in either mode.
+                    progress.report(.connected(mtu: await link.mtu))
+                    reportedConnection = true
+                }
                 progress.report(.requestSent(bytes: bytes.count))
             case .received(let report, let response):
                 progress.report(.verifying)
