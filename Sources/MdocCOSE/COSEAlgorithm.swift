@@ -66,6 +66,12 @@ public enum COSEAlgorithm: Int64, Sendable, CaseIterable, CustomStringConvertibl
         }
     }
 
+    /// The signature algorithm a key on `curve` signs with (the table on the type): `nil` for
+    /// X25519 and X448, which only agree keys.
+    public static func signatureAlgorithm(forKeyOn curve: Curve) -> COSEAlgorithm? {
+        allCases.first { $0.isSignatureAlgorithm && $0.isSuitable(for: curve) }
+    }
+
     /// `true` when a key on `curve` may sign with this algorithm.
     public func isSuitable(for curve: Curve) -> Bool {
         curves.contains(curve)

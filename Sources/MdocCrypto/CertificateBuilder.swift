@@ -122,16 +122,13 @@ public struct CertificateBuilder: Sendable {
         return try build(subjectKey: publicKey, issuer: issuer, signingKey: signingKey)
     }
 
-    /// The hash ECDSA signatures by a `curve` key use (ISO/IEC 18013-5 Table 22), `nil` for EdDSA.
+    /// The hash a `curve` key signs certificates with: ``Curve/signatureDigest``, `nil` for
+    /// EdDSA; Montgomery keys cannot sign.
     static func signatureDigest(for curve: Curve) throws(CryptoError) -> DigestAlgorithm? {
-        switch curve {
-        case .p256, .brainpoolP256r1: return .sha256
-        case .p384, .brainpoolP320r1, .brainpoolP384r1: return .sha384
-        case .p521, .brainpoolP512r1: return .sha512
-        case .ed25519, .ed448: return nil
-        case .x25519, .x448:
+        guard !curve.isMontgomery else {
             throw CryptoError(.unsupportedAlgorithm, "certificate builder: \(curve) keys agree keys and cannot sign certificates")
         }
+        return curve.signatureDigest
     }
 
     private func seconds(_ date: Date) -> Double {

@@ -54,6 +54,18 @@ public enum Curve: String, Sendable, CaseIterable, CustomStringConvertible {
     /// `true` for curves used only for key agreement (X25519, X448).
     public var isMontgomery: Bool { self == .x25519 || self == .x448 }
 
+    /// The hash ECDSA signatures by a key on this curve use (ISO/IEC 18013-5 9.1.5.2, Table 22;
+    /// brainpoolP320r1 pairs with SHA-256 as ES256, as in COSEAlgorithm's table); `nil` for the
+    /// Edwards curves (EdDSA hashes internally) and the Montgomery curves (they cannot sign).
+    public var signatureDigest: DigestAlgorithm? {
+        switch self {
+        case .p256, .brainpoolP256r1, .brainpoolP320r1: return .sha256
+        case .p384, .brainpoolP384r1: return .sha384
+        case .p521, .brainpoolP512r1: return .sha512
+        case .ed25519, .ed448, .x25519, .x448: return nil
+        }
+    }
+
     /// The byte length of one coordinate, of a scalar, and of a raw OKP key.
     public var coordinateByteCount: Int {
         switch self {

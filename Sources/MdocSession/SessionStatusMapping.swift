@@ -41,4 +41,10 @@ public enum SessionStatusMapping {
         let who = peer == .mdoc ? "the mdoc" : "the mdoc reader"
         return SessionError(.peerReportedError, "\(who) ended the session with status \(status)")
     }
+
+    /// How a session ends when `peer` sends `status`: ended normally by that peer for 20,
+    /// failed with ``error(for:from:)`` otherwise.
+    public static func outcome(for status: SessionData.Status, from peer: SessionRole) -> SessionOutcome {
+        error(for: status, from: peer).map(SessionOutcome.failed) ?? (peer == .mdoc ? .terminatedByHolder : .terminatedByReader)
+    }
 }

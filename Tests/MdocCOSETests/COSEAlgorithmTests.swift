@@ -25,6 +25,14 @@ struct COSEAlgorithmTests {
         #expect(COSEAlgorithm.allCases.filter(\.isSignatureAlgorithm) == [.es256, .es384, .es512, .edDSA])
     }
 
+    @Test("a key signs MSOs and certificates with the same hash: COSE algorithm and Curve.signatureDigest agree",
+          arguments: Curve.allCases)
+    func oneDigestPerCurve(curve: Curve) {
+        let algorithm = COSEAlgorithm.signatureAlgorithm(forKeyOn: curve)
+        #expect(algorithm?.digest == curve.signatureDigest)
+        #expect((algorithm == nil) == curve.isMontgomery)
+    }
+
     @Test("curve mapping of ISO/IEC 18013-5 Table 22")
     func curveMapping() {
         #expect(COSEAlgorithm.es256.curves == [.p256, .brainpoolP256r1, .brainpoolP320r1])

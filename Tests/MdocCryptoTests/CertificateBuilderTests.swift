@@ -52,7 +52,7 @@ struct CertificateBuilderTests {
         (.p384, .ecdsaWithSHA384),
         (.p521, .ecdsaWithSHA512),
         (.brainpoolP256r1, .ecdsaWithSHA256),
-        (.brainpoolP320r1, .ecdsaWithSHA384),
+        (.brainpoolP320r1, .ecdsaWithSHA256),
         (.brainpoolP512r1, .ecdsaWithSHA512),
         (.ed25519, .ed25519),
         (.ed448, .ed448),

@@ -76,6 +76,43 @@ struct HolderReaderSessionTests {
         let document = try #require(question.documents.first)
         #expect(document.elements.map(\.identifier) == ["family_name", "age_over_18"])
         #expect(document.elements.map(\.intentToRetain) == [true, true])
+
+        // And they are answered together: one Document, no contradicting documentErrors.
+        var approved = ElementSelection()
+        approved.insert(docType: DocType.mDL, nameSpace: NameSpace.mDL, identifier: "age_over_18")
+        let (_, report, response) = try pair.answer(.askConsent(question)) { _ in approved }
+        #expect(report.outcome == .verified, "\(report.failureSummary)")
+        #expect(response.documents?.count == 1)
+        #expect(response.documentErrors == nil)
+        #expect(disclosedValues(report) == ["age_over_18": .boolean(true)])
+    }
+
+    @Test("a response that cannot be authenticated is answered with status 10 and ends the session as failed")
+    func unauthenticatableResponse() throws {
+        let pki = try TestPKI()
+        // An X25519 device key can only MAC, and the reader's key is on P-256.
+        var pair = try SessionPair(
+            credentials: [TestCredentials.mDL(pki: pki, deviceKey: PrivateKey(generating: .x25519))],
+            request: [Self.mDLRequest(["family_name"])], issuerAnchors: [pki.iaca])
+        guard case .askConsent(let question) = try pair.start() else {
+            Issue.record("no consent question")
+            return
+        }
+        guard case .sendAndFinish(let message, .failed(let error)) = pair.holder.decide(question.allAvailable) else {
+            Issue.record("the holder did not end the session as failed")
+            return
+        }
+        #expect(error.code == .messageConstructionFailed)
+        guard case .received(_, let response) = pair.toReader(message) else {
+            Issue.record("the reader did not receive the error response")
+            return
+        }
+        #expect(response.status == .generalError)
+        #expect(response.documents == nil)
+        guard case .finished(.failed) = pair.holder.transportEnded() else {
+            Issue.record("the end of the link after a failed response counted as a normal end")
+            return
+        }
     }
 
     @Test("approving a subset returns only that subset")

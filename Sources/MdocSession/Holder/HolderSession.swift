@@ -136,16 +136,21 @@ public struct HolderSession: Sendable {
         guard case .awaitingConsent(let request) = state, let session = established else {
             return fail(SessionError(.invalidState, "a consent decision came with no request pending"))
         }
-        let response: DeviceResponse
+        // ResponseBuilder returns only what was both requested and approved (8.3.2.1.2.2).
         do {
-            response = try responseBuilder.deviceResponse(
-                request: request, credentials: credentials, approved: Self.requested(approved, in: request),
-                sessionTranscript: session.transcript, eReaderKey: session.eReaderKey)
+            return respond(with: try responseBuilder.deviceResponse(
+                request: request, credentials: credentials, approved: approved,
+                sessionTranscript: session.transcript, eReaderKey: session.eReaderKey))
         } catch {
-            // 8.3.2.1.2.3: the request is answered, with a general error and no data.
-            response = DeviceResponse(status: .generalError)
+            // 8.3.2.1.2.3: the request is answered with a general error and no data, and the
+            // session ends as failed: a document the holder approved could not be authenticated.
+            let failure = SessionError(.messageConstructionFailed, "the response could not be built: \(error)")
+            guard case .send(let message) = respond(with: DeviceResponse(status: .generalError)) else {
+                return fail(failure)
+            }
+            state = .finished(.failed(failure))
+            return .sendAndFinish(message, .failed(failure))
         }
-        return respond(with: response)
     }
 
     /// Ends the session from the mdoc's side with status 20 (9.1.1.4), for a holder who cancels.
@@ -204,7 +209,7 @@ public struct HolderSession: Sendable {
             return fail(SessionError(.messageDecodingFailed, "the message from the reader is not SessionData: \(error)"))
         }
         if let status = sessionData.status {
-            let outcome = SessionStatusMapping.error(for: status, from: .reader).map(SessionOutcome.failed) ?? .terminatedByReader
+            let outcome = SessionStatusMapping.outcome(for: status, from: .reader)
             state = .finished(outcome)
             return .finished(outcome)
         }
@@ -290,22 +295,6 @@ public struct HolderSession: Sendable {
             merged.readerAuthentication = second.readerAuthentication
         }
         return merged
-    }
-
-    /// The approved elements that `request` asks for: an approval never reaches beyond the
-    /// request, whatever the caller passed (8.3.2.1.2.2).
-    private static func requested(_ approved: ElementSelection, in request: DeviceRequest) -> ElementSelection {
-        var permitted = ElementSelection()
-        for docRequest in request.docRequests {
-            let itemsRequest = docRequest.itemsRequest.value
-            for (nameSpace, elements) in itemsRequest.nameSpaces {
-                for identifier in elements.keys
-                where approved.contains(docType: itemsRequest.docType, nameSpace: nameSpace, identifier: identifier) {
-                    permitted.insert(docType: itemsRequest.docType, nameSpace: nameSpace, identifier: identifier)
-                }
-            }
-        }
-        return permitted
     }
 
     /// Encrypts `response` into SessionData and waits for the next request.

@@ -49,6 +49,11 @@ public struct ElementSelection: Sendable, Hashable, CustomStringConvertible {
     /// `true` when no element is approved.
     public var isEmpty: Bool { documents.isEmpty }
 
+    /// How many elements are approved, over every doc type and name space.
+    public var count: Int {
+        documents.values.reduce(0) { $0 + $1.values.reduce(0) { $0 + $1.count } }
+    }
+
     /// `true` when the element is approved.
     public func contains(docType: String, nameSpace: String, identifier: String) -> Bool {
         documents[docType]?[nameSpace]?.contains(identifier) == true

@@ -6,7 +6,8 @@ import MdocModel
 /// Builds the mdoc's DeviceResponse to a DeviceRequest under the holder's consent (ISO/IEC
 /// 18013-5 8.3.2.1.2.2, with mdoc authentication of 9.1.3).
 ///
-/// For each DocRequest, in order:
+/// For each docType requested, in order (several DocRequests for one docType are answered
+/// together, as one Document):
 /// - when no credential has its docType, or none of its requested elements is both approved
 ///   and held, the docType goes to `documentErrors` with ErrorCode 0, "data not returned"
 ///   (8.3.2.1.2.3), which gives no reason and so does not tell the reader which it was;
@@ -56,8 +57,7 @@ public struct ResponseBuilder: Sendable {
     ) throws(PresentationError) -> DeviceResponse {
         var documents: [Document] = []
         var documentErrors = OrderedMap<String, ErrorCode>()
-        for docRequest in request.docRequests {
-            let itemsRequest = docRequest.itemsRequest.value
+        for itemsRequest in Self.itemsRequestsByDocType(request) {
             guard let credential = credentials.first(where: { $0.docType == itemsRequest.docType }),
                   let document = try document(
                     for: itemsRequest, from: credential, approved: approved,
@@ -73,6 +73,29 @@ public struct ResponseBuilder: Sendable {
             documentErrors: documentErrors.isEmpty
                 ? nil : documentErrors.map { DocumentError(errors: [$0.key: $0.value]) },
             status: .ok)
+    }
+
+    /// The ItemsRequests of `request` with those of one docType merged, in first-seen order:
+    /// the mdoc returns one Document per docType (8.3.2.1.2.2), holding what any of them asks
+    /// for, intent to retain when any of them retains.
+    static func itemsRequestsByDocType(_ request: DeviceRequest) -> [ItemsRequest] {
+        var merged = OrderedMap<String, ItemsRequest>()
+        for docRequest in request.docRequests {
+            let itemsRequest = docRequest.itemsRequest.value
+            guard var combined = merged[itemsRequest.docType] else {
+                merged[itemsRequest.docType] = itemsRequest
+                continue
+            }
+            for (nameSpace, elements) in itemsRequest.nameSpaces {
+                var union = combined.nameSpaces[nameSpace] ?? OrderedMap()
+                for (identifier, intentToRetain) in elements {
+                    union[identifier] = (union[identifier] ?? false) || intentToRetain
+                }
+                combined.nameSpaces[nameSpace] = union
+            }
+            merged[itemsRequest.docType] = combined
+        }
+        return merged.map(\.value)
     }
 
     /// The response to a request that could not be read (8.3.2.1.2.3): status 11 "CBOR decoding

@@ -48,7 +48,6 @@ public struct ReaderSession: Sendable {
     /// How many DeviceResponses arrived and decoded.
     public private(set) var responsesReceived = 0
 
-    private let eReaderKey: PrivateKey
     private let signer: ReaderSigner?
     private let verifier: DeviceResponseVerifier
     private let now: @Sendable () -> Date
@@ -116,7 +115,6 @@ public struct ReaderSession: Sendable {
             throw SessionError(.keyDerivationFailed, "cannot compute the BLE Ident: \(error)")
         }
         self.deviceEngagement = engagement
-        self.eReaderKey = readerKey
         self.eReaderKeyBytes = eReaderKeyBytes
         self.sessionTranscript = transcript
         self.initialRequest = request
@@ -185,7 +183,7 @@ public struct ReaderSession: Sendable {
             guard let status = sessionData.status else {
                 return fail(SessionError(.unexpectedMessage, "the mdoc sent SessionData with neither data nor status"))
             }
-            let outcome = SessionStatusMapping.error(for: status, from: .mdoc).map(SessionOutcome.failed) ?? .terminatedByHolder
+            let outcome = SessionStatusMapping.outcome(for: status, from: .mdoc)
             state = .finished(outcome)
             return .finished(outcome)
         }
@@ -206,7 +204,7 @@ public struct ReaderSession: Sendable {
         }
         responsesReceived += 1
         if let status = sessionData.status {
-            state = .finished(SessionStatusMapping.error(for: status, from: .mdoc).map(SessionOutcome.failed) ?? .terminatedByHolder)
+            state = .finished(SessionStatusMapping.outcome(for: status, from: .mdoc))
         } else {
             state = .idle
         }
@@ -286,7 +284,7 @@ public struct ReaderSession: Sendable {
         guard leaf.publicKey == key.publicKey else {
             throw SessionError(.messageConstructionFailed, "the reader key is not the key of \"\(leaf.subject)\"")
         }
-        guard let algorithm = COSEAlgorithm.allCases.first(where: { $0.isSignatureAlgorithm && $0.isSuitable(for: key.curve) }) else {
+        guard let algorithm = COSEAlgorithm.signatureAlgorithm(forKeyOn: key.curve) else {
             throw SessionError(.messageConstructionFailed, "a \(key.curve) key cannot sign reader authentication")
         }
         return ReaderSigner(key: key, algorithm: algorithm, x5chain: COSEHeaders.x5chainValue(chain.map(\.derRepresentation)))
