@@ -1,4 +1,5 @@
 import MdocBLE
+import MdocCBOR
 import MdocModel
 import MdocSession
 import MdocTerminal
@@ -42,8 +43,12 @@ struct HolderPresentation {
     let timeout: Duration
     let terminateAfterResponse: Bool
 
-    /// Waits for a reader, serves its requests and returns how the session ended.
-    mutating func run(options: BleOptions) async throws(ProgramFailure) -> SessionOutcome {
+    /// Waits for a reader in the modes the engagement offers, serves its requests and returns
+    /// how the session ended.
+    mutating func run() async throws(ProgramFailure) -> SessionOutcome {
+        guard let options = session.deviceEngagement.value.bleOptions else {
+            throw ProgramFailure(.sessionFailed, "the engagement offers no BLE retrieval method")
+        }
         log("waiting for a reader (\(modeText(options)), transport \(transport))")
         let link: any MdocTransport
         do {
@@ -79,7 +84,7 @@ struct HolderPresentation {
                 case .askConsent(let request):
                     let approved = consent.decide(request)
                     fflush(nil)
-                    let count = approved.documents.values.reduce(0) { $0 + $1.values.reduce(0) { $0 + $1.count } }
+                    let count = approved.count
                     log(count == 0 ? "sending no elements" : "sending \(count) approved element\(count == 1 ? "" : "s")")
                     action = session.decide(approved)
                     continue
@@ -90,6 +95,8 @@ struct HolderPresentation {
                         continue
                     }
                 case .sendAndFinish(let bytes, let outcome):
+                    // A status message the reader can no longer take changes nothing: the
+                    // session ends either way, with `outcome`.
                     try? await send(bytes, on: link)
                     await link.end()
                     return outcome

@@ -101,11 +101,10 @@ struct Present: AsyncParsableCommand {
             }
         }
 
-        let options = bleMode.bleOptions
         let session: HolderSession
         do {
             session = try HolderSession(
-                credentials: credentials, readerTrustAnchors: anchors, bleOptions: options, now: { Date() })
+                credentials: credentials, readerTrustAnchors: anchors, bleOptions: bleMode.bleOptions, now: { Date() })
         } catch {
             throw ProgramFailure(.badTrustInput, "cannot start a session: \(error)")
         }
@@ -114,7 +113,7 @@ struct Present: AsyncParsableCommand {
         var presentation = HolderPresentation(
             session: session, consent: consent, transport: transport,
             timeout: .milliseconds(Int64(timeout * 1000)), terminateAfterResponse: terminateAfterResponse)
-        let outcome = try await presentation.run(options: options)
+        let outcome = try await presentation.run()
         guard outcome.isNormalEnd else {
             throw ProgramFailure(.sessionFailed, outcome.description)
         }

@@ -1,5 +1,4 @@
 import MdocBLE
-import MdocCBOR
 import MdocModel
 import MdocSession
 import MdocTerminal
@@ -29,22 +28,17 @@ struct ReaderExchange {
         self.termination = termination
     }
 
-    /// Connects, sends the request, and returns the verified response; the session is ended
-    /// before returning.
+    /// Connects to the mdoc whose engagement offers `options`, in `mode`, sends the request,
+    /// and returns the verification of its response; the session is ended before returning.
     mutating func run(
         _ session: inout ReaderSession, options: BleOptions, mode: MdocBLEMode
-    ) async throws(ProgramFailure) -> (VerificationReport, DeviceResponse) {
-        let ident: [UInt8]
-        do {
-            ident = try BLEIdent.compute(eDeviceKeyBytes: session.deviceEngagement.value.security.eDeviceKeyBytes)
-        } catch {
-            throw ProgramFailure(.malformedInput, "cannot derive the BLE Ident from the engagement: \(error)")
-        }
-        let uuid = (mode == .peripheralServer ? options.peripheralServerModeUUID : options.centralClientModeUUID)
+    ) async throws(ProgramFailure) -> VerificationReport {
+        let uuid = SessionLink.serviceUUID(of: mode, in: options)
         progress.report(.connecting("the mdoc's service \(uuid.map { "\($0)" } ?? "?") in \(mode.rawValue) mode over \(transport)"))
         let link: any MdocTransport
         do {
-            link = try await SessionLink.reader(over: transport, options: options, mode: mode, ident: ident, timeout: timeout)
+            link = try await SessionLink.reader(
+                over: transport, options: options, mode: mode, ident: session.bleIdent, timeout: timeout)
         } catch {
             throw ProgramFailure(.sessionFailed, "\(error)")
         }
@@ -57,7 +51,7 @@ struct ReaderExchange {
         } catch {
             throw ProgramFailure(.sessionFailed, "cannot build the request: \(error)")
         }
-        var result: (VerificationReport, DeviceResponse)? = nil
+        var result: VerificationReport? = nil
         while true {
             switch action {
             case .send(let bytes):
@@ -68,26 +62,28 @@ struct ReaderExchange {
                     reportedConnection = true
                 }
                 progress.report(.requestSent(bytes: bytes.count))
-            case .received(let report, let response):
+            case .received(let report, _):
                 progress.report(.verifying)
-                result = (report, response)
+                result = report
                 switch termination {
                 case .status:
                     action = session.terminate()
                     continue
                 case .state:
                     await link.end()
-                    return try finish(session.transportEnded(), result)
+                    return try finish(Self.outcome(of: session.transportEnded()), result)
                 case .wait:
                     break
                 }
             case .sendAndFinish(let bytes, let outcome):
+                // A status message the mdoc can no longer take changes nothing: the session
+                // ends either way, with `outcome`.
                 try? await send(bytes, on: link)
                 await link.end()
-                return try finish(.finished(outcome), result)
+                return try finish(outcome, result)
             case .finished(let outcome):
                 await link.end()
-                return try finish(.finished(outcome), result)
+                return try finish(outcome, result)
             }
             let event: MdocTransportEvent
             do {
@@ -100,7 +96,7 @@ struct ReaderExchange {
                 }
                 ProgramFailure.writeError("mdoc-reader: \(error); ending the session\n")
                 await link.end()
-                return try finish(session.transportEnded(), result)
+                return try finish(Self.outcome(of: session.transportEnded()), result)
             }
             switch event {
             case .message(let bytes):
@@ -120,18 +116,21 @@ struct ReaderExchange {
         }
     }
 
-    /// The response, when one arrived; otherwise the failure the outcome names.
-    private mutating func finish(
-        _ action: ReaderAction, _ result: (VerificationReport, DeviceResponse)?
-    ) throws(ProgramFailure) -> (VerificationReport, DeviceResponse) {
-        progress.finish()
-        let outcome: SessionOutcome
+    /// How the session ended, from the action ``ReaderSession/transportEnded()`` returned.
+    private static func outcome(of action: ReaderAction) -> SessionOutcome {
         switch action {
-        case .finished(let ended), .sendAndFinish(_, let ended):
-            outcome = ended
+        case .finished(let outcome), .sendAndFinish(_, let outcome):
+            return outcome
         case .send, .received:
-            outcome = .transportEnded
+            return .transportEnded
         }
+    }
+
+    /// The verification, when a response arrived; otherwise the failure the outcome names.
+    private mutating func finish(
+        _ outcome: SessionOutcome, _ result: VerificationReport?
+    ) throws(ProgramFailure) -> VerificationReport {
+        progress.finish()
         ProgramFailure.writeError("mdoc-reader: \(outcome)\n")
         if let result {
             return result

@@ -141,7 +141,7 @@ struct Request: AsyncParsableCommand {
             throw ProgramFailure(.sessionFailed, "\(error)")
         }
         var exchange = ReaderExchange(transport: transport, timeout: .milliseconds(Int64(timeout * 1000)), termination: termination)
-        let (report, _) = try await exchange.run(&session, options: options, mode: mode)
+        let report = try await exchange.run(&session, options: options, mode: mode)
 
         if let portraitOut {
             try writePortrait(report, to: portraitOut)

@@ -74,35 +74,25 @@ public enum SessionLink {
         return mode
     }
 
+    /// The service UUID of `mode` when the options offer that mode.
+    public static func serviceUUID(of mode: MdocBLEMode, in options: BleOptions) -> UUID? {
+        switch mode {
+        case .peripheralServer:
+            return options.peripheralServerModeSupported ? options.peripheralServerModeUUID : nil
+        case .centralClient:
+            return options.centralClientModeSupported ? options.centralClientModeUUID : nil
+        }
+    }
+
     /// Waits for the next event on `transport`; after `timeout` the link is closed and a
     /// ``LinkError/Code/timeout`` names `what` was awaited.
     public static func receive(
         from transport: any MdocTransport, within timeout: Duration, awaiting what: String
     ) async throws(LinkError) -> MdocTransportEvent {
-        let result = await withTaskGroup(of: Result<MdocTransportEvent, LinkError>?.self) { group in
-            group.addTask {
-                do throws(BLEError) {
-                    return .success(try await transport.receive())
-                } catch {
-                    return .failure(linkError(error, "while waiting for \(what)"))
-                }
-            }
-            group.addTask {
-                try? await Task.sleep(for: timeout)
-                return Task.isCancelled ? nil : .failure(LinkError(.timeout, "no \(what) within \(seconds(timeout))"))
-            }
-            var outcome: Result<MdocTransportEvent, LinkError>? = nil
-            while outcome == nil, let next = await group.next() {
-                outcome = next
-            }
-            if case .failure(let error)? = outcome, error.code == .timeout {
-                // Closing ends the receive still waiting, so the group can finish.
-                transport.close()
-            }
-            group.cancelAll()
-            return outcome ?? .failure(LinkError(.timeout, "no \(what) within \(seconds(timeout))"))
-        }
-        return try result.get()
+        try await bounded(
+            transport, within: timeout, failing: "while waiting for \(what)",
+            timedOut: "no \(what) within \(seconds(timeout))"
+        ) { () throws(BLEError) in try await transport.receive() }
     }
 
     /// Sends `message` on `transport`; when the peer has not taken it after `timeout` (it never
@@ -111,33 +101,44 @@ public enum SessionLink {
     public static func send(
         _ message: [UInt8], on transport: any MdocTransport, within timeout: Duration, sending what: String
     ) async throws(LinkError) {
-        let result = await withTaskGroup(of: Result<Void, LinkError>?.self) { group in
+        try await bounded(
+            transport, within: timeout, failing: "sending \(what)",
+            timedOut: "the peer did not take \(what) within \(seconds(timeout))"
+        ) { () throws(BLEError) in try await transport.send(message) }
+    }
+
+    // MARK: - Internals
+
+    /// Runs `operation` on `transport` against a `timeout`; when the time runs out first the
+    /// link is closed, which ends the operation still waiting, so nothing is left behind.
+    private static func bounded<Value: Sendable>(
+        _ transport: any MdocTransport, within timeout: Duration, failing context: String, timedOut: String,
+        _ operation: @escaping @Sendable () async throws(BLEError) -> Value
+    ) async throws(LinkError) -> Value {
+        let result = await withTaskGroup(of: Result<Value, LinkError>?.self) { group in
             group.addTask {
                 do throws(BLEError) {
-                    return .success(try await transport.send(message))
+                    return .success(try await operation())
                 } catch {
-                    return .failure(linkError(error, "sending \(what)"))
+                    return .failure(linkError(error, context))
                 }
             }
             group.addTask {
                 try? await Task.sleep(for: timeout)
-                return Task.isCancelled ? nil : .failure(LinkError(.timeout, "the peer did not take \(what) within \(seconds(timeout))"))
+                return Task.isCancelled ? nil : .failure(LinkError(.timeout, timedOut))
             }
-            var outcome: Result<Void, LinkError>? = nil
+            var outcome: Result<Value, LinkError>? = nil
             while outcome == nil, let next = await group.next() {
                 outcome = next
             }
             if case .failure(let error)? = outcome, error.code == .timeout {
-                // Closing fails the send still waiting, so the group can finish.
                 transport.close()
             }
             group.cancelAll()
-            return outcome ?? .failure(LinkError(.timeout, "the peer did not take \(what) within \(seconds(timeout))"))
+            return outcome ?? .failure(LinkError(.timeout, timedOut))
         }
-        try result.get()
+        return try result.get()
     }
-
-    // MARK: - Internals
 
     /// Runs the attempts side by side; the first link wins and the others are cancelled. When
     /// all fail, the most telling failure is returned: any other than a timeout.
@@ -165,16 +166,6 @@ public enum SessionLink {
 
     private static func offeredModes(_ options: BleOptions) -> [MdocBLEMode] {
         MdocBLEMode.allCases.filter { serviceUUID(of: $0, in: options) != nil }
-    }
-
-    /// The service UUID of `mode` when the options offer that mode.
-    private static func serviceUUID(of mode: MdocBLEMode, in options: BleOptions) -> UUID? {
-        switch mode {
-        case .peripheralServer:
-            return options.peripheralServerModeSupported ? options.peripheralServerModeUUID : nil
-        case .centralClient:
-            return options.centralClientModeSupported ? options.centralClientModeUUID : nil
-        }
     }
 
     private static func names(_ modes: [MdocBLEMode]) -> String {
