@@ -78,7 +78,7 @@ public struct ConsentPrompt {
                     selection.insert(docType: document.docType, nameSpace: element.nameSpace, identifier: element.identifier)
                 }
             }
-            let count = selection.documents.values.reduce(0) { $0 + $1.values.reduce(0) { $0 + $1.count } }
+            let count = selection.count
             write("Releasing \(count) of \(available.count) elements.\n")
             return selection
         }
