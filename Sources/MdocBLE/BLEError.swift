@@ -45,6 +45,17 @@ public struct BLEError: Error, Sendable, Hashable, CustomStringConvertible {
         public static let systemCall = Code("systemCall")
         /// Too many notifications are queued and not yet consumed.
         public static let queueOverflow = Code("queueOverflow")
+        /// Bytes from the controller are not a well-formed HCI packet (Core Vol 4 Part E 5.4),
+        /// or an L2CAP frame is malformed (Core Vol 3 Part A 3).
+        public static let malformedPacket = Code("malformedPacket")
+        /// The controller refused or failed an HCI command (an error status, Core Vol 1 Part F),
+        /// reported a hardware error, or did not answer in time.
+        public static let controllerError = Code("controllerError")
+        /// A transport name (`hci:tcp:HOST:PORT`, …) is not well formed.
+        public static let invalidTransport = Code("invalidTransport")
+        /// The transport cannot be opened here: no such device, no Bluetooth in the kernel, an
+        /// adapter in use, or no permission; the reason says what to do.
+        public static let transportUnavailable = Code("transportUnavailable")
     }
 
     /// What kind of failure this is; compare this, not the message.

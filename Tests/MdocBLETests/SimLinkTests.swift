@@ -208,7 +208,7 @@ struct SimLinkTests {
             accepted.close()
             connected.close()
         }
-        let limit = SimIOThread.receiveQueueLimit
+        let limit = PacketIOThread.receiveQueueLimit
         let count = limit + 2000
         let sender = Task {
             for index in 0..<count { try await connected.send([UInt8](repeating: UInt8(index % 256), count: 512)) }

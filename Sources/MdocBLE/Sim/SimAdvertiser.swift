@@ -61,7 +61,7 @@ public final class SimAdvertiser: Sendable {
             }
             let connected = Glibc.accept(socket, nil, nil)
             if connected >= 0 {
-                SimSocket.setCloseOnExec(connected)
+                SystemCall.setCloseOnExec(connected)
                 close(socket)
                 listener = nil
                 return .success(connected)
@@ -69,7 +69,7 @@ public final class SimAdvertiser: Sendable {
             let code = errno
             switch code {
             case EAGAIN, EWOULDBLOCK, EINTR, ECONNABORTED: return .success(nil)
-            default: return .failure(SimSocket.failure("accept", code, "accepting a sim client on \"\(address)\""))
+            default: return .failure(SystemCall.failure("accept", code, "accepting a sim client on \"\(address)\""))
             }
         }
         return try result.get()

@@ -14,12 +14,12 @@ public final class SimBearer: ATTBearer {
 
     /// The largest PDU this link carries either way.
     public let maximumPDUSize: Int
-    private let thread: SimIOThread
+    private let thread: PacketIOThread
 
     /// Takes ownership of the connected SOCK_SEQPACKET socket `socket` (closed on failure).
     init(socket: Int32, maximumPDUSize: Int = SimBearer.defaultMaximumPDUSize) throws(BLEError) {
         self.maximumPDUSize = maximumPDUSize
-        thread = try SimIOThread(socket: socket, maximumPDUSize: maximumPDUSize)
+        thread = try PacketIOThread(descriptor: socket, framing: .datagram(maximumSize: maximumPDUSize), name: "the sim link")
     }
 
     deinit {

@@ -9,16 +9,11 @@ enum SimSocket {
     /// Where `sun_path` starts in `sockaddr_un`: the address length counts from there.
     private static let pathOffset = MemoryLayout<sockaddr_un>.size - MemoryLayout.size(ofValue: sockaddr_un().sun_path)
 
-    /// A `systemCall` error for `call` failing with `code` while doing `what`.
-    static func failure(_ call: String, _ code: Int32, _ what: String) -> BLEError {
-        BLEError(.systemCall, "\(call) failed while \(what): \(String(cString: strerror(code))) (errno \(code))")
-    }
-
     /// A new SOCK_SEQPACKET socket, close-on-exec and non-blocking.
     static func makeSocket(_ what: String) throws(BLEError) -> Int32 {
         let type = Int32(SOCK_SEQPACKET.rawValue) | Int32(SOCK_CLOEXEC.rawValue) | Int32(SOCK_NONBLOCK.rawValue)
         let fd = socket(AF_UNIX, type, 0)
-        guard fd >= 0 else { throw failure("socket", errno, what) }
+        guard fd >= 0 else { throw SystemCall.failure("socket", errno, what) }
         return fd
     }
 
@@ -41,11 +36,5 @@ enum SimSocket {
         return withUnsafePointer(to: &address) { pointer in
             pointer.withMemoryRebound(to: sockaddr.self, capacity: 1) { body($0, length) }
         }
-    }
-
-    /// Marks `fd` close-on-exec (for descriptors from accept(2), which has no flag argument here).
-    static func setCloseOnExec(_ fd: Int32) {
-        let flags = fcntl(fd, F_GETFD)
-        if flags >= 0 { _ = fcntl(fd, F_SETFD, flags | FD_CLOEXEC) }
     }
 }
