@@ -30,7 +30,8 @@ let package = Package(
         .executable(name: "mdoc-benchmark", targets: ["mdoc-benchmark"]),
     ],
     dependencies: [
-        .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2")
+        .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
+        .package(url: "https://github.com/apple/swift-log", from: "1.16.2"),
     ],
     targets: [
         // System libraries (design.md section 1): found through pkg-config, nothing else inside.
@@ -60,6 +61,11 @@ let package = Package(
             providers: [.apt(["libpng-dev"])]
         ),
         .systemLibrary(
+            name: "CBlueZ",
+            pkgConfig: "bluez",
+            providers: [.apt(["libbluetooth-dev"])]
+        ),
+        .systemLibrary(
             name: "CJPEG",
             pkgConfig: "libjpeg",
             providers: [.apt(["libjpeg-dev"])]
@@ -68,6 +74,11 @@ let package = Package(
         .target(
             name: "COpenSSLShims",
             dependencies: ["COpenSSL"]
+        ),
+        // The HCI user channel through libbluetooth, with no BlueZ type in its interface.
+        .target(
+            name: "CBlueZShims",
+            dependencies: ["CBlueZ"]
         ),
         // PNG and JPEG reading and writing with libpng's and libjpeg's longjmp errors caught in C.
         .target(
@@ -103,6 +114,7 @@ let package = Package(
         ),
         .target(
             name: "MdocBLE",
+            dependencies: ["CBlueZShims", .product(name: "Logging", package: "swift-log")],
             swiftSettings: strictSettings
         ),
         .target(
@@ -110,6 +122,8 @@ let package = Package(
             dependencies: [
                 "MdocCBOR", "MdocCrypto", "MdocCOSE", "MdocModel", "MdocSession", "MdocBLE",
                 "CQREncode", "CZBar", "CImageIO",
+                .product(name: "ArgumentParser", package: "swift-argument-parser"),
+                .product(name: "Logging", package: "swift-log"),
             ],
             swiftSettings: strictSettings
         ),
@@ -128,6 +142,7 @@ let package = Package(
             dependencies: [
                 "MdocCBOR", "MdocCrypto", "MdocCOSE", "MdocModel", "MdocSession", "MdocBLE", "MdocTerminal",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
+                .product(name: "Logging", package: "swift-log"),
             ],
             swiftSettings: strictSettings
         ),
@@ -136,6 +151,7 @@ let package = Package(
             dependencies: [
                 "MdocCBOR", "MdocCrypto", "MdocCOSE", "MdocModel", "MdocSession", "MdocBLE", "MdocTerminal",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
+                .product(name: "Logging", package: "swift-log"),
             ],
             swiftSettings: strictSettings
         ),

@@ -1,0 +1,121 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
+import Foundation
+#endif
+import Logging
+
+/// Advertising an 18013-5 service and taking the central that connects (GAP peripheral,
+/// Bluetooth Core Vol 3 Part C 9.3; HCI Core Vol 4 Part E 7.8.5–7.8.9).
+extension LEHost {
+    /// The one advertisement a legacy advertiser runs, and the links made to it.
+    struct AdvertisingState {
+        let identifier: Int
+        let serviceUUID: UUID
+        /// Whether the controller advertises: legacy advertising stops by itself once a
+        /// central connected (Core Vol 6 Part B 4.4.2).
+        var isEnabled = true
+        /// Links made and not yet taken by ``LEHost/accept(_:timeout:)``.
+        var pending: [LEATTBearer] = []
+        /// The accept waiting for a link.
+        var waiter: Promise<LEATTBearer>?
+
+        /// A central connected: the waiting accept takes the link, else it is kept. Always
+        /// wanted: the advertisement is the reason the central came.
+        mutating func connected(_ bearer: LEATTBearer) -> Bool {
+            isEnabled = false
+            if let waiter, waiter.fulfil(.success(bearer)) {
+                self.waiter = nil
+            } else {
+                pending.append(bearer)
+            }
+            return true
+        }
+
+        /// The host stopped: the waiting accept fails.
+        mutating func fail(_ error: BLEError) {
+            waiter?.fulfil(.failure(error))
+            waiter = nil
+        }
+    }
+
+    /// Advertises `serviceUUID` (ADV_IND with Flags and the complete list of 128-bit service
+    /// UUIDs, ISO/IEC 18013-5 Table A.1) until a central connects or the advertisement is
+    /// stopped. One advertisement at a time.
+    public func advertise(serviceUUID: UUID) async throws(BLEError) -> any BLEAdvertisement {
+        try checkRunning()
+        if let current = advertising {
+            throw BLEError(.controllerError,
+                           "this host advertises one service at a time and already advertises \(current.serviceUUID)")
+        }
+        let identifier = nextIdentifier()
+        advertising = AdvertisingState(identifier: identifier, serviceUUID: serviceUUID)
+        do {
+            _ = try await execute(.leSetAdvertisingParameters(
+                intervalMin: Self.advertisingInterval.min, intervalMax: Self.advertisingInterval.max,
+                ownAddressType: ownAddressType))
+            if let data = HCICommand.leSetAdvertisingData(.advertising(serviceUUID: serviceUUID)) {
+                _ = try await execute(data)
+            }
+            _ = try await execute(.leSetAdvertisingEnable(true))
+        } catch {
+            if advertising?.identifier == identifier { advertising = nil }
+            throw error
+        }
+        logger.debug("advertising", metadata: ["service": "\(serviceUUID)", "address": "\(controller?.address.description ?? "?")"])
+        return LEAdvertisement(host: self, identifier: identifier, serviceUUID: serviceUUID)
+    }
+
+    /// Waits up to `timeout` for a central to connect to advertisement `identifier`.
+    func accept(_ identifier: Int, timeout: Duration) async throws(BLEError) -> any ATTBearer {
+        try checkRunning()
+        guard advertising?.identifier == identifier else {
+            throw BLEError(.linkClosed, "advertising has stopped")
+        }
+        if !advertising!.pending.isEmpty { return advertising!.pending.removeFirst() }
+        let promise = Promise<LEATTBearer>()
+        advertising!.waiter = promise
+        let uuid = advertising!.serviceUUID
+        let result = await promise.value(
+            timeout: timeout,
+            timedOut: { BLEError(.timeout, "no central connected to the advertisement of \(uuid) within \(timeout)") },
+            cancelled: { BLEError(.timeout, "waiting for a central to connect to \(uuid) was cancelled") })
+        if advertising?.identifier == identifier, advertising?.waiter === promise { advertising?.waiter = nil }
+        return try result.get()
+    }
+
+    /// Stops advertisement `identifier`: the controller stops advertising when it still does,
+    /// and links made to it that nobody took are ended.
+    func stopAdvertising(_ identifier: Int) async {
+        guard var state = advertising, state.identifier == identifier else { return }
+        advertising = nil
+        state.fail(BLEError(.linkClosed, "advertising has stopped"))
+        if state.isEnabled, failure == nil {
+            _ = try? await execute(.leSetAdvertisingEnable(false))
+            logger.debug("advertising stopped", metadata: ["service": "\(state.serviceUUID)"])
+        }
+        for bearer in state.pending { await disconnect(bearer.handle) }
+    }
+}
+
+/// An advertisement of an ``LEHost``.
+final class LEAdvertisement: BLEAdvertisement {
+    private let host: LEHost
+    private let identifier: Int
+    /// The service UUID advertised.
+    let serviceUUID: UUID
+
+    init(host: LEHost, identifier: Int, serviceUUID: UUID) {
+        self.host = host
+        self.identifier = identifier
+        self.serviceUUID = serviceUUID
+    }
+
+    func accept(timeout: Duration) async throws(BLEError) -> any ATTBearer {
+        try await host.accept(identifier, timeout: timeout)
+    }
+
+    func stop() async {
+        await host.stopAdvertising(identifier)
+    }
+}
