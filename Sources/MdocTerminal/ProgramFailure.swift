@@ -26,9 +26,10 @@ public enum ExitStatus: Int32, Sendable, CaseIterable {
     case noDocuments = 6
     /// A certificate, key or credential file given as an option is unusable.
     case badTrustInput = 7
-    /// The live session did not complete: no peer found within the timeout, the link was lost
-    /// before the response was delivered, the BLE Ident did not match, or the peer ended the
-    /// session with an error status (ISO/IEC 18013-5 Table 20: 10 or 11).
+    /// The live session did not complete: the transport could not be opened, no peer found
+    /// within the timeout, the link was lost before the response was delivered, the BLE Ident
+    /// did not match, or the peer ended the session with an error status (ISO/IEC 18013-5
+    /// Table 20: 10 or 11).
     case sessionFailed = 8
 }
 

@@ -1,3 +1,4 @@
+import Logging
 import MdocBLE
 import MdocCBOR
 import MdocModel
@@ -39,6 +40,9 @@ enum ConsentSource {
 struct HolderPresentation {
     var session: HolderSession
     let consent: ConsentSource
+    /// The radio the session runs over.
+    let adapter: any BLEAdapter
+    /// The `--transport` it was opened from, for messages.
     let transport: TransportSpec
     let timeout: Duration
     let terminateAfterResponse: Bool
@@ -50,9 +54,11 @@ struct HolderPresentation {
             throw ProgramFailure(.sessionFailed, "the engagement offers no BLE retrieval method")
         }
         log("waiting for a reader (\(modeText(options)), transport \(transport))")
+        Logger(label: "mdoc.ble").debug("Ident computed from EDeviceKeyBytes (HKDF \"BLEIdent\", 8.3.3.1.1.4)",
+                                        metadata: ["ident": "\(session.bleIdent.map { String(format: "%02x", $0) }.joined())"])
         let link: any MdocTransport
         do {
-            link = try await SessionLink.holder(over: transport, options: options, ident: session.bleIdent, timeout: timeout)
+            link = try await SessionLink.holder(over: adapter, options: options, ident: session.bleIdent, timeout: timeout)
         } catch {
             throw ProgramFailure(.sessionFailed, "\(error)")
         }

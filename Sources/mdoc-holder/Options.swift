@@ -18,11 +18,3 @@ enum BLEModeChoice: String, ExpressibleByArgument, CaseIterable {
     }
 }
 
-extension TransportSpec: ExpressibleByArgument {
-    public init?(argument: String) {
-        guard let spec = try? TransportSpec(parsing: argument) else { return nil }
-        self = spec
-    }
-
-    public static var allValueStrings: [String] { TransportSpec.accepted }
-}

@@ -21,12 +21,15 @@ struct Present: AsyncParsableCommand {
             --policy approves) are sent, device-authenticated with a MAC when the reader's key \
             allows it and a signature otherwise.
 
-            Example:
+            Examples:
               mdoc-holder present --credential Certs/demo/mdl.mdoc --yes
+              mdoc-holder present --credential Certs/demo/mdl.mdoc --transport hci:tcp:127.0.0.1:9001 \\
+                --btsnoop holder.btsnoop --log-level debug
 
             Exit codes: 0 the session ended normally; 7 unusable --credential, --trust-readers \
-            or --policy file; 8 no reader within --timeout, the link was lost before the response \
-            was delivered, or the session failed (status 10 or 11); 64 usage error.
+            or --policy file; 8 the transport could not be opened, no reader within --timeout, \
+            the link was lost before the response was delivered, or the session failed (status \
+            10 or 11); 64 usage error.
             """
     )
 
@@ -34,8 +37,7 @@ struct Present: AsyncParsableCommand {
             help: "Credential files made by `mdoc-issuer issue` (one or more).")
     var credentials: [String] = []
 
-    @Option(help: "The BLE bearer: sim (a local socket named after the service UUID).")
-    var transport: TransportSpec = .sim
+    @OptionGroup var live: LiveTransportOptions
 
     @Option(name: .customLong("ble-mode"),
             help: "Which 18013-5 BLE modes to offer: peripheral (we are the GATT server), central (the reader is), or both.")
@@ -77,6 +79,7 @@ struct Present: AsyncParsableCommand {
     }
 
     func run() async throws {
+        live.bootstrapLogging()
         await ProgramFailure.reporting(program: "mdoc-holder") { () async throws(ProgramFailure) in
             try await present()
         }
@@ -108,12 +111,20 @@ struct Present: AsyncParsableCommand {
         } catch {
             throw ProgramFailure(.badTrustInput, "cannot start a session: \(error)")
         }
+        let adapter = try await live.openAdapter()
         try showEngagement(session.mdocURI.description)
 
         var presentation = HolderPresentation(
-            session: session, consent: consent, transport: transport,
+            session: session, consent: consent, adapter: adapter, transport: live.transport,
             timeout: .milliseconds(Int64(timeout * 1000)), terminateAfterResponse: terminateAfterResponse)
-        let outcome = try await presentation.run()
+        let outcome: SessionOutcome
+        do {
+            outcome = try await presentation.run()
+        } catch {
+            await adapter.close()
+            throw error
+        }
+        await adapter.close()
         guard outcome.isNormalEnd else {
             throw ProgramFailure(.sessionFailed, outcome.description)
         }

@@ -7,13 +7,5 @@ extension RequestPreset: ExpressibleByArgument {}
 
 extension MdocBLEMode: ExpressibleByArgument {}
 
-extension TransportSpec: ExpressibleByArgument {
-    public init?(argument: String) {
-        guard let spec = try? TransportSpec(parsing: argument) else { return nil }
-        self = spec
-    }
-
-    public static var allValueStrings: [String] { TransportSpec.accepted }
-}
 
 extension ReaderExchange.Termination: ExpressibleByArgument {}

@@ -17,12 +17,16 @@ struct ReaderExchange {
         case wait
     }
 
+    /// The radio the session runs over.
+    let adapter: any BLEAdapter
+    /// The `--transport` it was opened from, for messages.
     let transport: TransportSpec
     let timeout: Duration
     let termination: Termination
     var progress = ProgressReporter.standardError(label: "mdoc-reader")
 
-    init(transport: TransportSpec, timeout: Duration, termination: Termination) {
+    init(adapter: any BLEAdapter, transport: TransportSpec, timeout: Duration, termination: Termination) {
+        self.adapter = adapter
         self.transport = transport
         self.timeout = timeout
         self.termination = termination
@@ -38,7 +42,7 @@ struct ReaderExchange {
         let link: any MdocTransport
         do {
             link = try await SessionLink.reader(
-                over: transport, options: options, mode: mode, ident: session.bleIdent, timeout: timeout)
+                over: adapter, options: options, mode: mode, ident: session.bleIdent, timeout: timeout)
         } catch {
             throw ProgramFailure(.sessionFailed, "\(error)")
         }

@@ -28,12 +28,14 @@ struct Request: AsyncParsableCommand {
               mdoc-reader request 'mdoc:owBjMS4w...' --trust Certs/demo/iaca.pem
               mdoc-reader request --qr-image qr.png --preset age-over-18 --trust Certs/demo/iaca.pem \\
                 --reader-cert Certs/demo/reader.pem --reader-key Certs/demo/reader-key.pem
+              mdoc-reader request 'mdoc:owBjMS4w...' --trust Certs/demo/iaca.pem \\
+                --transport hci:tcp:127.0.0.1:9002 --btsnoop reader.btsnoop
 
             Exit codes: 0 verified; 2 malformed response; 3 issuer data authentication failed; \
             4 device authentication failed; 6 no documents returned (for example, the holder \
             refused); 7 unusable --trust, --reader-cert, --reader-key or --qr-image input; \
-            8 no mdoc found within --timeout, the link was lost, or the session failed; \
-            64 usage error.
+            8 the transport could not be opened, no mdoc found within --timeout, the link was \
+            lost, or the session failed; 64 usage error.
             """
     )
 
@@ -69,8 +71,7 @@ struct Request: AsyncParsableCommand {
             help: "Trust anchor (IACA) certificates: PEM, DER or hex files, or directories of them.")
     var trust: [String] = []
 
-    @Option(help: "The BLE bearer: sim (a local socket named after the service UUID).")
-    var transport: TransportSpec = .sim
+    @OptionGroup var live: LiveTransportOptions
 
     @Option(name: .customLong("ble-mode"),
             help: "The BLE mode to use: peripheral (the mdoc is the GATT server) or central (we are); default: what the mdoc offers, peripheral first.")
@@ -107,6 +108,7 @@ struct Request: AsyncParsableCommand {
     }
 
     func run() async throws {
+        live.bootstrapLogging()
         await ProgramFailure.reporting(program: "mdoc-reader") { () async throws(ProgramFailure) in
             try await request()
         }
@@ -140,8 +142,17 @@ struct Request: AsyncParsableCommand {
         } catch {
             throw ProgramFailure(.sessionFailed, "\(error)")
         }
-        var exchange = ReaderExchange(transport: transport, timeout: .milliseconds(Int64(timeout * 1000)), termination: termination)
-        let report = try await exchange.run(&session, options: options, mode: mode)
+        let adapter = try await live.openAdapter()
+        var exchange = ReaderExchange(adapter: adapter, transport: live.transport,
+                                      timeout: .milliseconds(Int64(timeout * 1000)), termination: termination)
+        let report: VerificationReport
+        do {
+            report = try await exchange.run(&session, options: options, mode: mode)
+        } catch {
+            await adapter.close()
+            throw error
+        }
+        await adapter.close()
 
         if let portraitOut {
             try writePortrait(report, to: portraitOut)

@@ -256,8 +256,8 @@ struct MdocTransportTests {
     @Test("the connector pairs holder and reader in each mode", arguments: MdocBLEMode.allCases)
     func connector(mode: MdocBLEMode) async throws {
         let uuid = UUID()
-        async let holderSide = MdocBLEConnector.holder(mode: mode, serviceUUID: uuid, ident: Self.ident, timeout: .seconds(10))
-        let reader = try await MdocBLEConnector.reader(mode: mode, serviceUUID: uuid, ident: Self.ident, timeout: .seconds(10))
+        async let holderSide = MdocBLEConnector.holder(mode: mode, serviceUUID: uuid, ident: Self.ident, timeout: .seconds(10), over: SimAdapter())
+        let reader = try await MdocBLEConnector.reader(mode: mode, serviceUUID: uuid, ident: Self.ident, timeout: .seconds(10), over: SimAdapter())
         let holder = try await holderSide
         #expect(holder.mode == mode)
         #expect((holder is MdocGATTServerTransport) == (mode == .peripheralServer))
@@ -276,11 +276,11 @@ struct MdocTransportTests {
     func connectorTimeout() async {
         #expect(await SimTestSupport.errorCode { () throws(BLEError) in
             try await MdocBLEConnector.reader(mode: .peripheralServer, serviceUUID: UUID(), ident: Self.ident,
-                                              timeout: .milliseconds(100))
+                                              timeout: .milliseconds(100), over: SimAdapter())
         } == .peerNotFound)
         #expect(await SimTestSupport.errorCode { () throws(BLEError) in
             try await MdocBLEConnector.holder(mode: .peripheralServer, serviceUUID: UUID(), ident: Self.ident,
-                                              timeout: .milliseconds(100))
+                                              timeout: .milliseconds(100), over: SimAdapter())
         } == .timeout)
     }
 }

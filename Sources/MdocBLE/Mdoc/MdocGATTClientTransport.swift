@@ -3,6 +3,7 @@ import FoundationEssentials
 #else
 import Foundation
 #endif
+import Logging
 
 /// The GATT client side of ISO/IEC 18013-5 BLE data retrieval (8.3.3.1.1): the mdoc reader in
 /// mdoc peripheral server mode, the mdoc in mdoc central client mode.
@@ -33,25 +34,30 @@ public actor MdocGATTClientTransport: MdocTransport {
     private var events = AsyncEventQueue<MdocTransportEvent>(limit: MdocGATTClientTransport.maximumQueuedEvents,
                                                              itemName: "messages")
     private let sendTurn = MessageSendTurn()
+    private let logger: Logger
 
     /// Connects to the 18013-5 service `serviceUUID` in `mode` over `bearer`. In mdoc central
     /// client mode with `expectedIdent` given, the server's Ident must equal it (8.3.3.1.1.4).
     ///
     /// Throws `serviceNotFound` or `characteristicNotFound` when the server lacks the service,
     /// `identMismatch` for another Ident, and the GATT errors of each step; the bearer is then
-    /// closed. `transactionTimeout` bounds each request (Core Vol 3 Part F 3.3.3).
+    /// closed. `transactionTimeout` bounds each request (Core Vol 3 Part F 3.3.3). The ATT_MTU,
+    /// the Ident read, State changes and chunking are logged at debug level.
     public init(mode: MdocBLEMode, serviceUUID: UUID, expectedIdent: [UInt8]? = nil, bearer: any ATTBearer,
-                transactionTimeout: Duration = GATTClient.transactionTimeout) async throws(BLEError) {
+                transactionTimeout: Duration = GATTClient.transactionTimeout,
+                logger: Logger = Logger(label: "mdoc.ble")) async throws(BLEError) {
         let client = GATTClient(bearer: bearer, transactionTimeout: transactionTimeout)
         let service: Service
         do {
-            service = try await Self.open(client, mode: mode, serviceUUID: serviceUUID, expectedIdent: expectedIdent)
+            service = try await Self.open(client, mode: mode, serviceUUID: serviceUUID, expectedIdent: expectedIdent,
+                                          logger: logger)
         } catch {
             client.close()
             throw error
         }
         self.mode = mode
         self.client = client
+        self.logger = logger
         mtu = service.mtu
         state = service.state
         client2Server = service.client2Server
@@ -78,7 +84,12 @@ public actor MdocGATTClientTransport: MdocTransport {
     public func send(_ message: [UInt8]) async throws(BLEError) {
         await sendTurn.acquire()
         defer { sendTurn.release() }
-        for chunk in MessageChunker.chunks(of: message, mtu: mtu) {
+        let chunks = MessageChunker.chunks(of: message, mtu: mtu)
+        logger.debug("sending a message as Client2Server write commands", metadata: [
+            "bytes": "\(message.count)", "chunks": "\(chunks.count)", "chunkSize": "\(MessageChunker.chunkSize(mtu: mtu))",
+            "mtu": "\(mtu)",
+        ])
+        for chunk in chunks {
             try await client.writeWithoutResponse(chunk, to: client2Server)
         }
     }
@@ -97,6 +108,7 @@ public actor MdocGATTClientTransport: MdocTransport {
     /// GATT client before it disconnects).
     public func end() async {
         try? await client.setNotifications(false, for: server2Client)
+        logger.debug("State: writing 0x02 (end)")
         try? await client.writeWithoutResponse([MdocGATTProfile.stateEnd], to: state)
         close()
     }
@@ -117,10 +129,14 @@ public actor MdocGATTClientTransport: MdocTransport {
             return false
         case .success(let (handle, value)?):
             if handle == state.valueHandle {
+                logger.debug("State notified by the server", metadata: ["value": "\(value.map { String($0, radix: 16) })"])
                 if value == [MdocGATTProfile.stateEnd] { events.enqueue(.ended) }
             } else if handle == server2Client.valueHandle {
                 do {
-                    if let message = try reassembler.append(value) { events.enqueue(.message(message)) }
+                    if let message = try reassembler.append(value) {
+                        logger.debug("received a message on Server2Client", metadata: ["bytes": "\(message.count)"])
+                        events.enqueue(.message(message))
+                    }
                 } catch {
                     events.fail(error)
                     close()
@@ -141,8 +157,11 @@ public actor MdocGATTClientTransport: MdocTransport {
 
     /// The connection sequence of ISO/IEC 18013-5 8.3.3.1.1.4 up to State 0x01.
     private static func open(_ client: GATTClient, mode: MdocBLEMode, serviceUUID: UUID,
-                             expectedIdent: [UInt8]?) async throws(BLEError) -> Service {
+                             expectedIdent: [UInt8]?, logger: Logger) async throws(BLEError) -> Service {
         let mtu = try await client.exchangeMTU(requestedMTU)
+        logger.debug("ATT MTU exchanged", metadata: [
+            "requested": "\(requestedMTU)", "mtu": "\(mtu)", "chunkSize": "\(MessageChunker.chunkSize(mtu: mtu))",
+        ])
         let remote = try await client.discoverPrimaryService(BluetoothUUID(serviceUUID))
         let characteristics = try await client.discoverCharacteristics(of: remote)
         func find(_ uuid: BluetoothUUID, _ name: String) throws(BLEError) -> GATTRemoteCharacteristic {
@@ -157,6 +176,9 @@ public actor MdocGATTClientTransport: MdocTransport {
                               server2Client: try find(MdocGATTProfile.server2Client(mode: mode), "Server2Client"))
         if mode == .centralClient, let expectedIdent {
             let ident = try await client.read(try find(MdocGATTProfile.ident, "Ident"))
+            logger.debug("Ident read from the reader", metadata: [
+                "read": "\(hex(ident))", "expected": "\(hex(expectedIdent))", "match": "\(ident == expectedIdent)",
+            ])
             guard ident == expectedIdent else {
                 throw BLEError(.identMismatch,
                                "the reader's Ident \(hex(ident)) differs from \(hex(expectedIdent)), derived from EDeviceKeyBytes")
@@ -165,6 +187,7 @@ public actor MdocGATTClientTransport: MdocTransport {
         try await client.setNotifications(true, for: service.state)
         try await client.setNotifications(true, for: service.server2Client)
         try await client.writeWithoutResponse([MdocGATTProfile.stateStart], to: service.state)
+        logger.debug("subscribed to State and Server2Client; State: wrote 0x01 (start)")
         return service
     }
 

@@ -3,6 +3,7 @@ import FoundationEssentials
 #else
 import Foundation
 #endif
+import Logging
 
 /// The GATT server side of ISO/IEC 18013-5 BLE data retrieval (8.3.3.1.1): hosts the service of
 /// ``MdocGATTProfile`` over an ATT bearer. The mdoc in peripheral server mode, the mdoc reader in
@@ -34,13 +35,16 @@ public actor MdocGATTServerTransport: MdocTransport {
     private var linkEnd: BLEError?
     private var readyWaiters: [CheckedContinuation<Result<Void, BLEError>, Never>] = []
     private let sendTurn = MessageSendTurn()
+    private let logger: Logger
 
     /// Serves the 18013-5 service `serviceUUID` in `mode` on `bearer`. In mdoc central client
     /// mode the Ident characteristic holds `ident`, the 16 octets derived from EDeviceKeyBytes
     /// (8.3.3.1.1.4), or nothing when nil, which no mdoc accepts; it is ignored in peripheral
-    /// server mode.
-    public init(mode: MdocBLEMode, serviceUUID: UUID, ident: [UInt8]? = nil, bearer: any ATTBearer) {
+    /// server mode. The ATT_MTU, State changes and chunking are logged at debug level.
+    public init(mode: MdocBLEMode, serviceUUID: UUID, ident: [UInt8]? = nil, bearer: any ATTBearer,
+                logger: Logger = Logger(label: "mdoc.ble")) {
         self.mode = mode
+        self.logger = logger
         state = MdocGATTProfile.state(mode: mode)
         client2Server = MdocGATTProfile.client2Server(mode: mode)
         server2Client = MdocGATTProfile.server2Client(mode: mode)
@@ -76,7 +80,12 @@ public actor MdocGATTServerTransport: MdocTransport {
         defer { sendTurn.release() }
         try await waitUntilStarted()
         let mtu = await connection.mtu
-        for chunk in MessageChunker.chunks(of: message, mtu: mtu) {
+        let chunks = MessageChunker.chunks(of: message, mtu: mtu)
+        logger.debug("sending a message as Server2Client notifications", metadata: [
+            "bytes": "\(message.count)", "chunks": "\(chunks.count)", "chunkSize": "\(MessageChunker.chunkSize(mtu: mtu))",
+            "mtu": "\(mtu)",
+        ])
+        for chunk in chunks {
             try await connection.notify(server2Client, value: chunk)
         }
     }
@@ -93,6 +102,7 @@ public actor MdocGATTServerTransport: MdocTransport {
     /// (ISO/IEC 18013-5 8.3.3.1.1.5).
     public func end() async {
         if await connection.isSubscribed(state) {
+            logger.debug("State: notifying 0x02 (end)")
             try? await connection.notify(state, value: [MdocGATTProfile.stateEnd])
         }
         close()
@@ -121,11 +131,13 @@ public actor MdocGATTServerTransport: MdocTransport {
             events.finish()
             return false
         case .success(.mtuExchanged(let mtu)?):
+            logger.debug("ATT MTU exchanged", metadata: ["mtu": "\(mtu)", "chunkSize": "\(MessageChunker.chunkSize(mtu: mtu))"])
             reassembler.mtu = mtu
         case .success(.subscriptionChanged?):
             await updateReadiness()
         case .success(.written(let characteristic, let value, _)?):
             if characteristic == state {
+                logger.debug("State written by the client", metadata: ["value": "\(value.map { String($0, radix: 16) })"])
                 if value == [MdocGATTProfile.stateStart] {
                     hasStarted = true
                     reassembler.reset()
@@ -144,7 +156,10 @@ public actor MdocGATTServerTransport: MdocTransport {
                     return false
                 }
                 do {
-                    if let message = try reassembler.append(value) { events.enqueue(.message(message)) }
+                    if let message = try reassembler.append(value) {
+                        logger.debug("received a message on Client2Server", metadata: ["bytes": "\(message.count)"])
+                        events.enqueue(.message(message))
+                    }
                 } catch {
                     endLink(error)
                     events.fail(error)

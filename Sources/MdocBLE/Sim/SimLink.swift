@@ -38,7 +38,7 @@ public enum SimLink: Sendable {
         guard bound == 0, listen(socket, 1) == 0 else {
             let code = bound == 0 ? errno : bound
             close(socket)
-            throw SimSocket.failure(bound == 0 ? "listen" : "bind", code, "advertising \"\(address)\"")
+            throw SystemCall.failure(bound == 0 ? "listen" : "bind", code, "advertising \"\(address)\"")
         }
         return SimAdvertiser(address: address, listener: socket)
     }
@@ -58,7 +58,7 @@ public enum SimLink: Sendable {
             close(socket)
             // Nobody listens (yet), or the listener's backlog is full: keep scanning.
             guard code == ECONNREFUSED || code == ENOENT || code == EAGAIN || code == EINTR else {
-                throw SimSocket.failure("connect", code, "connecting to \"\(address)\"")
+                throw SystemCall.failure("connect", code, "connecting to \"\(address)\"")
             }
             guard ContinuousClock.now < deadline else {
                 throw BLEError(.peerNotFound, "nobody advertised \"\(address)\" within \(timeout)")
@@ -68,6 +68,21 @@ public enum SimLink: Sendable {
             } catch {
                 throw BLEError(.peerNotFound, "scanning for \"\(address)\" was cancelled")
             }
+        }
+    }
+
+    /// The service names advertised over sim now, with their UUIDs: the listening abstract
+    /// sockets of /proc/net/unix (unix(7)) named `mdoc-sim/<uuid>` after the namespace.
+    static func advertisedNames() -> [(name: String, uuid: UUID)] {
+        let namespace = getenv(namespaceVariable).map { String(cString: $0) } ?? ""
+        let prefix = "@" + namespace + "mdoc-sim/"
+        guard let table = try? String(contentsOfFile: "/proc/net/unix", encoding: .utf8) else { return [] }
+        return table.split(separator: "\n").dropFirst().compactMap { line in
+            // Num RefCount Protocol Flags Type St Inode Path; Flags 00010000 marks a listener.
+            let fields = line.split(separator: " ", omittingEmptySubsequences: true)
+            guard fields.count >= 8, fields[3] == "00010000", fields[7].hasPrefix(prefix),
+                  let uuid = UUID(uuidString: String(fields[7].dropFirst(prefix.count))) else { return nil }
+            return (String(fields[7].dropFirst()), uuid)
         }
     }
 }

@@ -16,6 +16,9 @@ public struct LinkError: Error, Sendable, Hashable, CustomStringConvertible {
         public static let timeout = Code("timeout")
         /// The BLE layer failed (see the message).
         public static let bluetooth = Code("bluetooth")
+        /// The transport could not be opened: no controller, no Bluetooth in the kernel, an
+        /// adapter in use, no permission (the message says what to do).
+        public static let unavailable = Code("unavailable")
     }
 
     /// What kind of failure.

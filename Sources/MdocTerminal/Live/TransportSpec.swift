@@ -1,3 +1,6 @@
+import Logging
+import MdocBLE
+
 /// The bearer a live session runs over, as given to `--transport` (design.md section 4).
 ///
 /// Every bearer carries the same ISO/IEC 18013-5 BLE GATT service (8.3.3.1.1); only what is
@@ -5,19 +8,27 @@
 public enum TransportSpec: Sendable, Hashable, CustomStringConvertible {
     /// ATT over a local Unix-domain socket named after the engagement's service UUID.
     case sim
+    /// A controller driven by this toolkit's user-space LE host over HCI.
+    case hci(HCITransportSpec)
 
     /// The names `--transport` accepts, for help texts.
-    public static let accepted = ["sim"]
+    public static let accepted = ["sim", "hci:tcp:HOST:PORT", "hci:serial:DEV[,BAUD][,rtscts]", "hci:user:N"]
 
     /// Parses a `--transport` value.
     public init(parsing text: String) throws(LinkError) {
-        switch text {
-        case "sim":
+        if text == "sim" {
             self = .sim
-        default:
+            return
+        }
+        guard text.hasPrefix("hci:") else {
             throw LinkError(
                 .unsupportedTransport,
                 "transport \"\(text)\" is not available; this build supports: \(Self.accepted.joined(separator: ", "))")
+        }
+        do {
+            self = .hci(try HCITransportSpec(parsing: String(text.dropFirst(4))))
+        } catch {
+            throw LinkError(.unsupportedTransport, error.reason)
         }
     }
 
@@ -25,6 +36,30 @@ public enum TransportSpec: Sendable, Hashable, CustomStringConvertible {
     public var description: String {
         switch self {
         case .sim: return "sim"
+        case .hci(let spec): return "hci:\(spec)"
+        }
+    }
+
+    /// Whether packets of this transport can be written to a btsnoop file (HCI transports).
+    public var carriesHCI: Bool {
+        if case .hci = self { return true }
+        return false
+    }
+
+    /// Opens the radio: the sim adapter, or a controller initialised by an ``LEHost`` whose
+    /// HCI packets go to `btsnoop` when given. Throws ``LinkError/Code/unavailable`` with what
+    /// to do when the controller cannot be reached.
+    public func open(btsnoop: String? = nil, logger: Logger = Logger(label: "mdoc.hci")) async throws(LinkError) -> any BLEAdapter {
+        switch self {
+        case .sim:
+            return SimAdapter()
+        case .hci(let spec):
+            do {
+                let snoop = try btsnoop.map { path throws(BLEError) in try BTSnoopWriter(path: path) }
+                return try await LEHost.open(spec, snoop: snoop, logger: logger)
+            } catch {
+                throw LinkError(.unavailable, "cannot use \(self): \(error.reason)")
+            }
         }
     }
 }

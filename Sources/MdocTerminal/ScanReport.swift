@@ -1,0 +1,47 @@
+import MdocBLE
+
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
+import Foundation
+#endif
+
+/// Renders what `mdoc-reader scan` saw: a table for people, JSON for programs.
+public enum ScanReport {
+    /// One line per device: address, RSSI, service UUIDs, name.
+    public static func text(_ sightings: [BLEPeripheralSighting], all: Bool) -> String {
+        guard !sightings.isEmpty else {
+            return all ? "no device advertised a 128-bit service UUID\n"
+                : "no mdoc found (no connectable device advertised a random 128-bit service UUID; --all lists every device)\n"
+        }
+        let width = max(7, sightings.map(\.address.count).max() ?? 0)
+        var text = padded("address", width) + "  rssi  service UUID\n"
+        for sighting in sightings {
+            let rssi = sighting.rssi.map { "\($0)" } ?? "?"
+            let uuids = sighting.serviceUUIDs.map(\.uuidString).joined(separator: ", ")
+            text += padded(sighting.address, width) + "  " + String(repeating: " ", count: max(0, 4 - rssi.count)) + rssi
+                + "  " + uuids
+            if let name = sighting.name { text += "  \"\(name)\"" }
+            if !sighting.isConnectable { text += "  (not connectable)" }
+            text += "\n"
+        }
+        return text
+    }
+
+    /// `[{"address": …, "rssi": …, "serviceUUIDs": [...], "name": …, "connectable": …}]`.
+    public static func json(_ sightings: [BLEPeripheralSighting]) -> JSONValue {
+        .array(sightings.map { sighting in
+            .object([
+                ("address", .string(sighting.address)),
+                ("rssi", sighting.rssi.map { .int(Int64($0)) } ?? .null),
+                ("serviceUUIDs", .array(sighting.serviceUUIDs.map { .string($0.uuidString) })),
+                ("name", sighting.name.map { .string($0) } ?? .null),
+                ("connectable", .bool(sighting.isConnectable)),
+            ])
+        })
+    }
+
+    private static func padded(_ text: String, _ width: Int) -> String {
+        text + String(repeating: " ", count: max(0, width - text.count))
+    }
+}
