@@ -24,8 +24,9 @@ import Logging
 /// Events are handled without waiting on the controller, so a reaction that needs a command
 /// (disconnecting an unwanted link, a connection update) runs in its own task.
 public actor LEHost: BLEAdapter {
-    /// How long the controller may take to answer a command before the host gives up on it.
-    public static let commandTimeout: Duration = .seconds(5)
+    /// How long the controller may take to answer a command before the host gives up on it,
+    /// unless a host is made with another ``commandTimeout``.
+    public static let defaultCommandTimeout: Duration = .seconds(5)
     /// How long a Disconnect may take to complete before the link is treated as gone.
     public static let disconnectTimeout: Duration = .seconds(2)
     /// How long queued data may take to leave the controller before a local disconnect.
@@ -49,6 +50,9 @@ public actor LEHost: BLEAdapter {
 
     /// The link to the controller.
     public nonisolated let transport: HCITransport
+    /// How long the controller may take to answer a command before the host gives up on it
+    /// and stops (a controller that does not answer is out of step or gone).
+    public nonisolated let commandTimeout: Duration
     nonisolated let logger: Logger
     /// What the controller reported during ``start()``; nil before.
     public private(set) var controller: ControllerInfo?
@@ -76,8 +80,10 @@ public actor LEHost: BLEAdapter {
     private var lastIdentifier = 0
 
     /// A host over `transport`; call ``start()`` before anything else, ``close()`` at the end.
-    public init(transport: HCITransport, logger: Logger = Logger(label: "mdoc.hci")) {
+    public init(transport: HCITransport, commandTimeout: Duration = LEHost.defaultCommandTimeout,
+                logger: Logger = Logger(label: "mdoc.hci")) {
         self.transport = transport
+        self.commandTimeout = commandTimeout
         self.logger = logger
         Task { [weak self, transport] in
             while true {
@@ -243,9 +249,10 @@ public actor LEHost: BLEAdapter {
         }
         statistics.commandsSent += 1
         let opcode = command.opcode
+        let timeout = commandTimeout
         let result = await promise.value(
-            timeout: Self.commandTimeout,
-            timedOut: { BLEError(.controllerError, "the controller did not answer \(opcode) within \(LEHost.commandTimeout)") },
+            timeout: timeout,
+            timedOut: { BLEError(.controllerError, "the controller did not answer \(opcode) within \(timeout)") },
             cancelled: nil)
         if pendingCommand?.promise === promise {
             pendingCommand = nil
@@ -354,7 +361,9 @@ public actor LEHost: BLEAdapter {
         pendingConnection?.promise.fulfil(.failure(reason))
         advertising?.fail(reason)
         for promise in disconnections.values { promise.fulfil(.failure(reason)) }
-        for handle in Array(links.keys) { removeLink(handle, end: .failure(reason)) }
+        // The controller going away ends links like a disconnection; a controller failure is
+        // an error of each link.
+        for handle in Array(links.keys) { removeLink(handle, end: reason.code == .linkClosed ? .success(()) : .failure(reason)) }
         for frame in outgoing { frame.completion.resume(returning: .failure(reason)) }
         outgoing = []
     }

@@ -25,13 +25,14 @@ enum TCPConnector {
                 lastError = errno
                 continue
             }
-            let code = Glibc.connect(fd, current.pointee.ai_addr, current.pointee.ai_addrlen) == 0 ? 0 : errno
-            if code == 0 || (code == EINPROGRESS && awaitConnection(fd, timeout: timeout) == 0) {
+            var code = Glibc.connect(fd, current.pointee.ai_addr, current.pointee.ai_addrlen) == 0 ? 0 : errno
+            if code == EINPROGRESS { code = awaitConnection(fd, timeout: timeout) }
+            if code == 0 {
                 var one: Int32 = 1
                 _ = setsockopt(fd, Int32(IPPROTO_TCP), TCP_NODELAY, &one, socklen_t(MemoryLayout<Int32>.size))
                 return fd
             }
-            lastError = code == EINPROGRESS ? awaitConnection(fd, timeout: .zero) : code
+            lastError = code
             Glibc.close(fd)
         }
         if lastError == ECONNREFUSED {
