@@ -165,7 +165,7 @@ let package = Package(
         ),
         .executableTarget(
             name: "mdoc-benchmark",
-            dependencies: ["MdocCBOR", "MdocCrypto", "MdocCOSE", "MdocModel", "MdocSession", "MdocTestSupport"],
+            dependencies: ["MdocCBOR", "MdocCrypto", "MdocCOSE", "MdocModel", "MdocSession", "MdocBLE", "MdocTestSupport"],
             swiftSettings: strictSettings
         ),
 

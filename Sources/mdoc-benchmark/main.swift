@@ -2,6 +2,7 @@
 // compared with the OpenSSL work that verification cannot avoid.
 //
 //     swift run -c release mdoc-benchmark [--iterations N] [--json]
+//     swift run -c release mdoc-benchmark link [--sessions N] [--json]   (LinkBenchmark.swift)
 //
 // Measures, in one run, with the Annex D vectors (Vectors/iso18013-5-annex-d):
 //   (a) decoding the DeviceResponse (`DeviceResponse(encoded:)`);
@@ -48,7 +49,27 @@ func fail(_ message: String) -> Never {
 
 // MARK: Options
 
-let usage = "usage: mdoc-benchmark [--iterations N] [--json]"
+let usage = "usage: mdoc-benchmark [--iterations N] [--json]\n       mdoc-benchmark link [--sessions N] [--json]"
+if CommandLine.arguments.dropFirst().first == "link" {
+    var sessions = 10
+    var linkJSON = false
+    var linkArguments = CommandLine.arguments.dropFirst(2)
+    while let argument = linkArguments.popFirst() {
+        switch argument {
+        case "--sessions":
+            guard let value = linkArguments.popFirst(), let count = Int(value), count > 0 else {
+                fail("--sessions needs a positive whole number\n\(usage)")
+            }
+            sessions = count
+        case "--json":
+            linkJSON = true
+        default:
+            fail("unknown argument \"\(argument)\"\n\(usage)")
+        }
+    }
+    await LinkBenchmark.run(sessions: sessions, json: linkJSON)
+    exit(0)
+}
 var fixedIterations: Int?
 var json = false
 var arguments = CommandLine.arguments.dropFirst()

@@ -54,8 +54,9 @@ public final class HCITransport: Sendable, CustomStringConvertible {
     /// `linkClosed` once the transport is closed.
     public func send(_ packet: HCIPacket) throws(BLEError) {
         logger.trace("HCI >", metadata: ["packet": "\(hex(packet.h4Bytes))"])
-        try thread.enqueue(packet.h4Bytes)
+        // Recorded first: the controller's answer may arrive before enqueue returns.
         snoop?.record(packet, direction: .sent)
+        try thread.enqueue(packet.h4Bytes)
     }
 
     /// The next packet from the controller; nil once the transport was closed or the

@@ -28,7 +28,9 @@ async def serve(count: int) -> None:
     transports = []
     ports = []
     for index in range(count):
-        sock = socket.socket(socket.AF_INET, socket.SOCK_STREAM)
+        # IPPROTO_TCP, not 0: asyncio sets TCP_NODELAY only on sockets whose proto says TCP,
+        # and without it Nagle holds each small H4 packet for the peer's delayed ACK (40 ms).
+        sock = socket.socket(socket.AF_INET, socket.SOCK_STREAM, socket.IPPROTO_TCP)
         sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
         sock.bind(("127.0.0.1", 0))
         transport = await open_tcp_server_transport_with_socket(sock)
