@@ -50,36 +50,19 @@ func fail(_ message: String) -> Never {
 // MARK: Options
 
 let usage = "usage: mdoc-benchmark [--iterations N] [--json]\n       mdoc-benchmark link [--sessions N] [--json]"
-if CommandLine.arguments.dropFirst().first == "link" {
-    var sessions = 10
-    var linkJSON = false
-    var linkArguments = CommandLine.arguments.dropFirst(2)
-    while let argument = linkArguments.popFirst() {
-        switch argument {
-        case "--sessions":
-            guard let value = linkArguments.popFirst(), let count = Int(value), count > 0 else {
-                fail("--sessions needs a positive whole number\n\(usage)")
-            }
-            sessions = count
-        case "--json":
-            linkJSON = true
-        default:
-            fail("unknown argument \"\(argument)\"\n\(usage)")
-        }
-    }
-    await LinkBenchmark.run(sessions: sessions, json: linkJSON)
-    exit(0)
-}
 var fixedIterations: Int?
 var json = false
 var arguments = CommandLine.arguments.dropFirst()
+let linkMode = arguments.first == "link"
+if linkMode { arguments.removeFirst() }
+var sessions = 10
 while let argument = arguments.popFirst() {
     switch argument {
-    case "--iterations":
+    case "--iterations" where !linkMode, "--sessions" where linkMode:
         guard let value = arguments.popFirst(), let count = Int(value), count > 0 else {
-            fail("--iterations needs a positive whole number\n\(usage)")
+            fail("\(argument) needs a positive whole number\n\(usage)")
         }
-        fixedIterations = count
+        if linkMode { sessions = count } else { fixedIterations = count }
     case "--json":
         json = true
     case "--help", "-h":
@@ -88,6 +71,10 @@ while let argument = arguments.popFirst() {
     default:
         fail("unknown argument \"\(argument)\"\n\(usage)")
     }
+}
+if linkMode {
+    await LinkBenchmark.run(sessions: sessions, json: json)
+    exit(0)
 }
 
 // MARK: Fixture (Annex D; nothing here is timed)

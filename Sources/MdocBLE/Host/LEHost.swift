@@ -303,19 +303,9 @@ public actor LEHost: BLEAdapter {
     private func handle(_ event: HCIEvent) {
         switch event {
         case .commandComplete(let credits, let opcode, let parameters):
-            commandCredits = Int(credits)
-            if opcode != .noOperation, let pending = pendingCommand, pending.opcode == opcode {
-                pendingCommand = nil
-                pending.promise.fulfil(.success(.complete(parameters)))
-            }
-            releaseCommandSlot()
+            commandAnswered(opcode, .complete(parameters), credits: credits)
         case .commandStatus(let status, let credits, let opcode):
-            commandCredits = Int(credits)
-            if opcode != .noOperation, let pending = pendingCommand, pending.opcode == opcode {
-                pendingCommand = nil
-                pending.promise.fulfil(.success(.status(status)))
-            }
-            releaseCommandSlot()
+            commandAnswered(opcode, .status(status), credits: credits)
         case .disconnectionComplete(let status, let handle, let reason):
             if status == .success { linkEnded(handle, reason: reason) }
         case .numberOfCompletedPackets(let entries):
@@ -341,6 +331,17 @@ public actor LEHost: BLEAdapter {
         case .leOther, .other:
             break
         }
+    }
+
+    /// The controller answered `opcode` (a Command Complete or Command Status) and can take
+    /// `credits` more commands: the outstanding command gets `outcome` (Core Vol 4 Part E 4.4).
+    private func commandAnswered(_ opcode: HCIOpcode, _ outcome: CommandOutcome, credits: UInt8) {
+        commandCredits = Int(credits)
+        if opcode != .noOperation, let pending = pendingCommand, pending.opcode == opcode {
+            pendingCommand = nil
+            pending.promise.fulfil(.success(outcome))
+        }
+        releaseCommandSlot()
     }
 
     /// Stops the host: waiting commands, connects, accepts and sends fail with `error`, every
