@@ -41,6 +41,9 @@ public enum ReportRenderer {
                 let name = DataElementCatalogue.displayName(of: element.identifier, in: element.nameSpace)
                 out += "    \(element.authenticated ? "ok  " : "FAIL") \(pad(element.identifier, 22)) \(pad(name, 26)) \(ElementValueText.render(element.value))\n"
             }
+            for error in document.elementErrors {
+                out += "  Not returned: \(error.nameSpace)/\(error.identifier) (error code \(error.code))\n"
+            }
         }
         for error in report.documentErrors {
             out += "\nNot returned: \(error.docType) (error code \(error.code))\n"
@@ -87,8 +90,8 @@ public enum ReportRenderer {
             case .passed:
                 fields.append(("result", .string("passed")))
                 if !check.detail.isEmpty { fields.append(("detail", .string(check.detail))) }
-            case .failed(let reason):
-                fields += [("result", .string("failed")), ("reason", .string(reason))]
+            case .failed(let failure):
+                fields += [("result", .string("failed")), ("code", .string(failure.code.description)), ("reason", .string(failure.reason))]
             case .skipped(let reason):
                 fields += [("result", .string("skipped")), ("reason", .string(reason))]
             }
@@ -113,6 +116,9 @@ public enum ReportRenderer {
             if let digestID = element.digestID { fields.append(("digestID", .int(Int64(clamping: digestID)))) }
             fields.append(("authenticated", .bool(element.authenticated)))
             return .object(fields)
+        })))
+        members.append(("errors", .array(document.elementErrors.map {
+            .object([("nameSpace", .string($0.nameSpace)), ("identifier", .string($0.identifier)), ("errorCode", .int($0.code))])
         })))
         return .object(members)
     }

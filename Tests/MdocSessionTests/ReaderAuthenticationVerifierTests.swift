@@ -15,7 +15,10 @@ struct ReaderAuthenticationVerifierTests {
         let transcript: SessionTranscriptBinding
         let itemsRequest: EmbeddedCBOR<ItemsRequest>
 
-        init(extendedKeyUsage: String = CertificateProfile.readerAuthenticationOID) throws {
+        init(
+            extendedKeyUsage: String = CertificateProfile.readerAuthenticationOID,
+            keyUsage: String = "critical,digitalSignature"
+        ) throws {
             let rootKey = try PrivateKey(generating: .p256)
             key = try PrivateKey(generating: .p256)
             root = try TestCertificateBuilder.issue(
@@ -28,7 +31,7 @@ struct ReaderAuthenticationVerifierTests {
             certificate = try TestCertificateBuilder.issue(
                 commonName: "test reader", key: key, issuer: (root, rootKey),
                 extensions: [
-                    ("keyUsage", "critical,digitalSignature"),
+                    ("keyUsage", keyUsage),
                     ("extendedKeyUsage", "critical,\(extendedKeyUsage)"),
                     ("subjectKeyIdentifier", "hash"),
                     ("authorityKeyIdentifier", "keyid:always"),

@@ -28,7 +28,28 @@ struct TestPKI: Sendable {
     let documentSigner: Certificate
     let documentSignerKey: PrivateKey
 
-    init(name: String = "test", documentSignerNotAfter: Date = TestPKI.notAfter) throws(TestDataError) {
+    /// The Annex B extensions of a generated IACA (B.1.2).
+    static let iacaExtensions = [
+        ("basicConstraints", "critical,CA:TRUE,pathlen:0"),
+        ("keyUsage", "critical,keyCertSign,cRLSign"),
+        ("subjectKeyIdentifier", "hash"),
+        ("issuerAltName", "email:iaca@example.com"),
+    ]
+    /// The Annex B extensions of a generated document signer (B.1.4).
+    static let documentSignerExtensions = [
+        ("keyUsage", "critical,digitalSignature"),
+        ("extendedKeyUsage", "critical,\(CertificateProfile.documentSignerOID)"),
+        ("subjectKeyIdentifier", "hash"),
+        ("authorityKeyIdentifier", "keyid:always"),
+    ]
+
+    /// A PKI whose certificates carry `iacaExtensions` and `documentSignerExtensions` (the
+    /// Annex B ones by default; tests break them one at a time).
+    init(
+        name: String = "test", documentSignerNotAfter: Date = TestPKI.notAfter,
+        iacaExtensions: [(String, String)] = TestPKI.iacaExtensions,
+        documentSignerExtensions: [(String, String)] = TestPKI.documentSignerExtensions
+    ) throws(TestDataError) {
         do {
             iacaKey = try PrivateKey(generating: .p256)
             documentSignerKey = try PrivateKey(generating: .p256)
@@ -36,22 +57,10 @@ struct TestPKI: Sendable {
             throw TestDataError("key generation failed: \(error)")
         }
         iaca = try TestCertificateBuilder.issue(
-            commonName: "\(name) iaca", key: iacaKey, issuer: nil,
-            extensions: [
-                ("basicConstraints", "critical,CA:TRUE,pathlen:0"),
-                ("keyUsage", "critical,keyCertSign,cRLSign"),
-                ("subjectKeyIdentifier", "hash"),
-                ("issuerAltName", "email:iaca@example.com"),
-            ])
+            commonName: "\(name) iaca", key: iacaKey, issuer: nil, extensions: iacaExtensions)
         documentSigner = try TestCertificateBuilder.issue(
             commonName: "\(name) ds", key: documentSignerKey, issuer: (iaca, iacaKey),
-            extensions: [
-                ("keyUsage", "critical,digitalSignature"),
-                ("extendedKeyUsage", "critical,\(CertificateProfile.documentSignerOID)"),
-                ("subjectKeyIdentifier", "hash"),
-                ("authorityKeyIdentifier", "keyid:always"),
-            ],
-            notAfter: documentSignerNotAfter)
+            extensions: documentSignerExtensions, notAfter: documentSignerNotAfter)
     }
 }
 

@@ -26,6 +26,8 @@ struct TestMdoc {
     /// The MSO digestAlgorithm text; digests are computed with SHA-256 when it names no
     /// algorithm this toolkit knows.
     var digestAlgorithm = "SHA-256"
+    /// The algorithm the value digests are computed with, when not the one the MSO names.
+    var digestsComputedWith: DigestAlgorithm?
     var validityInfo: ValidityInfo
     /// Returned issuer-signed elements whose digests the MSO holds.
     var issuerItems: [(nameSpace: String, item: EmbeddedCBOR<IssuerSignedItem>)]
@@ -35,6 +37,13 @@ struct TestMdoc {
     var undigestedItems: [(nameSpace: String, item: EmbeddedCBOR<IssuerSignedItem>)] = []
     /// The MSO deviceKey's private key.
     var deviceKey: PrivateKey
+    /// The COSE_Key the MSO holds as deviceKey, when not ``deviceKey``'s public key.
+    var msoDeviceKey: COSEKey?
+    /// The certificates (DER) of the IssuerAuth x5chain; the document signer's when nil, no
+    /// x5chain header when empty.
+    var x5chain: [[UInt8]]?
+    /// The key that signs the IssuerAuth; the document signer's when nil.
+    var issuerAuthKey: PrivateKey?
     /// The key that makes the DeviceSignature; ``deviceKey`` when nil.
     var deviceSigningKey: PrivateKey?
     var keyAuthorizations: KeyAuthorizations?
@@ -84,7 +93,7 @@ struct TestMdoc {
 
     /// The MSO over ``issuerItems``.
     func mobileSecurityObject() -> MobileSecurityObject {
-        let algorithm = DigestAlgorithm(rawValue: digestAlgorithm) ?? .sha256
+        let algorithm = digestsComputedWith ?? DigestAlgorithm(rawValue: digestAlgorithm) ?? .sha256
         var valueDigests = OrderedMap<String, OrderedMap<UInt64, [UInt8]>>()
         for (nameSpace, item) in issuerItems {
             var digests = valueDigests[nameSpace] ?? OrderedMap()
@@ -93,7 +102,8 @@ struct TestMdoc {
         }
         return MobileSecurityObject(
             digestAlgorithm: digestAlgorithm, valueDigests: valueDigests,
-            deviceKeyInfo: DeviceKeyInfo(deviceKey: COSEKey(publicKey: deviceKey.publicKey), keyAuthorizations: keyAuthorizations),
+            deviceKeyInfo: DeviceKeyInfo(
+                deviceKey: msoDeviceKey ?? COSEKey(publicKey: deviceKey.publicKey), keyAuthorizations: keyAuthorizations),
             docType: msoDocType ?? docType, validityInfo: validityInfo)
     }
 
@@ -101,11 +111,14 @@ struct TestMdoc {
     /// and a DeviceSignature over this session's DeviceAuthenticationBytes.
     func document() throws -> Document {
         let msoBytes = EmbeddedCBOR(mobileSecurityObject())
-        var x5chain = CBORMap()
-        x5chain.append(CBOR(COSEHeaders.Label.x5chain), .byteString(pki.documentSigner.derRepresentation))
+        let certificates = x5chain ?? [pki.documentSigner.derRepresentation]
+        var headers = CBORMap()
+        if !certificates.isEmpty {
+            headers.append(CBOR(COSEHeaders.Label.x5chain), COSEHeaders.x5chainValue(certificates))
+        }
         let issuerAuth = try COSESign1.sign(
-            payload: msoBytes.cbor.encoded(), detached: false, algorithm: .es256, key: pki.documentSignerKey,
-            unprotectedHeaders: x5chain)
+            payload: msoBytes.cbor.encoded(), detached: false, algorithm: .es256, key: issuerAuthKey ?? pki.documentSignerKey,
+            unprotectedHeaders: headers)
 
         var nameSpaces = OrderedMap<String, [EmbeddedCBOR<IssuerSignedItem>]>()
         for (nameSpace, item) in issuerItems + undigestedItems {

@@ -57,7 +57,7 @@ public struct DeviceResponseVerifier: Sendable {
             if response.status != .ok {
                 report.checks.insert(VerificationCheck(
                     .structure, subject: "status",
-                    outcome: .failed("the response status is \(response.status); documents of a failed response are not accepted")),
+                    outcome: .failed(.errorStatus, "the response status is \(response.status); documents of a failed response are not accepted")),
                     at: 0)
             }
             return report

@@ -47,6 +47,24 @@ public struct DocumentReport: Sendable {
         }
     }
 
+    /// A requested element the mdoc did not return, as the Document's `errors` reported it
+    /// (8.3.2.1.2.2).
+    public struct ElementError: Sendable, Hashable {
+        /// The name space of the element.
+        public var nameSpace: String
+        /// The data element identifier.
+        public var identifier: String
+        /// The ErrorCode (0: data not returned).
+        public var code: Int64
+
+        /// An entry of the Document's `errors`.
+        public init(nameSpace: String, identifier: String, code: Int64) {
+            self.nameSpace = nameSpace
+            self.identifier = identifier
+            self.code = code
+        }
+    }
+
     /// The position of the document in `documents`.
     public var index: Int
     /// The document's docType.
@@ -63,6 +81,8 @@ public struct DocumentReport: Sendable {
     public var validity: Validity?
     /// How the mdoc authenticated, when DeviceSigned said.
     public var deviceAuthenticationMethod: DeviceAuthenticationMethod?
+    /// The requested elements the mdoc reported as not returned, in received order.
+    public var elementErrors: [ElementError]
 
     /// An empty report for the document at `index`.
     public init(index: Int, docType: String) {
@@ -70,6 +90,7 @@ public struct DocumentReport: Sendable {
         self.docType = docType
         self.checks = []
         self.elements = []
+        self.elementErrors = []
     }
 
     /// The outcome, from the most serious failure down.

@@ -25,6 +25,11 @@ struct DocumentVerification {
 
     func run() -> DocumentReport {
         var report = DocumentReport(index: index, docType: document.docType)
+        for (nameSpace, items) in document.errors?.nameSpaces ?? OrderedMap() {
+            for (identifier, code) in items {
+                report.elementErrors.append(DocumentReport.ElementError(nameSpace: nameSpace, identifier: identifier, code: code.rawValue))
+            }
+        }
         let issuerAuth = document.issuerSigned.issuerAuth
         let documentSigner = verifyIssuerCertificate(issuerAuth, into: &report)
         if let documentSigner {
@@ -32,7 +37,7 @@ struct DocumentVerification {
             let algorithm = issuerAuth.algorithm.map { "\($0)" } ?? "no algorithm"
             report.checks.append(VerificationCheck(
                 .issuerSignature, subject: "issuerAuth",
-                outcome: valid ? .passed : .failed("the IssuerAuth signature (\(algorithm)) does not verify with the key of \"\(documentSigner.subject)\""),
+                outcome: valid ? .passed : .failed(.invalidSignature, "the IssuerAuth signature (\(algorithm)) does not verify with the key of \"\(documentSigner.subject)\""),
                 detail: "\(algorithm) by \"\(documentSigner.subject)\""))
         } else {
             report.checks.append(VerificationCheck(
@@ -43,7 +48,7 @@ struct DocumentVerification {
         do {
             mso = try document.issuerSigned.mobileSecurityObjectBytes(at: path.appending(key: "issuerSigned")).value
         } catch {
-            report.checks.append(VerificationCheck(.structure, subject: "MobileSecurityObject", outcome: .failed("\(error)")))
+            report.checks.append(VerificationCheck(.structure, subject: "MobileSecurityObject", outcome: .failed(.malformedStructure, "\(error)")))
             report.elements = issuerElements(digestsVerified: [:])
             return report
         }
@@ -91,7 +96,7 @@ struct DocumentVerification {
             ? VerificationCheck(.docType, subject: document.docType, outcome: .passed)
             : VerificationCheck(
                 .docType, subject: document.docType,
-                outcome: .failed("the MSO is for docType \"\(mso.docType)\", the document claims \"\(document.docType)\""))
+                outcome: .failed(.docTypeMismatch, "the MSO is for docType \"\(mso.docType)\", the document claims \"\(document.docType)\""))
     }
 
     /// Step 5: validFrom <= time <= validUntil, and the MSO was signed while the document signer
@@ -101,15 +106,15 @@ struct DocumentVerification {
         let window = "valid from \(info.validFrom) until \(info.validUntil)"
         let at = TDate(time).text
         if time < info.validFrom.date {
-            return VerificationCheck(.validity, subject: "MSO", outcome: .failed("the MSO is not yet valid at \(at): \(window)"))
+            return VerificationCheck(.validity, subject: "MSO", outcome: .failed(.notYetValid, "the MSO is not yet valid at \(at): \(window)"))
         }
         if time > info.validUntil.date {
-            return VerificationCheck(.validity, subject: "MSO", outcome: .failed("the MSO expired: \(window), checked at \(at)"))
+            return VerificationCheck(.validity, subject: "MSO", outcome: .failed(.expired, "the MSO expired: \(window), checked at \(at)"))
         }
         if let documentSigner, info.signed.date < documentSigner.notValidBefore || info.signed.date > documentSigner.notValidAfter {
             return VerificationCheck(
                 .validity, subject: "MSO",
-                outcome: .failed("the MSO was signed at \(info.signed), outside the validity of \"\(documentSigner.subject)\""))
+                outcome: .failed(.signedOutsideCertificateValidity, "the MSO was signed at \(info.signed), outside the validity of \"\(documentSigner.subject)\""))
         }
         return VerificationCheck(.validity, subject: "MSO", outcome: .passed, detail: "\(window), checked at \(at)")
     }
@@ -120,8 +125,20 @@ struct DocumentVerification {
         guard let algorithm = DigestAlgorithm(rawValue: mso.digestAlgorithm) else {
             report.checks.append(VerificationCheck(
                 .digestAlgorithm, subject: "MSO",
-                outcome: .failed("digest algorithm \"\(mso.digestAlgorithm)\" is not one of SHA-256, SHA-384, SHA-512")))
+                outcome: .failed(.unsupportedDigestAlgorithm, "digest algorithm \"\(mso.digestAlgorithm)\" is not one of SHA-256, SHA-384, SHA-512")))
             return [:]
+        }
+        // Digests of another length were made with another algorithm than the MSO names: no
+        // element can match, and the MSO itself is inconsistent, so say that once.
+        for (nameSpace, digests) in mso.valueDigests {
+            if let (digestID, digest) = digests.first(where: { $0.value.count != algorithm.digestByteCount }) {
+                report.checks.append(VerificationCheck(
+                    .digestAlgorithm, subject: "MSO",
+                    outcome: .failed(
+                        .digestAlgorithmMismatch,
+                        "the MSO names \(algorithm.rawValue), whose digests are \(algorithm.digestByteCount) bytes, but the digest of digestID \(digestID) in \"\(nameSpace)\" is \(digest.count) bytes")))
+                return [:]
+            }
         }
         report.checks.append(VerificationCheck(.digestAlgorithm, subject: "MSO", outcome: .passed, detail: algorithm.rawValue))
         var results: [String: [Bool]] = [:]
@@ -134,9 +151,10 @@ struct DocumentVerification {
                 let digestID = item.value.digestID
                 let outcome: VerificationCheck.Outcome
                 if !seen.insert(digestID).inserted {
-                    outcome = .failed("digestID \(digestID) is used by more than one returned element")
+                    outcome = .failed(.duplicateDigestID, "digestID \(digestID) is used by more than one returned element")
                 } else if item.value.random.count < IssuerSignedItem.minimumRandomByteCount {
                     outcome = .failed(
+                        .randomTooShort,
                         "the random salt is \(item.value.random.count) bytes; 9.1.2.5 requires at least \(IssuerSignedItem.minimumRandomByteCount)")
                 } else if let digests {
                     if let expected = digests[digestID] {
@@ -146,12 +164,12 @@ struct DocumentVerification {
                         let actual = algorithm.hash(item.cbor.encoded())
                         outcome = actual == expected
                             ? .passed
-                            : .failed("the \(algorithm.rawValue) digest of the element does not match digestID \(digestID) in the MSO")
+                            : .failed(.digestMismatch, "the \(algorithm.rawValue) digest of the element does not match digestID \(digestID) in the MSO")
                     } else {
-                        outcome = .failed("digestID \(digestID) is not in the MSO for \"\(nameSpace)\"")
+                        outcome = .failed(.digestIDNotInMSO, "digestID \(digestID) is not in the MSO for \"\(nameSpace)\"")
                     }
                 } else {
-                    outcome = .failed("the MSO has no value digests for name space \"\(nameSpace)\"")
+                    outcome = .failed(.nameSpaceNotInMSO, "the MSO has no value digests for name space \"\(nameSpace)\"")
                 }
                 report.checks.append(VerificationCheck(.valueDigest, subject: element, outcome: outcome, detail: "digestID \(digestID)"))
                 if case .passed = outcome { matched.append(true) } else { matched.append(false) }
@@ -196,7 +214,7 @@ struct DocumentVerification {
             deviceKey = try mso.deviceKeyInfo.deviceKey.publicKey()
         } catch {
             report.checks.append(VerificationCheck(
-                .deviceAuthentication, subject: subject, outcome: .failed("the MSO deviceKey is unusable: \(error)")))
+                .deviceAuthentication, subject: subject, outcome: .failed(.unusableDeviceKey, "the MSO deviceKey is unusable: \(error)")))
             return false
         }
         let payload = sessionTranscript.deviceAuthenticationBytes(
@@ -209,7 +227,7 @@ struct DocumentVerification {
                 ? VerificationCheck(.deviceAuthentication, subject: subject, outcome: .passed, detail: "DeviceSignature \(algorithm) by the MSO deviceKey")
                 : VerificationCheck(
                     .deviceAuthentication, subject: subject,
-                    outcome: .failed("the DeviceSignature (\(algorithm)) does not verify with the MSO deviceKey over this session's DeviceAuthenticationBytes"))
+                    outcome: .failed(.invalidSignature, "the DeviceSignature (\(algorithm)) does not verify with the MSO deviceKey over this session's DeviceAuthenticationBytes"))
         case .deviceMac(let mac):
             guard let readerKey else {
                 report.checks.append(VerificationCheck(
@@ -224,14 +242,14 @@ struct DocumentVerification {
             } catch {
                 report.checks.append(VerificationCheck(
                     .deviceAuthentication, subject: subject,
-                    outcome: .failed("EMacKey cannot be derived from the reader key and the MSO deviceKey: \(error)")))
+                    outcome: .failed(.macKeyDerivationFailed, "EMacKey cannot be derived from the reader key and the MSO deviceKey: \(error)")))
                 return false
             }
             check = mac.isValidTag(key: eMacKey, detachedPayload: payload)
                 ? VerificationCheck(.deviceAuthentication, subject: subject, outcome: .passed, detail: "DeviceMac HMAC 256/256 with EMacKey")
                 : VerificationCheck(
                     .deviceAuthentication, subject: subject,
-                    outcome: .failed("the DeviceMac does not verify: wrong reader key, another session's transcript, or altered data"))
+                    outcome: .failed(.invalidMAC, "the DeviceMac does not verify: wrong reader key, another session's transcript, or altered data"))
         }
         report.checks.append(check)
         return check.passed
@@ -249,7 +267,7 @@ struct DocumentVerification {
                     || authorizations?.dataElements?[nameSpace]?.contains(identifier) == true
                 report.checks.append(VerificationCheck(
                     .keyAuthorization, subject: element,
-                    outcome: authorized ? .passed : .failed("the MSO KeyAuthorizations do not allow the device key to sign \(element)")))
+                    outcome: authorized ? .passed : .failed(.notAuthorized, "the MSO KeyAuthorizations do not allow the device key to sign \(element)")))
                 allAuthorized = allAuthorized && authorized
             }
         }

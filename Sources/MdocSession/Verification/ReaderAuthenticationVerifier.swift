@@ -63,7 +63,7 @@ public struct ReaderAuthenticationVerifier: Sendable {
             .readerSignature, subject: "readerAuth",
             outcome: valid
                 ? .passed
-                : .failed("the readerAuth signature (\(algorithm)) does not verify over this session's ReaderAuthenticationBytes with the key of \"\(leaf.subject)\""),
+                : .failed(.invalidSignature, "the readerAuth signature (\(algorithm)) does not verify over this session's ReaderAuthenticationBytes with the key of \"\(leaf.subject)\""),
             detail: "\(algorithm) by \"\(leaf.subject)\""))
         return report
     }

@@ -32,10 +32,15 @@ public struct VerificationCheck: Sendable, Hashable, CustomStringConvertible {
     public enum Outcome: Sendable, Hashable {
         /// The check passed.
         case passed
-        /// The check failed, with the reason.
-        case failed(String)
+        /// The check failed, with its code and reason.
+        case failed(VerificationFailure)
         /// Not made, with the reason (for example no session transcript was given).
         case skipped(String)
+
+        /// The check failed with `code`, explained by `reason`.
+        public static func failed(_ code: VerificationFailure.Code, _ reason: String) -> Outcome {
+            .failed(VerificationFailure(code, reason))
+        }
     }
 
     /// What was checked.
@@ -69,7 +74,13 @@ public struct VerificationCheck: Sendable, Hashable, CustomStringConvertible {
 
     /// The failure reason, or `nil`.
     public var failureReason: String? {
-        if case .failed(let reason) = outcome { return reason }
+        if case .failed(let failure) = outcome { return failure.reason }
+        return nil
+    }
+
+    /// The failure code, or `nil` when the check did not fail.
+    public var failureCode: VerificationFailure.Code? {
+        if case .failed(let failure) = outcome { return failure.code }
         return nil
     }
 

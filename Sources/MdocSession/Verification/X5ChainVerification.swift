@@ -24,7 +24,7 @@ struct X5ChainVerification {
         validator: CertificateChainValidator, certificates: CertificateCache, time: Date
     ) {
         guard !signed.x5chain.isEmpty else {
-            checks.append(VerificationCheck(kind, subject: "\(name) x5chain", outcome: .failed("the \(name) has no x5chain (COSE header 33)")))
+            checks.append(VerificationCheck(kind, subject: "\(name) x5chain", outcome: .failed(.missingCertificateChain, "the \(name) has no x5chain (COSE header 33)")))
             return
         }
         var chain: [Certificate] = []
@@ -32,7 +32,7 @@ struct X5ChainVerification {
             do {
                 chain.append(try certificates.certificate(derEncoded: der))
             } catch {
-                checks.append(VerificationCheck(kind, subject: "\(name) x5chain[\(position)]", outcome: .failed("\(error)")))
+                checks.append(VerificationCheck(kind, subject: "\(name) x5chain[\(position)]", outcome: .failed(.unreadableCertificate, "\(error)")))
                 return
             }
         }
@@ -41,7 +41,7 @@ struct X5ChainVerification {
         let result = validator.validate(chain: chain, profile: profile, at: time)
         guard result.isValid else {
             for failure in result.failures {
-                checks.append(VerificationCheck(kind, subject: failure.certificate, outcome: .failed("\(failure)")))
+                checks.append(VerificationCheck(kind, subject: failure.certificate, outcome: .failed(.certificate(failure.check), "\(failure)")))
             }
             return
         }
