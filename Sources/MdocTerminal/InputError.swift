@@ -20,6 +20,8 @@ public struct InputError: Error, Sendable, Hashable, CustomStringConvertible {
         /// The input is of a kind the command cannot use (for example a certificate file that
         /// holds no certificate).
         public static let unsupportedContent = Code("unsupportedContent")
+        /// A file holding a private key lets group or others access it (design.md rule 8).
+        public static let insecurePermissions = Code("insecurePermissions")
     }
 
     /// What kind of failure this is.

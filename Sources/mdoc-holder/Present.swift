@@ -26,10 +26,19 @@ struct Present: AsyncParsableCommand {
               mdoc-holder present --credential Certs/demo/mdl.mdoc --transport hci:tcp:127.0.0.1:9001 \\
                 --btsnoop holder.btsnoop --log-level debug
 
-            Exit codes: 0 the session ended normally; 7 unusable --credential, --trust-readers \
-            or --policy file; 8 the transport could not be opened, no reader within --timeout, \
-            the link was lost before the response was delivered, or the session failed (status \
-            10 or 11); 64 usage error.
+            With --keep-running the holder serves reader after reader: once a session ends, \
+            normally or not (no reader within --timeout included), it makes a fresh ephemeral \
+            key and engagement, shows the new QR code and URI, and waits again, until it is \
+            interrupted (Ctrl-C or SIGTERM), which ends it with status 0.
+
+            The credential files hold the device private key: the holder refuses one that group \
+            or others may read (run chmod 600 on it; mdoc-issuer writes them so).
+
+            Exit codes: 0 the session ended normally (with --keep-running: interrupted); 7 \
+            unusable --credential, --trust-readers or --policy file, or a credential others can \
+            read; 8 the transport could not be opened, no reader within --timeout, the link was \
+            lost before the response was delivered, or the session failed (status 10 or 11); 64 \
+            usage error.
             """
     )
 
@@ -61,6 +70,10 @@ struct Present: AsyncParsableCommand {
 
     @Flag(name: .customLong("no-qr"), help: "Print only the mdoc: URI, not the QR code.")
     var noQR = false
+
+    @Flag(name: .customLong("keep-running"),
+          help: "After each session, normal or not, show a fresh engagement and wait for the next reader, until interrupted.")
+    var keepRunning = false
 
     @Flag(name: .customLong("terminate-after-response"),
           help: "End the session (status 20 and BLE State end) as soon as the response is delivered.")
@@ -104,6 +117,37 @@ struct Present: AsyncParsableCommand {
             }
         }
 
+        // One adapter for every session: a transport that cannot be opened ends the program at
+        // once, with or without --keep-running.
+        let adapter = try await live.openAdapter()
+        if keepRunning {
+            Interruption.endOnSignals()
+        }
+        while true {
+            do {
+                try await presentOnce(credentials: credentials, anchors: anchors, consent: consent, adapter: adapter)
+                Interruption.count(failed: false)
+            } catch {
+                guard keepRunning else {
+                    await adapter.close()
+                    throw error
+                }
+                Interruption.count(failed: true)
+                ProgramFailure.writeError("mdoc-holder: error: \(error.message)\n")
+            }
+            guard keepRunning else {
+                await adapter.close()
+                return
+            }
+            ProgramFailure.writeError("mdoc-holder: waiting for the next reader with a fresh engagement (--keep-running)\n")
+        }
+    }
+
+    /// One session on `adapter`: a fresh ephemeral key and engagement, shown, then served to its
+    /// end.
+    private func presentOnce(
+        credentials: [Credential], anchors: [Certificate], consent: ConsentSource, adapter: any BLEAdapter
+    ) async throws(ProgramFailure) {
         let session: HolderSession
         do {
             session = try HolderSession(
@@ -111,20 +155,12 @@ struct Present: AsyncParsableCommand {
         } catch {
             throw ProgramFailure(.badTrustInput, "cannot start a session: \(error)")
         }
-        let adapter = try await live.openAdapter()
         try showEngagement(session.mdocURI.description)
 
         var presentation = HolderPresentation(
             session: session, consent: consent, adapter: adapter, transport: live.transport,
             timeout: .milliseconds(Int64(timeout * 1000)), terminateAfterResponse: terminateAfterResponse)
-        let outcome: SessionOutcome
-        do {
-            outcome = try await presentation.run()
-        } catch {
-            await adapter.close()
-            throw error
-        }
-        await adapter.close()
+        let outcome = try await presentation.run()
         guard outcome.isNormalEnd else {
             throw ProgramFailure(.sessionFailed, outcome.description)
         }
@@ -136,7 +172,9 @@ struct Present: AsyncParsableCommand {
         var loaded: [Credential] = []
         for path in credentials {
             do {
-                loaded.append(try Credential(encoded: try InputSource.load(path).bytes))
+                loaded.append(try Credential(encoded: try InputSource.loadPrivate(path).bytes))
+            } catch let error as InputError where error.code == .insecurePermissions {
+                throw ProgramFailure(.badTrustInput, "--credential \(error)")
             } catch {
                 throw ProgramFailure(.badTrustInput, "--credential \(path): not a credential: \(error)")
             }

@@ -8,7 +8,8 @@ struct Demo: ParsableCommand {
         abstract: "Present a demo mDL from mdoc-holder to mdoc-reader over the sim transport.",
         discussion: """
             Issues the demo PKI and credential into --dir when they are missing (mdoc-issuer), \
-            starts `mdoc-holder present --yes`, which draws the engagement QR code, then runs \
+            gives the credential mode 0600 when it is readable by others (a git checkout makes \
+            it 0644; mdoc-holder refuses a credential others can read), starts `mdoc-holder present --yes`, which draws the engagement QR code, then runs \
             `mdoc-reader request` on the holder's mdoc: URI with reader authentication, and \
             shows the verified result. The programs are the ones installed next to `mdoc`.
 
@@ -46,6 +47,7 @@ struct Demo: ParsableCommand {
             try step("issuing the demo mDL from \(data)", "mdoc-issuer",
                      ["issue", "--pki", dir, "--doctype", "org.iso.18013.5.1.mDL", "--data", data, "--out", credential])
         }
+        try makePrivate(credential)
 
         let holder = Process()
         holder.executableURL = Self.program("mdoc-holder")
@@ -102,6 +104,22 @@ struct Demo: ParsableCommand {
         guard holder.terminationStatus == 0 else {
             throw ProgramFailure(.sessionFailed, "mdoc-holder ended with status \(holder.terminationStatus)")
         }
+    }
+
+    /// Gives the credential at `path` mode 0600 when group or others may read it:
+    /// `mdoc-holder` refuses a credential (it holds the device private key) that others can read,
+    /// and git keeps no mode but 0644 and 0755, so the committed demo credential arrives 0644.
+    /// It is public test material; a credential of your own is written 0600 by `mdoc-issuer`.
+    private func makePrivate(_ path: String) throws(ProgramFailure) {
+        var status = stat()
+        guard stat(path, &status) == 0 else {
+            throw ProgramFailure(.badTrustInput, "\(path): cannot read its mode: \(String(cString: strerror(errno)))")
+        }
+        guard status.st_mode & InputSource.privateFileForbiddenMode != 0 else { return }
+        guard chmod(path, 0o600) == 0 else {
+            throw ProgramFailure(.badTrustInput, "\(path): cannot set mode 0600: \(String(cString: strerror(errno)))")
+        }
+        ProgramFailure.writeError("mdoc: \(path) set to mode 0600, as mdoc-holder requires of a credential\n")
     }
 
     /// Runs a program to completion, failing the demo when it fails.

@@ -36,6 +36,7 @@ Exit status: 0 on success, 1 with a message on any error.
 import argparse
 import datetime
 import json
+import os
 import sys
 
 import cbor2
@@ -205,7 +206,10 @@ def issue(args):
 
     credential = encode_credential(args.doctype, issuer_signed_bytes,
                                    cose_key_map(device_key, include_private=True))
-    with open(args.out, "wb") as handle:
+    # The credential holds the device private key: created 0600, as mdoc-holder requires.
+    descriptor = os.open(args.out, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o600)
+    os.fchmod(descriptor, 0o600)
+    with os.fdopen(descriptor, "wb") as handle:
         handle.write(credential)
     if args.out_response:
         with open(args.out_response, "wb") as handle:
