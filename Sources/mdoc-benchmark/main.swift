@@ -3,6 +3,12 @@
 //
 //     swift run -c release mdoc-benchmark [--iterations N] [--json]
 //     swift run -c release mdoc-benchmark link [--sessions N] [--json]   (LinkBenchmark.swift)
+//     swift run -c release mdoc-benchmark --soak N
+//
+// With `--soak N` it measures nothing of the above: it verifies the Annex D DeviceResponse N
+// times in this one process, each time with a new DeviceResponseVerifier (so every certificate
+// is parsed again), and prints the resident memory and open file descriptors at the start and
+// after each tenth of the run; scripts/soak.sh uses it to show that neither grows.
 //
 // Measures, in one run, with the Annex D vectors (Vectors/iso18013-5-annex-d):
 //   (a) decoding the DeviceResponse (`DeviceResponse(encoded:)`);
@@ -49,8 +55,9 @@ func fail(_ message: String) -> Never {
 
 // MARK: Options
 
-let usage = "usage: mdoc-benchmark [--iterations N] [--json]\n       mdoc-benchmark link [--sessions N] [--json]"
+let usage = "usage: mdoc-benchmark [--iterations N] [--json] | --soak N\n       mdoc-benchmark link [--sessions N] [--json]"
 var fixedIterations: Int?
+var soakCount: Int?
 var json = false
 var arguments = CommandLine.arguments.dropFirst()
 let linkMode = arguments.first == "link"
@@ -65,6 +72,11 @@ while let argument = arguments.popFirst() {
         if linkMode { sessions = count } else { fixedIterations = count }
     case "--json":
         json = true
+    case "--soak" where !linkMode:
+        guard let value = arguments.popFirst(), let count = Int(value), count > 0 else {
+            fail("--soak needs a positive whole number\n\(usage)")
+        }
+        soakCount = count
     case "--help", "-h":
         print(usage)
         exit(0)
@@ -134,6 +146,27 @@ let eMacKey = prepare("EMacKey") {
     try EMacKey.derive(privateKey: readerKey, peerPublicKey: deviceKey, sessionTranscriptBytes: transcript.taggedBytes)
 }
 guard eMacKey.bytes == Vectors.annexD("EMacKey") else { fail("the derived EMacKey differs from EMacKey.hex") }
+
+// MARK: Soak
+
+if let soakCount {
+    let start = ProcessResources.current()
+    print("offline verifications: 0 of \(soakCount): \(start)")
+    let step = max(1, soakCount / 10)
+    for done in 1...soakCount {
+        let report = DeviceResponseVerifier(trustAnchors: [iaca], sessionTranscript: transcript, readerKey: readerKey)
+            .verify(prepare("the DeviceResponse") { try DeviceResponse(encoded: responseBytes) }, at: verificationTime)
+        guard report.outcome == .verified else {
+            fail("verification \(done) ended \(report.outcome): \(report.failureSummary.joined(separator: "; "))")
+        }
+        if done % step == 0 || done == soakCount {
+            print("offline verifications: \(done) of \(soakCount): \(ProcessResources.current())")
+        }
+    }
+    let end = ProcessResources.current()
+    print("offline verifications: \(soakCount) verified; from start to end RSS \(end.residentKiB - start.residentKiB) KiB, descriptors \(end.openFileDescriptors - start.openFileDescriptors)")
+    exit(0)
+}
 
 // MARK: Measurements
 

@@ -71,11 +71,17 @@ final class BackgroundProgram {
     /// The first line of standard output that starts with `prefix`, waiting for it up to
     /// `timeout` seconds; nil if the program ended or the time ran out first.
     func firstLine(startingWith prefix: String, timeout: TimeInterval = 30) -> String? {
+        line(startingWith: prefix, number: 1, timeout: timeout)
+    }
+
+    /// The `number`th line (from 1) of standard output that starts with `prefix`, waiting for
+    /// it up to `timeout` seconds; nil if the program ended or the time ran out first.
+    func line(startingWith prefix: String, number: Int, timeout: TimeInterval = 30) -> String? {
         let deadline = Date().addingTimeInterval(timeout)
         while Date() < deadline {
-            let lines = standardOutput.split(separator: "\n")
-            if let line = lines.first(where: { $0.hasPrefix(prefix) }) {
-                return String(line)
+            let lines = standardOutput.split(separator: "\n").filter { $0.hasPrefix(prefix) }
+            if lines.count >= number {
+                return String(lines[number - 1])
             }
             if !process.isRunning { return nil }
             Thread.sleep(forTimeInterval: 0.02)
@@ -94,6 +100,38 @@ final class BackgroundProgram {
         }
         return false
     }
+
+    /// Like ``line(startingWith:number:timeout:)``, but waiting without holding a thread of the
+    /// cooperative pool, for asynchronous tests whose peers run in this process.
+    func awaitLine(startingWith prefix: String, number: Int, timeout: TimeInterval = 30) async -> String? {
+        let deadline = Date().addingTimeInterval(timeout)
+        while Date() < deadline {
+            let lines = standardOutput.split(separator: "\n").filter { $0.hasPrefix(prefix) }
+            if lines.count >= number {
+                return String(lines[number - 1])
+            }
+            if !process.isRunning { return nil }
+            try? await Task.sleep(for: .milliseconds(20))
+        }
+        return nil
+    }
+
+    /// Like ``wait(timeout:)``, but waiting without holding a thread of the cooperative pool.
+    func awaitExit(timeout: TimeInterval = 30) async -> ProgramRunner.Result {
+        let deadline = Date().addingTimeInterval(timeout)
+        while process.isRunning, Date() < deadline {
+            try? await Task.sleep(for: .milliseconds(20))
+        }
+        return wait(timeout: 0)
+    }
+
+    /// Sends SIGTERM when the program still runs, without waiting for it to end.
+    func interrupt() {
+        if process.isRunning { process.terminate() }
+    }
+
+    /// Whether the program still runs.
+    var isRunning: Bool { process.isRunning }
 
     /// Ends the program with SIGTERM if it still runs, and returns its result.
     func terminate() -> ProgramRunner.Result {

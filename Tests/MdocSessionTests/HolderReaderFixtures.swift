@@ -98,10 +98,11 @@ struct SessionPair {
         readerPKI: TestReaderPKI? = nil,
         holderTrusts readerAnchors: [Certificate] = [],
         issuerAnchors: [Certificate],
-        responseBuilder: ResponseBuilder = ResponseBuilder()
+        responseBuilder: ResponseBuilder = ResponseBuilder(),
+        eDeviceKey: PrivateKey? = nil
     ) throws {
         holder = try HolderSession(
-            credentials: credentials, readerTrustAnchors: readerAnchors,
+            credentials: credentials, readerTrustAnchors: readerAnchors, eDeviceKey: eDeviceKey,
             bleOptions: .offering(peripheralServerMode: true, centralClientMode: true),
             responseBuilder: responseBuilder, now: { TestPKI.referenceTime })
         // The reader scans the QR code: only the URI text crosses over.

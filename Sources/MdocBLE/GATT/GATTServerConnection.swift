@@ -74,6 +74,15 @@ public actor GATTServerConnection {
             events.finish()
             return false
         case .success(let pdu?):
+            // ATT_MTU is the largest PDU either side may send (Core Vol 3 Part F 3.2.8). A longer
+            // one is a broken peer; a Write Command in it would otherwise be dropped without a
+            // word (commands get no error response, 3.4.5.3), and its data silently lost.
+            guard pdu.count <= server.mtu else {
+                events.fail(BLEError(
+                    .pduTooLarge, "the GATT client sent a PDU of \(pdu.count) bytes, above ATT_MTU \(server.mtu); the link is closed"))
+                bearer.close()
+                return false
+            }
             let output = server.receive(pdu)
             for event in output.events { events.enqueue(event) }
             for response in output.responses {

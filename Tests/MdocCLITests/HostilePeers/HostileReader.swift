@@ -1,0 +1,161 @@
+import Foundation
+import MdocBLE
+import MdocCBOR
+import MdocCrypto
+import MdocModel
+import MdocSession
+
+/// How far a ``HostileReader`` goes through the connection sequence of ISO/IEC 18013-5
+/// 8.3.3.1.1.4 (mdoc peripheral server mode) and the session before it vanishes or stalls.
+enum ReaderPhase: String, CaseIterable, Sendable, CustomStringConvertible {
+    /// The link is up; nothing was exchanged.
+    case connected
+    /// ATT_MTU exchanged.
+    case mtuExchanged
+    /// The 18013-5 service and its characteristics discovered.
+    case discovered
+    /// Notifications of State and Server2Client enabled.
+    case subscribed
+    /// State 0x01 written: the session started.
+    case started
+    /// The first chunks of SessionEstablishment sent, not the last.
+    case midRequest
+    /// SessionEstablishment sent whole; the response not yet taken.
+    case requestSent
+    /// The DeviceResponse received; the session not ended.
+    case responseReceived
+
+    var description: String { rawValue }
+}
+
+/// A GATT client in this test process playing the mdoc reader against a real `mdoc-holder` in
+/// mdoc peripheral server mode: it walks the connection sequence one ``ReaderPhase`` at a time
+/// and sends the real SessionEstablishment of a ``ReaderSession`` in the chunks a test chooses,
+/// as raw ATT Write Commands, so nothing in this process stops a broken chunk.
+final class HostileReader {
+    let link: any HostileLink
+    private(set) var session: ReaderSession
+    private let serviceUUID: UUID
+    private let request: [UInt8]
+    private var bearer: (any ATTBearer)?
+    private var client: GATTClient?
+    private var characteristics: [GATTRemoteCharacteristic] = []
+    /// The ATT_MTU agreed; 23 before the exchange.
+    private(set) var mtu = 23
+    /// How far the sequence went.
+    private(set) var phase: ReaderPhase?
+
+    /// A reader for the holder that showed `uri`, asking for age_over_18 of the mDL.
+    init(uri: String, link: any HostileLink) throws {
+        self.link = link
+        let engagement = try MdocURI(uri)
+        guard let uuid = engagement.deviceEngagementBytes.value.bleOptions?.peripheralServerModeUUID else {
+            throw LiveSessionError("the holder does not offer mdoc peripheral server mode")
+        }
+        serviceUUID = uuid
+        var elements = OrderedMap<String, Bool>()
+        elements["age_over_18"] = false
+        let iaca: String = try String(contentsOfFile: ProgramRunner.repositoryRoot + "/Certs/demo/iaca.pem", encoding: .utf8)
+        let spec = DocRequestSpec(docType: DocType.mDL, nameSpaces: [NameSpace.mDL: elements])
+        session = try ReaderSession(uri: engagement, request: [spec], trustAnchors: [try Certificate(pemEncoded: iaca)], now: { Date() })
+        guard case .send(let establishment) = try session.start() else {
+            throw LiveSessionError("the reader session did not start")
+        }
+        request = establishment
+    }
+
+    deinit {
+        close()
+    }
+
+    /// Goes through the sequence up to and including `last`.
+    func run(until last: ReaderPhase) async throws {
+        for phase in ReaderPhase.allCases {
+            try await step(phase)
+            if phase == last { return }
+        }
+    }
+
+    /// Sends SessionEstablishment broken by `fault`, after ``run(until:)`` reached `.started`.
+    /// Sends stop quietly when the holder closed the link (as it must for some faults).
+    func sendRequest(_ fault: ChunkFault) async throws {
+        try await send(fault.chunks(of: request, mtu: mtu))
+    }
+
+    /// Vanishes: the link closes without State 0x02.
+    func close() {
+        client?.close()
+        bearer?.close()
+    }
+
+    // MARK: Steps
+
+    private func step(_ phase: ReaderPhase) async throws {
+        switch phase {
+        case .connected:
+            let bearer = try await link.connect(serviceUUID: serviceUUID, timeout: .seconds(30))
+            self.bearer = bearer
+            client = GATTClient(bearer: bearer)
+        case .mtuExchanged:
+            mtu = try await requireClient().exchangeMTU(MdocGATTClientTransport.requestedMTU)
+        case .discovered:
+            let client = try requireClient()
+            characteristics = try await client.discoverCharacteristics(
+                of: try await client.discoverPrimaryService(BluetoothUUID(serviceUUID)))
+        case .subscribed:
+            try await requireClient().setNotifications(true, for: try characteristic(MdocGATTProfile.state(mode: .peripheralServer)))
+            try await requireClient().setNotifications(true, for: try characteristic(MdocGATTProfile.server2Client(mode: .peripheralServer)))
+        case .started:
+            try await requireClient().writeWithoutResponse(
+                [MdocGATTProfile.stateStart], to: try characteristic(MdocGATTProfile.state(mode: .peripheralServer)))
+        case .midRequest:
+            let chunks = ChunkFault.pieces(of: request)
+            try await send(Array(chunks.prefix(chunks.count - 1)))
+        case .requestSent:
+            try await send(Array(ChunkFault.pieces(of: request).suffix(1)))
+        case .responseReceived:
+            _ = try await receiveMessage()
+        }
+        self.phase = phase
+    }
+
+    /// Writes `chunks` to Client2Server as raw Write Commands; stops at the first that finds the
+    /// link closed.
+    private func send(_ chunks: [[UInt8]]) async throws {
+        guard let bearer else { throw LiveSessionError("not connected") }
+        let handle = try characteristic(MdocGATTProfile.client2Server(mode: .peripheralServer)).valueHandle
+        for chunk in chunks {
+            do {
+                try await bearer.send(ATTPDU.writeCommand(attributeHandle: handle, attributeValue: chunk).bytes)
+            } catch {
+                // The program under test closed the link, as it must for some faults.
+                guard error.code == .linkClosed else { throw error }
+                return
+            }
+        }
+    }
+
+    /// The next whole message on Server2Client.
+    private func receiveMessage() async throws -> [UInt8] {
+        let client = try requireClient()
+        let handle = try characteristic(MdocGATTProfile.server2Client(mode: .peripheralServer)).valueHandle
+        var reassembler = MessageReassembler(mtu: mtu)
+        while let (from, value) = try await client.nextNotification() {
+            guard from == handle else { continue }
+            if let message = try reassembler.append(value) { return message }
+        }
+        throw LiveSessionError("the holder closed the link before its response")
+    }
+
+    private func requireClient() throws -> GATTClient {
+        guard let client else { throw LiveSessionError("not connected") }
+        return client
+    }
+
+    private func characteristic(_ uuid: BluetoothUUID) throws -> GATTRemoteCharacteristic {
+        guard let found = characteristics.first(where: { $0.uuid == uuid }) else {
+            throw LiveSessionError("characteristic \(uuid) not discovered")
+        }
+        return found
+    }
+}
