@@ -74,6 +74,12 @@ final class HostileHolder {
         try await send(fault.chunks(of: try builtResponse(), mtu: mtu))
     }
 
+    /// Sends, as its response, a message of `bytes` octets (not CBOR) in the largest chunks the
+    /// link allows.
+    func sendFlood(bytes: Int) async throws {
+        try await send(ChunkFault.flood(bytes: bytes, mtu: mtu))
+    }
+
     /// Vanishes: the link closes without State 0x02.
     func close() {
         connection?.close()

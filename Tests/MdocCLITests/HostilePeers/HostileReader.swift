@@ -82,6 +82,12 @@ final class HostileReader {
         try await send(fault.chunks(of: request, mtu: mtu))
     }
 
+    /// Sends a message of `bytes` octets (not CBOR) in the largest chunks the link allows, after
+    /// ``run(until:)`` reached `.started`.
+    func sendFlood(bytes: Int) async throws {
+        try await send(ChunkFault.flood(bytes: bytes, mtu: mtu))
+    }
+
     /// Vanishes: the link closes without State 0x02.
     func close() {
         client?.close()
