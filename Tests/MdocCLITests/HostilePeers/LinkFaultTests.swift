@@ -13,8 +13,10 @@ import Testing
     /// The `--timeout` of the programs in tests where the peer does not stall: generous, since
     /// the suite runs in parallel on two cores; the session must end long before it.
     static let timeout = 30
-    /// The `--timeout` where the peer stalls, so the wait is what ends the session.
-    static let stallTimeout = 8
+    /// The `--timeout` where the peer stalls, so the wait is what ends the session: long
+    /// enough that the peer in this process, slowed by the synchronous tests that share its
+    /// threads when the whole suite runs, still connects before the program gives up on it.
+    static let stallTimeout = 20
 
     /// What the holder reports when a hostile reader's request arrives broken by the fault.
     static func holderError(_ fault: ChunkFault) -> String {
@@ -86,10 +88,13 @@ import Testing
         let result = await holder.awaitExit(timeout: LiveSession.waitTimeout)
 
         #expect(Date().timeIntervalSince(vanished) < Double(Self.timeout), "the holder waited for its timeout")
-        if phase == .responseReceived {
-            // The response was delivered: a reader may simply go (ISO/IEC 18013-5 leaves the end to either side).
+        let endedAfterResponse = result.standardError.contains("mdoc-holder: the connection ended after the response")
+        if phase == .responseReceived || (phase == .requestSent && endedAfterResponse) {
+            // The response was delivered: a reader may simply go (ISO/IEC 18013-5 leaves the end
+            // to either side). A reader that vanishes right after its request may still find the
+            // response sent before the holder sees the link close, as on a radio link.
             #expect(result.status == 0, "\(result.standardError)")
-            #expect(result.standardError.contains("mdoc-holder: the connection ended after the response"), "\(result.standardError)")
+            #expect(endedAfterResponse, "\(result.standardError)")
         } else {
             #expect(result.status == 8, "\(result.standardError)")
             #expect(result.standardError.contains("mdoc-holder: error: "), "\(result.standardError)")
