@@ -79,14 +79,17 @@ final class BackgroundProgram {
     func line(startingWith prefix: String, number: Int, timeout: TimeInterval = 30) -> String? {
         let deadline = Date().addingTimeInterval(timeout)
         while Date() < deadline {
-            let lines = standardOutput.split(separator: "\n").filter { $0.hasPrefix(prefix) }
-            if lines.count >= number {
-                return String(lines[number - 1])
-            }
+            if let line = printedLine(startingWith: prefix, number: number) { return line }
             if !process.isRunning { return nil }
             Thread.sleep(forTimeInterval: 0.02)
         }
         return nil
+    }
+
+    /// The `number`th line of standard output so far that starts with `prefix`, or nil.
+    private func printedLine(startingWith prefix: String, number: Int) -> String? {
+        let lines = standardOutput.split(separator: "\n").filter { $0.hasPrefix(prefix) }
+        return lines.count >= number ? String(lines[number - 1]) : nil
     }
 
     /// Waits up to `timeout` seconds until standard output contains `text`; `false` if the
@@ -106,10 +109,7 @@ final class BackgroundProgram {
     func awaitLine(startingWith prefix: String, number: Int, timeout: TimeInterval = 30) async -> String? {
         let deadline = Date().addingTimeInterval(timeout)
         while Date() < deadline {
-            let lines = standardOutput.split(separator: "\n").filter { $0.hasPrefix(prefix) }
-            if lines.count >= number {
-                return String(lines[number - 1])
-            }
+            if let line = printedLine(startingWith: prefix, number: number) { return line }
             if !process.isRunning { return nil }
             try? await Task.sleep(for: .milliseconds(20))
         }

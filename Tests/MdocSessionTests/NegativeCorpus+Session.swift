@@ -179,28 +179,24 @@ extension NegativeCorpus {
 
     static var statusCodes: [NegativeCase] {
         var cases: [NegativeCase] = []
-        for (status, expected) in [
-            (10, Rejection.session(.peerReportedError, sent: nil)),
-            (11, .session(.peerReportedError, sent: nil)),
-            (12, .session(.peerReportedError, sent: nil)),
-            (20, .ended(.terminatedByReader)),
-        ] {
-            cases.append(NegativeCase("SessionData status \(status) from the reader to the holder", expected) {
+        // SessionData status (Table 20) in both directions: 10 and 11 are errors, 12 is no
+        // SessionData status at all, and 20 is the normal end they are set against.
+        for status: UInt64 in [10, 11, 12, 20] {
+            let message = SessionData(status: SessionData.Status(rawValue: status)).encoded()
+            let error = Rejection.session(.peerReportedError, sent: nil)
+            cases.append(NegativeCase(
+                "SessionData status \(status) from the reader to the holder", status == 20 ? .ended(.terminatedByReader) : error
+            ) {
                 var pair = try pair()
                 _ = try firstResponse(&pair)
-                return rejection(pair.toHolder(SessionData(status: SessionData.Status(rawValue: UInt64(status))).encoded()))
+                return rejection(pair.toHolder(message))
             })
-        }
-        for (status, expected) in [
-            (10, Rejection.session(.peerReportedError, sent: nil)),
-            (11, .session(.peerReportedError, sent: nil)),
-            (12, .session(.peerReportedError, sent: nil)),
-            (20, .ended(.terminatedByHolder)),
-        ] {
-            cases.append(NegativeCase("SessionData status \(status) from the holder to the reader", expected) {
+            cases.append(NegativeCase(
+                "SessionData status \(status) from the holder to the reader", status == 20 ? .ended(.terminatedByHolder) : error
+            ) {
                 var pair = try pair()
                 _ = try pair.start()
-                return rejection(pair.toReader(SessionData(status: SessionData.Status(rawValue: UInt64(status))).encoded()))
+                return rejection(pair.toReader(message))
             })
         }
         // DeviceResponse status (8.3.2.1.2.3): the holder's answer to requests it cannot read.
