@@ -82,11 +82,12 @@ import Testing
         let readerKey = try KeyFiles.loadPrivateKey(ProgramRunner.repositoryRoot + "/Certs/demo/reader-key.pem")
         let secrets = [credential.deviceKey.rawRepresentation, readerKey.rawRepresentation]
 
+        // At the most verbose log level: not even the diagnostic logs carry a key.
         let session = try LiveSession(holder: [
-            "--credential", "Certs/demo/mdl.mdoc", "--yes", "--trust-readers", "Certs/demo/reader-root.pem",
+            "--credential", "Certs/demo/mdl.mdoc", "--yes", "--trust-readers", "Certs/demo/reader-root.pem", "--log-level", "trace",
         ])
         let reader = try session.request(
-            ["--preset", "full", "--json", "--trust", "Certs/demo/iaca.pem"] + LiveSessionTests.readerAuthentication)
+            ["--preset", "full", "--json", "--log-level", "trace", "--trust", "Certs/demo/iaca.pem"] + LiveSessionTests.readerAuthentication)
         let holder = session.holderResult(after: reader)
         #expect(reader.status == 0, "\(reader.standardError)")
         #expect(holder.status == 0, "\(holder.standardError)")
