@@ -18,13 +18,19 @@ import Testing
         return (folder, path)
     }
 
+    /// Runs one of the programs in its own sim namespace without holding a thread of the
+    /// cooperative pool while it runs.
+    static func run(_ program: String, _ arguments: [String]) async throws -> ProgramRunner.Result {
+        let running = try BackgroundProgram(program, arguments, environment: ["MDOC_SIM_NAMESPACE": "secrets-\(UUID().uuidString)"])
+        running.closeInput()
+        return await running.awaitExit(timeout: LiveSession.waitTimeout)
+    }
+
     @Test(arguments: [(0o644, "group and others"), (0o640, "group"), (0o604, "others"), (0o660, "group")])
-    func credentialOthersCanAccessIsRefused(mode: Int, who: String) throws {
+    func credentialOthersCanAccessIsRefused(mode: Int, who: String) async throws {
         let (folder, path) = try Self.credentialCopy(mode: mode)
         defer { try? FileManager.default.removeItem(atPath: folder) }
-        let result = try ProgramRunner.run(
-            "mdoc-holder", ["present", "--credential", path, "--yes", "--no-qr", "--timeout", "1"],
-            environment: ["MDOC_SIM_NAMESPACE": "secrets-\(UUID().uuidString)"])
+        let result = try await Self.run("mdoc-holder", ["present", "--credential", path, "--yes", "--no-qr", "--timeout", "1"])
 
         #expect(result.status == 7, "\(result.standardError)")
         let octal = "0" + String(mode, radix: 8)
@@ -35,12 +41,10 @@ import Testing
     }
 
     @Test(arguments: [0o600, 0o400])
-    func privateCredentialIsAccepted(mode: Int) throws {
+    func privateCredentialIsAccepted(mode: Int) async throws {
         let (folder, path) = try Self.credentialCopy(mode: mode)
         defer { try? FileManager.default.removeItem(atPath: folder) }
-        let result = try ProgramRunner.run(
-            "mdoc-holder", ["present", "--credential", path, "--yes", "--no-qr", "--timeout", "1"],
-            environment: ["MDOC_SIM_NAMESPACE": "secrets-\(UUID().uuidString)"])
+        let result = try await Self.run("mdoc-holder", ["present", "--credential", path, "--yes", "--no-qr", "--timeout", "1"])
 
         // It shows its engagement and waits; nobody comes within the second.
         #expect(result.standardOutput.hasPrefix("mdoc:"), "\(result.standardOutput)\(result.standardError)")
@@ -48,7 +52,7 @@ import Testing
         #expect(result.standardError.contains("within 1 s"), "\(result.standardError)")
     }
 
-    @Test func demoSetsItsCredentialPrivate() throws {
+    @Test func demoSetsItsCredentialPrivate() async throws {
         let folder = try LiveSession.temporaryFolder()
         defer { try? FileManager.default.removeItem(atPath: folder) }
         for file in ["iaca.pem", "reader-root.pem", "reader.pem", "reader-key.pem", "mdl.mdoc"] {
@@ -56,9 +60,7 @@ import Testing
         }
         try FileManager.default.setAttributes([.posixPermissions: 0o644], ofItemAtPath: folder + "/mdl.mdoc")
 
-        let result = try ProgramRunner.run(
-            "mdoc", ["demo", "--dir", folder, "--preset", "age-over-18"], timeout: LiveSession.waitTimeout,
-            environment: ["MDOC_SIM_NAMESPACE": "secrets-\(UUID().uuidString)"])
+        let result = try await Self.run("mdoc", ["demo", "--dir", folder, "--preset", "age-over-18"])
 
         #expect(result.status == 0, "\(result.standardError)")
         #expect(result.standardError.contains("mdoc: \(folder)/mdl.mdoc set to mode 0600"), "\(result.standardError)")
