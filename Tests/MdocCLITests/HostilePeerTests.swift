@@ -19,7 +19,7 @@ import Testing
             "mdoc-holder",
             ["present", "--credential", "Certs/demo/mdl.mdoc", "--yes", "--ble-mode", "peripheral", "--no-qr", "--timeout", "30"],
             environment: ["MDOC_SIM_NAMESPACE": ""])
-        let uri = try #require(holder.firstLine(startingWith: "mdoc:", timeout: 90), "\(holder.standardError)")
+        let uri = try #require(await holder.awaitLine(startingWith: "mdoc:", number: 1, timeout: 90), "\(holder.standardError)")
         let options = try #require(try MdocURI(uri).deviceEngagementBytes.value.bleOptions)
         let uuid = try #require(options.peripheralServerModeUUID)
         let client = GATTClient(bearer: try await SimLink.connect(serviceUUID: uuid, timeout: .seconds(30)))
@@ -36,7 +36,7 @@ import Testing
         defer { client.close() }
         try await client.writeWithoutResponse([0x00, 0xA0], to: client2Server)
         let started = Date()
-        let result = holder.wait(timeout: 90)
+        let result = await holder.awaitExit(timeout: 90)
         #expect(result.status == 8, "\(result.standardError)")
         #expect(result.standardError.contains("before State 0x01"), "\(result.standardError)")
         #expect(Date().timeIntervalSince(started) < 60)
@@ -50,7 +50,7 @@ import Testing
         try await client.writeWithoutResponse([MdocGATTProfile.stateStart], to: state)
         try await client.writeWithoutResponse([0x00, 0xA0], to: client2Server)
         let started = Date()
-        let result = holder.wait(timeout: 90)
+        let result = await holder.awaitExit(timeout: 90)
         #expect(result.status == 8, "\(result.standardError)")
         #expect(result.standardError.contains("messageDecodingFailed"), "\(result.standardError)")
         #expect(Date().timeIntervalSince(started) < 60)
