@@ -1,5 +1,6 @@
 import Foundation
 import MdocBLE
+import MdocTestSupport
 
 /// The bearer under ATT that a hostile peer in this test process shares with a program under
 /// test.
@@ -11,6 +12,8 @@ import MdocBLE
 protocol HostileLink: Sendable {
     /// The `--transport` value the program under test runs with.
     var transport: String { get }
+    /// The `--transport` value of a second, well-behaved program meeting the first one.
+    var otherTransport: String { get }
     /// What the program under test needs in its environment to meet this process's peers.
     var environment: [String: String] { get }
     /// Connects, as the central, to the program advertising `serviceUUID`.
@@ -22,6 +25,7 @@ protocol HostileLink: Sendable {
 /// The `sim` transport: Linux abstract SEQPACKET sockets named after the service UUID.
 struct SimHostileLink: HostileLink {
     var transport: String { "sim" }
+    var otherTransport: String { "sim" }
 
     /// The programs must look in this process's sim namespace (none unless the test run sets
     /// `MDOC_SIM_NAMESPACE`); the service UUIDs of each engagement are random, so tests running
@@ -38,5 +42,66 @@ struct SimHostileLink: HostileLink {
         let advertiser = try SimLink.advertise(serviceUUID: serviceUUID)
         defer { advertiser.stop() }
         return try await advertiser.accept(timeout: timeout)
+    }
+}
+
+/// Real (virtual) Bluetooth LE: three linked Bumble controllers; the program under test drives
+/// the first through `hci:tcp`, this process's hostile peer the second through an ``LEHost``,
+/// and a second program the third.
+final class HCIHostileLink: HostileLink {
+    private let controllers: VirtualControllers
+    private let host: LEHost
+
+    /// Starts the controllers and the peer's host.
+    static func make() async throws -> HCIHostileLink {
+        let controllers = try VirtualControllers(count: 3)
+        let host = try await LEHost.open(.tcp(host: "127.0.0.1", port: UInt16(controllers.ports[1])))
+        return HCIHostileLink(controllers: controllers, host: host)
+    }
+
+    private init(controllers: VirtualControllers, host: LEHost) {
+        self.controllers = controllers
+        self.host = host
+    }
+
+    deinit {
+        controllers.stop()
+    }
+
+    var transport: String { controllers.transport(0) }
+    var otherTransport: String { controllers.transport(2) }
+    var environment: [String: String] { [:] }
+
+    func connect(serviceUUID: UUID, timeout: Duration) async throws -> any ATTBearer {
+        try await host.connect(serviceUUID: serviceUUID, timeout: timeout)
+    }
+
+    func accept(serviceUUID: UUID, timeout: Duration) async throws -> any ATTBearer {
+        let advertisement = try await host.advertise(serviceUUID: serviceUUID)
+        do {
+            let bearer = try await advertisement.accept(timeout: timeout)
+            await advertisement.stop()
+            return bearer
+        } catch {
+            await advertisement.stop()
+            throw error
+        }
+    }
+}
+
+/// The bearers the link-fault tests run over.
+enum LinkKind: String, CaseIterable, Sendable, CustomStringConvertible {
+    case sim
+    /// `hci:tcp` through Bumble virtual controllers.
+    case hci
+
+    var description: String { rawValue }
+
+    /// A fresh link of this kind.
+    func make() async throws -> any HostileLink {
+        switch self {
+        case .sim: return SimHostileLink()
+        case .hci: return try await HCIHostileLink.make()
+        }
     }
 }

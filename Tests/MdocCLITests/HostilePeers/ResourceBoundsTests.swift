@@ -23,8 +23,9 @@ import Testing
     }
 
     @Test func tenMegabyteRequestIsRejectedByTheHolderWithBoundedMemory() async throws {
-        let holder = try LinkFaultTests.startHolder(keepRunning: true)
-        let reader = try HostileReader(uri: try await LinkFaultTests.engagement(holder), link: LinkFaultTests.link)
+        let link = SimHostileLink()
+        let holder = try LinkFaultTests.startHolder(link, keepRunning: true)
+        let reader = try HostileReader(uri: try await LinkFaultTests.engagement(holder), link: link)
         try await reader.run(until: .started)
         let before = try #require(Self.kibibytes("VmHWM", of: holder.processIdentifier))
         try await reader.sendFlood(bytes: Self.hostileMessageSize)
@@ -41,8 +42,9 @@ import Testing
     }
 
     @Test func tenMegabyteResponseIsRejectedByTheReaderWithBoundedMemory() async throws {
-        let holder = try HostileHolder(link: LinkFaultTests.link)
-        let reader = try LinkFaultTests.startReader(holder.uri)
+        let link = SimHostileLink()
+        let holder = try HostileHolder(link: link)
+        let reader = try LinkFaultTests.startReader(holder.uri, over: link)
         try await holder.run(until: .requestReceived)
         let before = try #require(Self.kibibytes("VmHWM", of: reader.processIdentifier))
         // The peak is read while the reader runs: it is gone once it rejected the message.
