@@ -1,31 +1,37 @@
 /// Typed access to items while interpreting a decoded message: each accessor either returns the
 /// expected content or throws a ``CBORError`` naming the expected type, what was found and where.
 extension CBOR {
+    /// The entries of a map.
     public func map(at path: CBORPath) throws(CBORError) -> CBORMap {
         guard case .map(let m) = self else { throw mismatch("a map", at: path) }
         return m
     }
 
+    /// The elements of an array.
     public func array(at path: CBORPath) throws(CBORError) -> [CBOR] {
         guard case .array(let a) = self else { throw mismatch("an array", at: path) }
         return a
     }
 
+    /// The content of a text string.
     public func text(at path: CBORPath) throws(CBORError) -> String {
         guard case .textString(let s) = self else { throw mismatch("a text string", at: path) }
         return s
     }
 
+    /// The content of a byte string.
     public func bytes(at path: CBORPath) throws(CBORError) -> [UInt8] {
         guard case .byteString(let b) = self else { throw mismatch("a byte string", at: path) }
         return b
     }
 
+    /// The value of a boolean (simple value 20 or 21).
     public func bool(at path: CBORPath) throws(CBORError) -> Bool {
         guard case .boolean(let b) = self else { throw mismatch("a boolean", at: path) }
         return b
     }
 
+    /// The value of an unsigned integer (major type 0).
     public func uint(at path: CBORPath) throws(CBORError) -> UInt64 {
         guard case .unsignedInt(let n) = self else { throw mismatch("an unsigned integer", at: path) }
         return n

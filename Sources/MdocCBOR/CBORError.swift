@@ -37,11 +37,16 @@ public struct CBORError: Error, Sendable, Hashable, CustomStringConvertible {
         public static let invalidValue = Code("invalidValue")
     }
 
+    /// What kind of failure this is.
     public var code: Code
+    /// Where in the message the failing item is (``CBORPath/root`` for the whole input).
     public var path: CBORPath
+    /// The byte offset in the input where the failure was found, when the decoder knows it.
     public var offset: Int?
+    /// What was wrong, for people.
     public var reason: String
 
+    /// A failure of kind `code`, explained by `reason`, at `path` and byte `offset`.
     public init(_ code: Code, _ reason: String, path: CBORPath = .root, offset: Int? = nil) {
         self.code = code
         self.reason = reason

@@ -8,9 +8,12 @@
 public struct CBORMap: Sendable, Hashable {
     /// One key/value pair.
     public struct Entry: Sendable, Hashable {
+        /// The key.
         public var key: CBOR
+        /// The value.
         public var value: CBOR
 
+        /// The pair `key`: `value`.
         public init(key: CBOR, value: CBOR) {
             self.key = key
             self.value = value
@@ -20,6 +23,7 @@ public struct CBORMap: Sendable, Hashable {
     /// The entries, in order.
     public var entries: [Entry]
 
+    /// A map of `entries`, in that order; the caller keeps keys distinct.
     public init(_ entries: [Entry] = []) {
         self.entries = entries
     }

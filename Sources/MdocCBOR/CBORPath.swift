@@ -24,6 +24,7 @@ public struct CBORPath: Sendable, Hashable, CustomStringConvertible {
     /// The top-level item.
     public static let root = CBORPath(components: [])
 
+    /// The path of `components`, outermost first.
     public init(components: [Component] = []) {
         self.components = components
     }
@@ -33,14 +34,18 @@ public struct CBORPath: Sendable, Hashable, CustomStringConvertible {
         self.components = keys.map(Component.key)
     }
 
+    /// This path one step deeper.
     public func appending(_ component: Component) -> CBORPath {
         var copy = self
         copy.components.append(component)
         return copy
     }
 
+    /// This path into the map entry with text key `key`.
     public func appending(key: String) -> CBORPath { appending(.key(key)) }
+    /// This path into the map entry with integer key `intKey`.
     public func appending(intKey: Int64) -> CBORPath { appending(.intKey(intKey)) }
+    /// This path into array element `index`.
     public func appending(index: Int) -> CBORPath { appending(.index(index)) }
 
     /// The path of `path` taken from this one (for an embedded item found at `self`).

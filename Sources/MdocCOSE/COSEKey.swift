@@ -144,7 +144,7 @@ public struct COSEKey: CBORRepresentable, CustomStringConvertible, CustomReflect
         return try PublicKey(rawRepresentation: x, curve: curve)
     }
 
-    /// The private key; throws ``CryptoError/Code/invalidKey`` when there is no `d` or when `d`
+    /// The private key; throws `CryptoError.Code.invalidKey` when there is no `d` or when `d`
     /// does not belong to `x` (and `y`).
     public func privateKey() throws(CryptoError) -> PrivateKey {
         guard let d else {

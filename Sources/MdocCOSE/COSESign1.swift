@@ -60,9 +60,9 @@ public struct COSESign1: CBORRepresentable, Hashable {
     /// `unprotectedHeaders` (for example `x5chain`, label 33) go unprotected. With `detached`,
     /// the payload is signed but sent as `null`.
     ///
-    /// Throws ``CryptoError/Code/unsupportedAlgorithm`` for HMAC, ``CryptoError/Code/curveMismatch``
+    /// Throws `CryptoError.Code.unsupportedAlgorithm` for HMAC, `CryptoError.Code.curveMismatch`
     /// when the key's curve does not suit the algorithm (see ``COSEAlgorithm``), and
-    /// ``CryptoError/Code/invalidParameter`` when `unprotectedHeaders` is not a valid header map.
+    /// `CryptoError.Code.invalidParameter` when `unprotectedHeaders` is not a valid header map.
     public static func sign(payload: [UInt8], detached: Bool, algorithm: COSEAlgorithm, key: PrivateKey,
                             unprotectedHeaders: CBORMap = .init(), externalAAD: [UInt8] = []) throws(CryptoError) -> COSESign1 {
         guard algorithm.isSignatureAlgorithm else {

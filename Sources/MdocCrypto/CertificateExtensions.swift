@@ -65,6 +65,7 @@ extension Certificate {
         /// this one; `nil` when absent (no limit).
         public let pathLength: Int?
 
+        /// The extension with cA `isCA` and pathLenConstraint `pathLength`.
         public init(isCA: Bool, pathLength: Int?) {
             self.isCA = isCA
             self.pathLength = pathLength
@@ -125,6 +126,7 @@ extension Certificate {
             .ecdsaWithSHA256, .ecdsaWithSHA384, .ecdsaWithSHA512, .ed25519, .ed448,
         ]
 
+        /// The algorithm with object identifier `oid` (dotted decimal), shown as `name`.
         public init(oid: String, name: String) {
             self.oid = oid
             self.name = name

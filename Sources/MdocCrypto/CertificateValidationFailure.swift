@@ -11,6 +11,7 @@ public struct CertificateValidationFailure: Sendable, Hashable, CustomStringConv
     /// What was wrong, in words.
     public let reason: String
 
+    /// A failure of `check` for the certificate with subject `certificate`, for `reason`.
     public init(certificate: String, check: CertificateCheck, reason: String) {
         self.certificate = certificate
         self.check = check

@@ -13,6 +13,7 @@ public struct CertificateValidationResult: Sendable, CustomStringConvertible {
         /// What was found, in words.
         public let detail: String
 
+        /// A pass of `check` for the certificate with subject `certificate`, with what was found.
         public init(certificate: String, check: CertificateCheck, detail: String) {
             self.certificate = certificate
             self.check = check
@@ -30,6 +31,7 @@ public struct CertificateValidationResult: Sendable, CustomStringConvertible {
     /// Every check that passed, in the order they ran.
     public let passedChecks: [PassedCheck]
 
+    /// The result of a validation that built `path` and ran the given checks.
     public init(path: [Certificate], failures: [CertificateValidationFailure], passedChecks: [PassedCheck]) {
         self.path = path
         self.failures = failures

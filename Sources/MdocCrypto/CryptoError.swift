@@ -27,9 +27,12 @@ public struct CryptoError: Error, Sendable, Hashable, CustomStringConvertible {
         public static let libraryFailure = Code("libraryFailure")
     }
 
+    /// What kind of failure this is.
     public var code: Code
+    /// What was wrong, for people.
     public var reason: String
 
+    /// A failure of kind `code`, explained by `reason`.
     public init(_ code: Code, _ reason: String) {
         self.code = code
         self.reason = reason

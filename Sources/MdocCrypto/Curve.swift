@@ -3,16 +3,27 @@ import COpenSSL
 /// The elliptic curves ISO/IEC 18013-5 allows for device, reader and issuer keys
 /// (18013-5 9.1.5.2 and Table 22; COSE identifiers from RFC 9053 and the IANA COSE registry).
 public enum Curve: String, Sendable, CaseIterable, CustomStringConvertible {
+    /// NIST P-256 (secp256r1), COSE crv 1.
     case p256 = "P-256"
+    /// NIST P-384 (secp384r1), COSE crv 2.
     case p384 = "P-384"
+    /// NIST P-521 (secp521r1), COSE crv 3.
     case p521 = "P-521"
+    /// brainpoolP256r1 (RFC 5639), COSE crv 256.
     case brainpoolP256r1
+    /// brainpoolP320r1 (RFC 5639), COSE crv 257.
     case brainpoolP320r1
+    /// brainpoolP384r1 (RFC 5639), COSE crv 258.
     case brainpoolP384r1
+    /// brainpoolP512r1 (RFC 5639), COSE crv 259.
     case brainpoolP512r1
+    /// X25519 (RFC 7748), key agreement only, COSE crv 4.
     case x25519 = "X25519"
+    /// X448 (RFC 7748), key agreement only, COSE crv 5.
     case x448 = "X448"
+    /// Ed25519 (RFC 8032), signatures only, COSE crv 6.
     case ed25519 = "Ed25519"
+    /// Ed448 (RFC 8032), signatures only, COSE crv 7.
     case ed448 = "Ed448"
 
     public var description: String { rawValue }

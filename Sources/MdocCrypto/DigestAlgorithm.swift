@@ -4,8 +4,11 @@ import COpenSSL
 /// names as `digestAlgorithm`), for ECDSA (RFC 9053 section 2.1: ES256, ES384, ES512) and for the
 /// session transcript hash (9.1.1.5). SHA-2 as in FIPS 180-4.
 public enum DigestAlgorithm: String, Sendable, CaseIterable, CustomStringConvertible {
+    /// SHA-256, 32-octet digests.
     case sha256 = "SHA-256"
+    /// SHA-384, 48-octet digests.
     case sha384 = "SHA-384"
+    /// SHA-512, 64-octet digests.
     case sha512 = "SHA-512"
 
     public var description: String { rawValue }

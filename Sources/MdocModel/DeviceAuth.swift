@@ -5,7 +5,9 @@ import MdocCOSE
 /// 18013-5 8.3.2.1.2.2, 9.1.3): how the mdoc authenticates DeviceAuthenticationBytes, as a
 /// COSE_Sign1 or a COSE_Mac0 with detached payload.
 public enum DeviceAuth: CBORRepresentable {
+    /// DeviceSignature: a COSE_Sign1 by the MSO's device key (9.1.3.6).
     case deviceSignature(COSESign1)
+    /// DeviceMac: a COSE_Mac0 with EMacKey, HMAC-SHA-256 (9.1.3.5).
     case deviceMac(COSEMac0)
 
     public init(cbor: CBOR, at path: CBORPath) throws(CBORError) {

@@ -17,7 +17,7 @@ import MdocCBOR
 /// ```
 /// Keys this type does not model are kept in ``additionalEntries`` and written after the
 /// modelled ones, so a re-encoded engagement never drops them. The bytes the SessionTranscript
-/// uses are those of a received ``EmbeddedCBOR`` (DeviceEngagementBytes), never a re-encoding.
+/// uses are those of a received `EmbeddedCBOR` (DeviceEngagementBytes), never a re-encoding.
 public struct DeviceEngagement: CBORRepresentable {
     /// Map keys of DeviceEngagement.
     public enum Key {

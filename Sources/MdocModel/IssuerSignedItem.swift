@@ -11,7 +11,7 @@ import MdocCBOR
 ///   "elementValue": DataElementValue
 /// }
 /// ```
-/// The MSO digest is over the received IssuerSignedItemBytes (an ``EmbeddedCBOR``), never a
+/// The MSO digest is over the received IssuerSignedItemBytes (an `EmbeddedCBOR`), never a
 /// re-encoding of this value. ``elementValue`` is kept as CBOR.
 public struct IssuerSignedItem: CBORRepresentable, Hashable {
     /// The key of this item's digest in the MSO valueDigests.

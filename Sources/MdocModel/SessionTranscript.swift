@@ -5,7 +5,7 @@ import MdocCOSE
 /// 9.1.5.1): what both sides bind session keys, device authentication and reader authentication
 /// to.
 ///
-/// Both byte-string elements are ``EmbeddedCBOR`` values, so the transcript is built from the
+/// Both byte-string elements are `EmbeddedCBOR` values, so the transcript is built from the
 /// exact DeviceEngagementBytes and EReaderKeyBytes that were exchanged, and ``cbor`` reproduces a
 /// received transcript item for item. ISO/IEC TS 18013-7 transcripts put `null` in the first two
 /// places; those read as `nil`.

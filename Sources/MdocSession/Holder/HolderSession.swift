@@ -53,11 +53,12 @@ public struct HolderSession: Sendable {
     /// A new engagement for `credentials`.
     ///
     /// - Parameters:
+    ///   - credentials: the documents the holder can present, at most one per docType is used.
     ///   - readerTrustAnchors: the reader root certificates reader authentication is checked
     ///     against.
     ///   - eDeviceKey: the ephemeral device key; a new P-256 key when `nil`.
     ///   - bleOptions: the BLE modes and service UUIDs to offer, such as
-    ///     ``MdocModel/BleOptions/offering(peripheralServerMode:centralClientMode:)``.
+    ///     `BleOptions.offering(peripheralServerMode:centralClientMode:)`.
     ///   - responseBuilder: how responses are built (the device authentication policy).
     ///   - now: the time reader certificates are checked at.
     /// - Throws: ``SessionError`` when the options offer no usable mode or the key cannot agree

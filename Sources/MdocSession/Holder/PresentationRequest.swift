@@ -6,11 +6,11 @@ import MdocModel
 public struct PresentationRequest: Sendable {
     /// One requested data element.
     public struct Element: Sendable, Hashable {
-        /// The name space, such as ``NameSpace/mDL``.
+        /// The name space, such as `NameSpace.mDL`.
         public var nameSpace: String
         /// The data element identifier, such as `family_name`.
         public var identifier: String
-        /// The readable name from ``DataElementCatalogue``, or the identifier.
+        /// The readable name from `DataElementCatalogue`, or the identifier.
         public var displayName: String
         /// `true` when the reader says it will keep the value (IntentToRetain).
         public var intentToRetain: Bool

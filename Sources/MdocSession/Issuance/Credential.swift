@@ -31,7 +31,7 @@ public struct Credential: CBORRepresentable, CustomStringConvertible, CustomDebu
     /// The extension of credential files, `mdoc`.
     public static let fileExtension = "mdoc"
 
-    /// The document type, such as ``DocType/mDL``.
+    /// The document type, such as `DocType.mDL`.
     public let docType: String
     /// The issuer-signed data elements and the IssuerAuth, as issued.
     public let issuerSigned: IssuerSigned
@@ -40,7 +40,7 @@ public struct Credential: CBORRepresentable, CustomStringConvertible, CustomDebu
     /// The MSO inside ``issuerSigned``'s IssuerAuth, with its signed bytes.
     public let mobileSecurityObject: EmbeddedCBOR<MobileSecurityObject>
 
-    /// A credential from its parts; throws ``CBORError`` (code `invalidValue` or a decoding code)
+    /// A credential from its parts; throws `CBORError` (code `invalidValue` or a decoding code)
     /// when the IssuerAuth payload is not an MSO, when the MSO is for another doc type, or when
     /// its deviceKey is not the public half of `deviceKey`.
     public init(docType: String, issuerSigned: IssuerSigned, deviceKey: PrivateKey) throws(CBORError) {

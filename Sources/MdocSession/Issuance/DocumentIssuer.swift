@@ -19,14 +19,14 @@ import Foundation
 /// device key as a COSE_Key with optional KeyAuthorizations, the doc type and the ValidityInfo.
 /// IssuerAuth is a COSE_Sign1 over MobileSecurityObjectBytes with `alg` protected and the
 /// document signer chain in the unprotected `x5chain` (label 33); the algorithm follows the
-/// document signer key's curve (ES256, ES384, ES512 or EdDSA, see ``COSEAlgorithm``).
+/// document signer key's curve (ES256, ES384, ES512 or EdDSA, see `COSEAlgorithm`).
 ///
 /// Everything is written in deterministic encoding (RFC 8949 section 4.2.1, design.md rule 2),
-/// and each IssuerSignedItemBytes and the MSO are read back within ``CBORLimits/default`` so
+/// and each IssuerSignedItemBytes and the MSO are read back within `CBORLimits.default` so
 /// that no reader using those limits would reject what was issued.
 public struct DocumentIssuer: Sendable {
     /// The length of each element's random salt: 32 bytes, twice the minimum of 9.1.2.5
-    /// (``IssuerSignedItem/minimumRandomByteCount``), as many as a SHA-256 digest.
+    /// (`IssuerSignedItem.minimumRandomByteCount`), as many as a SHA-256 digest.
     public static let randomByteCount = 32
 
     /// The document signer's private key.
@@ -52,7 +52,7 @@ public struct DocumentIssuer: Sendable {
     /// the signer key cannot sign, when the doc type, a name space or an identifier is empty or
     /// repeated, when the validity is inconsistent (`signed` ≤ `validFrom` < `validUntil` is
     /// required, 9.1.2.4) or `signed` lies outside the document signer certificate's validity,
-    /// or when an element is too large or too deep to be read back within ``CBORLimits/default``.
+    /// or when an element is too large or too deep to be read back within `CBORLimits.default`.
     public func issue(
         docType: String,
         nameSpaces: [(String, [(identifier: String, value: CBOR)])],
@@ -193,7 +193,7 @@ public struct DocumentIssuer: Sendable {
         }
     }
 
-    /// `value` in deterministic encoding, read back within ``CBORLimits/default`` and kept with
+    /// `value` in deterministic encoding, read back within `CBORLimits.default` and kept with
     /// those bytes.
     private static func readBack<Value: CBORRepresentable>(_ value: Value, _ name: String) throws(IssuanceError) -> EmbeddedCBOR<Value> {
         do {

@@ -22,7 +22,7 @@ public struct IssuanceError: Error, Sendable, Hashable, CustomStringConvertible 
         /// The ValidityInfo is inconsistent (validFrom after validUntil, signed after validFrom)
         /// or `signed` lies outside the document signer certificate's validity (9.1.2.4).
         public static let invalidValidity = Code("invalidValidity")
-        /// An IssuerSignedItem or the MSO cannot be read back within ``CBORLimits/default``
+        /// An IssuerSignedItem or the MSO cannot be read back within `CBORLimits.default`
         /// (too deep, too many items or too large), so readers with those limits would reject it.
         public static let exceedsDecodingLimits = Code("exceedsDecodingLimits")
         /// Signing the MSO failed inside the crypto library.

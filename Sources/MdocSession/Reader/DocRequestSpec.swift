@@ -3,7 +3,7 @@ import MdocModel
 /// What a reader asks of one document: the content of an ItemsRequest (ISO/IEC 18013-5
 /// 8.3.2.1.2.1) before it is encoded and, with reader authentication, signed.
 public struct DocRequestSpec: Sendable, Hashable {
-    /// The document type, such as ``DocType/mDL``.
+    /// The document type, such as `DocType.mDL`.
     public var docType: String
     /// Name space → data element identifier → IntentToRetain, in request order.
     public var nameSpaces: OrderedMap<String, OrderedMap<String, Bool>>

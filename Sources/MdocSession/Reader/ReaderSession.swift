@@ -57,6 +57,8 @@ public struct ReaderSession: Sendable {
     /// A session with the mdoc that showed `engagement`, asking for `request`.
     ///
     /// - Parameters:
+    ///   - engagement: DeviceEngagementBytes as scanned, kept byte for byte for the transcript.
+    ///   - request: what to ask of each document; at least one, none empty.
     ///   - readerAuthentication: the reader's signing key and certificate chain (reader
     ///     certificate first) to sign each DocRequest with, or `nil` for an anonymous request.
     ///   - trustAnchors: the IACA certificates responses are verified against.

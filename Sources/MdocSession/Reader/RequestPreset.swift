@@ -7,7 +7,7 @@ public enum RequestPreset: String, Sendable, Hashable, CaseIterable {
     /// What a traffic stop needs: name, portrait, driving privileges, licence number, expiry and
     /// issuing country.
     case driving
-    /// Every mDL data element the ``DataElementCatalogue`` names.
+    /// Every mDL data element the `DataElementCatalogue` names.
     case full
 
     /// The document type asked for: the mDL.
