@@ -34,6 +34,8 @@ let package = Package(
         .package(url: "https://github.com/apple/swift-log", from: "1.16.2"),
         // Tests only: property-based checks of the holder's privacy guarantees.
         .package(url: "https://github.com/x-sheep/swift-property-based", from: "2.0.1"),
+        // `swift package generate-documentation` (scripts/docs.sh): DocC, nothing linked.
+        .package(url: "https://github.com/swiftlang/swift-docc-plugin", from: "1.5.0"),
     ],
     targets: [
         // System libraries (design.md section 1): found through pkg-config, nothing else inside.
