@@ -1,9 +1,10 @@
 // mdoc-benchmark: how long a reader takes to verify the ISO/IEC 18013-5 Annex D DeviceResponse,
 // compared with the OpenSSL work that verification cannot avoid.
 //
-//     swift run -c release mdoc-benchmark [--iterations N] [--json]
+//     swift run -c release mdoc-benchmark [verify] [--iterations N] [--json]
 //     swift run -c release mdoc-benchmark link [--sessions N] [--json]   (LinkBenchmark.swift)
 //     swift run -c release mdoc-benchmark --soak N
+// (options: BenchmarkCommand.swift)
 //
 // With `--soak N` it measures nothing of the above: it verifies the Annex D DeviceResponse N
 // times in this one process, each time with a new DeviceResponseVerifier (so every certificate
@@ -28,6 +29,7 @@
 // Each operation is warmed up, then timed call by call for at least 200 calls and 0.3 s (or
 // exactly `--iterations N` calls); medians and 90th percentiles are in microseconds.
 
+import ArgumentParser
 import MdocCBOR
 import MdocCOSE
 import MdocCrypto
@@ -55,38 +57,31 @@ func fail(_ message: String) -> Never {
 
 // MARK: Options
 
-let usage = "usage: mdoc-benchmark [--iterations N] [--json] | --soak N\n       mdoc-benchmark link [--sessions N] [--json]"
-var fixedIterations: Int?
-var soakCount: Int?
-var json = false
-var arguments = CommandLine.arguments.dropFirst()
-let linkMode = arguments.first == "link"
-if linkMode { arguments.removeFirst() }
-var sessions = 10
-while let argument = arguments.popFirst() {
-    switch argument {
-    case "--iterations" where !linkMode, "--sessions" where linkMode:
-        guard let value = arguments.popFirst(), let count = Int(value), count > 0 else {
-            fail("\(argument) needs a positive whole number\n\(usage)")
-        }
-        if linkMode { sessions = count } else { fixedIterations = count }
-    case "--json":
-        json = true
-    case "--soak" where !linkMode:
-        guard let value = arguments.popFirst(), let count = Int(value), count > 0 else {
-            fail("--soak needs a positive whole number\n\(usage)")
-        }
-        soakCount = count
-    case "--help", "-h":
-        print(usage)
-        exit(0)
-    default:
-        fail("unknown argument \"\(argument)\"\n\(usage)")
+let command: any ParsableCommand
+do {
+    command = try MdocBenchmark.parseAsRoot()
+} catch {
+    MdocBenchmark.exit(withError: error)
+}
+if let link = command as? MdocBenchmark.Link {
+    await LinkBenchmark.run(sessions: link.sessions, json: link.json)
+    exit(0)
+}
+guard let options = command as? MdocBenchmark.Verification else {
+    // `--help`, `help SUBCOMMAND`: the parser's own commands, which print and end.
+    do {
+        var builtIn = command
+        try builtIn.run()
+        MdocBenchmark.exit()
+    } catch {
+        MdocBenchmark.exit(withError: error)
     }
 }
-if linkMode {
-    await LinkBenchmark.run(sessions: sessions, json: json)
-    exit(0)
+let fixedIterations = options.iterations
+let soakCount = options.soak
+let json = options.json
+guard FileManager.default.fileExists(atPath: Vectors.path("iso18013-5-annex-d/device_response.hex")) else {
+    fail("no Annex D vectors in \(Vectors.directory); run from a swift-mdoc checkout or set MDOC_VECTORS_DIR")
 }
 
 // MARK: Fixture (Annex D; nothing here is timed)
