@@ -23,8 +23,10 @@ struct Demo: ParsableCommand {
     @Option(help: "The folder of the demo PKI and credential (made when missing).")
     var dir = "Certs/demo"
 
-    @Option(help: "The data of the demo mDL, used when the credential must be issued.")
-    var data = "Samples/mdl.json"
+    @Option(help: ArgumentHelp(
+        "The data of the demo mDL, used when the credential must be issued (default: Samples/mdl.json in the working directory, else the copy installed with the programs).",
+        valueName: "file"))
+    var data: String?
 
     @Option(help: "What the reader asks for: age-over-18, driving or full.")
     var preset = "driving"
@@ -44,8 +46,8 @@ struct Demo: ParsableCommand {
             try step("making the demo PKI in \(dir)", "mdoc-issuer", ["pki", dir])
         }
         if !FileManager.default.fileExists(atPath: credential) {
-            try step("issuing the demo mDL from \(data)", "mdoc-issuer",
-                     ["issue", "--pki", dir, "--doctype", "org.iso.18013.5.1.mDL", "--data", data, "--out", credential])
+            try step("issuing the demo mDL from \(dataFile)", "mdoc-issuer",
+                     ["issue", "--pki", dir, "--doctype", "org.iso.18013.5.1.mDL", "--data", dataFile, "--out", credential])
         }
         try makePrivate(credential)
 
@@ -137,6 +139,14 @@ struct Demo: ParsableCommand {
         guard process.terminationStatus == 0 else {
             throw ProgramFailure(ExitStatus(rawValue: process.terminationStatus) ?? .badTrustInput, "\(program) failed")
         }
+    }
+
+    /// The demo mDL's issuer data: `--data`, else the repository's sample when run in a checkout,
+    /// else the sample `make install` puts in `PREFIX/share/swift-mdoc/Samples`.
+    private var dataFile: String {
+        if let data { return data }
+        if FileManager.default.fileExists(atPath: "Samples/mdl.json") { return "Samples/mdl.json" }
+        return Self.program("../share/swift-mdoc/Samples/mdl.json").standardizedFileURL.path
     }
 
     /// A program installed next to this one.
