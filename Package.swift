@@ -70,6 +70,11 @@ let package = Package(
             providers: [.apt(["libbluetooth-dev"])]
         ),
         .systemLibrary(
+            name: "CSDBus",
+            pkgConfig: "libsystemd",
+            providers: [.apt(["libsystemd-dev"])]
+        ),
+        .systemLibrary(
             name: "CJPEG",
             pkgConfig: "libjpeg",
             providers: [.apt(["libjpeg-dev"])]
@@ -118,7 +123,7 @@ let package = Package(
         ),
         .target(
             name: "MdocBLE",
-            dependencies: ["CBlueZShims", .product(name: "Logging", package: "swift-log")],
+            dependencies: ["CBlueZShims", "CSDBus", .product(name: "Logging", package: "swift-log")],
             swiftSettings: strictSettings
         ),
         .target(

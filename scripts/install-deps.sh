@@ -3,7 +3,7 @@
 # Debian/Ubuntu; needs root (or sudo) only when something is missing.
 set -euo pipefail
 
-packages=(libcbor-dev libssl-dev pkg-config libqrencode-dev libzbar-dev libpng-dev libjpeg-dev libbluetooth-dev)
+packages=(libcbor-dev libssl-dev pkg-config libqrencode-dev libzbar-dev libpng-dev libjpeg-dev libbluetooth-dev libsystemd-dev)
 
 missing=()
 for p in "${packages[@]}"; do
