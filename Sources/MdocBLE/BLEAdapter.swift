@@ -10,8 +10,9 @@ import Foundation
 /// either way the result is an ATT bearer for the GATT server or client above.
 ///
 /// ``SimAdapter`` is the `sim` transport; ``LEHost`` drives a real or virtual controller over
-/// HCI.
-public protocol BLEAdapter: AnyObject, Sendable {
+/// HCI. Every adapter is an ``MdocRadio`` (its scan and close, and the 18013-5 links
+/// ``MdocBLEConnector`` makes over it).
+public protocol BLEAdapter: MdocRadio {
     /// Starts advertising `serviceUUID`, connectable. Throws when advertising cannot start.
     func advertise(serviceUUID: UUID) async throws(BLEError) -> any BLEAdvertisement
 
@@ -19,12 +20,6 @@ public protocol BLEAdapter: AnyObject, Sendable {
     /// found. Throws `peerNotFound` or `timeout` when none was found or connected within
     /// `timeout`.
     func connect(serviceUUID: UUID, timeout: Duration) async throws(BLEError) -> any ATTBearer
-
-    /// The peripherals that advertised a 128-bit service UUID during `duration`.
-    func scan(for duration: Duration) async throws(BLEError) -> [BLEPeripheralSighting]
-
-    /// Ends every link and releases the radio. Idempotent.
-    func close() async
 }
 
 /// A service being advertised by a ``BLEAdapter``; like an 18013-5 GATT server, it stops

@@ -41,7 +41,7 @@ struct HolderPresentation {
     var session: HolderSession
     let consent: ConsentSource
     /// The radio the session runs over.
-    let adapter: any BLEAdapter
+    let adapter: any MdocRadio
     /// The `--transport` it was opened from, for messages.
     let transport: TransportSpec
     let timeout: Duration

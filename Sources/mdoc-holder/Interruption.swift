@@ -1,4 +1,3 @@
-import Dispatch
 import MdocTerminal
 import Synchronization
 
@@ -15,24 +14,15 @@ enum Interruption {
     /// The sessions that ended so far, and how many of them failed.
     static let tally = Mutex((ended: 0, failed: 0))
 
-    /// The signal sources; kept for the life of the process (a released source stops
-    /// delivering). Created once, on the first ``endOnSignals()``, and never changed.
-    nonisolated(unsafe) private static let sources: [any DispatchSourceSignal] = [SIGINT, SIGTERM].map { number in
-        signal(number, SIG_IGN)
-        let source = DispatchSource.makeSignalSource(signal: number, queue: .global())
-        source.setEventHandler {
+    /// From now on SIGINT and SIGTERM end the program as described above, after
+    /// ``ProgramSignals`` closed the radio.
+    static func endOnSignals() {
+        ProgramSignals.endWith { _ in
             let (ended, failed) = tally.withLock { ($0.ended, $0.failed) }
             ProgramFailure.writeError(
                 "\nmdoc-holder: interrupted after \(ended) session\(ended == 1 ? "" : "s") (\(failed) failed)\n")
             exit(ExitStatus.success.rawValue)
         }
-        source.resume()
-        return source
-    }
-
-    /// From now on SIGINT and SIGTERM end the program as described above.
-    static func endOnSignals() {
-        _ = sources
     }
 
     /// Counts a session that ended, normally or not.

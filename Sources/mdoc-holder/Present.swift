@@ -119,13 +119,14 @@ struct Present: AsyncParsableCommand {
 
         // One adapter for every session: a transport that cannot be opened ends the program at
         // once, with or without --keep-running.
-        let adapter = try await live.openAdapter()
+        let transport = await live.resolvedTransport()
+        let adapter = try await live.openRadio()
         if keepRunning {
             Interruption.endOnSignals()
         }
         while true {
             do {
-                try await presentOnce(credentials: credentials, anchors: anchors, consent: consent, adapter: adapter)
+                try await presentOnce(credentials: credentials, anchors: anchors, consent: consent, adapter: adapter, transport: transport)
                 Interruption.count(failed: false)
             } catch {
                 guard keepRunning else {
@@ -146,7 +147,7 @@ struct Present: AsyncParsableCommand {
     /// One session on `adapter`: a fresh ephemeral key and engagement, shown, then served to its
     /// end.
     private func presentOnce(
-        credentials: [Credential], anchors: [Certificate], consent: ConsentSource, adapter: any BLEAdapter
+        credentials: [Credential], anchors: [Certificate], consent: ConsentSource, adapter: any MdocRadio, transport: TransportSpec
     ) async throws(ProgramFailure) {
         let session: HolderSession
         do {
@@ -158,7 +159,7 @@ struct Present: AsyncParsableCommand {
         try showEngagement(session.mdocURI.description)
 
         var presentation = HolderPresentation(
-            session: session, consent: consent, adapter: adapter, transport: live.transport,
+            session: session, consent: consent, adapter: adapter, transport: transport,
             timeout: .milliseconds(Int64(timeout * 1000)), terminateAfterResponse: terminateAfterResponse)
         let outcome = try await presentation.run()
         guard outcome.isNormalEnd else {

@@ -18,14 +18,14 @@ struct ReaderExchange {
     }
 
     /// The radio the session runs over.
-    let adapter: any BLEAdapter
+    let adapter: any MdocRadio
     /// The `--transport` it was opened from, for messages.
     let transport: TransportSpec
     let timeout: Duration
     let termination: Termination
     var progress = ProgressReporter.standardError(label: "mdoc-reader")
 
-    init(adapter: any BLEAdapter, transport: TransportSpec, timeout: Duration, termination: Termination) {
+    init(adapter: any MdocRadio, transport: TransportSpec, timeout: Duration, termination: Termination) {
         self.adapter = adapter
         self.transport = transport
         self.timeout = timeout

@@ -142,8 +142,9 @@ struct Request: AsyncParsableCommand {
         } catch {
             throw ProgramFailure(.sessionFailed, "\(error)")
         }
-        let adapter = try await live.openAdapter()
-        var exchange = ReaderExchange(adapter: adapter, transport: live.transport,
+        let transport = await live.resolvedTransport()
+        let adapter = try await live.openRadio()
+        var exchange = ReaderExchange(adapter: adapter, transport: transport,
                                       timeout: .milliseconds(Int64(timeout * 1000)), termination: termination)
         let report: VerificationReport
         do {

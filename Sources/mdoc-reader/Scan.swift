@@ -50,14 +50,15 @@ struct Scan: AsyncParsableCommand {
     }
 
     private func scan() async throws(ProgramFailure) {
-        let adapter = try await live.openAdapter()
-        ProgramFailure.writeError("mdoc-reader: scanning for \(timeout) s over \(live.transport)\n")
+        let transport = await live.resolvedTransport()
+        let adapter = try await live.openRadio()
+        ProgramFailure.writeError("mdoc-reader: scanning for \(timeout) s over \(transport)\n")
         let sightings: [BLEPeripheralSighting]
         do {
             sightings = try await adapter.scan(for: .milliseconds(Int64(timeout * 1000)))
         } catch {
             await adapter.close()
-            throw ProgramFailure(.sessionFailed, "scanning over \(live.transport) failed: \(error)")
+            throw ProgramFailure(.sessionFailed, "scanning over \(transport) failed: \(error)")
         }
         await adapter.close()
         let shown = all ? sightings : sightings.filter { $0.isConnectable && $0.serviceUUIDs.contains(where: Self.isRandom) }

@@ -191,7 +191,8 @@ public actor MdocGATTClientTransport: MdocTransport {
         return service
     }
 
-    private static func hex(_ bytes: [UInt8]) -> String {
+    /// `bytes` as lowercase hex, for logs and messages.
+    static func hex(_ bytes: [UInt8]) -> String {
         bytes.map { ($0 < 0x10 ? "0" : "") + String($0, radix: 16) }.joined()
     }
 }

@@ -6,7 +6,7 @@ import MdocBLE
 /// BLE layers log (ISO/IEC 18013-5 8.3.3.1.1 over design.md section 4's transports).
 public struct LiveTransportOptions: ParsableArguments {
     @Option(help: ArgumentHelp(
-        "The BLE bearer: sim (a local socket named after the service UUID), hci:tcp:HOST:PORT (a controller over TCP, such as a Bumble virtual controller), hci:serial:DEV[,BAUD][,rtscts] (an HCI UART dongle) or hci:user:N (adapter hciN through the Linux HCI user channel).",
+        "The BLE bearer: bluez[:hciN] (bluetoothd over D-Bus, the default when it runs with an adapter), sim (a local socket named after the service UUID; the default otherwise), hci:tcp:HOST:PORT (a controller over TCP, such as a Bumble virtual controller), hci:serial:DEV[,BAUD][,rtscts] (an HCI UART dongle) or hci:user:N (adapter hciN through the Linux HCI user channel).",
         valueName: "transport"),
             transform: { text in
                 do throws(LinkError) {
@@ -15,7 +15,7 @@ public struct LiveTransportOptions: ParsableArguments {
                     throw ValidationError(error.reason)
                 }
             })
-    public var transport: TransportSpec = .sim
+    public var transport: TransportSpec?
 
     @Option(name: .customLong("btsnoop"),
             help: ArgumentHelp("Write every HCI packet to this btsnoop file, which Wireshark opens (hci transports).", valueName: "file"))
@@ -26,12 +26,13 @@ public struct LiveTransportOptions: ParsableArguments {
                                valueName: "level"))
     public var logLevel: Logger.Level = .warning
 
-    /// The defaults: sim, no btsnoop file, warnings only.
+    /// The defaults: bluez or sim (``TransportSpec/systemDefault()``), no btsnoop file,
+    /// warnings only.
     public init() {}
 
     public func validate() throws {
-        if btsnoop != nil, !transport.carriesHCI {
-            throw ValidationError("--btsnoop records HCI packets; it needs an hci:… transport, not \(transport)")
+        if btsnoop != nil, transport?.carriesHCI != true {
+            throw ValidationError("--btsnoop records HCI packets; it needs an hci:… transport, not \(transport?.description ?? "the default")")
         }
     }
 
@@ -45,14 +46,24 @@ public struct LiveTransportOptions: ParsableArguments {
         }
     }
 
-    /// Opens the transport (``TransportSpec/open(btsnoop:logger:)``); a failure becomes the
-    /// program's exit status 8 with the reason and what to do.
-    public func openAdapter() async throws(ProgramFailure) -> any BLEAdapter {
+    /// The transport given, or the system's default.
+    public func resolvedTransport() async -> TransportSpec {
+        if let transport { return transport }
+        return await TransportSpec.systemDefault()
+    }
+
+    /// Opens the transport (``TransportSpec/open(btsnoop:logger:)``), to be closed by the
+    /// program or, on SIGINT and SIGTERM, by ``ProgramSignals``; a failure becomes the program's
+    /// exit status 8 with the reason and what to do.
+    public func openRadio() async throws(ProgramFailure) -> any MdocRadio {
+        let radio: any MdocRadio
         do {
-            return try await transport.open(btsnoop: btsnoop, logger: Logger(label: "mdoc.hci"))
+            radio = try await resolvedTransport().open(btsnoop: btsnoop, logger: Logger(label: "mdoc.hci"))
         } catch {
             throw ProgramFailure(.sessionFailed, error.reason)
         }
+        ProgramSignals.closeOnSignals(radio)
+        return radio
     }
 }
 

@@ -16,19 +16,19 @@ import Foundation
 /// | holder | advertises key-10 UUID, GATT server      | scans for key-11 UUID, GATT client, checks Ident |
 /// | reader | scans for key-10 UUID, GATT client       | advertises key-11 UUID, GATT server serving Ident |
 public enum SessionLink {
-    /// The holder's side over `adapter`: offers every mode `options` supports and returns the
+    /// The holder's side over `radio`: offers every mode `options` supports and returns the
     /// first link a reader makes. `ident` is the Ident the reader's server must serve in central
     /// client mode.
     public static func holder(
-        over adapter: any BLEAdapter, options: BleOptions, ident: [UInt8], timeout: Duration,
+        over radio: any MdocRadio, options: BleOptions, ident: [UInt8], timeout: Duration,
         logger: Logger = Logger(label: "mdoc.ble")
     ) async throws(LinkError) -> any MdocTransport {
         let attempts = offeredModes(options).compactMap { mode -> (@Sendable () async -> Result<any MdocTransport, LinkError>)? in
             guard let uuid = serviceUUID(of: mode, in: options) else { return nil }
             return {
                 do throws(BLEError) {
-                    return .success(try await MdocBLEConnector.holder(
-                        mode: mode, serviceUUID: uuid, ident: ident, timeout: timeout, over: adapter, logger: logger))
+                    return .success(try await radio.holderLink(
+                        mode: mode, serviceUUID: uuid, ident: ident, timeout: timeout, logger: logger))
                 } catch {
                     return .failure(linkError(error, "no reader on service \(uuid) (\(mode.rawValue) mode) within \(seconds(timeout))"))
                 }
@@ -40,19 +40,18 @@ public enum SessionLink {
         return try await firstLink(of: attempts).get()
     }
 
-    /// The reader's side over `adapter` in `mode`, which the engagement's `options` must
+    /// The reader's side over `radio` in `mode`, which the engagement's `options` must
     /// offer. `ident` is the Ident derived from the engagement's EDeviceKeyBytes, served in
     /// central client mode.
     public static func reader(
-        over adapter: any BLEAdapter, options: BleOptions, mode: MdocBLEMode, ident: [UInt8], timeout: Duration,
+        over radio: any MdocRadio, options: BleOptions, mode: MdocBLEMode, ident: [UInt8], timeout: Duration,
         logger: Logger = Logger(label: "mdoc.ble")
     ) async throws(LinkError) -> any MdocTransport {
         guard let uuid = serviceUUID(of: mode, in: options) else {
             throw LinkError(.noCommonMode, "the mdoc does not offer \(mode.rawValue) mode")
         }
         do throws(BLEError) {
-            return try await MdocBLEConnector.reader(
-                mode: mode, serviceUUID: uuid, ident: ident, timeout: timeout, over: adapter, logger: logger)
+            return try await radio.readerLink(mode: mode, serviceUUID: uuid, ident: ident, timeout: timeout, logger: logger)
         } catch {
             throw linkError(error, "no mdoc on service \(uuid) (\(mode.rawValue) mode) within \(seconds(timeout))")
         }

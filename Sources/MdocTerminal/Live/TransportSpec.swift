@@ -10,14 +10,24 @@ public enum TransportSpec: Sendable, Hashable, CustomStringConvertible {
     case sim
     /// A controller driven by this toolkit's user-space LE host over HCI.
     case hci(HCITransportSpec)
+    /// bluetoothd over D-Bus, with adapter `hciN` or, when nil, its first adapter.
+    case bluez(adapter: String?)
 
     /// The names `--transport` accepts, for help texts.
-    public static let accepted = ["sim", "hci:tcp:HOST:PORT", "hci:serial:DEV[,BAUD][,rtscts]", "hci:user:N"]
+    public static let accepted = ["sim", "bluez[:hciN]", "hci:tcp:HOST:PORT", "hci:serial:DEV[,BAUD][,rtscts]", "hci:user:N"]
 
     /// Parses a `--transport` value.
     public init(parsing text: String) throws(LinkError) {
         if text == "sim" {
             self = .sim
+            return
+        }
+        if text == "bluez" || text.hasPrefix("bluez:") {
+            let adapter = text.dropFirst("bluez".count).dropFirst()
+            guard text == "bluez" || (adapter.hasPrefix("hci") && adapter.count > 3 && adapter.dropFirst(3).allSatisfy(\.isNumber)) else {
+                throw LinkError(.unsupportedTransport, "bluez takes an adapter name such as hci0 (bluez:hci0), not \"\(adapter)\"")
+            }
+            self = .bluez(adapter: text == "bluez" ? nil : String(adapter))
             return
         }
         guard text.hasPrefix("hci:") else {
@@ -37,6 +47,7 @@ public enum TransportSpec: Sendable, Hashable, CustomStringConvertible {
         switch self {
         case .sim: return "sim"
         case .hci(let spec): return "hci:\(spec)"
+        case .bluez(let adapter): return adapter.map { "bluez:\($0)" } ?? "bluez"
         }
     }
 
@@ -46,13 +57,25 @@ public enum TransportSpec: Sendable, Hashable, CustomStringConvertible {
         return false
     }
 
-    /// Opens the radio: the sim adapter, or a controller initialised by an ``LEHost`` whose
-    /// HCI packets go to `btsnoop` when given. Throws ``LinkError/Code/unavailable`` with what
-    /// to do when the controller cannot be reached.
-    public func open(btsnoop: String? = nil, logger: Logger = Logger(label: "mdoc.hci")) async throws(LinkError) -> any BLEAdapter {
+    /// The transport when `--transport` is not given: `bluez` when bluetoothd runs with an
+    /// adapter, `sim` otherwise.
+    public static func systemDefault() async -> TransportSpec {
+        await BlueZRadio.isPresent() ? .bluez(adapter: nil) : .sim
+    }
+
+    /// Opens the radio: the sim adapter, bluetoothd's adapter, or a controller initialised by
+    /// an ``LEHost`` whose HCI packets go to `btsnoop` when given. Throws
+    /// ``LinkError/Code/unavailable`` with what to do when it cannot be used.
+    public func open(btsnoop: String? = nil, logger: Logger = Logger(label: "mdoc.hci")) async throws(LinkError) -> any MdocRadio {
         switch self {
         case .sim:
             return SimAdapter()
+        case .bluez(let adapter):
+            do {
+                return try await BlueZRadio.open(adapter: adapter)
+            } catch {
+                throw LinkError(.unavailable, "cannot use \(self): \(error.reason)")
+            }
         case .hci(let spec):
             do {
                 let snoop = try btsnoop.map { path throws(BLEError) in try BTSnoopWriter(path: path) }

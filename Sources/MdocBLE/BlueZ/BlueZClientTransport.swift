@@ -1,0 +1,295 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
+import Foundation
+#endif
+import Logging
+
+/// The GATT client side of ISO/IEC 18013-5 BLE data retrieval (8.3.3.1.1) through bluetoothd:
+/// the mdoc reader in peripheral server mode, the mdoc in central client mode.
+///
+/// ``connect(over:adapter:mode:serviceUUID:expectedIdent:timeout:logger:)`` discovers a device
+/// advertising the service (Adapter1.SetDiscoveryFilter, StartDiscovery), connects
+/// (Device1.Connect), waits for ServicesResolved, finds the characteristics, checks Ident in
+/// central client mode, enables notifications of State and Server2Client (StartNotify) and
+/// writes State 0x01 (8.3.3.1.1.4). Chunks go out as WriteValue with type "command" (ATT Write
+/// Command), in order; notifications arrive as PropertiesChanged of a characteristic's Value.
+actor BlueZClientTransport: MdocTransport {
+    /// How often discovery and connection progress are polled.
+    static let pollInterval: Duration = .milliseconds(50)
+
+    nonisolated let mode: MdocBLEMode
+    let mtu: Int
+    private let connection: DBusConnection
+    private let devicePath: String
+    private let statePath: String
+    private let client2ServerPath: String
+    private let server2ClientPath: String
+    private let subscription: DBusConnection.Registration
+    private var reassembler: MessageReassembler
+    private var events = AsyncEventQueue<MdocTransportEvent>(limit: MdocGATTServerTransport.maximumQueuedEvents,
+                                                             itemName: "messages")
+    private var isClosed = false
+    private let sendTurn = MessageSendTurn()
+    private let logger: Logger
+
+    private init(mode: MdocBLEMode, mtu: Int, connection: DBusConnection, devicePath: String,
+                 characteristics: [BluetoothUUID: String], subscription: DBusConnection.Registration,
+                 signals: AsyncStream<DBusConnection.Delivery>, logger: Logger) {
+        self.mode = mode
+        self.mtu = mtu
+        self.connection = connection
+        self.devicePath = devicePath
+        statePath = characteristics[MdocGATTProfile.state(mode: mode)] ?? ""
+        client2ServerPath = characteristics[MdocGATTProfile.client2Server(mode: mode)] ?? ""
+        server2ClientPath = characteristics[MdocGATTProfile.server2Client(mode: mode)] ?? ""
+        self.subscription = subscription
+        reassembler = MessageReassembler(mtu: mtu)
+        self.logger = logger
+        Task { [weak self] in
+            for await signal in signals {
+                guard let transport = self, await transport.handle(signal) else { return }
+            }
+        }
+    }
+
+    /// Finds, connects to and opens the 18013-5 service `serviceUUID` of a device near
+    /// `adapter`, within `timeout`. `expectedIdent` is checked against the Ident characteristic
+    /// in central client mode. Throws `peerNotFound`, `timeout`, `serviceNotFound`,
+    /// `characteristicNotFound`, `identMismatch`, or `linkClosed` with bluetoothd's error.
+    static func connect(
+        over connection: DBusConnection, adapter: String, mode: MdocBLEMode, serviceUUID: UUID, expectedIdent: [UInt8]?,
+        timeout: Duration, logger: Logger
+    ) async throws(BLEError) -> BlueZClientTransport {
+        let deadline = ContinuousClock.now + timeout
+        let uuid = serviceUUID.uuidString.lowercased()
+        let devicePath = try await discover(uuid, over: connection, adapter: adapter, until: deadline, logger: logger)
+        logger.debug("connecting through bluetoothd", metadata: ["device": "\(devicePath)"])
+        do {
+            _ = try await connection.call(BlueZInterface.service, devicePath, BlueZInterface.device, "Connect",
+                                          timeout: max(deadline - ContinuousClock.now, .milliseconds(1)))
+        } catch {
+            throw BLEError(.linkClosed, "bluetoothd could not connect to \(devicePath): \(error)")
+        }
+        do {
+            return try await open(devicePath, uuid: uuid, over: connection, mode: mode, expectedIdent: expectedIdent,
+                                  until: deadline, logger: logger)
+        } catch {
+            _ = try? await connection.call(BlueZInterface.service, devicePath, BlueZInterface.device, "Disconnect")
+            throw error
+        }
+    }
+
+    /// Discovery with a UUID filter until a device advertising `uuid` is seen (it has an RSSI,
+    /// so it is in range now, not only in bluetoothd's cache); returns its object path.
+    private static func discover(
+        _ uuid: String, over connection: DBusConnection, adapter: String, until deadline: ContinuousClock.Instant, logger: Logger
+    ) async throws(BLEError) -> String {
+        do {
+            _ = try await connection.call(BlueZInterface.service, adapter, BlueZInterface.adapter, "SetDiscoveryFilter", [
+                .properties([("UUIDs", .strings([uuid])), ("Transport", .string("le"))]),
+            ])
+            _ = try await connection.call(BlueZInterface.service, adapter, BlueZInterface.adapter, "StartDiscovery")
+        } catch {
+            throw BLEError(.transportUnavailable, "bluetoothd refused to start discovery on \(adapter): \(error)")
+        }
+        defer {
+            Task { _ = try? await connection.call(BlueZInterface.service, adapter, BlueZInterface.adapter, "StopDiscovery") }
+        }
+        logger.debug("discovering through bluetoothd", metadata: ["service": "\(uuid)", "adapter": "\(adapter)"])
+        while ContinuousClock.now < deadline {
+            let objects = try await managedObjects(over: connection)
+            for (path, interfaces) in objects where path.hasPrefix(adapter + "/") {
+                guard let device = interfaces[BlueZInterface.device]?.dictionaryValue,
+                      device["RSSI"] != nil || device["Connected"]?.boolValue == true,
+                      device["UUIDs"]?.stringsValue?.contains(where: { $0.lowercased() == uuid }) == true else { continue }
+                return path
+            }
+            try? await Task.sleep(for: pollInterval)
+        }
+        throw BLEError(.peerNotFound, "no device advertising service \(uuid) was discovered")
+    }
+
+    /// After Device1.Connect: waits for the services, finds the 18013-5 characteristics,
+    /// checks Ident, enables notifications and writes State 0x01.
+    private static func open(
+        _ devicePath: String, uuid: String, over connection: DBusConnection, mode: MdocBLEMode, expectedIdent: [UInt8]?,
+        until deadline: ContinuousClock.Instant, logger: Logger
+    ) async throws(BLEError) -> BlueZClientTransport {
+        while try await property(over: connection, devicePath, BlueZInterface.device, "ServicesResolved")?.boolValue != true {
+            guard ContinuousClock.now < deadline else {
+                throw BLEError(.timeout, "bluetoothd did not resolve the services of \(devicePath) in time")
+            }
+            try? await Task.sleep(for: pollInterval)
+        }
+        let objects = try await managedObjects(over: connection)
+        guard let servicePath = objects.first(where: { path, interfaces in
+            path.hasPrefix(devicePath + "/")
+                && interfaces[BlueZInterface.gattService]?.dictionaryValue?["UUID"]?.stringValue?.lowercased() == uuid
+        })?.key else {
+            throw BLEError(.serviceNotFound, "the device has no GATT service \(uuid)")
+        }
+        var characteristics: [BluetoothUUID: String] = [:]
+        var mtu = GATTServer.defaultMTU
+        for (path, interfaces) in objects {
+            guard let properties = interfaces[BlueZInterface.gattCharacteristic]?.dictionaryValue,
+                  properties["Service"]?.stringValue == servicePath,
+                  let text = properties["UUID"]?.stringValue, let found = UUID(uuidString: text) else { continue }
+            characteristics[BluetoothUUID(found)] = path
+            if let reported = properties["MTU"]?.intValue { mtu = max(mtu, reported) }
+        }
+        let required = [MdocGATTProfile.state(mode: mode), MdocGATTProfile.client2Server(mode: mode),
+                        MdocGATTProfile.server2Client(mode: mode)] + (mode == .centralClient ? [MdocGATTProfile.ident] : [])
+        for characteristic in required where characteristics[characteristic] == nil {
+            throw BLEError(.characteristicNotFound, "the service \(uuid) lacks characteristic \(characteristic)")
+        }
+        logger.debug("ATT MTU reported by bluetoothd", metadata: ["mtu": "\(mtu)", "chunkSize": "\(MessageChunker.chunkSize(mtu: mtu))"])
+        if mode == .centralClient, let expectedIdent, let identPath = characteristics[MdocGATTProfile.ident] {
+            let read: [UInt8]
+            do {
+                read = try await connection.call(BlueZInterface.service, identPath, BlueZInterface.gattCharacteristic, "ReadValue",
+                                                 [.properties([])]).first?.bytesValue ?? []
+            } catch {
+                throw BLEError(.linkClosed, "reading Ident through bluetoothd failed: \(error)")
+            }
+            logger.debug("Ident read from the reader", metadata: [
+                "read": "\(MdocGATTClientTransport.hex(read))", "expected": "\(MdocGATTClientTransport.hex(expectedIdent))", "match": "\(read == expectedIdent)",
+            ])
+            guard read == expectedIdent else {
+                throw BLEError(.identMismatch, "the reader's Ident \(MdocGATTClientTransport.hex(read)) is not \(MdocGATTClientTransport.hex(expectedIdent)), derived from EDeviceKeyBytes")
+            }
+        }
+        let (signals, sink) = AsyncStream.makeStream(of: DBusConnection.Delivery.self, bufferingPolicy: .unbounded)
+        let subscription: DBusConnection.Registration
+        do {
+            subscription = try await connection.subscribe(
+                "type='signal',sender='\(BlueZInterface.service)',interface='\(BlueZInterface.properties)',"
+                    + "member='PropertiesChanged',path_namespace='\(devicePath)'") { sink.yield($0) }
+        } catch {
+            throw BLEError(.linkClosed, "watching \(devicePath) on D-Bus failed: \(error)")
+        }
+        let transport = BlueZClientTransport(mode: mode, mtu: mtu, connection: connection, devicePath: devicePath,
+                                             characteristics: characteristics, subscription: subscription,
+                                             signals: signals, logger: logger)
+        try await transport.start()
+        return transport
+    }
+
+    func send(_ message: [UInt8]) async throws(BLEError) {
+        await sendTurn.acquire()
+        defer { sendTurn.release() }
+        let chunks = MessageChunker.chunks(of: message, mtu: mtu)
+        logger.debug("sending a message as Client2Server writes through bluetoothd", metadata: [
+            "bytes": "\(message.count)", "chunks": "\(chunks.count)", "chunkSize": "\(MessageChunker.chunkSize(mtu: mtu))",
+        ])
+        for chunk in chunks {
+            try await writeCommand(client2ServerPath, chunk)
+        }
+    }
+
+    func receive() async throws(BLEError) -> MdocTransportEvent {
+        if let ready = events.next() { return try ready.get() ?? .disconnected }
+        return try await withCheckedContinuation { events.wait($0) }.get() ?? .disconnected
+    }
+
+    /// Writes State 0x02, then disconnects (8.3.3.1.1.5).
+    func end() async {
+        if !isClosed {
+            logger.debug("State: writing 0x02 (end) through bluetoothd")
+            try? await writeCommand(statePath, [MdocGATTProfile.stateEnd])
+        }
+        await disconnect()
+    }
+
+    nonisolated func close() {
+        Task { await self.disconnect() }
+    }
+
+    // MARK: Internals
+
+    private func start() async throws(BLEError) {
+        for path in [statePath, server2ClientPath] {
+            do {
+                _ = try await connection.call(BlueZInterface.service, path, BlueZInterface.gattCharacteristic, "StartNotify")
+            } catch {
+                await disconnect()
+                throw BLEError(.linkClosed, "enabling notifications through bluetoothd failed: \(error)")
+            }
+        }
+        logger.debug("State: writing 0x01 (start) through bluetoothd")
+        do {
+            try await writeCommand(statePath, [MdocGATTProfile.stateStart])
+        } catch {
+            await disconnect()
+            throw error
+        }
+    }
+
+    private func writeCommand(_ path: String, _ value: [UInt8]) async throws(BLEError) {
+        if isClosed { throw BLEError(.linkClosed, "the link through bluetoothd is closed") }
+        do {
+            _ = try await connection.call(BlueZInterface.service, path, BlueZInterface.gattCharacteristic, "WriteValue", [
+                .bytes(value), .properties([("type", .string("command"))]),
+            ])
+        } catch {
+            throw BLEError(.linkClosed, "writing through bluetoothd failed: \(error)")
+        }
+    }
+
+    private func disconnect() async {
+        guard !isClosed else { return }
+        isClosed = true
+        subscription.cancel()
+        events.finish()
+        _ = try? await connection.call(BlueZInterface.service, devicePath, BlueZInterface.device, "Disconnect")
+    }
+
+    /// Handles one PropertiesChanged under the device; false once the link ended.
+    private func handle(_ signal: DBusConnection.Delivery) -> Bool {
+        guard !isClosed, signal.arguments.count >= 2, let changed = signal.arguments[1].dictionaryValue else { return !isClosed }
+        if signal.path == devicePath, changed["Connected"]?.boolValue == false {
+            logger.debug("bluetoothd reports the device disconnected")
+            isClosed = true
+            subscription.cancel()
+            events.finish()
+            return false
+        }
+        guard let value = changed["Value"]?.bytesValue else { return true }
+        if signal.path == statePath {
+            logger.debug("State notified by the server", metadata: ["value": "\(value.map { String($0, radix: 16) })"])
+            if value == [MdocGATTProfile.stateEnd] { events.enqueue(.ended) }
+        } else if signal.path == server2ClientPath {
+            do {
+                if let message = try reassembler.append(value) {
+                    logger.debug("received a message on Server2Client", metadata: ["bytes": "\(message.count)"])
+                    events.enqueue(.message(message))
+                }
+            } catch {
+                events.fail(error)
+                close()
+                return false
+            }
+        }
+        return true
+    }
+
+    private static func managedObjects(over connection: DBusConnection) async throws(BLEError) -> [String: [String: DBusValue]] {
+        let reply: [DBusValue]
+        do {
+            reply = try await connection.call(BlueZInterface.service, "/", BlueZInterface.objectManager, "GetManagedObjects")
+        } catch {
+            throw BLEError(.transportUnavailable, "asking bluetoothd for its objects failed: \(error)")
+        }
+        return (reply.first?.dictionaryValue ?? [:]).mapValues { $0.dictionaryValue ?? [:] }
+    }
+
+    private static func property(over connection: DBusConnection, _ path: String, _ interface: String,
+                                 _ name: String) async throws(BLEError) -> DBusValue? {
+        do {
+            return try await connection.call(BlueZInterface.service, path, BlueZInterface.properties, "Get",
+                                             [.string(interface), .string(name)]).first?.unwrapped
+        } catch {
+            throw BLEError(.linkClosed, "reading \(name) of \(path) from bluetoothd failed: \(error)")
+        }
+    }
+}

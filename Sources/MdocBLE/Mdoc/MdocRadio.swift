@@ -1,0 +1,46 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
+import Foundation
+#endif
+import Logging
+
+/// Where the link of an ISO/IEC 18013-5 BLE session comes from: either side, in either mode
+/// (8.3.3.1.1.4, Table A.1), plus a scan for nearby mdocs.
+///
+/// Every ``BLEAdapter`` is a radio: it gives ATT bearers, over which ``MdocBLEConnector`` runs
+/// the toolkit's own GATT server and client. ``BlueZRadio`` is the other kind: bluetoothd hosts
+/// the GATT service and the toolkit talks to it over D-Bus.
+public protocol MdocRadio: AnyObject, Sendable {
+    /// The holder's side for the engagement's `serviceUUID` in `mode`: advertises and serves
+    /// the service (peripheral server mode) or finds the reader's and checks its Ident against
+    /// `ident` (central client mode). Throws `timeout` or `peerNotFound` when no reader came
+    /// within `timeout`.
+    func holderLink(mode: MdocBLEMode, serviceUUID: UUID, ident: [UInt8], timeout: Duration,
+                    logger: Logger) async throws(BLEError) -> any MdocTransport
+    /// The reader's side for the engagement's `serviceUUID` in `mode`: finds the mdoc's service
+    /// (peripheral server mode) or advertises and serves its own with Ident `ident` (central
+    /// client mode). Throws `timeout` or `peerNotFound` when no mdoc came within `timeout`.
+    func readerLink(mode: MdocBLEMode, serviceUUID: UUID, ident: [UInt8], timeout: Duration,
+                    logger: Logger) async throws(BLEError) -> any MdocTransport
+    /// The peripherals that advertised a 128-bit service UUID during `duration`.
+    func scan(for duration: Duration) async throws(BLEError) -> [BLEPeripheralSighting]
+    /// Ends every link and releases the radio. Idempotent.
+    func close() async
+}
+
+extension BLEAdapter {
+    /// ``MdocBLEConnector/holder(mode:serviceUUID:ident:timeout:over:logger:)`` over this adapter.
+    public func holderLink(mode: MdocBLEMode, serviceUUID: UUID, ident: [UInt8], timeout: Duration,
+                           logger: Logger) async throws(BLEError) -> any MdocTransport {
+        try await MdocBLEConnector.holder(mode: mode, serviceUUID: serviceUUID, ident: ident, timeout: timeout,
+                                          over: self, logger: logger)
+    }
+
+    /// ``MdocBLEConnector/reader(mode:serviceUUID:ident:timeout:over:logger:)`` over this adapter.
+    public func readerLink(mode: MdocBLEMode, serviceUUID: UUID, ident: [UInt8], timeout: Duration,
+                           logger: Logger) async throws(BLEError) -> any MdocTransport {
+        try await MdocBLEConnector.reader(mode: mode, serviceUUID: serviceUUID, ident: ident, timeout: timeout,
+                                          over: self, logger: logger)
+    }
+}

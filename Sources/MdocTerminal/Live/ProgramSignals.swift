@@ -1,0 +1,81 @@
+import Dispatch
+import MdocBLE
+import Synchronization
+
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
+/// How a live program ends on SIGINT (Ctrl-C) or SIGTERM: first it undoes what it set up outside
+/// itself (the `bluez` transport's GATT application and advertisement on bluetoothd, an HCI
+/// controller's links), then it ends the way the program chose: by default with status
+/// 128 + the signal's number, as a shell reports a program a signal ended (130 for Ctrl-C).
+///
+/// ``closeOnSignals(_:)`` installs the handling the first time it is called.
+public enum ProgramSignals {
+    /// How long the clean-up may take before the program ends anyway: bluetoothd answers an
+    /// unregistration in milliseconds, and an unanswered one must not keep the program alive.
+    public static let cleanupTimeout: DispatchTimeInterval = .seconds(3)
+
+    private struct State: Sendable {
+        var radios: [any MdocRadio] = []
+        var ending: @Sendable (Int32) -> Void = { number in exit(128 + number) }
+    }
+
+    private static let state = Mutex(State())
+    private static let ending = Atomic<Bool>(false)
+
+    /// Whether a signal is ending the program: its clean-up is under way and the process ends
+    /// when it is done.
+    public static var isEnding: Bool { ending.load(ordering: .acquiring) }
+
+    /// When a signal is ending the program, waits for that (never returning), so that a session
+    /// failing because its radio was closed under it does not end the program first with the
+    /// failure's status; otherwise returns at once.
+    public static func yieldToEnding() {
+        guard isEnding else { return }
+        DispatchSemaphore(value: 0).wait()
+    }
+
+    /// The signal sources, kept for the life of the process (a released source stops
+    /// delivering); created once, on first use.
+    nonisolated(unsafe) private static let sources: [any DispatchSourceSignal] = [SIGINT, SIGTERM].map { number in
+        signal(number, SIG_IGN)
+        let source = DispatchSource.makeSignalSource(signal: number, queue: .global())
+        source.setEventHandler { end(by: number) }
+        source.resume()
+        return source
+    }
+
+    /// From now on SIGINT and SIGTERM close `radio` (bounded by ``cleanupTimeout``) before the
+    /// program ends.
+    public static func closeOnSignals(_ radio: any MdocRadio) {
+        state.withLock { $0.radios.append(radio) }
+        _ = sources
+    }
+
+    /// Replaces how the program ends after the clean-up: `ending` gets the signal's number and
+    /// must end the process (`mdoc-holder --keep-running` ends with status 0 and a tally).
+    public static func endWith(_ ending: @escaping @Sendable (Int32) -> Void) {
+        state.withLock { $0.ending = ending }
+        _ = sources
+    }
+
+    private static func end(by number: Int32) {
+        ending.store(true, ordering: .releasing)
+        let (radios, ending) = state.withLock { state in
+            defer { state.radios = [] }
+            return (state.radios, state.ending)
+        }
+        let finished = DispatchSemaphore(value: 0)
+        Task {
+            for radio in radios { await radio.close() }
+            finished.signal()
+        }
+        _ = finished.wait(timeout: .now() + cleanupTimeout)
+        ending(number)
+        exit(128 + number)
+    }
+}
