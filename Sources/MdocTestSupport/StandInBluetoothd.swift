@@ -1,0 +1,37 @@
+import Foundation
+
+/// The stand-in bluetoothd of `Tests/Interop/bluez`: BlueZ's D-Bus interfaces on a private bus,
+/// bridged to the `sim` transport, so a program with `--transport bluez` meets one with
+/// `--transport sim` through real D-Bus calls (design.md section 6).
+public final class StandInBluetoothd: Sendable {
+    /// How long the script may take to start its bus and print the address.
+    public static let startTimeout: TimeInterval = 30
+
+    /// The private bus's address: the programs get it as `DBUS_SYSTEM_BUS_ADDRESS`.
+    public let busAddress: String
+    private let process: HelperProcess
+
+    /// Starts the stand-in with `options` (`--no-adapter`, `--powered-off`,
+    /// `--advertising-slots N`, `--deny`). Throws when Python, dbus-fast or dbus-daemon is
+    /// missing (`pip install -r Tests/Interop/requirements.txt`, `apt-get install dbus-daemon`).
+    public init(_ options: [String] = []) throws {
+        let process = try HelperProcess(["python3", "Tests/Interop/bluez/bluetoothd_standin.py"] + options, timeout: Self.startTimeout)
+        guard process.firstLine.hasPrefix("address unix:") else {
+            process.stop(grace: 0)
+            throw HelperProcessError(
+                "bluetoothd_standin.py did not start (pip install -r Tests/Interop/requirements.txt; apt-get install dbus-daemon); it printed \"\(process.firstLine)\"")
+        }
+        busAddress = String(process.firstLine.dropFirst("address ".count))
+        self.process = process
+    }
+
+    /// The environment of a program that should reach the stand-in as bluetoothd.
+    public var environment: [String: String] { ["DBUS_SYSTEM_BUS_ADDRESS": busAddress] }
+
+    /// Stops the stand-in and returns its report: the `registered …` and `unregistered …` lines
+    /// and, last, `registrations N`, what was still registered. Idempotent.
+    @discardableResult
+    public func stop() -> String {
+        process.stop()
+    }
+}

@@ -1,0 +1,184 @@
+import Foundation
+import MdocTestSupport
+import Testing
+
+/// The `bluez` transport through real D-Bus calls: `mdoc-holder` and `mdoc-reader` talk to a
+/// stand-in bluetoothd on a private dbus-daemon bus (Tests/Interop/bluez), which serves their
+/// GATT applications and advertisements over the `sim` bearer and connects their discoveries to
+/// sim advertisers, so a program on `bluez` meets one on `sim` (design.md section 6).
+@Suite("mdoc-holder and mdoc-reader through bluetoothd's D-Bus API", .timeLimit(.minutes(4)))
+struct BlueZSessionTests {
+    static let programTimeout = "60"
+
+    /// A stand-in bluetoothd and the environment of programs that use it: its bus as the
+    /// system bus, and a sim namespace of the test's own, which the stand-in bridges into.
+    struct Bluetoothd {
+        let standIn: StandInBluetoothd
+        let environment: [String: String]
+
+        init(_ options: [String] = []) throws {
+            let namespace = "bluez-\(UUID().uuidString)/"
+            standIn = try StandInBluetoothd(options + ["--sim-namespace", namespace])
+            environment = standIn.environment.merging(["MDOC_SIM_NAMESPACE": namespace]) { _, new in new }
+        }
+
+        /// Stops the stand-in; its report's lines.
+        func stop() -> [Substring] {
+            standIn.stop().split(separator: "\n")
+        }
+    }
+
+    /// `mdoc-holder present` with the demo mDL, waiting for a reader, and its engagement.
+    static func holder(_ arguments: [String], environment: [String: String]) throws -> (BackgroundProgram, String) {
+        try LiveSession.makeDemoCredentialsPrivate()
+        let holder = try BackgroundProgram("mdoc-holder", [
+            "present", "--credential", "Certs/demo/mdl.mdoc", "--yes", "--no-qr", "--log-level", "debug",
+        ] + arguments, environment: environment)
+        let uri = try #require(holder.firstLine(startingWith: "mdoc:", timeout: 60), "\(holder.terminate().standardError)")
+        return (holder, uri)
+    }
+
+    /// Waits up to `timeout` seconds for `text` in the program's standard error.
+    static func waitFor(_ text: String, in program: BackgroundProgram, timeout: TimeInterval = 30) -> Bool {
+        let deadline = Date().addingTimeInterval(timeout)
+        while Date() < deadline, program.isRunning {
+            if program.standardError.contains(text) { return true }
+            Thread.sleep(forTimeInterval: 0.02)
+        }
+        return program.standardError.contains(text)
+    }
+
+    @Test("a session verifies with one side on bluez and the other on sim, both ways, in both BLE modes",
+          arguments: [("bluez", "sim", "peripheral"), ("sim", "bluez", "peripheral"), ("bluez", "sim", "central"), ("sim", "bluez", "central")])
+    func session(holderTransport: String, readerTransport: String, mode: String) throws {
+        let bluetoothd = try Bluetoothd()
+        let (holder, uri) = try Self.holder(["--transport", holderTransport, "--ble-mode", mode, "--timeout", Self.programTimeout],
+                                            environment: bluetoothd.environment)
+        let reader = try ProgramRunner.run("mdoc-reader", [
+            "request", uri, "--preset", "full", "--json", "--timeout", Self.programTimeout, "--transport", readerTransport,
+            "--log-level", "debug",
+        ] + HCISessionTests.trust + HCISessionTests.readerAuthentication, timeout: 120, environment: bluetoothd.environment)
+        let holderResult = holder.wait(timeout: 60)
+        let report = bluetoothd.stop()
+
+        #expect(reader.status == 0, "\(reader.standardError)")
+        #expect(holderResult.status == 0, "\(holderResult.standardError)")
+        #expect(try ReaderJSON(reader.standardOutput).outcome == "verified")
+        let bluezSide = holderTransport == "bluez" ? holderResult.standardError : reader.standardError
+        #expect(bluezSide.contains("ATT MTU reported by bluetoothd"), "\(bluezSide)")
+        // The GATT server is the holder in peripheral server mode and the reader in central
+        // client mode: when it is on bluez, its application was registered, then unregistered.
+        let serverOnBlueZ = (mode == "peripheral") == (holderTransport == "bluez")
+        #expect(report.contains { $0.hasPrefix("registered application ") } == serverOnBlueZ, "\(report)")
+        #expect(report.contains { $0.hasPrefix("unregistered application ") } == serverOnBlueZ, "\(report)")
+        #expect(report.last == "registrations 0", "\(report)")
+        if mode == "central" {
+            #expect(holderResult.standardError.contains("Ident read from the reader"))
+            #expect(holderResult.standardError.contains("match=true"))
+        }
+    }
+
+    @Test("Ctrl-C and SIGTERM unregister the application and the advertisement before the program ends",
+          arguments: [(SIGINT, "peripheral"), (SIGTERM, "both")])
+    func signalled(signal: Int32, mode: String) throws {
+        let bluetoothd = try Bluetoothd()
+        let (holder, _) = try Self.holder(["--transport", "bluez", "--ble-mode", mode, "--timeout", Self.programTimeout],
+                                          environment: bluetoothd.environment)
+        #expect(Self.waitFor("advertising through bluetoothd", in: holder), "\(holder.standardError)")
+        kill(holder.processIdentifier, signal)
+        let result = holder.wait(timeout: 30)
+        let report = bluetoothd.stop()
+
+        #expect(result.status == 128 + signal, "\(result.standardError)")
+        #expect(report.contains { $0.hasPrefix("unregistered advertisement ") }, "\(report)")
+        #expect(report.contains { $0.hasPrefix("unregistered application ") }, "\(report)")
+        #expect(!report.contains { $0.hasPrefix("abandoned ") }, "\(report)")
+        #expect(report.last == "registrations 0", "\(report)")
+    }
+
+    @Test("a holder that meets no reader, and a reader whose holder never connects, unregister what they registered")
+    func failures() throws {
+        let bluetoothd = try Bluetoothd()
+        let (holder, uri) = try Self.holder(["--transport", "bluez", "--ble-mode", "peripheral", "--timeout", "2"],
+                                            environment: bluetoothd.environment)
+        let holderResult = holder.wait(timeout: 60)
+        #expect(holderResult.status == 8, "\(holderResult.standardError)")
+        #expect(holderResult.standardError.contains("within 2 s"), "\(holderResult.standardError)")
+
+        // A central-mode engagement whose holder is gone: the reader serves, nobody comes.
+        let (centralHolder, centralURI) = try Self.holder(["--transport", "sim", "--ble-mode", "central", "--timeout", "1"],
+                                                          environment: ["MDOC_SIM_NAMESPACE": "elsewhere-\(UUID().uuidString)"])
+        _ = centralHolder.wait(timeout: 30)
+        let reader = try ProgramRunner.run("mdoc-reader", [
+            "request", centralURI, "--timeout", "2", "--transport", "bluez",
+        ] + HCISessionTests.trust, timeout: 60, environment: bluetoothd.environment)
+        #expect(reader.status == 8, "\(reader.standardError)")
+        let report = bluetoothd.stop()
+
+        #expect(report.filter { $0.hasPrefix("registered application ") }.count == 2, "\(report) \(uri)")
+        #expect(report.filter { $0.hasPrefix("unregistered application ") }.count == 2, "\(report)")
+        #expect(report.last == "registrations 0", "\(report)")
+    }
+
+    @Test("bluetoothd's refusals are reported before anything starts, with what to do",
+          arguments: [
+              (["--no-adapter"], "bluetoothd has no Bluetooth adapter"),
+              (["--powered-off"], "adapter hci0 is powered off: power it on with `bluetoothctl power on`"),
+              (["--deny"], "not permitted to use bluetoothd"),
+              (["--advertising-slots", "0"], "all advertising slots are in use"),
+          ])
+    func refusals(options: [String], message: String) throws {
+        let bluetoothd = try Bluetoothd(options)
+        try LiveSession.makeDemoCredentialsPrivate()
+        let result = try ProgramRunner.run("mdoc-holder", [
+            "present", "--credential", "Certs/demo/mdl.mdoc", "--yes", "--no-qr", "--transport", "bluez", "--ble-mode", "peripheral",
+            "--timeout", "10",
+        ], timeout: 60, environment: bluetoothd.environment)
+        let report = bluetoothd.stop()
+
+        #expect(result.status == 8, "\(result.standardError)")
+        #expect(result.standardError.contains(message), "\(result.standardError)")
+        #expect(!report.contains { $0.hasPrefix("registered advertisement ") }, "\(report)")
+        #expect(report.last == "registrations 0", "\(report)")
+    }
+
+    @Test("without bluetoothd or without a system bus, bluez says so and the default transport is sim")
+    func absent() throws {
+        let bus = try PrivateBus()
+        defer { bus.stop() }
+        let noBluetoothd = try ProgramRunner.run("mdoc-reader", ["scan", "--transport", "bluez", "--timeout", "1"],
+                                                 timeout: 60, environment: ["DBUS_SYSTEM_BUS_ADDRESS": bus.address])
+        #expect(noBluetoothd.status == 8)
+        #expect(noBluetoothd.standardError.contains("bluetoothd is not running"), "\(noBluetoothd.standardError)")
+
+        let noBus = try ProgramRunner.run("mdoc-reader", ["scan", "--transport", "bluez:hci0", "--timeout", "1"],
+                                          timeout: 60, environment: ["DBUS_SYSTEM_BUS_ADDRESS": "unix:path=/nonexistent/swift-mdoc-bus"])
+        #expect(noBus.status == 8)
+        #expect(noBus.standardError.contains("no D-Bus system bus answers"), "\(noBus.standardError)")
+
+        let fallback = try ProgramRunner.run("mdoc-reader", ["scan", "--timeout", "0.2"],
+                                             timeout: 60, environment: ["DBUS_SYSTEM_BUS_ADDRESS": bus.address])
+        #expect(fallback.status == 0, "\(fallback.standardError)")
+        #expect(fallback.standardError.contains("over sim"), "\(fallback.standardError)")
+    }
+
+    @Test("with bluetoothd and an adapter, bluez is the default; mdoc-reader scan lists a holder through it")
+    func defaultAndScan() throws {
+        let bluetoothd = try Bluetoothd()
+        let (holder, uri) = try Self.holder(["--transport", "sim", "--ble-mode", "peripheral", "--timeout", "30"],
+                                            environment: bluetoothd.environment)
+        defer { _ = holder.terminate() }
+        let scan = try ProgramRunner.run("mdoc-reader", ["scan", "--timeout", "1", "--json"],
+                                         timeout: 60, environment: bluetoothd.environment)
+        let engagement = try ProgramRunner.run("mdoc", ["inspect", uri], timeout: 60)
+        _ = bluetoothd.stop()
+
+        #expect(scan.status == 0, "\(scan.standardError)")
+        #expect(scan.standardError.contains("over bluez"), "\(scan.standardError)")
+        let listed = try #require(try JSONSerialization.jsonObject(with: Data(scan.standardOutput.utf8)) as? [[String: Any]])
+        let uuid = try #require(listed.first?["serviceUUIDs"] as? [String]).first ?? ""
+        #expect(listed.count == 1 && listed.first?["rssi"] as? Int == -42, "\(scan.standardOutput)")
+        #expect(engagement.standardOutput.contains("h'\(uuid.replacingOccurrences(of: "-", with: "").lowercased())'"),
+                "\(uuid) in \(engagement.standardOutput)")
+    }
+}
