@@ -26,9 +26,7 @@ actor BlueZClientTransport: MdocTransport {
     private let client2ServerPath: String
     private let server2ClientPath: String
     private let subscription: DBusConnection.Registration
-    private var reassembler: MessageReassembler
-    private var events = AsyncEventQueue<MdocTransportEvent>(limit: MdocGATTServerTransport.maximumQueuedEvents,
-                                                             itemName: "messages")
+    private var inbox: MdocClientInbox
     private var isClosed = false
     private let sendTurn = MessageSendTurn()
     private let logger: Logger
@@ -44,7 +42,7 @@ actor BlueZClientTransport: MdocTransport {
         client2ServerPath = characteristics[MdocGATTProfile.client2Server(mode: mode)] ?? ""
         server2ClientPath = characteristics[MdocGATTProfile.server2Client(mode: mode)] ?? ""
         self.subscription = subscription
-        reassembler = MessageReassembler(mtu: mtu)
+        inbox = MdocClientInbox(mtu: mtu)
         self.logger = logger
         Task { [weak self] in
             for await signal in signals {
@@ -188,8 +186,8 @@ actor BlueZClientTransport: MdocTransport {
     }
 
     func receive() async throws(BLEError) -> MdocTransportEvent {
-        if let ready = events.next() { return try ready.get() ?? .disconnected }
-        return try await withCheckedContinuation { events.wait($0) }.get() ?? .disconnected
+        if let ready = inbox.events.next() { return try ready.get() ?? .disconnected }
+        return try await withCheckedContinuation { inbox.events.wait($0) }.get() ?? .disconnected
     }
 
     /// Writes State 0x02, then disconnects (8.3.3.1.1.5).
@@ -240,7 +238,7 @@ actor BlueZClientTransport: MdocTransport {
         guard !isClosed else { return }
         isClosed = true
         subscription.cancel()
-        events.finish()
+        inbox.events.finish()
         _ = try? await connection.call(BlueZInterface.service, devicePath, BlueZInterface.device, "Disconnect")
     }
 
@@ -251,24 +249,14 @@ actor BlueZClientTransport: MdocTransport {
             logger.debug("bluetoothd reports the device disconnected")
             isClosed = true
             subscription.cancel()
-            events.finish()
+            inbox.events.finish()
             return false
         }
         guard let value = changed["Value"]?.bytesValue else { return true }
-        if signal.path == statePath {
-            logger.debug("State notified by the server", metadata: ["value": "\(value.map { String($0, radix: 16) })"])
-            if value == [MdocGATTProfile.stateEnd] { events.enqueue(.ended) }
-        } else if signal.path == server2ClientPath {
-            do {
-                if let message = try reassembler.append(value) {
-                    logger.debug("received a message on Server2Client", metadata: ["bytes": "\(message.count)"])
-                    events.enqueue(.message(message))
-                }
-            } catch {
-                events.fail(error)
-                close()
-                return false
-            }
+        guard signal.path == statePath || signal.path == server2ClientPath else { return true }
+        guard inbox.notified(value, onState: signal.path == statePath, logger: logger) else {
+            close()
+            return false
         }
         return true
     }

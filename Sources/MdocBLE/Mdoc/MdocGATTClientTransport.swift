@@ -30,9 +30,7 @@ public actor MdocGATTClientTransport: MdocTransport {
     private let state: GATTRemoteCharacteristic
     private let client2Server: GATTRemoteCharacteristic
     private let server2Client: GATTRemoteCharacteristic
-    private var reassembler: MessageReassembler
-    private var events = AsyncEventQueue<MdocTransportEvent>(limit: MdocGATTClientTransport.maximumQueuedEvents,
-                                                             itemName: "messages")
+    private var inbox: MdocClientInbox
     private let sendTurn = MessageSendTurn()
     private let logger: Logger
 
@@ -62,7 +60,7 @@ public actor MdocGATTClientTransport: MdocTransport {
         state = service.state
         client2Server = service.client2Server
         server2Client = service.server2Client
-        reassembler = MessageReassembler(mtu: service.mtu)
+        inbox = MdocClientInbox(mtu: service.mtu)
         Task { [weak self, client] in
             while true {
                 let notification: Result<(handle: UInt16, value: [UInt8])?, BLEError>
@@ -99,8 +97,8 @@ public actor MdocGATTClientTransport: MdocTransport {
     /// ``MessageReassembler`` (the link is then closed) and `queueOverflow` when more than
     /// ``maximumQueuedEvents`` were not taken.
     public func receive() async throws(BLEError) -> MdocTransportEvent {
-        if let ready = events.next() { return try ready.get() ?? .disconnected }
-        return try await withCheckedContinuation { events.wait($0) }.get() ?? .disconnected
+        if let ready = inbox.events.next() { return try ready.get() ?? .disconnected }
+        return try await withCheckedContinuation { inbox.events.wait($0) }.get() ?? .disconnected
     }
 
     /// Disables Server2Client notifications, writes State 0x02 and closes the link
@@ -122,26 +120,16 @@ public actor MdocGATTClientTransport: MdocTransport {
     private func handle(_ notification: Result<(handle: UInt16, value: [UInt8])?, BLEError>) -> Bool {
         switch notification {
         case .failure(let error):
-            events.fail(error)
+            inbox.events.fail(error)
             return false
         case .success(nil):
-            events.finish()
+            inbox.events.finish()
             return false
         case .success(let (handle, value)?):
-            if handle == state.valueHandle {
-                logger.debug("State notified by the server", metadata: ["value": "\(value.map { String($0, radix: 16) })"])
-                if value == [MdocGATTProfile.stateEnd] { events.enqueue(.ended) }
-            } else if handle == server2Client.valueHandle {
-                do {
-                    if let message = try reassembler.append(value) {
-                        logger.debug("received a message on Server2Client", metadata: ["bytes": "\(message.count)"])
-                        events.enqueue(.message(message))
-                    }
-                } catch {
-                    events.fail(error)
-                    close()
-                    return false
-                }
+            guard handle == state.valueHandle || handle == server2Client.valueHandle else { return true }
+            guard inbox.notified(value, onState: handle == state.valueHandle, logger: logger) else {
+                close()
+                return false
             }
             return true
         }

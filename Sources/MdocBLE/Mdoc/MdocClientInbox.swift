@@ -1,0 +1,38 @@
+import Logging
+
+/// What the GATT client of an ISO/IEC 18013-5 session receives from the server, whatever carries
+/// the notifications (the toolkit's GATT client, or bluetoothd's signals): State 0x02 ends the
+/// session (8.3.3.1.1.5), Server2Client chunks are joined into messages (8.3.3.1.1.6), and the
+/// results wait in order until the session asks for them.
+struct MdocClientInbox {
+    /// The session's events, in arrival order.
+    var events = AsyncEventQueue<MdocTransportEvent>(limit: MdocGATTClientTransport.maximumQueuedEvents, itemName: "messages")
+    /// Joins Server2Client chunks.
+    var reassembler: MessageReassembler
+
+    /// An inbox for a link with ATT_MTU `mtu`.
+    init(mtu: Int) {
+        reassembler = MessageReassembler(mtu: mtu)
+    }
+
+    /// Takes a notification of State (`onState`) or of Server2Client. Returns false when the
+    /// chunk broke the reassembly limits: the session has then failed with that error and the
+    /// link should be closed.
+    mutating func notified(_ value: [UInt8], onState: Bool, logger: Logger) -> Bool {
+        if onState {
+            logger.debug("State notified by the server", metadata: ["value": "\(value.map { String($0, radix: 16) })"])
+            if value == [MdocGATTProfile.stateEnd] { events.enqueue(.ended) }
+            return true
+        }
+        do {
+            if let message = try reassembler.append(value) {
+                logger.debug("received a message on Server2Client", metadata: ["bytes": "\(message.count)"])
+                events.enqueue(.message(message))
+            }
+            return true
+        } catch {
+            events.fail(error)
+            return false
+        }
+    }
+}
