@@ -138,8 +138,18 @@ struct BlueZSessionTests {
 
         #expect(result.status == 8, "\(result.standardError)")
         #expect(result.standardError.contains(message), "\(result.standardError)")
-        #expect(!report.contains { $0.hasPrefix("registered advertisement ") }, "\(report)")
+        // Refused before anything was registered.
+        #expect(!report.contains { $0.hasPrefix("registered ") }, "\(report)")
         #expect(report.last == "registrations 0", "\(report)")
+    }
+
+    @Test("an adapter that is powered off still makes bluez the default, which says to power it on")
+    func poweredOffDefault() throws {
+        let bluetoothd = try Bluetoothd(["--powered-off"])
+        let scan = try ProgramRunner.run("mdoc-reader", ["scan", "--timeout", "1"], timeout: 60, environment: bluetoothd.environment)
+        _ = bluetoothd.stop()
+        #expect(scan.status == 8)
+        #expect(scan.standardError.contains("cannot use bluez: adapter hci0 is powered off"), "\(scan.standardError)")
     }
 
     @Test("without bluetoothd or without a system bus, bluez says so and the default transport is sim")

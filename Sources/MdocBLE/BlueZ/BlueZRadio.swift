@@ -51,16 +51,33 @@ public final class BlueZRadio: MdocRadio {
         }
     }
 
-    /// Whether bluetoothd runs on the system bus with at least one adapter: then `bluez` is the
-    /// programs' default transport. False, quickly, when there is no system bus.
+    /// Whether bluetoothd runs on the system bus with at least one adapter, powered or not:
+    /// then `bluez` is the programs' default transport (and an adapter that is off is reported
+    /// as such). False, quickly, when there is no system bus.
     public static func isPresent() async -> Bool {
         guard let connection = try? DBusConnection.system() else { return false }
         defer { connection.close() }
-        guard (try? await check(nil, over: connection)) != nil else { return false }
-        return true
+        guard let adapters = try? await adapters(over: connection) else { return false }
+        return !adapters.isEmpty
     }
 
     private static func check(_ adapter: String?, over connection: DBusConnection) async throws(BLEError) -> BlueZRadio {
+        let adapters = try await adapters(over: connection)
+        guard !adapters.isEmpty else {
+            throw unavailable("bluetoothd has no Bluetooth adapter: plug one in, and check `rfkill list` and `bluetoothctl list`")
+        }
+        guard let chosen = adapter.map({ name in adapters.first { $0.name == name } }) ?? adapters.first else {
+            throw unavailable("bluetoothd has no adapter \(adapter ?? ""); it has: \(adapters.map(\.name).joined(separator: ", "))")
+        }
+        guard chosen.powered else {
+            throw unavailable("adapter \(chosen.name) is powered off: power it on with `bluetoothctl power on` (and `rfkill unblock bluetooth` if it is blocked)")
+        }
+        return BlueZRadio(adapterName: chosen.name, adapterPath: chosen.path, connection: connection)
+    }
+
+    /// bluetoothd's adapters, by name. Throws `transportUnavailable` when bluetoothd does not
+    /// run, refuses this user, or does not answer.
+    private static func adapters(over connection: DBusConnection) async throws(BLEError) -> [(name: String, path: String, powered: Bool)] {
         let owned: Bool
         do {
             owned = try await connection.call(BlueZInterface.bus, BlueZInterface.busPath, BlueZInterface.bus, "NameHasOwner",
@@ -80,20 +97,10 @@ public final class BlueZRadio: MdocRadio {
         } catch {
             throw unavailable("bluetoothd did not list its adapters (\(error))")
         }
-        let adapters = objects.compactMap { path, interfaces -> (name: String, path: String, powered: Bool)? in
+        return objects.compactMap { path, interfaces -> (name: String, path: String, powered: Bool)? in
             guard let properties = interfaces.dictionaryValue?[BlueZInterface.adapter]?.dictionaryValue else { return nil }
             return (String(path.split(separator: "/").last ?? ""), path, properties["Powered"]?.boolValue ?? false)
         }.sorted { $0.name < $1.name }
-        guard !adapters.isEmpty else {
-            throw unavailable("bluetoothd has no Bluetooth adapter: plug one in, and check `rfkill list` and `bluetoothctl list`")
-        }
-        guard let chosen = adapter.map({ name in adapters.first { $0.name == name } }) ?? adapters.first else {
-            throw unavailable("bluetoothd has no adapter \(adapter ?? ""); it has: \(adapters.map(\.name).joined(separator: ", "))")
-        }
-        guard chosen.powered else {
-            throw unavailable("adapter \(chosen.name) is powered off: power it on with `bluetoothctl power on` (and `rfkill unblock bluetooth` if it is blocked)")
-        }
-        return BlueZRadio(adapterName: chosen.name, adapterPath: chosen.path, connection: connection)
     }
 
     // MARK: MdocRadio
@@ -163,6 +170,7 @@ public final class BlueZRadio: MdocRadio {
     /// to use it, then stops advertising (8.3.3.1.1.4).
     private func serve(mode: MdocBLEMode, serviceUUID: UUID, ident: [UInt8]?, timeout: Duration,
                        logger: Logger) async throws(BLEError) -> any MdocTransport {
+        try await checkAdvertisingSlots()
         let application = BlueZGATTApplication(service: MdocGATTProfile.service(mode: mode, serviceUUID: serviceUUID, ident: ident),
                                                connection: connection)
         do {
@@ -181,7 +189,6 @@ public final class BlueZRadio: MdocRadio {
         }
         do {
             try await registration.registerApplication()
-            try await checkAdvertisingSlots()
             try await registration.registerAdvertisement()
         } catch {
             await finish()
@@ -199,8 +206,9 @@ public final class BlueZRadio: MdocRadio {
         return transport
     }
 
-    /// Fails before registering when every advertising instance is taken
-    /// (LEAdvertisingManager1.ActiveInstances and SupportedInstances).
+    /// Fails before anything is registered when every advertising instance is taken
+    /// (LEAdvertisingManager1.ActiveInstances and SupportedInstances); RegisterAdvertisement's
+    /// NotPermitted says the same when the slots run out in between.
     private func checkAdvertisingSlots() async throws(BLEError) {
         let properties = try? await connection.call(BlueZInterface.service, adapterPath, BlueZInterface.properties, "GetAll",
                                                     [.string(BlueZInterface.advertisingManager)]).first?.dictionaryValue
