@@ -186,6 +186,9 @@ final class DBusConnection: Sendable {
         /// Removes the handler or match.
         func cancel() {
             let slot = self.slot
+            // At once, not when the bus thread gets to it: a call or signal that arrives after
+            // this returns finds nobody, as the caller expects.
+            slot.cancel()
             _ = connection.submit { [connection] _ in
                 slot.release()
                 connection.state.withLock { _ = $0.handlers.removeValue(forKey: ObjectIdentifier(slot)) }
@@ -371,6 +374,7 @@ private final class HandlerSlot: @unchecked Sendable {
     private let method: (@Sendable (DBusConnection.Delivery) -> DBusConnection.Handling)?
     private let signal: (@Sendable (DBusConnection.Delivery) -> Void)?
     var pointer: OpaquePointer?
+    private let isCancelled = Atomic<Bool>(false)
 
     init(method: @escaping @Sendable (DBusConnection.Delivery) -> DBusConnection.Handling) {
         self.method = method
@@ -387,14 +391,19 @@ private final class HandlerSlot: @unchecked Sendable {
         pointer = nil
     }
 
+    /// From now on the handler is not called; the slot is released later, on the bus thread.
+    func cancel() {
+        isCancelled.store(true, ordering: .releasing)
+    }
+
     func handleSignal(_ message: DBusMessage) {
-        guard let signal, let delivery = Self.delivery(of: message) else { return }
+        guard let signal, !isCancelled.load(ordering: .acquiring), let delivery = Self.delivery(of: message) else { return }
         signal(delivery)
     }
 
     /// Answers a method call: 1 when answered here, 0 to let sd-bus answer.
     func handleMethod(_ message: DBusMessage) -> Int32 {
-        guard let method else { return 0 }
+        guard let method, !isCancelled.load(ordering: .acquiring) else { return 0 }
         guard let delivery = Self.delivery(of: message) else {
             return reply(to: message, .error(DBusError.malformed("arguments that cannot be read")))
         }
