@@ -1,3 +1,6 @@
+// `timespec` comes from the C library, but sd-bus's headers include it too, and a release build
+// may take it as CSDBus's: importing both keeps either owner visible (MemberImportVisibility).
+import CSDBus
 import Glibc
 import Synchronization
 
