@@ -21,7 +21,7 @@ enum Interruption {
             let (ended, failed) = tally.withLock { ($0.ended, $0.failed) }
             ProgramFailure.writeError(
                 "\nmdoc-holder: interrupted after \(ended) session\(ended == 1 ? "" : "s") (\(failed) failed)\n")
-            exit(ExitStatus.success.rawValue)
+            ProgramSignals.leave(ExitStatus.success.rawValue)
         }
     }
 

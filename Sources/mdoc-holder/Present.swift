@@ -125,6 +125,8 @@ struct Present: AsyncParsableCommand {
             Interruption.endOnSignals()
         }
         while true {
+            // A signal closed the radio under the last session: its handler ends the program.
+            ProgramSignals.yieldToEnding()
             do {
                 try await presentOnce(credentials: credentials, anchors: anchors, consent: consent, adapter: adapter, transport: transport)
                 Interruption.count(failed: false)
@@ -133,6 +135,7 @@ struct Present: AsyncParsableCommand {
                     await adapter.close()
                     throw error
                 }
+                ProgramSignals.yieldToEnding()
                 Interruption.count(failed: true)
                 ProgramFailure.writeError("mdoc-holder: error: \(error.message)\n")
             }

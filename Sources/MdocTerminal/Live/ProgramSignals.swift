@@ -21,7 +21,7 @@ public enum ProgramSignals {
 
     private struct State: Sendable {
         var radios: [any MdocRadio] = []
-        var ending: @Sendable (Int32) -> Void = { number in exit(128 + number) }
+        var ending: @Sendable (Int32) -> Void = { number in ProgramSignals.leave(128 + number) }
     }
 
     private static let state = Mutex(State())
@@ -57,7 +57,8 @@ public enum ProgramSignals {
     }
 
     /// Replaces how the program ends after the clean-up: `ending` gets the signal's number and
-    /// must end the process (`mdoc-holder --keep-running` ends with status 0 and a tally).
+    /// must end the process with ``leave(_:)`` (`mdoc-holder --keep-running` ends with status 0
+    /// and a tally).
     public static func endWith(_ ending: @escaping @Sendable (Int32) -> Void) {
         state.withLock { $0.ending = ending }
         _ = sources
@@ -76,6 +77,15 @@ public enum ProgramSignals {
         }
         _ = finished.wait(timeout: .now() + cleanupTimeout)
         ending(number)
-        exit(128 + number)
+        leave(128 + number)
+    }
+
+    /// Ends the process with `status` from the signal's thread: output streams are flushed, but
+    /// no atexit handler runs, since other threads may still be in the middle of a session (a
+    /// key being made for the next one); OpenSSL's atexit clean-up would pull its locks from
+    /// under them.
+    public static func leave(_ status: Int32) -> Never {
+        fflush(nil)
+        _exit(status)
     }
 }
