@@ -1,0 +1,28 @@
+// swift-tools-version:6.1
+// libFuzzer targets for every parser of swift-mdoc that sees a peer's bytes (issue 6; design.md
+// section 6). Built by scripts/fuzz.sh with `-sanitize=fuzzer,address` over the whole package
+// graph, so the library code is instrumented too. Not part of the main package: nothing here is
+// built by `swift build` at the top.
+import PackageDescription
+
+/// One executable per parser: its function under test is `LLVMFuzzerTestOneInput`, and its
+/// main.swift hands that to libFuzzer (FuzzDriver).
+let fuzzTargets = [
+    "FuzzCBOR", "FuzzEngagement", "FuzzSessionData", "FuzzHolderSession", "FuzzReaderSession", "FuzzDeviceRequest",
+    "FuzzDeviceResponse", "FuzzATT", "FuzzBLEReassembly", "FuzzHCI", "FuzzCertificateChain",
+]
+
+let mdoc: [Target.Dependency] = ["MdocCBOR", "MdocCrypto", "MdocCOSE", "MdocModel", "MdocSession", "MdocBLE"].map {
+    .product(name: $0, package: "swift-mdoc")
+}
+
+let package = Package(
+    name: "FuzzTesting",
+    dependencies: [.package(name: "swift-mdoc", path: "..")],
+    targets: [
+        .systemLibrary(name: "CLibFuzzer"),
+        .target(name: "FuzzSupport", dependencies: ["CLibFuzzer"] + mdoc),
+    ] + fuzzTargets.map { name in
+        .executableTarget(name: name, dependencies: ["FuzzSupport"] + mdoc)
+    }
+)
