@@ -26,8 +26,8 @@ actor BlueZServerTransport: MdocTransport {
     private var isReady = false
     private var hasClientArrived = false
     private var linkEnd: BLEError?
-    private var readyWaiters: [CheckedContinuation<Result<Void, BLEError>, Never>] = []
-    private var arrivalWaiters: [CheckedContinuation<Result<Void, BLEError>, Never>] = []
+    private var readyWaiters = LinkWaiters()
+    private var arrivalWaiters = LinkWaiters()
     private let sendTurn = MessageSendTurn()
     private let logger: Logger
 
@@ -61,7 +61,7 @@ actor BlueZServerTransport: MdocTransport {
             await self?.arrivalTimedOut(timeout)
         }
         defer { timer.cancel() }
-        try await withCheckedContinuation { arrivalWaiters.append($0) }.get()
+        try await withCheckedContinuation { arrivalWaiters.wait($0) }.get()
     }
 
     func send(_ message: [UInt8]) async throws(BLEError) {
@@ -110,24 +110,20 @@ actor BlueZServerTransport: MdocTransport {
 
     private func arrivalTimedOut(_ timeout: Duration) {
         guard !hasClientArrived, !arrivalWaiters.isEmpty else { return }
-        let waiting = arrivalWaiters
-        arrivalWaiters = []
-        for waiter in waiting { waiter.resume(returning: .failure(BLEError(.timeout, "no GATT client used the service within \(timeout)"))) }
+        arrivalWaiters.resumeAll(.failure(BLEError(.timeout, "no GATT client used the service within \(timeout)")))
     }
 
     private func waitUntilStarted() async throws(BLEError) {
         if isReady { return }
         if let linkEnd { throw linkEnd }
-        try await withCheckedContinuation { readyWaiters.append($0) }.get()
+        try await withCheckedContinuation { readyWaiters.wait($0) }.get()
     }
 
     /// Handles one event of the application; false once the link ended.
     private func handle(_ event: BlueZGATTApplication.Event) -> Bool {
         if !hasClientArrived, event != .advertisementReleased {
             hasClientArrived = true
-            let waiting = arrivalWaiters
-            arrivalWaiters = []
-            for waiter in waiting { waiter.resume(returning: .success(())) }
+            arrivalWaiters.resumeAll(.success(()))
         }
         switch event {
         case .advertisementReleased:
@@ -189,16 +185,12 @@ actor BlueZServerTransport: MdocTransport {
     private func updateReadiness() {
         guard hasStarted, !isReady, notifying.contains(state), notifying.contains(server2Client) else { return }
         isReady = true
-        let waiting = readyWaiters
-        readyWaiters = []
-        for waiter in waiting { waiter.resume(returning: .success(())) }
+        readyWaiters.resumeAll(.success(()))
     }
 
     private func endLink(_ error: BLEError) {
         if linkEnd == nil { linkEnd = error }
-        let waiting = readyWaiters + arrivalWaiters
-        readyWaiters = []
-        arrivalWaiters = []
-        for waiter in waiting { waiter.resume(returning: .failure(linkEnd ?? error)) }
+        readyWaiters.resumeAll(.failure(linkEnd ?? error))
+        arrivalWaiters.resumeAll(.failure(linkEnd ?? error))
     }
 }

@@ -33,7 +33,7 @@ public actor MdocGATTServerTransport: MdocTransport {
     private var isReady = false
     /// Why the link ended, once it did: senders waiting for the start fail with it.
     private var linkEnd: BLEError?
-    private var readyWaiters: [CheckedContinuation<Result<Void, BLEError>, Never>] = []
+    private var readyWaiters = LinkWaiters()
     private let sendTurn = MessageSendTurn()
     private let logger: Logger
 
@@ -116,7 +116,7 @@ public actor MdocGATTServerTransport: MdocTransport {
     private func waitUntilStarted() async throws(BLEError) {
         if isReady { return }
         if let linkEnd { throw linkEnd }
-        try await withCheckedContinuation { readyWaiters.append($0) }.get()
+        try await withCheckedContinuation { readyWaiters.wait($0) }.get()
     }
 
     /// Handles one event of the GATT server; false once the link ended.
@@ -176,15 +176,11 @@ public actor MdocGATTServerTransport: MdocTransport {
         guard hasStarted, !isReady else { return }
         guard await connection.isSubscribed(state), await connection.isSubscribed(server2Client) else { return }
         isReady = true
-        let waiting = readyWaiters
-        readyWaiters = []
-        for waiter in waiting { waiter.resume(returning: .success(())) }
+        readyWaiters.resumeAll(.success(()))
     }
 
     private func endLink(_ error: BLEError) {
         if linkEnd == nil { linkEnd = error }
-        let waiting = readyWaiters
-        readyWaiters = []
-        for waiter in waiting { waiter.resume(returning: .failure(linkEnd ?? error)) }
+        readyWaiters.resumeAll(.failure(linkEnd ?? error))
     }
 }
