@@ -165,7 +165,7 @@ async def session(args, credential):
             else:
                 raise
         if ended != "disconnection":
-            await connection.disconnect()
+            await mdoc_peer.disconnect(connection)
     return {"outcome": "presented", "mode": args.mode, "mtu": link.mtu, "deviceAuthentication": args.device_auth,
             "readerAuth": reader_auth, "disclosed": disclosed, "responseBytes": len(response), "ended": ended}
 

@@ -57,6 +57,7 @@ MAXIMUM_CHUNK = 512
 # The largest message the peers take (the Swift side allows more; a test response is ~25 KB).
 MAXIMUM_MESSAGE = 4 * 1024 * 1024
 SESSION_TERMINATION = 20  # 9.1.1.4 Table 20
+DISCONNECT_TIMEOUT = 5  # seconds for Disconnection Complete after Disconnect
 READER_IDENTIFIER = bytes(8)
 DEVICE_IDENTIFIER = bytes(7) + b"\x01"
 
@@ -333,7 +334,7 @@ class ServerLink(Link):
         if self.connection is not None:
             if self.state.uuid in self.subscribed:
                 await self.device.notify_subscriber(self.connection, self.state, bytes([STATE_END]))
-            await self.connection.disconnect()
+            await disconnect(self.connection)
 
 
 class ClientLink(Link):
@@ -373,7 +374,7 @@ class ClientLink(Link):
     async def end(self):
         """State 0x02 (8.3.3.1.1.5), then the link goes down."""
         await self.peer.write_value(self.state, bytes([STATE_END]), with_response=False)
-        await self.connection.disconnect()
+        await disconnect(self.connection)
 
 
 def random_static_address():
@@ -426,6 +427,20 @@ async def find_and_connect(device, service_uuid, timeout):
     finally:
         await device.stop_scanning()
     return await device.connect(address, own_address_type=OwnAddressType.RANDOM, timeout=timeout)
+
+
+async def disconnect(connection):
+    """Ends `connection` unless the peer ended it first. Bumble's virtual controller accepts a
+    Disconnect for a link that is already gone and then never reports its end, so a peer that
+    ends the link just before this side does would leave `connection.disconnect()` waiting for
+    ever: a link already gone is left alone, and the wait is bounded."""
+    if connection.device.lookup_connection(connection.handle) is None:
+        return
+    try:
+        await asyncio.wait_for(connection.disconnect(), DISCONNECT_TIMEOUT)
+    except asyncio.TimeoutError as error:
+        if connection.device.lookup_connection(connection.handle) is not None:
+            raise PeerError(f"the link did not end within {DISCONNECT_TIMEOUT} s of Disconnect") from error
 
 
 def watch_disconnection(connection, link):
