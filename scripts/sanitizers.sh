@@ -9,11 +9,13 @@
 # AddressSanitizer runs without leak detection: LeakSanitizer does not recognise a Swift heap
 # pointer whose spare bits hold an enum's case, and reports what globals keep that way as leaked
 # (FuzzTesting/README.md). ThreadSanitizer runs with scripts/tsan-suppressions.txt (the reason is
-# in the file).
+# in the file). Both slow the programs several times over, so the bounds a correct session must
+# end within are tripled (MDOC_TEST_TIMEOUT_SCALE, Tests/MdocCLITests/TimeoutScale.swift).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 bash scripts/install-deps.sh
 source scripts/test-runs.sh
+export MDOC_TEST_TIMEOUT_SCALE=3
 
 suite() {
     local sanitizer=$1

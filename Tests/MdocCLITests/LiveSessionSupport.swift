@@ -10,7 +10,7 @@ struct LiveSession {
     /// Seconds each program waits for its peer and for each message (`--timeout`).
     static let programTimeout = 60
     /// Seconds a test waits for a program to end before killing it.
-    static let waitTimeout: TimeInterval = 90
+    static let waitTimeout = TimeInterval(90 * TimeoutScale.factor)
 
     /// The environment both programs run with: the session's own sim namespace.
     let environment: [String: String]
