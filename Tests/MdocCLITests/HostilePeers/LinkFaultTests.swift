@@ -22,7 +22,8 @@ import Testing
     /// The `--timeout` where the peer stalls, so the wait is what ends the session: long
     /// enough that the peer in this process, slowed by the synchronous tests that share its
     /// threads when the whole suite runs, still connects before the program gives up on it.
-    static let stallTimeout = 20
+    /// Scaled too: under ThreadSanitizer a hostile reader was still setting up its link at 20 s.
+    static let stallTimeout = 20 * TimeoutScale.factor
     /// How long after its stall timeout a program may take to end: it is busy with nothing
     /// else, but shares two cores with the rest of the suite.
     static let stallSlack = Double(10 * TimeoutScale.factor)
