@@ -28,6 +28,17 @@ public final class VirtualControllers: Sendable {
         self.process = process
     }
 
+    /// Starts `count` linked controllers like ``init(count:)``, waiting for the script on a
+    /// thread of its own: async tests must not hold one of the cooperative pool's few threads
+    /// while Python starts, or every other test of the process stalls meanwhile.
+    public static func start(count: Int = 2) async throws -> VirtualControllers {
+        try await withCheckedThrowingContinuation { continuation in
+            Thread.detachNewThread {
+                continuation.resume(with: Result { try VirtualControllers(count: count) })
+            }
+        }
+    }
+
     /// The `--transport` value of controller `index`.
     public func transport(_ index: Int) -> String {
         "hci:tcp:127.0.0.1:\(ports[index])"

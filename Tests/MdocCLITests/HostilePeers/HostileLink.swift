@@ -54,7 +54,7 @@ final class HCIHostileLink: HostileLink {
 
     /// Starts the controllers and the peer's host.
     static func make() async throws -> HCIHostileLink {
-        let controllers = try VirtualControllers(count: 3)
+        let controllers = try await VirtualControllers.start(count: 3)
         let host = try await LEHost.open(.tcp(host: "127.0.0.1", port: UInt16(controllers.ports[1])))
         return HCIHostileLink(controllers: controllers, host: host)
     }
