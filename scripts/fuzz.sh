@@ -8,6 +8,9 @@
 #   scripts/fuzz.sh regressions           replays every input in FuzzTesting/Regressions/TARGET/
 #   scripts/fuzz.sh ci                    regressions, then every target for FUZZ_CI_SECONDS (20)
 #
+# FUZZ_RUNS=N ends each run after N executions, or at SECONDS if that comes first (the long run
+# of RESULTS.md: FUZZ_RUNS=10000000 scripts/fuzz.sh all 7200).
+#
 # Finds accumulate in FuzzTesting/.build-fuzz/corpus/TARGET; a crashing input is written to
 # FuzzTesting/.build-fuzz/artifacts/TARGET/ and the script exits 1. Each run ends with a line
 # "TARGET: N executions in S s (E/s), coverage C, features F".
@@ -44,9 +47,13 @@ run() {
     local corpus=$scratch/corpus/$target artifacts=$scratch/artifacts/$target/ log
     mkdir -p "$corpus" "$artifacts"
     log=$(mktemp)
-    local status=0
-    "$scratch/release/$target" "${leaks[@]}" -max_total_time="$seconds" -print_final_stats=1 -rss_limit_mb=3072 \
-        -artifact_prefix="$artifacts" "$corpus" "$package/Corpus/$target" >"$log" 2>&1 || status=$?
+    local status=0 started
+    started=$(date +%s)
+    "$scratch/release/$target" "${leaks[@]}" -max_total_time="$seconds" ${FUZZ_RUNS:+-runs="$FUZZ_RUNS"} \
+        -print_final_stats=1 -rss_limit_mb=3072 -artifact_prefix="$artifacts" "$corpus" "$package/Corpus/$target" \
+        >"$log" 2>&1 || status=$?
+    local elapsed=$(( $(date +%s) - started ))
+    [ "$elapsed" -gt 0 ] || elapsed=1
     if [ "$status" -ne 0 ]; then
         tail -60 "$log" >&2
         rm -f "$log"
@@ -58,7 +65,7 @@ run() {
     coverage=$(grep -E '^#[0-9]+[[:space:]]+DONE' "$log" | sed -n 's/.*cov: \([0-9]*\).*/\1/p' | tail -1)
     features=$(grep -E '^#[0-9]+[[:space:]]+DONE' "$log" | sed -n 's/.*ft: \([0-9]*\).*/\1/p' | tail -1)
     rm -f "$log"
-    echo "$target: $runs executions in $seconds s ($(( runs / seconds ))/s), coverage ${coverage:-?}, features ${features:-?}"
+    echo "$target: $runs executions in $elapsed s ($(( runs / elapsed ))/s), coverage ${coverage:-?}, features ${features:-?}"
 }
 
 regressions() {
@@ -81,6 +88,6 @@ case "${1:-}" in
     all) build; for target in "${targets[@]}"; do run "$target" "${2:-60}"; done ;;
     regressions) build; regressions ;;
     ci) build; regressions; for target in "${targets[@]}"; do run "$target" "${FUZZ_CI_SECONDS:-20}"; done ;;
-    "") sed -n '2,13p' "$0" >&2; exit 64 ;;
+    "") sed -n '2,16p' "$0" >&2; exit 64 ;;
     *) known "$1"; build; run "$1" "${2:-60}" ;;
 esac
