@@ -89,6 +89,8 @@ let package = Package(
             name: "CBlueZShims",
             dependencies: ["CBlueZ"]
         ),
+        // glibc's posix_spawn extensions (chdir, closefrom), for the test support's child processes.
+        .target(name: "CSpawnShims"),
         // PNG and JPEG reading and writing with libpng's and libjpeg's longjmp errors caught in C.
         .target(
             name: "CImageIO",
@@ -181,10 +183,10 @@ let package = Package(
             swiftSettings: strictSettings
         ),
 
-        // Test support: the Vectors/ loader, not a product.
+        // Test support: the Vectors/ loader and the helper processes of the tests, not a product.
         .target(
             name: "MdocTestSupport",
-            dependencies: ["MdocCBOR"],
+            dependencies: ["MdocCBOR", "CSpawnShims"],
             swiftSettings: strictSettings
         ),
 

@@ -1,4 +1,5 @@
 import Foundation
+import MdocTestSupport
 
 /// One of the package's programs running beside the test, such as a holder waiting for a reader.
 ///
@@ -6,10 +7,12 @@ import Foundation
 /// result, and a program still running at the deadline is killed so no test leaves a process
 /// behind.
 final class BackgroundProgram {
-    private let process = Process()
+    /// How long a program may take to end after SIGTERM before it is killed.
+    static let terminationGrace: TimeInterval = 10
+
+    private let child: ChildProcess
     private let outPath: String
     private let errPath: String
-    private let input = Pipe()
 
     convenience init(_ program: String, _ arguments: [String], environment: [String: String] = [:]) throws {
         try self.init(executable: ProgramRunner.productsDirectory.appendingPathComponent(program), arguments,
@@ -19,29 +22,22 @@ final class BackgroundProgram {
     /// Starts the program at `executable` in the repository root; `environment` is added to
     /// this process's environment.
     init(executable: URL, _ arguments: [String], environment: [String: String] = [:]) throws {
-        process.executableURL = executable
-        process.arguments = arguments
-        process.currentDirectoryURL = URL(fileURLWithPath: ProgramRunner.repositoryRoot)
-        process.environment = ProcessInfo.processInfo.environment.merging(environment) { _, new in new }
         outPath = try ProgramRunner.temporaryFile([], suffix: ".out")
         errPath = try ProgramRunner.temporaryFile([], suffix: ".err")
-        process.standardOutput = try FileHandle(forWritingTo: URL(fileURLWithPath: outPath))
-        process.standardError = try FileHandle(forWritingTo: URL(fileURLWithPath: errPath))
-        process.standardInput = input
-        try process.run()
+        child = try ChildProcess(
+            executable: executable.path, arguments,
+            environment: ProcessInfo.processInfo.environment.merging(environment) { _, new in new },
+            directory: ProgramRunner.repositoryRoot, standardOutput: .file(outPath), standardError: .file(errPath))
     }
 
     deinit {
-        if process.isRunning {
-            process.terminate()
-            process.waitUntilExit()
-        }
+        if child.isRunning { end() }
         try? FileManager.default.removeItem(atPath: outPath)
         try? FileManager.default.removeItem(atPath: errPath)
     }
 
     /// The process identifier, to signal the program.
-    var processIdentifier: Int32 { process.processIdentifier }
+    var processIdentifier: Int32 { child.processIdentifier }
 
     /// What the program has written to standard output so far.
     var standardOutput: String {
@@ -55,17 +51,17 @@ final class BackgroundProgram {
 
     /// Writes `bytes` to the program's standard input.
     func send(_ bytes: Data) {
-        input.fileHandleForWriting.write(bytes)
+        child.write([UInt8](bytes))
     }
 
     /// Writes `text` to the program's standard input.
     func send(_ text: String) {
-        input.fileHandleForWriting.write(Data(text.utf8))
+        child.write(Array(text.utf8))
     }
 
     /// Closes the program's standard input.
     func closeInput() {
-        try? input.fileHandleForWriting.close()
+        child.closeInput()
     }
 
     /// The first line of standard output that starts with `prefix`, waiting for it up to
@@ -80,7 +76,7 @@ final class BackgroundProgram {
         let deadline = Date().addingTimeInterval(timeout)
         while Date() < deadline {
             if let line = printedLine(startingWith: prefix, number: number) { return line }
-            if !process.isRunning { return nil }
+            if !child.isRunning { return nil }
             Thread.sleep(forTimeInterval: 0.02)
         }
         return nil
@@ -98,7 +94,7 @@ final class BackgroundProgram {
         let deadline = Date().addingTimeInterval(timeout)
         while Date() < deadline {
             if standardOutput.contains(text) { return true }
-            if !process.isRunning { return standardOutput.contains(text) }
+            if !child.isRunning { return standardOutput.contains(text) }
             Thread.sleep(forTimeInterval: 0.02)
         }
         return false
@@ -110,7 +106,7 @@ final class BackgroundProgram {
         let deadline = Date().addingTimeInterval(timeout)
         while Date() < deadline {
             if let line = printedLine(startingWith: prefix, number: number) { return line }
-            if !process.isRunning { return nil }
+            if !child.isRunning { return nil }
             try? await Task.sleep(for: .milliseconds(20))
         }
         return nil
@@ -119,7 +115,7 @@ final class BackgroundProgram {
     /// Like ``wait(timeout:)``, but waiting without holding a thread of the cooperative pool.
     func awaitExit(timeout: TimeInterval = 30) async -> ProgramRunner.Result {
         let deadline = Date().addingTimeInterval(timeout)
-        while process.isRunning, Date() < deadline {
+        while child.isRunning, Date() < deadline {
             try? await Task.sleep(for: .milliseconds(20))
         }
         return wait(timeout: 0)
@@ -127,37 +123,35 @@ final class BackgroundProgram {
 
     /// Sends SIGTERM when the program still runs, without waiting for it to end.
     func interrupt() {
-        if process.isRunning { process.terminate() }
+        child.signal(SIGTERM)
     }
 
     /// Whether the program still runs.
-    var isRunning: Bool { process.isRunning }
+    var isRunning: Bool { child.isRunning }
 
     /// Ends the program with SIGTERM if it still runs, and returns its result.
     func terminate() -> ProgramRunner.Result {
-        if process.isRunning {
-            process.terminate()
-        }
+        child.signal(SIGTERM)
         return wait()
     }
 
-    /// Waits for the program to end (killing it after `timeout` seconds) and returns its result.
+    /// Waits for the program to end (ending it after `timeout` seconds) and returns its result.
     func wait(timeout: TimeInterval = 30) -> ProgramRunner.Result {
-        let deadline = Date().addingTimeInterval(timeout)
-        var timedOut = false
-        while process.isRunning {
-            if Date() > deadline {
-                process.terminate()
-                timedOut = true
-                break
-            }
-            Thread.sleep(forTimeInterval: 0.01)
-        }
-        process.waitUntilExit()
+        let timedOut = child.wait(timeout: timeout) == nil
+        if timedOut { end() }
         return ProgramRunner.Result(
-            status: process.terminationStatus,
+            status: child.termination?.status ?? -1,
             standardOutput: standardOutput,
             standardError: standardError,
             timedOut: timedOut)
+    }
+
+    /// SIGTERM, then SIGKILL after ``terminationGrace``; waits until it has ended.
+    private func end() {
+        child.signal(SIGTERM)
+        if child.wait(timeout: Self.terminationGrace) == nil {
+            child.signal(SIGKILL)
+            child.wait(timeout: Self.terminationGrace)
+        }
     }
 }
