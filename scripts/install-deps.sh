@@ -1,23 +1,50 @@
 #!/usr/bin/env bash
-# Installs the system packages swift-mdoc builds against (design.md section 1), when missing.
-# Debian/Ubuntu; needs root (or sudo) only when something is missing.
+# Installs what swift-mdoc needs and is missing (design.md section 1). Debian/Ubuntu; needs root
+# (or sudo) only when a system package is missing.
+#
+#   scripts/install-deps.sh                    the system packages the build needs
+#   scripts/install-deps.sh --test [PKG ...]   those, the ones the test suite runs (dbus-daemon,
+#                                              the openssl command, python3), any PKG named, and
+#                                              the Python test peers of Tests/Interop/requirements.txt
+#
+# The peers go into the python3 on PATH when it takes packages; a python3 that is externally
+# managed (PEP 668, Debian's own) gets them in a virtual environment, .build/test-peers, which
+# scripts/test-runs.sh puts first on PATH for the tests.
 set -euo pipefail
+cd "$(dirname "$0")/.."
 
 packages=(libcbor-dev libssl-dev pkg-config libqrencode-dev libzbar-dev libpng-dev libjpeg-dev libbluetooth-dev libsystemd-dev)
+test_peers=false
+if [ "${1:-}" = "--test" ]; then
+    test_peers=true
+    shift
+    packages+=(dbus-daemon openssl python3 python3-pip python3-venv "$@")
+fi
 
 missing=()
 for p in "${packages[@]}"; do
     dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")
 done
-if [ "${#missing[@]}" -eq 0 ]; then
-    exit 0
+if [ "${#missing[@]}" -gt 0 ]; then
+    echo "installing: ${missing[*]}" >&2
+    as_root=()
+    if [ "$(id -u)" -ne 0 ]; then
+        as_root=(sudo)
+    fi
+    export DEBIAN_FRONTEND=noninteractive
+    "${as_root[@]}" apt-get update
+    "${as_root[@]}" apt-get install -y --no-install-recommends "${missing[@]}"
 fi
 
-echo "installing: ${missing[*]}" >&2
-as_root=()
-if [ "$(id -u)" -ne 0 ]; then
-    as_root=(sudo)
+$test_peers || exit 0
+requirements=Tests/Interop/requirements.txt
+source scripts/test-peers-path.sh
+python3 -c "import pymdoccbor, cbor2, cbor_diag, pycose, cryptography, bumble, dbus_fast" 2>/dev/null && exit 0
+if python3 -c "import sys, sysconfig, os; sys.exit(os.path.exists(os.path.join(sysconfig.get_path('stdlib'), 'EXTERNALLY-MANAGED')))"; then
+    echo "installing the Python test peers ($requirements) into $(command -v python3)" >&2
+    python3 -m pip install --quiet -r "$requirements"
+else
+    echo "installing the Python test peers ($requirements) into $test_peers_venv (python3 is externally managed)" >&2
+    python3 -m venv "$test_peers_venv"
+    "$test_peers_venv/bin/python3" -m pip install --quiet -r "$requirements"
 fi
-export DEBIAN_FRONTEND=noninteractive
-"${as_root[@]}" apt-get update
-"${as_root[@]}" apt-get install -y --no-install-recommends "${missing[@]}"

@@ -13,7 +13,7 @@
 # end within are tripled (MDOC_TEST_TIMEOUT_SCALE, Tests/MdocCLITests/TimeoutScale.swift).
 set -euo pipefail
 cd "$(dirname "$0")/.."
-bash scripts/install-deps.sh
+bash scripts/install-deps.sh --test
 source scripts/test-runs.sh
 export MDOC_TEST_TIMEOUT_SCALE=3
 

@@ -11,6 +11,7 @@
 #    the hostile peers' timing.
 # 3. The link fault, resource bound and hostile peer tests.
 # 4. DescriptorHygieneTests alone: they count every descriptor of the process.
+source scripts/test-peers-path.sh
 test_runs() {
     swift test --skip-build "$@" --skip MdocCLITests --skip DBusConnectionTests --skip DescriptorHygieneTests
     swift test --skip-build "$@" --filter MdocCLITests --filter DBusConnectionTests --skip LinkFaultTests \
