@@ -1,7 +1,8 @@
 /// Where an item sits inside a decoded message, for error messages such as
 /// `documents[0].issuerSigned.nameSpaces["org.iso.18013.5.1"][3]`.
 ///
-/// Text keys that are plain identifiers print with a dot, other keys in brackets; array indices
+/// Text keys that are plain identifiers print with a dot, other keys in brackets as JSON string
+/// literals (so a key from a peer cannot end the brackets or act on a terminal); array indices
 /// print in brackets. The empty path is the top-level item.
 public struct CBORPath: Sendable, Hashable, CustomStringConvertible {
     /// One step into a container.
@@ -63,7 +64,7 @@ public struct CBORPath: Sendable, Hashable, CustomStringConvertible {
                     if !text.isEmpty { text += "." }
                     text += key
                 } else {
-                    text += "[\"\(key)\"]"
+                    text += "[\(JSONStringLiteral.quoted(key))]"
                 }
             case .intKey(let key):
                 text += "[\(key)]"
