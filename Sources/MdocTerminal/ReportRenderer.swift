@@ -2,7 +2,8 @@ import MdocCBOR
 import MdocModel
 import MdocSession
 
-/// Renders a ``VerificationReport`` as the readable text `mdoc-reader` prints, or as JSON.
+/// Renders a ``VerificationReport`` as the readable text `mdoc-reader` prints, or as JSON. An
+/// element is marked "ok" only when it is verified (``DisclosedElement/verified``).
 public enum ReportRenderer {
     /// The readable report: the outcome first, then per document its issuer, validity, every
     /// check and every element with its readable name.
@@ -32,6 +33,9 @@ public enum ReportRenderer {
                 }
                 out += "\n"
             }
+            if !document.elements.isEmpty, document.outcome != .verified {
+                out += "  Elements NOT verified: \(notVerifiedReason(document.outcome)). \"iss\" marks an element only issuer data authentication vouches for.\n"
+            }
             var currentNameSpace: String? = nil
             for element in document.elements {
                 if element.nameSpace != currentNameSpace {
@@ -39,7 +43,7 @@ public enum ReportRenderer {
                     currentNameSpace = element.nameSpace
                 }
                 let name = DataElementCatalogue.displayName(of: element.identifier, in: element.nameSpace)
-                out += "    \(element.authenticated ? "ok  " : "FAIL") \(pad(element.identifier, 22)) \(pad(name, 26)) \(ElementValueText.render(element.value))\n"
+                out += "    \(marker(element)) \(pad(element.identifier, 22)) \(pad(name, 26)) \(ElementValueText.render(element.value))\n"
             }
             for error in document.elementErrors {
                 out += "  Not returned: \(error.nameSpace)/\(error.identifier) (error code \(error.code))\n"
@@ -114,7 +118,8 @@ public enum ReportRenderer {
                 ("source", .string(element.source.rawValue)),
             ]
             if let digestID = element.digestID { fields.append(("digestID", .int(Int64(clamping: digestID)))) }
-            fields.append(("authenticated", .bool(element.authenticated)))
+            fields.append(("issuerAuthenticated", .bool(element.issuerAuthenticated)))
+            fields.append(("verified", .bool(element.verified)))
             return .object(fields)
         })))
         members.append(("errors", .array(document.elementErrors.map {
@@ -143,6 +148,27 @@ public enum ReportRenderer {
         case .passed: return "ok  "
         case .failed: return "FAIL"
         case .skipped: return "--  "
+        }
+    }
+
+    /// The marker of an element that issuer data authentication vouches for, in a document
+    /// that is not verified.
+    private static let issuerOnlyMarker = "iss "
+
+    /// "ok" for a verified element; ``issuerOnlyMarker`` for one that only issuer data
+    /// authentication vouches for; "FAIL" for one that nothing vouches for.
+    private static func marker(_ element: DisclosedElement) -> String {
+        if element.verified { return "ok  " }
+        return element.issuerAuthenticated ? issuerOnlyMarker : "FAIL"
+    }
+
+    /// Why the elements of a document with `outcome` are not verified.
+    private static func notVerifiedReason(_ outcome: DocumentReport.Outcome) -> String {
+        switch outcome {
+        case .verified: return ""
+        case .issuerAuthenticationFailed: return "issuer data authentication failed"
+        case .deviceAuthenticationFailed: return "device authentication failed, so they may come from a copied credential"
+        case .deviceAuthenticationNotChecked: return "device authentication, which rules out a copied credential, was not checked"
         }
     }
 

@@ -196,13 +196,21 @@ struct Request: AsyncParsableCommand {
         }
     }
 
-    /// Writes the first verified `portrait` element to `path`.
+    /// Writes the first verified `portrait` element to `path`. Nothing is written, not even an
+    /// empty file, unless the portrait is verified: issuer and device authentication of its
+    /// document both passed (ISO/IEC 18013-5 9.1.3, 9.3.1), so a cloned credential exports
+    /// nothing.
     private func writePortrait(_ report: VerificationReport, to path: String) throws(ProgramFailure) {
-        let portrait = report.documents.lazy.flatMap(\.elements).first {
-            $0.identifier == "portrait" && $0.authenticated
+        let portraits = report.documents.flatMap { document in
+            document.elements.filter { $0.identifier == "portrait" }.map { (document, $0) }
         }
-        guard let portrait, case .byteString(let bytes) = portrait.value else {
-            ProgramFailure.writeError("mdoc-reader: no verified portrait was returned; --portrait-out not written\n")
+        guard let (_, portrait) = portraits.first(where: { $0.1.verified }), case .byteString(let bytes) = portrait.value else {
+            if let (document, _) = portraits.first(where: { !$0.1.verified }) {
+                ProgramFailure.writeError(
+                    "mdoc-reader: the portrait is not verified (document \(document.index): \(document.outcome.rawValue)); --portrait-out not written\n")
+            } else {
+                ProgramFailure.writeError("mdoc-reader: no verified portrait was returned; --portrait-out not written\n")
+            }
             return
         }
         do {

@@ -151,7 +151,7 @@ struct D52IssuerDataAuthenticationTests {
         #expect(!document.checks.contains { $0.kind == .keyAuthorization }, sourceLocation: sourceLocation)
 
         #expect(document.elements.count == 6, sourceLocation: sourceLocation)
-        #expect(document.elements.allSatisfy { $0.authenticated && $0.source == .issuerSigned }, sourceLocation: sourceLocation)
+        #expect(document.elements.allSatisfy { $0.issuerAuthenticated && $0.verified && $0.source == .issuerSigned }, sourceLocation: sourceLocation)
         let familyName = document.elements.first { $0.identifier == "family_name" }
         #expect(familyName?.value == "Doe", sourceLocation: sourceLocation)
         #expect(familyName?.nameSpace == AnnexD.nameSpace, sourceLocation: sourceLocation)

@@ -72,8 +72,10 @@ struct AnnexDVerificationFailureTests {
         #expect(Self.checks(report, .valueDigest).filter(\.passed).count == 5)
         let familyName = report.documents.first?.elements.first { $0.identifier == "family_name" }
         #expect(familyName?.value == "Foe")
-        #expect(familyName?.authenticated == false)
-        #expect(report.documents.first?.elements.filter(\.authenticated).count == 5)
+        #expect(familyName?.issuerAuthenticated == false)
+        #expect(report.documents.first?.elements.filter(\.issuerAuthenticated).count == 5)
+        // One tampered element fails the document: the five that match are not verified either.
+        #expect(report.documents.first?.elements.contains { $0.verified } == false)
     }
 
     @Test("a flipped bit in the IssuerAuth signature fails the issuer signature")
@@ -130,14 +132,14 @@ struct AnnexDVerificationFailureTests {
         let response = Vectors.annexD("device_response")
         let verified = try Self.verifier().verify(response, at: Self.time)
         #expect(verified.documents.first?.elements.count == 6)
-        #expect(verified.documents.first?.elements.allSatisfy { $0.authenticated } == true)
+        #expect(verified.documents.first?.elements.allSatisfy { $0.issuerAuthenticated && $0.verified } == true)
         for report in [
             try Self.verifier(trust: "reader_root_cert").verify(response, at: Self.time),
             try Self.verifier().verify(response, at: Date(timeIntervalSince1970: 1_795_219_200)),  // 2026-11-21
         ] {
             let elements = try #require(report.documents.first?.elements)
             #expect(elements.count == 6)
-            #expect(elements.allSatisfy { !$0.authenticated })
+            #expect(elements.allSatisfy { !$0.issuerAuthenticated && !$0.verified })
             // The digests themselves still match; only the MSO is not to be relied on.
             #expect(Self.checks(report, .valueDigest).allSatisfy { $0.passed })
         }

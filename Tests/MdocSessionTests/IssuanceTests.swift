@@ -119,7 +119,7 @@ struct IssuanceTests {
         let document = try #require(report.documents.first)
         #expect(document.elements.map(\.identifier) == Fixture.elements.map(\.identifier))
         #expect(document.elements.map(\.value) == Fixture.elements.map(\.value))
-        #expect(document.elements.allSatisfy { $0.authenticated })
+        #expect(document.elements.allSatisfy { $0.issuerAuthenticated && $0.verified })
         let expected: COSEAlgorithm = switch curve {
         case .p384: .es384
         case .p521: .es512

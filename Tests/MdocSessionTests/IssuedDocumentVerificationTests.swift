@@ -38,7 +38,7 @@ struct IssuedDocumentVerificationTests {
         #expect(Self.checks(report, .valueDigest).count == 3)
         #expect(Self.checks(report, .deviceAuthentication).count == 1)
         #expect(document.elements.map(\.identifier) == ["family_name", "given_name", "document_number"])
-        #expect(document.elements.allSatisfy { $0.authenticated })
+        #expect(document.elements.allSatisfy { $0.issuerAuthenticated && $0.verified })
     }
 
     @Test("the response verifies the same decoded or encoded")
@@ -119,7 +119,10 @@ struct IssuedDocumentVerificationTests {
         #expect(failures.map(\.kind) == [.valueDigest], "\(report.failureSummary)")
         #expect(failures.first?.subject == "org.iso.18013.5.1/age_over_18")
         #expect(failures.first?.failureReason?.contains("digestID 7 is not in the MSO") == true)
-        #expect(report.documents.first?.elements.first { $0.identifier == "age_over_18" }?.authenticated == false)
+        #expect(report.documents.first?.elements.first { $0.identifier == "age_over_18" }?.issuerAuthenticated == false)
+        // The other elements' digests match, but their document failed: none is verified.
+        #expect(report.documents.first?.elements.filter(\.issuerAuthenticated).count == 3)
+        #expect(report.documents.first?.elements.contains { $0.verified } == false)
     }
 
     @Test("an element in a name space the MSO has no digests for fails its value digest")
@@ -152,7 +155,7 @@ struct IssuedDocumentVerificationTests {
         #expect(report.outcome == .issuerAuthenticationFailed)
         #expect(Self.failures(report).map(\.kind) == [.digestAlgorithm], "\(report.failureSummary)")
         #expect(Self.checks(report, .valueDigest).isEmpty)
-        #expect(report.documents.first?.elements.allSatisfy { !$0.authenticated } == true)
+        #expect(report.documents.first?.elements.allSatisfy { !$0.issuerAuthenticated && !$0.verified } == true)
     }
 
     @Test("SHA-384 and SHA-512 digests verify", arguments: ["SHA-384", "SHA-512"])
@@ -164,13 +167,28 @@ struct IssuedDocumentVerificationTests {
         #expect(Self.checks(report, .digestAlgorithm).first?.detail == name)
     }
 
-    @Test("a DeviceSignature by another key fails device authentication")
+    @Test("a DeviceSignature by another key (a cloned credential) fails device authentication; no element is verified")
     func deviceSignatureByAnotherKey() throws {
         var mdoc = try TestMdoc(pki: TestPKI())
         mdoc.deviceSigningKey = try PrivateKey(generating: .p256)
         let report = try mdoc.verify()
         #expect(report.outcome == .deviceAuthenticationFailed)
         #expect(Self.failures(report).map(\.kind) == [.deviceAuthentication], "\(report.failureSummary)")
+        // The issuer data is genuine, so every element is issuer-authenticated, and none is
+        // verified: device authentication is what tells the original from a copy.
+        let elements = try #require(report.documents.first?.elements)
+        #expect(elements.count == 3)
+        #expect(elements.allSatisfy { $0.issuerAuthenticated && !$0.verified })
+    }
+
+    @Test("without a session transcript device authentication is not checked; no element is verified")
+    func noTranscriptVerifiesNoElement() throws {
+        let mdoc = try TestMdoc(pki: TestPKI())
+        let report = try DeviceResponseVerifier(trustAnchors: [mdoc.pki.iaca]).verify(mdoc.responseBytes(), at: TestPKI.referenceTime)
+        #expect(report.outcome == .deviceAuthenticationNotChecked)
+        let elements = try #require(report.documents.first?.elements)
+        #expect(elements.count == 3)
+        #expect(elements.allSatisfy { $0.issuerAuthenticated && !$0.verified })
     }
 
     @Test("a DeviceSignature for another session fails device authentication")
@@ -222,7 +240,8 @@ struct IssuedDocumentVerificationTests {
         #expect(Self.checks(report, .deviceAuthentication).first?.passed == true)
         let element = report.documents.first?.elements.first { $0.identifier == "resident_address" }
         #expect(element?.source == .deviceSigned)
-        #expect(element?.authenticated == false)
+        #expect(element?.issuerAuthenticated == false)
+        #expect(element?.verified == false)
     }
 
     @Test("a device-signed element authorised for another element or name space fails key authorization")
@@ -257,7 +276,8 @@ struct IssuedDocumentVerificationTests {
             let element = report.documents.first?.elements.first { $0.identifier == "resident_address" }
             #expect(element?.value == "1 Main Street")
             #expect(element?.source == .deviceSigned)
-            #expect(element?.authenticated == true)
+            #expect(element?.issuerAuthenticated == true)
+            #expect(element?.verified == true)
         }
     }
 
@@ -270,7 +290,9 @@ struct IssuedDocumentVerificationTests {
         let report = try mdoc.verify()
         #expect(report.outcome == .deviceAuthenticationFailed)
         #expect(Self.checks(report, .keyAuthorization).first?.passed == true)
-        #expect(report.documents.first?.elements.first { $0.identifier == "resident_address" }?.authenticated == false)
+        let element = report.documents.first?.elements.first { $0.identifier == "resident_address" }
+        #expect(element?.issuerAuthenticated == false)
+        #expect(element?.verified == false)
     }
 
     // MARK: Responses and received bytes

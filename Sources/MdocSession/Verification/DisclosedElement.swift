@@ -20,18 +20,28 @@ public struct DisclosedElement: Sendable, Hashable {
     public var source: Source
     /// The IssuerSignedItem digestID (issuer-signed elements only).
     public var digestID: UInt64?
-    /// `true` when the element is authenticated: the MSO passed every issuer check (chain,
-    /// signature, validity, docType, digest algorithm) and the element's digest matched it
-    /// (issuer signed), or device authentication and key authorisation passed too (device signed).
-    public var authenticated: Bool
+    /// `true` when issuer data authentication vouches for the element (18013-5 9.3.1): the MSO
+    /// passed every issuer check (chain, signature, validity, docType, digest algorithm) and the
+    /// element's digest matched it (issuer signed), or, for a device-signed element, device
+    /// authentication passed and the MSO KeyAuthorizations authorise the device key to sign it
+    /// (9.1.2.4). Not enough to trust the element: issuer data can be copied to another device,
+    /// so see ``verified``.
+    public var issuerAuthenticated: Bool
+    /// `true` when the element is verified: it is ``issuerAuthenticated`` and its document
+    /// passed both issuer data authentication and mdoc (device) authentication, the check that
+    /// the data comes from the device it was issued to and not from a copy (9.1.3, 9.3.1). Only
+    /// a verified element should be shown as valid, used or exported.
+    public var verified: Bool
 
     /// An element as the verifier reports it.
-    public init(nameSpace: String, identifier: String, value: CBOR, source: Source, digestID: UInt64?, authenticated: Bool) {
+    public init(nameSpace: String, identifier: String, value: CBOR, source: Source, digestID: UInt64?,
+                issuerAuthenticated: Bool, verified: Bool) {
         self.nameSpace = nameSpace
         self.identifier = identifier
         self.value = value
         self.source = source
         self.digestID = digestID
-        self.authenticated = authenticated
+        self.issuerAuthenticated = issuerAuthenticated
+        self.verified = verified
     }
 }

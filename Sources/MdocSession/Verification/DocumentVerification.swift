@@ -67,6 +67,12 @@ struct DocumentVerification {
         let deviceAuthenticated = checkDeviceAuthentication(mso, into: &report)
         let authorized = checkKeyAuthorizations(mso, into: &report)
         report.elements += deviceElements(authenticated: msoTrusted && deviceAuthenticated && authorized)
+        // Issuer data alone can be copied to another device; device authentication is the
+        // anti-cloning check (9.1.3), so an element is verified only when its document passed both.
+        let documentVerified = report.outcome == .verified
+        for index in report.elements.indices {
+            report.elements[index].verified = documentVerified && report.elements[index].issuerAuthenticated
+        }
         return report
     }
 
@@ -187,7 +193,7 @@ struct DocumentVerification {
                 elements.append(DisclosedElement(
                     nameSpace: nameSpace, identifier: item.value.elementIdentifier, value: item.value.elementValue,
                     source: .issuerSigned, digestID: item.value.digestID,
-                    authenticated: position < verified.count && verified[position]))
+                    issuerAuthenticated: position < verified.count && verified[position], verified: false))
             }
         }
         return elements
@@ -280,7 +286,7 @@ struct DocumentVerification {
             for (identifier, value) in values {
                 elements.append(DisclosedElement(
                     nameSpace: nameSpace, identifier: identifier, value: value, source: .deviceSigned, digestID: nil,
-                    authenticated: authenticated))
+                    issuerAuthenticated: authenticated, verified: false))
             }
         }
         return elements
