@@ -230,7 +230,10 @@ let package = Package(
         ),
         .testTarget(
             name: "MdocTerminalTests",
-            dependencies: ["MdocCBOR", "MdocModel", "MdocSession", "MdocTerminal", "MdocTestSupport"],
+            dependencies: [
+                "MdocCBOR", "MdocModel", "MdocSession", "MdocBLE", "MdocTerminal", "MdocTestSupport",
+                .product(name: "Logging", package: "swift-log"),
+            ],
             swiftSettings: strictSettings
         ),
         .testTarget(

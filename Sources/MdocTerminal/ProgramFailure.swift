@@ -34,20 +34,23 @@ public enum ExitStatus: Int32, Sendable, CaseIterable {
 }
 
 /// A failure that ends a program with a one-line message and a documented exit code.
+///
+/// The message is ``TerminalText``: what a failure quotes (a path, an error's description
+/// holding a peer's docType or map key) is escaped where the message is made.
 public struct ProgramFailure: Error, Sendable, CustomStringConvertible {
     /// The exit status the program ends with.
     public var status: ExitStatus
     /// The one line printed on standard error.
-    public var message: String
+    public var message: TerminalText
 
     /// A failure ending with `status` and `message`.
-    public init(_ status: ExitStatus, _ message: String) {
+    public init(_ status: ExitStatus, _ message: TerminalText) {
         self.status = status
         self.message = message
     }
 
     /// The message.
-    public var description: String { message }
+    public var description: String { message.description }
 }
 
 extension ProgramFailure {
@@ -57,7 +60,7 @@ extension ProgramFailure {
         do {
             try body()
         } catch let failure {
-            writeError("\(program): error: \(failure.message)\n")
+            ProgramOutput.standardError.writeLine("\(program): error: \(failure.message)")
             exit(failure.status.rawValue)
         }
     }
@@ -71,21 +74,8 @@ extension ProgramFailure {
             ProgramSignals.yieldToEnding()
         } catch let failure {
             ProgramSignals.yieldToEnding()
-            writeError("\(program): error: \(failure.message)\n")
+            ProgramOutput.standardError.writeLine("\(program): error: \(failure.message)")
             exit(failure.status.rawValue)
-        }
-    }
-
-    /// Writes `text` to standard error.
-    public static func writeError(_ text: String) {
-        var bytes = Array(text.utf8)
-        bytes.withUnsafeMutableBytes { buffer in
-            var offset = 0
-            while offset < buffer.count {
-                let written = write(STDERR_FILENO, buffer.baseAddress! + offset, buffer.count - offset)
-                if written <= 0 { break }
-                offset += written
-            }
         }
     }
 }

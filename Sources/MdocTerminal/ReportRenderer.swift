@@ -2,13 +2,17 @@ import MdocCBOR
 import MdocModel
 import MdocSession
 
-/// Renders a ``VerificationReport`` as the readable text `mdoc-reader` prints, or as JSON. An
-/// element is marked "ok" only when it is verified (``DisclosedElement/verified``).
+/// Renders a ``VerificationReport`` as the readable text `mdoc-reader` prints, or as JSON.
+///
+/// Everything in a report but the toolkit's own words came from the peer (docTypes, name
+/// spaces, identifiers, values, certificate subjects, the failure reasons that quote them), so
+/// the text is ``TerminalText`` and escapes all of it. An element is marked "ok" only when it
+/// is verified (``DisclosedElement/verified``).
 public enum ReportRenderer {
     /// The readable report: the outcome first, then per document its issuer, validity, every
     /// check and every element with its readable name.
-    public static func text(_ report: VerificationReport) -> String {
-        var out = "DeviceResponse \(report.version), status \(DeviceResponse.Status(rawValue: report.status))\n"
+    public static func text(_ report: VerificationReport) -> TerminalText {
+        var out: TerminalText = "DeviceResponse \(report.version), status \(DeviceResponse.Status(rawValue: report.status))\n"
         out += "Verified at \(TDate(report.time).text): \(outcomeText(report.outcome))\n"
         for document in report.documents {
             out += "\nDocument \(document.index): \(document.docType): \(outcomeText(document.outcome))\n"
@@ -25,7 +29,7 @@ public enum ReportRenderer {
             }
             out += "  Checks:\n"
             for check in document.checks {
-                out += "    \(marker(check.outcome)) \(pad(check.kind.rawValue, 21)) \(check.subject)"
+                out += "    \(marker(check.outcome)) \(TerminalText(escaping: check.kind.rawValue).padded(to: 21)) \(check.subject)"
                 switch check.outcome {
                 case .passed: out += check.detail.isEmpty ? "" : ": \(check.detail)"
                 case .failed(let reason): out += ": \(reason)"
@@ -43,7 +47,7 @@ public enum ReportRenderer {
                     currentNameSpace = element.nameSpace
                 }
                 let name = DataElementCatalogue.displayName(of: element.identifier, in: element.nameSpace)
-                out += "    \(marker(element)) \(pad(element.identifier, 22)) \(pad(name, 26)) \(ElementValueText.render(element.value))\n"
+                out += "    \(marker(element)) \(TerminalText(escaping: element.identifier).padded(to: 22)) \(TerminalText(escaping: name).padded(to: 26)) \(ElementValueText.render(element.value))\n"
             }
             for error in document.elementErrors {
                 out += "  Not returned: \(error.nameSpace)/\(error.identifier) (error code \(error.code))\n"
@@ -128,7 +132,7 @@ public enum ReportRenderer {
         return .object(members)
     }
 
-    private static func outcomeText(_ outcome: VerificationReport.Outcome) -> String {
+    private static func outcomeText(_ outcome: VerificationReport.Outcome) -> TerminalText {
         switch outcome {
         case .verified: return "VERIFIED"
         case .issuerAuthenticationFailed: return "FAILED (issuer data authentication)"
@@ -138,12 +142,12 @@ public enum ReportRenderer {
         }
     }
 
-    private static func outcomeText(_ outcome: DocumentReport.Outcome) -> String {
+    private static func outcomeText(_ outcome: DocumentReport.Outcome) -> TerminalText {
         // Every document outcome is also a response outcome, under the same name.
         outcomeText(VerificationReport.Outcome(rawValue: outcome.rawValue) ?? .issuerAuthenticationFailed)
     }
 
-    private static func marker(_ outcome: VerificationCheck.Outcome) -> String {
+    private static func marker(_ outcome: VerificationCheck.Outcome) -> TerminalText {
         switch outcome {
         case .passed: return "ok  "
         case .failed: return "FAIL"
@@ -153,26 +157,22 @@ public enum ReportRenderer {
 
     /// The marker of an element that issuer data authentication vouches for, in a document
     /// that is not verified.
-    private static let issuerOnlyMarker = "iss "
+    private static let issuerOnlyMarker: TerminalText = "iss "
 
     /// "ok" for a verified element; ``issuerOnlyMarker`` for one that only issuer data
     /// authentication vouches for; "FAIL" for one that nothing vouches for.
-    private static func marker(_ element: DisclosedElement) -> String {
+    private static func marker(_ element: DisclosedElement) -> TerminalText {
         if element.verified { return "ok  " }
         return element.issuerAuthenticated ? issuerOnlyMarker : "FAIL"
     }
 
     /// Why the elements of a document with `outcome` are not verified.
-    private static func notVerifiedReason(_ outcome: DocumentReport.Outcome) -> String {
+    private static func notVerifiedReason(_ outcome: DocumentReport.Outcome) -> TerminalText {
         switch outcome {
         case .verified: return ""
         case .issuerAuthenticationFailed: return "issuer data authentication failed"
         case .deviceAuthenticationFailed: return "device authentication failed, so they may come from a copied credential"
         case .deviceAuthenticationNotChecked: return "device authentication, which rules out a copied credential, was not checked"
         }
-    }
-
-    private static func pad(_ text: String, _ width: Int) -> String {
-        text.count >= width ? text : text + String(repeating: " ", count: width - text.count)
     }
 }

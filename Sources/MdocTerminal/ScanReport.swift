@@ -6,21 +6,22 @@ import FoundationEssentials
 import Foundation
 #endif
 
-/// Renders what `mdoc-reader scan` saw: a table for people, JSON for programs.
+/// Renders what `mdoc-reader scan` saw: a table for people, JSON for programs. A device's name
+/// is whatever it advertises, so the text escapes it (``TerminalText``).
 public enum ScanReport {
     /// One line per device: address, RSSI, service UUIDs, name.
-    public static func text(_ sightings: [BLEPeripheralSighting], all: Bool) -> String {
+    public static func text(_ sightings: [BLEPeripheralSighting], all: Bool) -> TerminalText {
         guard !sightings.isEmpty else {
             return all ? "no device advertised a 128-bit service UUID\n"
                 : "no mdoc found (no connectable device advertised a random 128-bit service UUID; --all lists every device)\n"
         }
         let width = max(7, sightings.map(\.address.count).max() ?? 0)
-        var text = padded("address", width) + "  rssi  service UUID\n"
+        var text = TerminalText("address").padded(to: width) + "  rssi  service UUID\n"
         for sighting in sightings {
             let rssi = sighting.rssi.map { "\($0)" } ?? "?"
             let uuids = sighting.serviceUUIDs.map(\.uuidString).joined(separator: ", ")
-            text += padded(sighting.address, width) + "  " + String(repeating: " ", count: max(0, 4 - rssi.count)) + rssi
-                + "  " + uuids
+            text += TerminalText(escaping: sighting.address).padded(to: width)
+                + "  \(String(repeating: " ", count: max(0, 4 - rssi.count)))\(rssi)  \(uuids)"
             if let name = sighting.name { text += "  \"\(name)\"" }
             if !sighting.isConnectable { text += "  (not connectable)" }
             text += "\n"
@@ -39,9 +40,5 @@ public enum ScanReport {
                 ("connectable", .bool(sighting.isConnectable)),
             ])
         })
-    }
-
-    private static func padded(_ text: String, _ width: Int) -> String {
-        text + String(repeating: " ", count: max(0, width - text.count))
     }
 }

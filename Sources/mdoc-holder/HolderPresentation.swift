@@ -20,13 +20,13 @@ enum ConsentSource {
     func decide(_ request: PresentationRequest) -> ElementSelection {
         switch self {
         case .approveAll:
-            print(RequestPresentationText.render(request), terminator: "")
+            ProgramOutput.standardOutput.write(RequestPresentationText.render(request))
             return request.allAvailable
         case .policy(let policy):
-            print(RequestPresentationText.render(request), terminator: "")
+            ProgramOutput.standardOutput.write(RequestPresentationText.render(request))
             let evaluation = policy.evaluate(request)
             for decision in evaluation.decisions {
-                print("  \(decision)")
+                ProgramOutput.standardOutput.writeLine("  \(decision)")
             }
             return evaluation.selection
         case .prompt:
@@ -89,7 +89,6 @@ struct HolderPresentation {
                 switch action {
                 case .askConsent(let request):
                     let approved = consent.decide(request)
-                    fflush(nil)
                     let count = approved.count
                     log(count == 0 ? "sending no elements" : "sending \(count) approved element\(count == 1 ? "" : "s")")
                     action = session.decide(approved)
@@ -130,7 +129,7 @@ struct HolderPresentation {
         return modes.joined(separator: " and ")
     }
 
-    private func log(_ line: String) {
-        ProgramFailure.writeError("mdoc-holder: \(line)\n")
+    private func log(_ line: TerminalText) {
+        ProgramOutput.standardError.write("mdoc-holder: \(line)\n")
     }
 }

@@ -19,7 +19,7 @@ enum Interruption {
     static func endOnSignals() {
         ProgramSignals.endWith { _ in
             let (ended, failed) = tally.withLock { ($0.ended, $0.failed) }
-            ProgramFailure.writeError(
+            ProgramOutput.standardError.write(
                 "\nmdoc-holder: interrupted after \(ended) session\(ended == 1 ? "" : "s") (\(failed) failed)\n")
             ProgramSignals.leave(ExitStatus.success.rawValue)
         }

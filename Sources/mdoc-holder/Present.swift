@@ -137,13 +137,13 @@ struct Present: AsyncParsableCommand {
                 }
                 ProgramSignals.yieldToEnding()
                 Interruption.count(failed: true)
-                ProgramFailure.writeError("mdoc-holder: error: \(error.message)\n")
+                ProgramOutput.standardError.write("mdoc-holder: error: \(error.message)\n")
             }
             guard keepRunning else {
                 await adapter.close()
                 return
             }
-            ProgramFailure.writeError("mdoc-holder: waiting for the next reader with a fresh engagement (--keep-running)\n")
+            ProgramOutput.standardError.write("mdoc-holder: waiting for the next reader with a fresh engagement (--keep-running)\n")
         }
     }
 
@@ -166,9 +166,9 @@ struct Present: AsyncParsableCommand {
             timeout: .milliseconds(Int64(timeout * 1000)), terminateAfterResponse: terminateAfterResponse)
         let outcome = try await presentation.run()
         guard outcome.isNormalEnd else {
-            throw ProgramFailure(.sessionFailed, outcome.description)
+            throw ProgramFailure(.sessionFailed, "\(outcome)")
         }
-        ProgramFailure.writeError("mdoc-holder: \(outcome)\n")
+        ProgramOutput.standardError.write("mdoc-holder: \(outcome)\n")
     }
 
     /// The `--credential` files.
@@ -191,7 +191,7 @@ struct Present: AsyncParsableCommand {
         do {
             let code = try QRCode(text: uri)
             if !noQR {
-                print(try code.terminalText(), terminator: "")
+                ProgramOutput.standardOutput.write(TerminalText(lines: try code.terminalText()))
             }
             if let qrPNG {
                 try Data(code.pngData()).write(to: URL(fileURLWithPath: qrPNG))
@@ -199,7 +199,6 @@ struct Present: AsyncParsableCommand {
         } catch {
             throw ProgramFailure(.badTrustInput, "cannot draw the engagement QR code: \(error)")
         }
-        print(uri)
-        fflush(nil)
+        ProgramOutput.standardOutput.writeLine(TerminalText(lines: uri))
     }
 }

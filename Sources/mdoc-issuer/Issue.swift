@@ -84,7 +84,7 @@ struct Issue: ParsableCommand {
         var until = now.addingTimeInterval(Double(validDays) * 86_400)
         if until > documentSigner.notValidAfter {
             until = documentSigner.notValidAfter
-            ProgramFailure.writeError(
+            ProgramOutput.standardError.write(
                 "mdoc-issuer: note: the MSO validity ends with the document signer certificate, \(TDate(until).text)\n")
         }
         let validity = ValidityInfo(signed: TDate(now), validFrom: TDate(now), validUntil: TDate(until))
@@ -97,8 +97,9 @@ struct Issue: ParsableCommand {
         }
         try OutputFile.create(credential.encoded(), at: out, mode: OutputFile.privateMode, replacing: force)
         let count = elements.nameSpaces.reduce(0) { $0 + $1.1.count }
-        print("Issued \(doctype) with \(count) data elements in \(elements.nameSpaces.count) name space\(elements.nameSpaces.count == 1 ? "" : "s"), "
-            + "valid until \(validity.validUntil.text), device key \(device.curve), to \(out)")
+        ProgramOutput.standardOutput.writeLine(
+            "Issued \(doctype) with \(count) data elements in \(elements.nameSpaces.count) name space\(elements.nameSpaces.count == 1 ? "" : "s"), "
+                + "valid until \(validity.validUntil.text), device key \(device.curve), to \(out)")
     }
 
     /// The document signer of `--pki`, checked against its IACA at `time`.

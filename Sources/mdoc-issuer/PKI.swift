@@ -95,9 +95,10 @@ struct PKI: ParsableCommand {
                 mode: OutputFile.publicMode, replacing: force)
         }
         let until = pki.first.map { TDate($0.certificate.notValidAfter).text } ?? ""
-        print("Wrote a \(curve.curve) test PKI valid until \(until) to \(directory):")
+        ProgramOutput.standardOutput.writeLine("Wrote a \(curve.curve) test PKI valid until \(until) to \(directory):")
         for (index, entry) in pki.enumerated() {
-            print("  \(Self.certificateFiles[index])  \(entry.certificate.subject)  serial \(entry.certificate.serialNumber)")
+            ProgramOutput.standardOutput.writeLine(
+                "  \(Self.certificateFiles[index])  \(entry.certificate.subject)  serial \(entry.certificate.serialNumber)")
         }
     }
 

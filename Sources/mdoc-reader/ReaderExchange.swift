@@ -98,7 +98,7 @@ struct ReaderExchange {
                 guard result != nil else {
                     throw ProgramFailure(.sessionFailed, "\(error)")
                 }
-                ProgramFailure.writeError("mdoc-reader: \(error); ending the session\n")
+                ProgramOutput.standardError.write("mdoc-reader: \(error); ending the session\n")
                 await link.end()
                 return try finish(Self.outcome(of: session.transportEnded()), result)
             }
@@ -135,7 +135,7 @@ struct ReaderExchange {
         _ outcome: SessionOutcome, _ result: VerificationReport?
     ) throws(ProgramFailure) -> VerificationReport {
         progress.finish()
-        ProgramFailure.writeError("mdoc-reader: \(outcome)\n")
+        ProgramOutput.standardError.write("mdoc-reader: \(outcome)\n")
         if let result {
             return result
         }

@@ -158,7 +158,7 @@ struct Request: AsyncParsableCommand {
         if let portraitOut {
             try writePortrait(report, to: portraitOut)
         }
-        print(json ? ReportRenderer.json(report).serialized(pretty: true) : ReportRenderer.text(report), terminator: json ? "\n" : "")
+        VerificationExit.show(report, json: json)
         try VerificationExit.check(report)
     }
 
@@ -206,10 +206,10 @@ struct Request: AsyncParsableCommand {
         }
         guard let (_, portrait) = portraits.first(where: { $0.1.verified }), case .byteString(let bytes) = portrait.value else {
             if let (document, _) = portraits.first(where: { !$0.1.verified }) {
-                ProgramFailure.writeError(
-                    "mdoc-reader: the portrait is not verified (document \(document.index): \(document.outcome.rawValue)); --portrait-out not written\n")
+                ProgramOutput.standardError.writeLine(
+                    "mdoc-reader: the portrait is not verified (document \(document.index): \(document.outcome.rawValue)); --portrait-out not written")
             } else {
-                ProgramFailure.writeError("mdoc-reader: no verified portrait was returned; --portrait-out not written\n")
+                ProgramOutput.standardError.writeLine("mdoc-reader: no verified portrait was returned; --portrait-out not written")
             }
             return
         }

@@ -52,7 +52,7 @@ struct Scan: AsyncParsableCommand {
     private func scan() async throws(ProgramFailure) {
         let transport = await live.resolvedTransport()
         let adapter = try await live.openRadio()
-        ProgramFailure.writeError("mdoc-reader: scanning for \(timeout) s over \(transport)\n")
+        ProgramOutput.standardError.write("mdoc-reader: scanning for \(timeout) s over \(transport)\n")
         let sightings: [BLEPeripheralSighting]
         do {
             sightings = try await adapter.scan(for: .milliseconds(Int64(timeout * 1000)))
@@ -63,9 +63,9 @@ struct Scan: AsyncParsableCommand {
         await adapter.close()
         let shown = all ? sightings : sightings.filter { $0.isConnectable && $0.serviceUUIDs.contains(where: Self.isRandom) }
         if json {
-            print(ScanReport.json(shown).serialized(pretty: true))
+            ProgramOutput.standardOutput.writeLine(TerminalText(lines: ScanReport.json(shown).serialized(pretty: true)))
         } else {
-            print(ScanReport.text(shown, all: all), terminator: "")
+            ProgramOutput.standardOutput.write(ScanReport.text(shown, all: all))
         }
     }
 

@@ -2,17 +2,27 @@ import MdocModel
 import MdocSession
 import MdocTerminal
 
-/// The exit status a verification report ends `verify` and `request` with (README, exit codes).
+/// How `verify` and `request` end with a verification report: the report on standard output,
+/// then the exit status for its outcome (README, exit codes).
 enum VerificationExit {
+    /// Writes the report, as text or as JSON, to standard output.
+    static func show(_ report: VerificationReport, json: Bool) {
+        if json {
+            ProgramOutput.standardOutput.writeLine(TerminalText(lines: ReportRenderer.json(report).serialized(pretty: true)))
+        } else {
+            ProgramOutput.standardOutput.write(ReportRenderer.text(report))
+        }
+    }
+
     /// Returns when everything verified; otherwise throws the failure for the report's outcome.
     static func check(_ report: VerificationReport) throws(ProgramFailure) {
         switch report.outcome {
         case .verified:
             return
         case .issuerAuthenticationFailed:
-            throw ProgramFailure(.issuerAuthenticationFailed, report.failureSummary.first ?? "issuer data authentication failed")
+            throw ProgramFailure(.issuerAuthenticationFailed, "\(report.failureSummary.first ?? "issuer data authentication failed")")
         case .deviceAuthenticationFailed:
-            throw ProgramFailure(.deviceAuthenticationFailed, report.failureSummary.first ?? "device authentication failed")
+            throw ProgramFailure(.deviceAuthenticationFailed, "\(report.failureSummary.first ?? "device authentication failed")")
         case .deviceAuthenticationNotChecked:
             throw ProgramFailure(
                 .deviceAuthenticationNotChecked,

@@ -106,7 +106,7 @@ struct Verify: ParsableCommand {
             throw ProgramFailure(.malformedInput, "\(response): \(error)")
         }
 
-        print(json ? ReportRenderer.json(report).serialized(pretty: true) : ReportRenderer.text(report), terminator: json ? "\n" : "")
+        VerificationExit.show(report, json: json)
         try VerificationExit.check(report)
     }
 

@@ -72,16 +72,15 @@ struct Demo: ParsableCommand {
         let lines = LineReader(holderOutput.fileHandleForReading)
         var uri: String? = nil
         while uri == nil, let line = lines.next() {
-            print(line)
+            ProgramOutput.standardOutput.writeLine(TerminalText(lines: line))
             if line.hasPrefix("mdoc:") { uri = line }
         }
         guard let uri else {
             holder.waitUntilExit()
             throw ProgramFailure(.sessionFailed, "mdoc-holder ended without an engagement (status \(holder.terminationStatus))")
         }
-        fflush(nil)
         let relay = Thread {
-            while let line = lines.next() { print(line); fflush(nil) }
+            while let line = lines.next() { ProgramOutput.standardOutput.writeLine(TerminalText(lines: line)) }
         }
         relay.start()
 
@@ -121,12 +120,12 @@ struct Demo: ParsableCommand {
         guard chmod(path, 0o600) == 0 else {
             throw ProgramFailure(.badTrustInput, "\(path): cannot set mode 0600: \(String(cString: strerror(errno)))")
         }
-        ProgramFailure.writeError("mdoc: \(path) set to mode 0600, as mdoc-holder requires of a credential\n")
+        ProgramOutput.standardError.write("mdoc: \(path) set to mode 0600, as mdoc-holder requires of a credential\n")
     }
 
     /// Runs a program to completion, failing the demo when it fails.
     private func step(_ what: String, _ program: String, _ arguments: [String]) throws(ProgramFailure) {
-        ProgramFailure.writeError("mdoc: \(what)\n")
+        ProgramOutput.standardError.write("mdoc: \(what)\n")
         let process = Process()
         process.executableURL = Self.program(program)
         process.arguments = arguments

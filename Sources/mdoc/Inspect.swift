@@ -37,11 +37,11 @@ struct Inspect: ParsableCommand {
             let source = try InputSource.load(input, allowURI: true)
             let item = try CBOR.decode(source.bytes)
             if json {
-                print(item.jsonValue(expandEmbedded: true).serialized(pretty: true))
+                ProgramOutput.standardOutput.writeLine(TerminalText(lines: item.jsonValue(expandEmbedded: true).serialized(pretty: true)))
             } else {
                 let kind = MessageKind(of: item).map { $0.rawValue } ?? "CBOR data item"
-                print("/ \(kind), \(source.bytes.count) bytes, from \(source.encoding.rawValue) input /")
-                print(item.diagnosticNotation(expandEmbedded: true, indent: true))
+                ProgramOutput.standardOutput.writeLine("/ \(kind), \(source.bytes.count) bytes, from \(source.encoding.rawValue) input /")
+                ProgramOutput.standardOutput.writeLine(TerminalText(lines: item.diagnosticNotation(expandEmbedded: true, indent: true)))
             }
         } catch let error as InputError {
             throw ProgramFailure(.malformedInput, "\(error)")

@@ -1,3 +1,4 @@
+import MdocCBOR
 import MdocSession
 import MdocTerminal
 import Testing
@@ -39,5 +40,52 @@ import Testing
             nameSpace: "x", identifier: "custom", displayName: "custom", intentToRetain: true, isAvailable: true)
         #expect(RequestPresentationText.elementText(element) == "custom (will be retained)")
         #expect(RequestPresentationText.render(PresentationRequest(documents: [])) == "The reader requests no documents.\n")
+    }
+
+    /// Erases the line above and draws an element of the reader's choice there.
+    static let redraw = "\r\u{1B}[1A\u{1B}[2K      Age over 18 (age_over_18)"
+
+    @Test func hostileNamesAreEscapedAndMarked() {
+        let hostile = PresentationRequest(documents: [
+            PresentationRequest.Document(
+                docType: "org.iso.18013.5.1.mDL\u{202E}",
+                elements: [
+                    Fixture.element("portrait"),
+                    PresentationRequest.Element(
+                        nameSpace: "org.iso.18013.5.1", identifier: Self.redraw, displayName: Self.redraw,
+                        intentToRetain: false, isAvailable: false),
+                    PresentationRequest.Element(
+                        nameSpace: "org.iso.18013.5.1 \u{1B}[2J", identifier: "age_over_18", displayName: "Age over 18",
+                        intentToRetain: false, isAvailable: true),
+                ],
+                readerAuthentication: .untrusted(subject: "CN=Police\u{1B}[1A\r", reason: "signature \u{9B}2K"), isAvailable: true),
+        ])
+        let text = RequestPresentationText.render(hostile)
+        #expect(text == """
+            The reader requests:
+
+              org.iso.18013.5.1.mDL\\u{202E} [SUSPICIOUS: not a plain ASCII name]
+                Reader: NOT TRUSTED, claiming to be CN=Police\\u{1B}[1A\\u{D}: signature \\u{9B}2K
+                In org.iso.18013.5.1:
+                  Portrait (portrait)
+                  \\u{D}\\u{1B}[1A\\u{1B}[2K      Age over 18 (age_over_18) [SUSPICIOUS: not a plain ASCII name] (not in your credential)
+                In org.iso.18013.5.1 \\u{1B}[2J [SUSPICIOUS: not a plain ASCII name]:
+                  Age over 18 (age_over_18)
+
+            """)
+        let script = PromptScript(["c", "y", "y"])
+        _ = script.prompt.ask(hostile)
+        #expect(script.output.split(separator: "\n", omittingEmptySubsequences: false).allSatisfy(UntrustedText.isSafe))
+        #expect(script.output.contains("  org.iso.18013.5.1.mDL\\u{202E} [SUSPICIOUS: not a plain ASCII name]: release Portrait (portrait)? [y/n] "))
+    }
+
+    @Test func plainNamesAreBoundedPrintableASCII() {
+        #expect(RequestPresentationText.isPlainName("org.iso.18013.5.1"))
+        #expect(RequestPresentationText.isPlainName("age_over_18"))
+        #expect(RequestPresentationText.isPlainName(String(repeating: "a", count: UntrustedText.maximumLength)))
+        #expect(!RequestPresentationText.isPlainName(String(repeating: "a", count: UntrustedText.maximumLength + 1)))
+        for name in ["", "family name", "famil\u{1B}y", "nom_de_famille_é", "a\u{7F}", "tab\tbed", "zero\u{200B}width"] {
+            #expect(!RequestPresentationText.isPlainName(name), "\(name.debugDescription)")
+        }
     }
 }

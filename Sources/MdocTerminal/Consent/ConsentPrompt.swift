@@ -22,13 +22,14 @@ public struct ConsentPrompt {
     public static let maximumAttempts = 5
 
     private let readLine: () -> String?
-    private let write: (String) -> Void
+    private let sink: (String) -> Void
 
     /// A prompt reading lines (without their line ending; `nil` at the end of input) from
-    /// `readLine` and writing text to `write`.
+    /// `readLine` and writing text to `write`; the text is ``TerminalText``, every part of it
+    /// that the reader chose escaped.
     public init(readLine: @escaping () -> String?, write: @escaping (String) -> Void) {
         self.readLine = readLine
-        self.write = write
+        self.sink = write
     }
 
     /// A prompt on standard input and standard output (written unbuffered, so each question
@@ -70,7 +71,7 @@ public struct ConsentPrompt {
         default:
             var selection = ElementSelection()
             for (document, element) in available {
-                guard let answer = question("  \(document.docType): release \(RequestPresentationText.elementText(element))? [y/n] ",
+                guard let answer = question("  \(RequestPresentationText.name(document.docType)): release \(RequestPresentationText.elementText(element))? [y/n] ",
                                             answers: ["y": "yes", "yes": "yes", "n": "no", "no": "no"]) else {
                     return refuse()
                 }
@@ -86,7 +87,7 @@ public struct ConsentPrompt {
 
     /// Asks `prompt` until a line matches one of `answers` (case-insensitive, surrounding
     /// whitespace ignored); `nil` at the end of input or after ``maximumAttempts`` misses.
-    private func question(_ prompt: String, answers: [String: String]) -> String? {
+    private func question(_ prompt: TerminalText, answers: [String: String]) -> String? {
         for attempt in 1...Self.maximumAttempts {
             write(prompt)
             guard let line = readLine() else {
@@ -98,6 +99,10 @@ public struct ConsentPrompt {
             write(attempt < Self.maximumAttempts ? "Please answer \(choices).\n" : "No valid answer.\n")
         }
         return nil
+    }
+
+    private func write(_ text: TerminalText) {
+        sink(text.description)
     }
 
     private func refuse() -> ElementSelection {

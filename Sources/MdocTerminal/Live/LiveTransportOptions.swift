@@ -36,11 +36,12 @@ public struct LiveTransportOptions: ParsableArguments {
         }
     }
 
-    /// Sends log records of `logLevel` and above to standard error; call once per process.
+    /// Sends log records of `logLevel` and above to standard error, escaped
+    /// (``TerminalLogHandler``); call once per process.
     public func bootstrapLogging() {
         let level = logLevel
         LoggingSystem.bootstrap { label in
-            var handler = StreamLogHandler.standardError(label: label)
+            var handler = TerminalLogHandler(label: label)
             handler.logLevel = level
             return handler
         }
@@ -60,7 +61,7 @@ public struct LiveTransportOptions: ParsableArguments {
         do {
             radio = try await resolvedTransport().open(btsnoop: btsnoop, logger: Logger(label: "mdoc.hci"))
         } catch {
-            throw ProgramFailure(.sessionFailed, error.reason)
+            throw ProgramFailure(.sessionFailed, "\(error.reason)")
         }
         ProgramSignals.closeOnSignals(radio)
         return radio

@@ -10,7 +10,8 @@ import Darwin
 /// Each change of phase prints one line. On a terminal, repeated ``Phase/receiving(bytes:)``
 /// updates rewrite the current line in place (carriage return and ANSI "erase line"); when
 /// standard error is not a terminal no escape sequence is written and only the first
-/// `receiving` line of a run appears.
+/// `receiving` line of a run appears. The lines are ``TerminalText``: the label and the target
+/// are escaped, and the rewrite sequence is the reporter's own.
 public struct ProgressReporter: Sendable {
     /// A step of the reader's session.
     public enum Phase: Sendable, Hashable {
@@ -30,11 +31,11 @@ public struct ProgressReporter: Sendable {
     }
 
     /// The ANSI sequence that returns to the line start and erases the line (ECMA-48 CR, EL 2).
-    static let rewriteLine = "\r\u{1B}[2K"
+    static let rewriteLine: TerminalText = "\r\u{1B}[2K"
 
     private let label: String
     private let useANSI: Bool
-    private let write: @Sendable (String) -> Void
+    private let sink: @Sendable (String) -> Void
     private var lastPhase: Phase?
 
     /// A reporter writing through `write`, each line starting with `label` and a colon; with
@@ -42,19 +43,19 @@ public struct ProgressReporter: Sendable {
     public init(label: String, useANSI: Bool, write: @escaping @Sendable (String) -> Void) {
         self.label = label
         self.useANSI = useANSI
-        self.write = write
+        self.sink = write
     }
 
     /// A reporter on standard error, using ANSI only when standard error is a terminal.
     public static func standardError(label: String) -> ProgressReporter {
-        ProgressReporter(label: label, useANSI: FileDescriptorWriter.isTerminal(STDERR_FILENO)) {
+        ProgressReporter(label: label, useANSI: ProgramOutput.standardError.isTerminal) {
             FileDescriptorWriter.writeAll($0, to: STDERR_FILENO)
         }
     }
 
     /// Reports `phase`.
     public mutating func report(_ phase: Phase) {
-        let line = "\(label): \(Self.text(for: phase))"
+        let line: TerminalText = "\(label): \(Self.text(for: phase))"
         let wasReceiving: Bool
         if case .receiving = lastPhase { wasReceiving = true } else { wasReceiving = false }
         lastPhase = phase
@@ -76,8 +77,12 @@ public struct ProgressReporter: Sendable {
         lastPhase = nil
     }
 
+    private func write(_ text: TerminalText) {
+        sink(text.description)
+    }
+
     /// The words for `phase`.
-    public static func text(for phase: Phase) -> String {
+    public static func text(for phase: Phase) -> TerminalText {
         switch phase {
         case .connecting(let target): return "connecting to \(target)"
         case .connected(let mtu): return "connected (ATT MTU \(mtu))"

@@ -26,8 +26,9 @@ enum HolderPhase: String, CaseIterable, Sendable, CustomStringConvertible {
 }
 
 /// A GATT server in this test process playing the mdoc, in mdoc peripheral server mode, against
-/// a real `mdoc-reader`: a real ``HolderSession`` with the demo mDL answers the request, and the
-/// response leaves in the chunks a test chooses, as raw ATT notifications.
+/// a real `mdoc-reader`: a real ``HolderSession`` with the demo mDL (or a credential the test
+/// gives) answers the request, and the response leaves in the chunks a test chooses, as raw ATT
+/// notifications.
 final class HostileHolder {
     let link: any HostileLink
     /// The engagement the reader under test is given.
@@ -44,10 +45,14 @@ final class HostileHolder {
     /// The encoded response SessionData, once the request was answered.
     private var response: [UInt8]?
 
-    init(link: any HostileLink) throws {
+    /// A holder presenting the demo mDL.
+    convenience init(link: any HostileLink) throws {
+        try self.init(link: link, credential: try Self.demoMDL())
+    }
+
+    /// A holder presenting `credential`.
+    init(link: any HostileLink, credential: Credential) throws {
         self.link = link
-        try LiveSession.makeDemoCredentialsPrivate()
-        let credential = try Credential(encoded: try InputSource.loadPrivate(ProgramRunner.repositoryRoot + "/Certs/demo/mdl.mdoc").bytes)
         let options = BleOptions.offering(peripheralServerMode: true, centralClientMode: false)
         session = try HolderSession(credentials: [credential], readerTrustAnchors: [], bleOptions: options, now: { Date() })
         guard let uuid = options.peripheralServerModeUUID else { throw LiveSessionError("no peripheral server UUID") }
@@ -60,12 +65,23 @@ final class HostileHolder {
         close()
     }
 
+    /// The committed demo mDL.
+    static func demoMDL() throws -> Credential {
+        try LiveSession.makeDemoCredentialsPrivate()
+        return try Credential(encoded: try InputSource.loadPrivate(ProgramRunner.repositoryRoot + "/Certs/demo/mdl.mdoc").bytes)
+    }
+
     /// Lets the session go up to and including `last`.
     func run(until last: HolderPhase) async throws {
         for phase in HolderPhase.allCases {
             try await step(phase)
             if phase == last { return }
         }
+    }
+
+    /// Sends the response in correct chunks (after `.requestReceived`).
+    func sendResponse() async throws {
+        try await send(ChunkFault.pieces(of: try builtResponse()))
     }
 
     /// Sends the response broken by `fault` (after `.requestReceived`); stops quietly when the
