@@ -16,6 +16,7 @@ struct DocumentVerification {
     let document: Document
     let index: Int
     let validator: CertificateChainValidator
+    let documentSignerPolicy: DocumentSignerPolicy
     let certificates: CertificateCache
     let sessionTranscript: SessionTranscriptBinding?
     let readerKey: PrivateKey?
@@ -79,10 +80,14 @@ struct DocumentVerification {
 
     // MARK: Issuer data authentication (9.3.1)
 
-    /// Step 1: the x5chain validates to a trust anchor under the document-signer profile.
+    /// Step 1: the x5chain validates to a trust anchor under the document-signer profile, its
+    /// extended key usage under the rule of the document's doc type. (The MSO's doc type must
+    /// equal the document's, step 4, so the rule is the signed doc type's whenever it matters.)
     private func verifyIssuerCertificate(_ issuerAuth: COSESign1, into report: inout DocumentReport) -> Certificate? {
+        let rule = documentSignerPolicy.rule(for: document.docType)
+        report.documentSignerRule = rule
         let chain = X5ChainVerification(
-            issuerAuth, name: "issuerAuth", kind: .issuerCertificate, profile: .documentSigner,
+            issuerAuth, name: "issuerAuth", kind: .issuerCertificate, profile: .documentSigner, rule: rule,
             validator: validator, certificates: certificates, time: time)
         report.checks += chain.checks
         report.documentSigner = chain.leaf?.subject
