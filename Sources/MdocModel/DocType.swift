@@ -1,9 +1,12 @@
-/// `DocType = tstr` values this toolkit knows (ISO/IEC 18013-5 7.1; EUDI PID Rulebook).
+/// `DocType = tstr` values this toolkit knows (ISO/IEC 18013-5 7.1; EUDI PID Rulebook; EU Age
+/// Verification Blueprint).
 public enum DocType {
     /// The mobile driving licence (ISO/IEC 18013-5 7.1).
     public static let mDL = "org.iso.18013.5.1.mDL"
     /// The EU Digital Identity Wallet person identification data (PID Rulebook, mdoc encoding).
     public static let eudiPID = "eu.europa.ec.eudi.pid.1"
+    /// The EU proof of age attestation (Age Verification Blueprint, mdoc encoding).
+    public static let euAgeVerification = "eu.europa.ec.av.1"
 }
 
 /// `NameSpace = tstr` values this toolkit knows (ISO/IEC 18013-5 7.2.1; AAMVA mDL Implementation

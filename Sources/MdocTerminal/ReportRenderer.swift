@@ -80,6 +80,13 @@ public enum ReportRenderer {
         ]
         if let signer = document.documentSigner { members.append(("documentSigner", .string(signer))) }
         if let anchor = document.trustAnchor { members.append(("trustAnchor", .string(anchor))) }
+        if let rule = document.documentSignerRule {
+            members.append(("documentSignerRule", .object([
+                ("name", .string(rule.name)),
+                ("acceptedExtendedKeyUsages", .array(rule.acceptedExtendedKeyUsages.map(JSONValue.string))),
+                ("addedExtendedKeyUsages", .array(rule.addedExtendedKeyUsages.map(JSONValue.string))),
+            ])))
+        }
         if let validity = document.validity {
             var validityMembers: [(String, JSONValue)] = [
                 ("signed", .string(TDate(validity.signed).text)),

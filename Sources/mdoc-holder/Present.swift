@@ -53,7 +53,7 @@ struct Present: AsyncParsableCommand {
     var bleMode: BLEModeChoice = .both
 
     @Option(name: .customLong("trust-readers"), parsing: .upToNextOption,
-            help: "Reader root certificates (PEM, DER or hex files, or directories) that make a reader trusted.")
+            help: "Reader root certificates (PEM, DER or hex files, or directories, where private keys and certificates that are not self-signed roots are skipped) that make a reader trusted.")
     var trustReaders: [String] = []
 
     @Flag(help: "Approve every requested element this holder has, without asking.")
@@ -102,7 +102,9 @@ struct Present: AsyncParsableCommand {
         let credentials = try loadCredentials()
         let anchors: [Certificate]
         do {
-            anchors = try CertificateFiles.load(trustReaders)
+            anchors = try CertificateFiles.loadTrustAnchors(trustReaders, for: .readerAuthentication) { note in
+                ProgramOutput.standardError.write("mdoc-holder: note: --trust-readers \(note)\n")
+            }
         } catch {
             throw ProgramFailure(.badTrustInput, "--trust-readers \(error)")
         }

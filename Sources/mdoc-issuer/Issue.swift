@@ -21,7 +21,9 @@ struct Issue: ParsableCommand {
             18013-5 9.1.2.4) holding their digests and the device key, signs it with the \
             document signer of --pki (ds.pem, ds-key.pem; checked against iaca.pem first) and \
             writes the credential (docType, IssuerSigned and the private device key; mode 0600) \
-            to --out. The device key is a new P-256 key unless --device-key gives one. The MSO \
+            to --out. The document signer's extendedKeyUsage must be one the doc type's rule \
+            accepts (as `mdoc-reader verify` checks it: 1.0.18013.5.1.2 for the mDL; see \
+            --accept-ds-eku), so that what is issued verifies. The device key is a new P-256 key unless --device-key gives one. The MSO \
             is valid from now for --valid-days, but not past the document signer certificate.
 
             Example:
@@ -55,6 +57,8 @@ struct Issue: ParsableCommand {
     @Option(name: .customLong("device-key"), help: "The device private key (PEM or COSE_Key); default a new P-256 key.")
     var deviceKey: String?
 
+    @OptionGroup var documentSigner: DocumentSignerOptions
+
     @Flag(help: "Replace an existing --out file.")
     var force = false
 
@@ -66,14 +70,15 @@ struct Issue: ParsableCommand {
     }
 
     func run() throws {
+        let rule = try documentSigner.policy().rule(for: doctype)
         ProgramFailure.reporting(program: "mdoc-issuer") { () throws(ProgramFailure) in
-            try issue()
+            try issue(rule: rule)
         }
     }
 
-    private func issue() throws(ProgramFailure) {
+    private func issue(rule: DocumentSignerRule) throws(ProgramFailure) {
         let now = Date(timeIntervalSince1970: Date().timeIntervalSince1970.rounded(.down))
-        let (issuer, documentSigner) = try loadIssuer(at: now)
+        let (issuer, documentSigner) = try loadIssuer(at: now, rule: rule)
         let device = try loadDeviceKey()
         let elements: IssuerData
         do {
@@ -102,8 +107,9 @@ struct Issue: ParsableCommand {
                 + "valid until \(validity.validUntil.text), device key \(device.curve), to \(out)")
     }
 
-    /// The document signer of `--pki`, checked against its IACA at `time`.
-    private func loadIssuer(at time: Date) throws(ProgramFailure) -> (DocumentIssuer, Certificate) {
+    /// The document signer of `--pki`, checked against its IACA at `time`, its extended key
+    /// usage under `rule`.
+    private func loadIssuer(at time: Date, rule: DocumentSignerRule) throws(ProgramFailure) -> (DocumentIssuer, Certificate) {
         let documentSigner: Certificate
         let iaca: Certificate
         let key: PrivateKey
@@ -118,11 +124,15 @@ struct Issue: ParsableCommand {
             throw ProgramFailure(.badTrustInput, "--pki \(pki): ds-key.pem is not the key of ds.pem")
         }
         let result = CertificateChainValidator(trustAnchors: [iaca]).validate(
-            chain: [documentSigner], profile: .documentSigner, at: time)
+            chain: [documentSigner], profile: .documentSigner, acceptingExtendedKeyUsages: rule.acceptedExtendedKeyUsages, at: time)
         guard result.isValid else {
+            let failure = result.failures.first
+            let reason = failure.map { "\($0)" } ?? "no path"
             throw ProgramFailure(
                 .badTrustInput,
-                "--pki \(pki): ds.pem does not chain to iaca.pem now: \(result.failures.first.map { "\($0)" } ?? "no path")")
+                failure?.check == .extendedKeyUsage
+                    ? "--pki \(pki): ds.pem cannot sign \(doctype): \(reason), which \(rule) requires"
+                    : "--pki \(pki): ds.pem does not chain to iaca.pem now: \(reason)")
         }
         return (DocumentIssuer(documentSignerKey: key, documentSignerChain: [documentSigner]), documentSigner)
     }

@@ -24,6 +24,8 @@ struct Request: AsyncParsableCommand {
             --preset chooses them: age-over-18, driving (the default) or full (every element \
             the toolkit's catalogue lists for the name space).
 
+            --trust and --accept-ds-eku work as for `verify` (see `mdoc-reader verify --help`).
+
             Examples:
               mdoc-reader request 'mdoc:owBjMS4w...' --trust Certs/demo/iaca.pem
               mdoc-reader request --qr-image qr.png --preset age-over-18 --trust Certs/demo/iaca.pem \\
@@ -68,8 +70,10 @@ struct Request: AsyncParsableCommand {
     var readerKey: String?
 
     @Option(name: .customLong("trust"), parsing: .upToNextOption,
-            help: "Trust anchor (IACA) certificates: PEM, DER or hex files, or directories of them.")
+            help: "Trust anchor (IACA root) certificates: PEM, DER or hex files, or directories of them.")
     var trust: [String] = []
+
+    @OptionGroup var documentSigner: DocumentSignerOptions
 
     @OptionGroup var live: LiveTransportOptions
 
@@ -108,20 +112,16 @@ struct Request: AsyncParsableCommand {
     }
 
     func run() async throws {
+        let policy = try documentSigner.policy()
         live.bootstrapLogging()
         await ProgramFailure.reporting(program: "mdoc-reader") { () async throws(ProgramFailure) in
-            try await request()
+            try await request(policy: policy)
         }
     }
 
-    private func request() async throws(ProgramFailure) {
+    private func request(policy: DocumentSignerPolicy) async throws(ProgramFailure) {
         let uri = try engagementURI()
-        let anchors: [Certificate]
-        do {
-            anchors = try CertificateFiles.load(trust)
-        } catch {
-            throw ProgramFailure(.badTrustInput, "--trust \(error)")
-        }
+        let anchors = try ReaderTrust.anchors(trust)
         let specs = try RequestBuilder(
             docTypes: docTypes, nameSpace: nameSpace, elements: elements, preset: preset, intentToRetain: retain
         ).specs()
@@ -129,7 +129,7 @@ struct Request: AsyncParsableCommand {
         do {
             session = try ReaderSession(
                 uri: uri, request: specs, readerAuthentication: try readerAuthentication(),
-                trustAnchors: anchors, now: { Date() })
+                trustAnchors: anchors, documentSignerPolicy: policy, now: { Date() })
         } catch {
             throw ProgramFailure(.malformedInput, "cannot start a session with this engagement: \(error)")
         }
