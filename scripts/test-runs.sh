@@ -9,13 +9,14 @@
 #    both ran side by side on a loaded machine.
 # 2. The program tests, with DBusConnectionTests, whose private buses and sockets stay away from
 #    the hostile peers' timing.
-# 3. The link fault, resource bound and hostile peer tests.
+# 3. The link fault, link behaviour, resource bound and hostile peer tests.
 # 4. DescriptorHygieneTests alone: they count every descriptor of the process.
 source scripts/test-peers-path.sh
 test_runs() {
     swift test --skip-build "$@" --skip MdocCLITests --skip DBusConnectionTests --skip DescriptorHygieneTests
     swift test --skip-build "$@" --filter MdocCLITests --filter DBusConnectionTests --skip LinkFaultTests \
-        --skip ResourceBoundsTests --skip HostilePeerTests
-    swift test --skip-build "$@" --filter LinkFaultTests --filter ResourceBoundsTests --filter HostilePeerTests
+        --skip LinkBehaviourTests --skip ResourceBoundsTests --skip HostilePeerTests
+    swift test --skip-build "$@" --filter LinkFaultTests --filter LinkBehaviourTests --filter ResourceBoundsTests \
+        --filter HostilePeerTests
     swift test --skip-build "$@" --filter DescriptorHygieneTests
 }

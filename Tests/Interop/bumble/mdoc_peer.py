@@ -345,7 +345,10 @@ class ClientLink(Link):
         self.connection = connection
         self.peer = Peer(connection)
 
-    async def open(self, mode, service_uuid, expected_ident=None):
+    async def open(self, mode, service_uuid, expected_ident=None, subscribe_state=True):
+        """The connection sequence of 8.3.3.1.1.4 up to State 0x01. With `subscribe_state`
+        false it enables Server2Client notifications only, as some clients do: the session's
+        messages need nothing else."""
         self.mtu = await self.peer.request_mtu(REQUESTED_MTU)
         services = await self.peer.discover_service(str(service_uuid).upper())
         if not services:
@@ -363,7 +366,8 @@ class ClientLink(Link):
             served = bytes(await self.peer.read_value(found[uuids["ident"]]))
             if served != expected_ident:
                 raise PeerError(f"Ident {served.hex()} is not {expected_ident.hex()} from EDeviceKeyBytes")
-        await self.peer.subscribe(self.state, self.received_state)
+        if subscribe_state:
+            await self.peer.subscribe(self.state, self.received_state)
         await self.peer.subscribe(self.server2client, self.received_chunk)
         await self.peer.write_value(self.state, bytes([STATE_START]), with_response=False)
 

@@ -3,7 +3,7 @@
 
     reader_peer.py URI --transport tcp-client:127.0.0.1:P --trust IACA.pem
                    [--mode peripheral|central] [--elements NS:ID,...] [--doctype T]
-                   [--timeout S] [--end status|state]
+                   [--timeout S] [--end status|state] [--subscribe both|server2client]
 
 Reads the mdoc: URI, connects over BLE through a Bumble controller in the mode asked (default:
 peripheral server mode when offered), sends an encrypted DeviceRequest, decrypts the
@@ -11,7 +11,9 @@ DeviceResponse and verifies it on the bytes received: the MSO signature and the 
 against the IACA (pymdoccbor_verify_mso.py's own checks), every returned item's digest, the
 device authentication (DeviceSignature or DeviceMac over DeviceAuthenticationBytes with this
 session's transcript), and that nothing was returned that was not requested. Then it ends the
-session with SessionData status 20 and State 0x02 (or State 0x02 only with --end state).
+session with SessionData status 20 and State 0x02 (or State 0x02 only with --end state). As the
+GATT client (peripheral server mode) it enables notifications of State and Server2Client, or of
+Server2Client only with --subscribe server2client.
 
 Progress goes to stderr; the last stdout line is JSON with "outcome": "verified" (exit 0) or
 "failed" with "error" (exit 1).
@@ -179,7 +181,7 @@ async def session(args):
             connection = await mdoc_peer.find_and_connect(device, service_uuid, args.timeout)
             link = mdoc_peer.ClientLink(connection)
             mdoc_peer.watch_disconnection(connection, link)
-            await link.open(mode, service_uuid)
+            await link.open(mode, service_uuid, subscribe_state=args.subscribe == "both")
         else:
             log(f"advertising {service_uuid} with Ident {mdoc_peer.ident(engagement.e_device_key_bytes).hex()}")
             await mdoc_peer.advertise(device, service_uuid)
@@ -215,6 +217,8 @@ def main():
     parser.add_argument("--elements", help="NAMESPACE:IDENTIFIER,... (default: five mDL elements)")
     parser.add_argument("--timeout", type=float, default=30)
     parser.add_argument("--end", choices=["status", "state"], default="status")
+    parser.add_argument("--subscribe", choices=["both", "server2client"], default="both",
+                        help="the notifications the GATT client enables (peripheral server mode)")
     args = parser.parse_args()
     try:
         result = asyncio.run(asyncio.wait_for(session(args), 4 * args.timeout))
