@@ -230,7 +230,7 @@ let package = Package(
         ),
         .testTarget(
             name: "MdocTerminalTests",
-            dependencies: ["MdocCBOR", "MdocModel", "MdocSession", "MdocTerminal", "MdocTestSupport"],
+            dependencies: ["MdocBLE", "MdocCBOR", "MdocModel", "MdocSession", "MdocTerminal", "MdocTestSupport"],
             swiftSettings: strictSettings
         ),
         .testTarget(
