@@ -29,7 +29,6 @@ import argparse
 import asyncio
 import hashlib
 import hmac
-import json
 import sys
 import uuid
 
@@ -43,7 +42,7 @@ from bumble.transport import open_transport
 
 import mdoc_peer
 from mdoc_peer import PeerError, Raw, dumps, tagged
-from pymdoccbor_verify_mso import Failure, parse_whole, require
+from pymdoccbor_verify_mso import parse_whole, require
 
 PROTECTED_ES256 = cbor2.dumps({1: -7})
 PROTECTED_HMAC_256 = cbor2.dumps({1: 5})
@@ -199,14 +198,7 @@ def main():
     parser.add_argument("--start-on-input", action="store_true",
                         help="wait for a line on standard input before advertising or scanning")
     args = parser.parse_args()
-    try:
-        credential = Credential(args.credential)
-        result = asyncio.run(asyncio.wait_for(session(args, credential), 4 * args.timeout))
-    except (PeerError, Failure, OSError, ValueError, KeyError, cbor2.CBORError, asyncio.TimeoutError) as error:
-        print(json.dumps({"outcome": "failed", "error": f"{type(error).__name__}: {error}"}))
-        return 1
-    print(json.dumps(result))
-    return 0
+    return mdoc_peer.run(lambda: session(args, Credential(args.credential)), 4 * args.timeout)
 
 
 if __name__ == "__main__":

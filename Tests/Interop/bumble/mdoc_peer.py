@@ -19,6 +19,7 @@ nothing here comes from swift-mdoc's Swift code. Facts used, by clause:
 import asyncio
 import base64
 import hashlib
+import json
 import os
 import sys
 import uuid as std_uuid
@@ -64,6 +65,20 @@ DEVICE_IDENTIFIER = bytes(7) + b"\x01"
 
 class PeerError(Exception):
     """A protocol rule the other side broke, or a step that did not happen in time."""
+
+
+def run(session, timeout):
+    """Runs the coroutine `session()` makes, within `timeout` seconds, and prints the last stdout
+    line of a peer: the JSON of its result, or {"outcome": "failed", "error"} when the other side
+    broke a rule, a step did not happen in time, or an input could not be used. Returns the exit
+    status (0 or 1)."""
+    try:
+        result = asyncio.run(asyncio.wait_for(session(), timeout))
+    except (PeerError, Failure, OSError, ValueError, KeyError, cbor2.CBORError, asyncio.TimeoutError) as error:
+        print(json.dumps({"outcome": "failed", "error": f"{type(error).__name__}: {error}"}))
+        return 1
+    print(json.dumps(result))
+    return 0
 
 
 class Raw:

@@ -21,7 +21,6 @@ and, with --hold, "ended": "by the server" (exit 0), or "failed" with "error" (e
 
 import argparse
 import asyncio
-import json
 import sys
 
 from bumble.device import Peer
@@ -97,13 +96,7 @@ def main():
     parser.add_argument("--hold", action="store_true", help="stay connected after the last time")
     parser.add_argument("--timeout", type=float, default=30)
     args = parser.parse_args()
-    try:
-        result = asyncio.run(asyncio.wait_for(session(args), (args.times + 1) * args.timeout))
-    except (PeerError, OSError, ValueError, KeyError, asyncio.TimeoutError) as error:
-        print(json.dumps({"outcome": "failed", "error": f"{type(error).__name__}: {error}"}))
-        return 1
-    print(json.dumps(result))
-    return 0
+    return mdoc_peer.run(lambda: session(args), (args.times + 1) * args.timeout)
 
 
 if __name__ == "__main__":

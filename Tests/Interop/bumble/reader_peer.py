@@ -24,7 +24,6 @@ import asyncio
 import datetime
 import hashlib
 import hmac
-import json
 import sys
 
 import cbor2
@@ -39,7 +38,7 @@ from bumble.transport import open_transport
 
 import mdoc_peer
 from mdoc_peer import PeerError, Raw, dumps, tagged
-from pymdoccbor_verify_mso import Failure, check_certificate, check_mso, check_signature, parse_whole, require
+from pymdoccbor_verify_mso import check_certificate, check_mso, check_signature, parse_whole, require
 
 MDL = "org.iso.18013.5.1.mDL"
 DEFAULT_ELEMENTS = ["org.iso.18013.5.1:family_name", "org.iso.18013.5.1:given_name",
@@ -220,13 +219,7 @@ def main():
     parser.add_argument("--subscribe", choices=["both", "server2client"], default="both",
                         help="the notifications the GATT client enables (peripheral server mode)")
     args = parser.parse_args()
-    try:
-        result = asyncio.run(asyncio.wait_for(session(args), 4 * args.timeout))
-    except (PeerError, Failure, OSError, ValueError, cbor2.CBORError, asyncio.TimeoutError) as error:
-        print(json.dumps({"outcome": "failed", "error": f"{type(error).__name__}: {error}"}))
-        return 1
-    print(json.dumps(result))
-    return 0
+    return mdoc_peer.run(lambda: session(args), 4 * args.timeout)
 
 
 if __name__ == "__main__":
