@@ -162,6 +162,28 @@ struct BumblePeerTests {
         #expect(try Self.result(of: held.standardOutput)["ended"] as? String == "by the server", "\(held.standardOutput)\n\(held.standardError)")
     }
 
+    @Test("mdoc-holder in central client mode connects again when the reader ends its first links at once")
+    func holderConnectsAgainAfterDroppedLinks() throws {
+        try LiveSession.makeDemoCredentialsPrivate()
+        let controllers = try VirtualControllers(count: 2)
+        defer { controllers.stop() }
+        let holder = try BackgroundProgram("mdoc-holder", [
+            "present", "--credential", "Certs/demo/mdl.mdoc", "--yes", "--no-qr", "--timeout", Self.programTimeout,
+            "--transport", controllers.transport(0), "--ble-mode", "central", "--log-level", "info",
+        ])
+        let uri = try #require(holder.firstLine(startingWith: "mdoc:", timeout: 60), "\(holder.standardError)")
+        let reader = try Self.peer("reader_peer.py", [
+            uri, "--transport", "tcp-client:127.0.0.1:\(controllers.ports[1])", "--trust", "Certs/demo/iaca.pem",
+            "--mode", "central", "--drop-first", "2", "--timeout", Self.programTimeout,
+        ]).wait(timeout: 120)
+        let holderResult = holder.wait(timeout: 60)
+
+        #expect(try Self.result(of: reader.standardOutput)["outcome"] as? String == "verified", "\(reader.standardOutput)\n\(reader.standardError)")
+        #expect(holderResult.status == 0, "\(holderResult.standardError)")
+        #expect(holderResult.standardError.components(separatedBy: "the link dropped before the session started; connecting again").count - 1 == 2,
+                "\(holderResult.standardError)")
+    }
+
     @Test("a peer that enables Server2Client notifications only gets the messages, in each BLE mode",
           arguments: ["peripheral", "central"])
     func peerSubscribedToServer2ClientOnly(mode: String) throws {

@@ -4,6 +4,7 @@
     reader_peer.py URI --transport tcp-client:127.0.0.1:P --trust IACA.pem
                    [--mode peripheral|central] [--elements NS:ID,...] [--doctype T]
                    [--timeout S] [--end status|state] [--subscribe both|server2client]
+                   [--drop-first N]
 
 Reads the mdoc: URI, connects over BLE through a Bumble controller in the mode asked (default:
 peripheral server mode when offered), sends an encrypted DeviceRequest, decrypts the
@@ -13,7 +14,9 @@ device authentication (DeviceSignature or DeviceMac over DeviceAuthenticationByt
 session's transcript), and that nothing was returned that was not requested. Then it ends the
 session with SessionData status 20 and State 0x02 (or State 0x02 only with --end state). As the
 GATT client (peripheral server mode) it enables notifications of State and Server2Client, or of
-Server2Client only with --subscribe server2client.
+Server2Client only with --subscribe server2client. As the GATT server (central client mode) it
+ends the first N links at once with --drop-first N, as a phone's link can drop just after it is
+made: the mdoc has to connect again.
 
 Progress goes to stderr; the last stdout line is JSON with "outcome": "verified" (exit 0) or
 "failed" with "error" (exit 1).
@@ -183,6 +186,11 @@ async def session(args):
             await link.open(mode, service_uuid, subscribe_state=args.subscribe == "both")
         else:
             log(f"advertising {service_uuid} with Ident {mdoc_peer.ident(engagement.e_device_key_bytes).hex()}")
+            for _ in range(args.drop_first):
+                await mdoc_peer.advertise(device, service_uuid)
+                dropped = await mdoc_peer.accept(device, args.timeout)
+                log(f"ending the link of {dropped.peer_address} at once")
+                await mdoc_peer.disconnect(dropped)
             await mdoc_peer.advertise(device, service_uuid)
             connection = await mdoc_peer.accept(device, args.timeout)
             link.connection = connection
@@ -218,6 +226,8 @@ def main():
     parser.add_argument("--end", choices=["status", "state"], default="status")
     parser.add_argument("--subscribe", choices=["both", "server2client"], default="both",
                         help="the notifications the GATT client enables (peripheral server mode)")
+    parser.add_argument("--drop-first", type=int, default=0,
+                        help="end the first N links at once (central client mode)")
     args = parser.parse_args()
     return mdoc_peer.run(lambda: session(args), 4 * args.timeout)
 

@@ -257,12 +257,15 @@ import Testing
         Self.expectNothingVerified(result)
     }
 
+    /// A holder vanishing before the reader started the session (State 0x01) leaves the reader
+    /// looking for it again until its time runs out (then it says what became of the link); after
+    /// the start, the session fails at once.
     @Test(arguments: LinkKind.allCases, HolderPhase.allCases)
     func holderVanishingFailsTheReader(over kind: LinkKind, at phase: HolderPhase) async throws {
         let link = try await kind.make()
         defer { withExtendedLifetime(link) {} }
         let holder = try HostileHolder(link: link)
-        let reader = try Self.startReader(holder.uri, over: link)
+        let reader = try Self.startReader(holder.uri, over: link, timeout: phase.isBeforeStart ? Self.stallTimeout : Self.timeout)
         try await holder.run(until: phase)
         let vanished = Date()
         holder.close()
@@ -270,6 +273,10 @@ import Testing
 
         #expect(result.status == 8, "\(result.standardError)")
         #expect(result.standardError.contains("mdoc-reader: error: "), "\(result.standardError)")
+        if phase == .accepted || phase == .mtuExchanged {
+            #expect(result.standardError.contains(
+                "within \(Self.stallTimeout) s: 1 link was made and dropped before the session started ("), "\(result.standardError)")
+        }
         #expect(Date().timeIntervalSince(vanished) < Double(Self.timeout), "the reader waited for its timeout")
         Self.expectNothingVerified(result)
     }
