@@ -112,6 +112,20 @@ final class BackgroundProgram {
         return nil
     }
 
+    /// Waits up to `timeout` seconds, without holding a thread of the cooperative pool, until
+    /// standard error holds `text` `count` times; `false` if the program ended or the time ran
+    /// out first.
+    func awaitStandardError(containing text: String, count: Int = 1, timeout: TimeInterval = 30) async -> Bool {
+        let deadline = Date().addingTimeInterval(timeout)
+        func found() -> Bool { standardError.components(separatedBy: text).count - 1 >= count }
+        while Date() < deadline {
+            if found() { return true }
+            if !child.isRunning { return found() }
+            try? await Task.sleep(for: .milliseconds(20))
+        }
+        return found()
+    }
+
     /// Like ``wait(timeout:)``, but waiting without holding a thread of the cooperative pool.
     func awaitExit(timeout: TimeInterval = 30) async -> ProgramRunner.Result {
         let deadline = Date().addingTimeInterval(timeout)

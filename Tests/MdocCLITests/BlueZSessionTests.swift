@@ -16,8 +16,9 @@ struct BlueZSessionTests {
         let standIn: StandInBluetoothd
         let environment: [String: String]
 
-        init(_ options: [String] = []) throws {
-            let namespace = "bluez-\(UUID().uuidString)/"
+        /// A stand-in with `options`, bridging into `namespace` (one of the test's own when nil).
+        init(_ options: [String] = [], namespace: String? = nil) throws {
+            let namespace = namespace ?? "bluez-\(UUID().uuidString)/"
             standIn = try StandInBluetoothd(options + ["--sim-namespace", namespace])
             environment = standIn.environment.merging(["MDOC_SIM_NAMESPACE": namespace]) { _, new in new }
         }
