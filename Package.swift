@@ -231,7 +231,7 @@ let package = Package(
         .testTarget(
             name: "MdocTerminalTests",
             dependencies: [
-                "MdocCBOR", "MdocModel", "MdocSession", "MdocBLE", "MdocTerminal", "MdocTestSupport",
+                "MdocCBOR", "MdocCrypto", "MdocCOSE", "MdocModel", "MdocSession", "MdocBLE", "MdocTerminal", "MdocTestSupport",
                 .product(name: "Logging", package: "swift-log"),
             ],
             swiftSettings: strictSettings
