@@ -31,6 +31,11 @@ public enum ExitStatus: Int32, Sendable, CaseIterable {
     /// did not match, or the peer ended the session with an error status (ISO/IEC 18013-5
     /// Table 20: 10 or 11).
     case sessionFailed = 8
+    /// Reader authentication of a DeviceRequest did not hold (`verify-request`): a DocRequest
+    /// carries no readerAuth, its certificate chain does not validate to a trusted reader root
+    /// under the ISO/IEC 18013-5 Annex B reader authentication profile, or its signature does
+    /// not verify over the SessionTranscript.
+    case readerAuthenticationFailed = 9
 }
 
 /// A failure that ends a program with a one-line message and a documented exit code.

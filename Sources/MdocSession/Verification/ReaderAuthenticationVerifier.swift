@@ -25,6 +25,11 @@ public struct ReaderAuthenticationVerifier: Sendable {
         public var readerCertificate: String?
         /// The trust anchor the chain ended at, when it validated.
         public var trustAnchor: String?
+        /// The certificates of the readerAuth `x5chain`, leaf first, as far as they parse.
+        public var certificateChain: [Certificate] = []
+        /// Every check of the chain's validation under the Annex B reader authentication
+        /// profile (the path built, each check passed and failed), when the chain parsed.
+        public var chainValidation: CertificateValidationResult?
 
         /// `true` when the request carried reader authentication and every check passed.
         public var isAuthenticated: Bool {
@@ -35,6 +40,9 @@ public struct ReaderAuthenticationVerifier: Sendable {
         public var isAnonymous: Bool {
             !checks.isEmpty && checks.allSatisfy { if case .skipped = $0.outcome { return true } else { return false } }
         }
+
+        /// The identity the holder is shown for this DocRequest.
+        public var identity: ReaderIdentity { ReaderIdentity(self) }
     }
 
     /// A verifier trusting `trustAnchors` (reader root certificates).
@@ -52,7 +60,9 @@ public struct ReaderAuthenticationVerifier: Sendable {
         let chain = X5ChainVerification(
             readerAuth, name: "readerAuth", kind: .readerCertificate, profile: .readerAuthentication,
             validator: validator, certificates: certificates, time: time)
-        var report = Report(checks: chain.checks, readerCertificate: chain.leaf?.subject, trustAnchor: chain.trustAnchor)
+        var report = Report(
+            checks: chain.checks, readerCertificate: chain.leaf?.subject, trustAnchor: chain.trustAnchor,
+            certificateChain: chain.chain, chainValidation: chain.validation)
         guard let leaf = chain.leaf else {
             return report
         }

@@ -19,6 +19,10 @@ struct X5ChainVerification {
     var trustAnchor: String?
     /// The checks made.
     var checks: [VerificationCheck] = []
+    /// The certificates of the `x5chain`, leaf first, as far as they parse.
+    var chain: [Certificate] = []
+    /// Every check of chain validation, when the chain parsed and was validated.
+    var validation: CertificateValidationResult?
 
     init(
         _ signed: COSESign1, name: String, kind: VerificationCheck.Kind, profile: CertificateProfile,
@@ -28,7 +32,6 @@ struct X5ChainVerification {
             checks.append(VerificationCheck(kind, subject: "\(name) x5chain", outcome: .failed(.missingCertificateChain, "the \(name) has no x5chain (COSE header 33)")))
             return
         }
-        var chain: [Certificate] = []
         for (position, der) in signed.x5chain.enumerated() {
             do {
                 chain.append(try certificates.certificate(derEncoded: der))
@@ -41,6 +44,7 @@ struct X5ChainVerification {
         self.leaf = leaf
         let purposes = rule?.acceptedExtendedKeyUsages ?? [profile.extendedKeyUsageOID]
         let result = validator.validate(chain: chain, profile: profile, acceptingExtendedKeyUsages: purposes, at: time)
+        validation = result
         guard result.isValid else {
             for failure in result.failures {
                 var reason = "\(failure)"
