@@ -26,6 +26,10 @@ public struct Certificate: Sendable, Hashable, CustomStringConvertible {
     public let issuer: String
     /// The first commonName attribute (2.5.4.3) of the subject, if any.
     public let commonName: String?
+    /// The first countryName attribute (2.5.4.6) of the subject, if any.
+    public var countryName: String? {
+        X509Fields.attribute(NID_countryName, in: X509_get_subject_name(handle.pointer))
+    }
     /// The serial number as lowercase hexadecimal of its content octets
     /// (RFC 5280 section 4.1.2.2), with a leading "-" if it is (wrongly) negative.
     public let serialNumber: String

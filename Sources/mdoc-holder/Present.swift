@@ -184,6 +184,10 @@ struct Present: AsyncParsableCommand {
             } catch {
                 throw ProgramFailure(.badTrustInput, "--credential \(path): not a credential: \(error)")
             }
+            if let notes = loaded.last?.testMaterial, !notes.isEmpty {
+                ProgramOutput.standardError.writeLine(
+                    "mdoc-holder: note: \(path) is TEST MATERIAL, made to fail verification: \(notes.joined(separator: "; "))")
+            }
         }
         return loaded
     }
