@@ -104,7 +104,9 @@ struct CertificateProfilePolicy {
         report.record(
             certificate, .keyIdentifiers,
             failure: keyIdentifierProblem(certificate, issuer: issuer),
-            passed: "subjectKeyIdentifier present, authorityKeyIdentifier matches the issuer"
+            passed: issuer == nil
+                ? "subjectKeyIdentifier and authorityKeyIdentifier present (the issuer is not known to match them)"
+                : "subjectKeyIdentifier present, authorityKeyIdentifier matches the issuer"
         )
     }
 
