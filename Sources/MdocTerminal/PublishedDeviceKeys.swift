@@ -19,12 +19,12 @@ public enum PublishedDeviceKeys {
     ]
 
     /// The fingerprint of `key` as ``fingerprints`` lists them.
-    public static func fingerprint(of key: PublicKey) -> String {
+    public static func keyHash(of key: PublicKey) -> String {
         Hex.encode(DigestAlgorithm.sha256.hash(key.x963Representation))
     }
 
     /// `true` when `key` is one of the published keys.
     public static func contains(_ key: PublicKey) -> Bool {
-        fingerprints.contains(fingerprint(of: key))
+        fingerprints.contains(keyHash(of: key))
     }
 }

@@ -93,7 +93,7 @@ import Testing
         var fingerprints: Set<String> = []
         for path in LiveSession.demoCredentials {
             let credential = try CredentialFiles.load(Vectors.repositoryRoot + "/" + path).credential
-            fingerprints.insert(PublishedDeviceKeys.fingerprint(of: credential.deviceKey.publicKey))
+            fingerprints.insert(PublishedDeviceKeys.keyHash(of: credential.deviceKey.publicKey))
         }
         #expect(fingerprints == PublishedDeviceKeys.fingerprints)
         #expect(!PublishedDeviceKeys.contains(try PrivateKey(generating: .p256).publicKey))

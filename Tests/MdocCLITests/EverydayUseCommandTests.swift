@@ -110,7 +110,8 @@ import Testing
         let holder = try run.start("mdoc-holder", ["present", "--credential", "Certs/demo/mdl.mdoc", "--yes", "--no-qr",
                                                    "--timeout", "\(LiveSession.programTimeout)"])
         defer { _ = holder.terminate() }
-        let uri = try #require(await holder.awaitLine(startingWith: "mdoc:", number: 1))
+        let uri = try #require(await holder.awaitLine(startingWith: "mdoc:", number: 1, timeout: LiveSession.waitTimeout),
+                               "\(holder.standardError)")
 
         let reader = try await run.run("mdoc-reader", ["request", uri, "--trust", "Certs/demo/iaca.pem", "--portrait-out", "/nonexistent/p.jpg"])
         #expect(reader.status == 7)

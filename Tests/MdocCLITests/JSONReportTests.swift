@@ -125,7 +125,7 @@ import Testing
 
         let advertising = try run.start("mdoc-holder", ["present", "--credential", "Certs/demo/mdl.mdoc", "--yes", "--no-qr",
                                                         "--transport", "sim", "--ble-mode", "peripheral", "--timeout", "30"])
-        _ = await advertising.awaitLine(startingWith: "mdoc:", number: 1)
+        _ = await advertising.awaitLine(startingWith: "mdoc:", number: 1, timeout: LiveSession.waitTimeout)
         let scan = try await run.run("mdoc-reader", ["scan", "--transport", "sim", "--timeout", "2", "--json"])
         _ = advertising.terminate()
         outputs.append(("scan", scan.standardOutput))
