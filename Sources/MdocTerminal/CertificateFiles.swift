@@ -140,27 +140,13 @@ public enum CertificateFiles {
     /// The files of the directory at `path`, sorted by name, hidden ones and subdirectories
     /// left out; `nil` when `path` is a file.
     private static func directoryFiles(_ path: String) throws(InputError) -> [(name: String, path: String)]? {
-        var isDirectory: ObjCBool = false
-        guard FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory) else {
+        switch DirectoryListing.kind(of: path) {
+        case .missing:
             throw InputError(.unreadable, source: path, "no such file or directory")
-        }
-        guard isDirectory.boolValue else { return nil }
-        let names: [String]
-        do {
-            names = try FileManager.default.contentsOfDirectory(atPath: path).filter { !$0.hasPrefix(".") }.sorted()
-        } catch {
-            throw InputError(.unreadable, source: path, "cannot list the directory")
-        }
-        guard names.count <= maximumFilesPerDirectory else {
-            throw InputError(.tooLarge, source: path, "more than \(maximumFilesPerDirectory) files")
-        }
-        return names.compactMap { name in
-            let file = path + "/" + name
-            var isSubdirectory: ObjCBool = false
-            guard FileManager.default.fileExists(atPath: file, isDirectory: &isSubdirectory), !isSubdirectory.boolValue else {
-                return nil
-            }
-            return (name, file)
+        case .file:
+            return nil
+        case .folder:
+            return try DirectoryListing.files(in: path, limit: maximumFilesPerDirectory)
         }
     }
 

@@ -10,14 +10,14 @@ import MdocSession
 /// Everything but the toolkit's own words came from the reader (doc types, name spaces,
 /// identifiers, certificate names), so the text is ``TerminalText`` and escapes it.
 public enum RequestReportRenderer {
-    /// The readable report.
-    public static func text(_ report: RequestVerificationReport) -> TerminalText {
+    /// The readable report, the verdicts in `palette`'s colours.
+    public static func text(_ report: RequestVerificationReport, palette: TerminalPalette = .plain) -> TerminalText {
         let count = report.docRequests.count
         var out: TerminalText = "DeviceRequest \(report.version), \(count) DocRequest\(count == 1 ? "" : "s")\n"
-        out += "Checked at \(TDate(report.time).text): \(outcomeText(report.outcome))\n"
+        out += "Checked at \(TDate(report.time).text): \(outcomeText(report.outcome, palette))\n"
         for document in report.docRequests {
             let authentication = document.readerAuthentication
-            out += "\nDocRequest \(document.index): \(document.itemsRequest.docType): \(outcomeText(document.outcome))\n"
+            out += "\nDocRequest \(document.index): \(document.itemsRequest.docType): \(outcomeText(document.outcome, palette))\n"
             out += "  Holder sees: \(authentication.identity)\n"
             if !authentication.certificateChain.isEmpty {
                 out += "  Certificate chain (readerAuth x5chain, leaf first):\n"
@@ -32,15 +32,15 @@ public enum RequestReportRenderer {
             }
             out += "  Checks:\n"
             for check in authentication.checks {
-                out += "    " + ReportRenderer.line(check) + "\n"
+                out += "    " + ReportRenderer.line(check, palette) + "\n"
             }
             if let validation = authentication.chainValidation {
                 out += "  Certificate checks (ISO/IEC 18013-5 Annex B, mdoc reader authentication profile):\n"
                 for failure in validation.failures {
-                    out += "    FAIL \(TerminalText(escaping: failure.check.description).padded(to: 19)) \(failure.certificate): \(failure.reason)\n"
+                    out += "    \(palette.failed("FAIL")) \(TerminalText(escaping: failure.check.description).padded(to: 19)) \(failure.certificate): \(failure.reason)\n"
                 }
                 for check in validation.passedChecks {
-                    out += "    ok   \(TerminalText(escaping: check.check.description).padded(to: 19)) \(check.certificate): \(check.detail)\n"
+                    out += "    \(palette.passed("ok"))   \(TerminalText(escaping: check.check.description).padded(to: 19)) \(check.certificate): \(check.detail)\n"
                 }
             }
             for (nameSpace, elements) in document.itemsRequest.nameSpaces {
@@ -55,9 +55,9 @@ public enum RequestReportRenderer {
         return out
     }
 
-    /// The report as JSON.
+    /// The report as JSON (docs/json-report.md).
     public static func json(_ report: RequestVerificationReport) -> JSONValue {
-        .object([
+        JSONReport.object(.requestVerification, [
             ("outcome", .string(report.outcome.rawValue)),
             ("time", .string(TDate(report.time).text)),
             ("version", .string(report.version)),
@@ -103,11 +103,11 @@ public enum RequestReportRenderer {
         return .object(members)
     }
 
-    private static func outcomeText(_ outcome: RequestVerificationReport.Outcome) -> TerminalText {
+    private static func outcomeText(_ outcome: RequestVerificationReport.Outcome, _ palette: TerminalPalette) -> TerminalText {
         switch outcome {
-        case .authenticated: return "READER AUTHENTICATED"
-        case .failed: return "FAILED (reader authentication)"
-        case .anonymous: return "ANONYMOUS (no reader authentication)"
+        case .authenticated: return palette.passed("READER AUTHENTICATED")
+        case .failed: return palette.failed("FAILED (reader authentication)")
+        case .anonymous: return palette.partial("ANONYMOUS (no reader authentication)")
         }
     }
 }

@@ -23,11 +23,16 @@ struct Issue: ParsableCommand {
             writes the credential (docType, IssuerSigned and the private device key; mode 0600) \
             to --out. The document signer's extendedKeyUsage must be one the doc type's rule \
             accepts (as `mdoc-reader verify` checks it: 1.0.18013.5.1.2 for the mDL; see \
-            --accept-ds-eku), so that what is issued verifies. The device key is a new P-256 key unless --device-key gives one. The MSO \
-            is valid from now for --valid-days, but not past the document signer certificate.
+            --accept-ds-eku), so that what is issued verifies. The device key is a new P-256 \
+            key unless --device-key gives one. The MSO is valid from now for --valid-days, but \
+            not past the document signer certificate (a note says so when that shortens it by \
+            a day or more).
 
-            An mDL that lacks an element ISO/IEC 18013-5 Table 5 makes mandatory is issued with \
-            a warning naming it.
+            --doctype takes a docType (a reverse domain name such as org.iso.18013.5.1.mDL) or \
+            one of the short names mdl (org.iso.18013.5.1.mDL), pid (eu.europa.ec.eudi.pid.1) \
+            and av (eu.europa.ec.av.1), as `mdoc-reader request --doctype` does. An mDL that \
+            lacks an element ISO/IEC 18013-5 Table 5 makes mandatory is issued with a warning \
+            naming it.
 
             Negative test material: --signed, --valid-from and --valid-until set the MSO's \
             times as given (an expired, a not yet valid, or a signed-outside-the-certificate \
@@ -43,33 +48,40 @@ struct Issue: ParsableCommand {
             `mdoc-issuer pki --not-before`.
 
             Examples:
-              mdoc-issuer issue --pki Certs/demo --doctype org.iso.18013.5.1.mDL \\
-                --data Samples/mdl.json --out mdl.mdoc
-              mdoc-issuer issue --pki my-pki --doctype org.iso.18013.5.1.mDL --data Samples/mdl.json \\
+              mdoc-issuer issue --pki Certs/demo --doctype mdl --data Samples/mdl.json \\
+                --out mdl.mdoc
+              mdoc-issuer issue --pki my-pki --doctype pid --data Samples/pid.json \\
+                --out pid.mdoc --json
+              mdoc-issuer issue --pki my-pki --doctype mdl --data Samples/mdl.json \\
                 --out no-eku.mdoc --ds-deviation no-eku
-              mdoc-issuer issue --pki my-pki --doctype org.iso.18013.5.1.mDL --data Samples/mdl.json \\
+              mdoc-issuer issue --pki my-pki --doctype mdl --data Samples/mdl.json \\
                 --out expired.mdoc --valid-from 2021-01-01T00:00:00Z --valid-until 2022-01-01T00:00:00Z
 
             Exit codes: 0 issued; 2 the data file is not valid issuer data (the message names \
             the JSON path) or cannot make a document; 7 unusable --pki or --device-key, a test \
             document signer the IACA cannot issue, or --out exists (without --force) or cannot \
-            be written; 64 usage error.
+            be written; 64 usage error (a --doctype that is neither a short name nor a reverse \
+            domain name included).
             """
     )
 
     /// The longest MSO validity accepted, in days (as for `pki`).
     static let maximumValidDays = PKI.maximumValidDays
+    /// How much shorter than asked the MSO validity must come out, because the document signer
+    /// certificate ends first, for a note to say so: a day. A PKI made moments before with the
+    /// same number of days cuts a few seconds, which is no news.
+    static let validityNoteThreshold: Double = 86_400
 
-    @Option(help: "The PKI directory made by `mdoc-issuer pki`.")
+    @Option(help: "The PKI directory made by `mdoc-issuer pki`.", completion: .directory)
     var pki: String
 
-    @Option(help: "The document type, for example org.iso.18013.5.1.mDL or eu.europa.ec.eudi.pid.1.")
+    @Option(help: "The document type: a docType such as org.iso.18013.5.1.mDL, or mdl, pid or av.")
     var doctype: String
 
-    @Option(help: "The data elements: a JSON file (docs/issuer-data-format.md).")
+    @Option(help: "The data elements: a JSON file (docs/issuer-data-format.md).", completion: .file(extensions: ["json"]))
     var data: String
 
-    @Option(help: "The credential file to write (by convention with the extension .mdoc).")
+    @Option(help: "The credential file to write (by convention with the extension .mdoc).", completion: .file())
     var out: String
 
     @Option(name: .customLong("valid-days"), help: "How many days the MSO is valid from its validFrom (default: 365).")
@@ -96,13 +108,17 @@ struct Issue: ParsableCommand {
             help: "Issue with a new document signer certificate that breaks the Annex B profile this way (test material); repeat for several.")
     var documentSignerDeviations: [CertificateBuilder.Deviation] = []
 
-    @Option(name: .customLong("device-key"), help: "The device private key (PEM or COSE_Key); default a new P-256 key.")
+    @Option(name: .customLong("device-key"), help: "The device private key (PEM or COSE_Key); default a new P-256 key.",
+            completion: .file())
     var deviceKey: String?
 
     @OptionGroup var documentSigner: DocumentSignerOptions
 
     @Flag(help: "Replace an existing --out file.")
     var force = false
+
+    @Flag(help: "Print what was issued as JSON (docs/json-report.md).")
+    var json = false
 
     func validate() throws {
         if let validDays {
@@ -111,7 +127,10 @@ struct Issue: ParsableCommand {
             }
             guard validUntil == nil else { throw ValidationError("give --valid-days or --valid-until, not both") }
         }
-        guard !doctype.isEmpty else { throw ValidationError("--doctype must not be empty") }
+        guard DocTypeNames.isQualified(docType) else {
+            throw ValidationError(
+                "--doctype \(doctype): neither a short name nor a docType (a reverse domain name such as org.iso.18013.5.1.mDL); the short names are \(DocTypeNames.listText)")
+        }
         for (name, value) in [("--valid-from", validFrom), ("--valid-until", validUntil), ("--signed", signed),
                               ("--ds-not-before", documentSignerNotBefore), ("--ds-not-after", documentSignerNotAfter)] {
             if let value, (try? TDate(text: value)) == nil {
@@ -130,8 +149,11 @@ struct Issue: ParsableCommand {
         documentSignerNotBefore != nil || documentSignerNotAfter != nil || !documentSignerDeviations.isEmpty
     }
 
+    /// The docType `--doctype` names.
+    private var docType: String { DocTypeNames.docType(for: doctype) }
+
     func run() throws {
-        let rule = try documentSigner.policy().rule(for: doctype)
+        let rule = try documentSigner.policy().rule(for: docType)
         ProgramFailure.reporting(program: "mdoc-issuer") { () throws(ProgramFailure) in
             try issue(rule: rule)
         }
@@ -152,17 +174,35 @@ struct Issue: ParsableCommand {
         let credential: Credential
         do {
             credential = notes.isEmpty
-                ? try issuer.issueCredential(docType: doctype, nameSpaces: elements.nameSpaces, deviceKey: device, validityInfo: validity)
+                ? try issuer.issueCredential(docType: docType, nameSpaces: elements.nameSpaces, deviceKey: device, validityInfo: validity)
                 : try issuer.issueTestCredential(
-                    docType: doctype, nameSpaces: elements.nameSpaces, deviceKey: device, validityInfo: validity, testMaterial: notes)
+                    docType: docType, nameSpaces: elements.nameSpaces, deviceKey: device, validityInfo: validity, testMaterial: notes)
         } catch {
             throw ProgramFailure(.malformedInput, "\(data): cannot issue the document: \(error)")
         }
         try OutputFile.create(credential.encoded(), at: out, mode: OutputFile.privateMode, replacing: force)
         warnOfMissingMandatoryElements(elements)
         let count = elements.nameSpaces.reduce(0) { $0 + $1.1.count }
+        if json {
+            let issued = JSONReport.object(.issuedCredential, [
+                ("docType", .string(docType)),
+                ("out", .string(out)),
+                ("elements", .int(Int64(count))),
+                ("nameSpaces", .object(elements.nameSpaces.map { space in
+                    (space.0, JSONValue.array(space.1.map { JSONValue.string($0.identifier) }))
+                })),
+                ("signed", .string(validity.signed.text)),
+                ("validFrom", .string(validity.validFrom.text)),
+                ("validUntil", .string(validity.validUntil.text)),
+                ("deviceKeyCurve", .string("\(device.curve)")),
+                ("documentSigner", .string("\(documentSigner.subject)")),
+                ("testMaterial", .array(notes.map(JSONValue.string))),
+            ])
+            ProgramOutput.standardOutput.writeLine(TerminalText(lines: issued.serialized(pretty: true)))
+            return
+        }
         ProgramOutput.standardOutput.writeLine(
-            "Issued \(doctype) with \(count) data elements in \(elements.nameSpaces.count) name space\(elements.nameSpaces.count == 1 ? "" : "s"), "
+            "Issued \(docType) with \(TerminalText(count: count, "data element")) in \(TerminalText(count: elements.nameSpaces.count, "name space")), "
                 + "valid until \(validity.validUntil.text), device key \(device.curve), to \(out)")
         if !notes.isEmpty {
             ProgramOutput.standardOutput.writeLine("TEST MATERIAL, made to fail verification (the credential file says so too):")
@@ -174,15 +214,19 @@ struct Issue: ParsableCommand {
 
     /// The MSO's ValidityInfo: the times given, else validFrom now, signed at validFrom or now
     /// whichever is earlier, and validUntil `--valid-days` after validFrom but not past the
-    /// document signer certificate (with a note when it is cut).
+    /// document signer certificate (with a note when that cuts it by ``validityNoteThreshold``
+    /// or more).
     private func validityInfo(now: Date, documentSigner: Certificate) -> ValidityInfo {
         let from = date(validFrom) ?? now
         let signedAt = date(signed) ?? min(now, from)
-        var until = date(validUntil) ?? from.addingTimeInterval(Double(validDays ?? 365) * 86_400)
+        let days = validDays ?? 365
+        var until = date(validUntil) ?? from.addingTimeInterval(Double(days) * 86_400)
         if validUntil == nil, until > documentSigner.notValidAfter, from < documentSigner.notValidAfter {
+            if until.timeIntervalSince(documentSigner.notValidAfter) >= Self.validityNoteThreshold {
+                ProgramOutput.standardError.write(
+                    "mdoc-issuer: note: the MSO validity ends with the document signer certificate, \(TDate(documentSigner.notValidAfter).text), not after --valid-days \(days)\n")
+            }
             until = documentSigner.notValidAfter
-            ProgramOutput.standardError.write(
-                "mdoc-issuer: note: the MSO validity ends with the document signer certificate, \(TDate(until).text)\n")
         }
         return ValidityInfo(signed: TDate(signedAt), validFrom: TDate(from), validUntil: TDate(until))
     }
@@ -190,7 +234,7 @@ struct Issue: ParsableCommand {
     /// A warning naming the data elements ISO/IEC 18013-5 Table 5 makes mandatory in an mDL that
     /// the data lacks.
     private func warnOfMissingMandatoryElements(_ elements: IssuerData) {
-        guard doctype == DocType.mDL else { return }
+        guard docType == DocType.mDL else { return }
         let present = Set(elements.nameSpaces.first { $0.0 == NameSpace.mDL }?.1.map(\.identifier) ?? [])
         let missing = DataElementCatalogue.mandatoryMDLElements.filter { !present.contains($0) }
         guard !missing.isEmpty else { return }
@@ -227,7 +271,7 @@ struct Issue: ParsableCommand {
             throw ProgramFailure(
                 .badTrustInput,
                 failure?.check == .extendedKeyUsage
-                    ? "--pki \(pki): ds.pem cannot sign \(doctype): \(reason), which \(rule) requires"
+                    ? "--pki \(pki): ds.pem cannot sign \(docType): \(reason), which \(rule) requires"
                     : "--pki \(pki): ds.pem does not chain to iaca.pem now: \(reason)")
         }
         return (DocumentIssuer(documentSignerKey: key, documentSignerChain: [documentSigner]), documentSigner, iaca)

@@ -47,7 +47,7 @@ struct PKI: ParsableCommand {
     /// bound that keeps the dates within the X.509 and RFC 3339 year range.
     static let maximumValidDays = 36_525
 
-    @Argument(help: "The directory to write the PKI into.")
+    @Argument(help: "The directory to write the PKI into.", completion: .directory)
     var directory: String
 
     @Option(help: "The curve of every key.")
@@ -77,6 +77,9 @@ struct PKI: ParsableCommand {
 
     @Flag(help: "Replace existing files.")
     var force = false
+
+    @Flag(help: "Print what was written as JSON (docs/json-report.md).")
+    var json = false
 
     func validate() throws {
         guard (1...Self.maximumValidDays).contains(validDays) else {
@@ -119,6 +122,24 @@ struct PKI: ParsableCommand {
                 mode: OutputFile.publicMode, replacing: force)
         }
         let until = pki.first.map { TDate($0.certificate.notValidAfter).text } ?? ""
+        if json {
+            let written = JSONReport.object(.pki, [
+                ("directory", .string(directory)),
+                ("curve", .string("\(curve.curve)")),
+                ("validUntil", .string(until)),
+                ("certificates", .array(pki.enumerated().map { index, entry in
+                    .object([
+                        ("file", .string(Self.certificateFiles[index])),
+                        ("keyFile", .string(Self.keyFiles[index])),
+                        ("subject", .string("\(entry.certificate.subject)")),
+                        ("serialNumber", .string("\(entry.certificate.serialNumber)")),
+                        ("extendedKeyUsage", .array((entry.certificate.extendedKeyUsage ?? []).map(JSONValue.string))),
+                    ])
+                })),
+            ])
+            ProgramOutput.standardOutput.writeLine(TerminalText(lines: written.serialized(pretty: true)))
+            return
+        }
         ProgramOutput.standardOutput.writeLine("Wrote a \(curve.curve) test PKI valid until \(until) to \(directory):")
         for (index, entry) in pki.enumerated() {
             let purposes = entry.certificate.extendedKeyUsage.map { "  EKU \($0.joined(separator: ", "))" } ?? ""

@@ -26,7 +26,10 @@ struct Verify: ParsableCommand {
 
             --trust takes IACA root certificates, or directories of them: in a directory, \
             private keys and certificates that are not self-signed (the rest of a PKI folder \
-            from `mdoc-issuer pki`) are skipped with a note.
+            from `mdoc-issuer pki`) are skipped with a note. Without --trust the paths of \
+            MDOC_TRUST (separated by ':') are trusted, else the folder \
+            ~/.config/swift-mdoc/trust/iaca ($XDG_CONFIG_HOME/swift-mdoc/trust/iaca) when it \
+            exists.
 
             Example:
               mdoc-reader verify Vectors/iso18013-5-annex-d/device_response.hex \\
@@ -41,11 +44,12 @@ struct Verify: ParsableCommand {
             """
     )
 
-    @Argument(help: "The DeviceResponse: a file (binary CBOR or hex) or '-' for standard input.")
+    @Argument(help: "The DeviceResponse: a file (binary CBOR or hex) or '-' for standard input.", completion: .file())
     var response: String
 
     @Option(name: .customLong("trust"), parsing: .upToNextOption,
-            help: "Trust anchor (IACA root) certificates (PEM, DER or hex DER files, or directories of them).")
+            help: "Trust anchor (IACA root) certificates (PEM, DER or hex DER files, or directories of them; default: MDOC_TRUST, else ~/.config/swift-mdoc/trust/iaca).",
+            completion: .file())
     var trust: [String] = []
 
     @OptionGroup var documentSigner: DocumentSignerOptions
@@ -53,19 +57,17 @@ struct Verify: ParsableCommand {
     @Option(help: "The verification time, RFC 3339 (default: now).")
     var at: String?
 
-    @Option(help: "The SessionTranscript or SessionTranscriptBytes the response is bound to.")
+    @Option(help: "The SessionTranscript or SessionTranscriptBytes the response is bound to.", completion: .file())
     var transcript: String?
 
-    @Option(name: .customLong("reader-key"), help: "The reader's ephemeral private key (PEM or COSE_Key), for DeviceMac.")
+    @Option(name: .customLong("reader-key"), help: "The reader's ephemeral private key (PEM or COSE_Key), for DeviceMac.",
+            completion: .file())
     var readerKey: String?
 
     @Flag(help: "Print the report as JSON.")
     var json = false
 
     func validate() throws {
-        guard !trust.isEmpty else {
-            throw ValidationError("give at least one --trust certificate or directory")
-        }
         if let at, (try? TDate(text: at)) == nil {
             throw ValidationError("--at \(at): not an RFC 3339 date-time (for example 2021-01-01T00:00:00Z)")
         }
@@ -80,7 +82,7 @@ struct Verify: ParsableCommand {
 
     private func verify(policy: DocumentSignerPolicy) throws(ProgramFailure) {
         let time = try verificationTime()
-        let anchors = try ReaderTrust.anchors(trust)
+        let anchors = try ReaderTrust.anchors(trust, command: "verify")
         var binding: SessionTranscriptBinding? = nil
         if let transcript {
             do {

@@ -5,11 +5,7 @@ import MdocModel
 import MdocSession
 import MdocTerminal
 
-#if canImport(FoundationEssentials)
-import FoundationEssentials
-#else
 import Foundation
-#endif
 
 /// `mdoc-reader verify-request`: verify a stored DeviceRequest's reader authentication offline,
 /// as a holder decides on it.
@@ -27,7 +23,11 @@ struct VerifyRequest: ParsableCommand {
             the request it sent and the session's transcript.
 
             --trust-readers takes reader root certificates, or directories of them (the PKI \
-            folder of `mdoc-issuer pki`: reader-root.pem is taken, the rest skipped with a note).
+            folder of `mdoc-issuer pki`: reader-root.pem is taken, the rest skipped with a note). \
+            Without it the reader roots a holder trusts are taken: the paths of \
+            MDOC_TRUST_READERS (separated by ':'), else the folder \
+            ~/.config/swift-mdoc/trust/readers ($XDG_CONFIG_HOME/swift-mdoc/trust/readers) when \
+            it exists.
 
             Example:
               mdoc-reader verify-request Vectors/iso18013-5-annex-d/device_request.hex \\
@@ -39,18 +39,19 @@ struct VerifyRequest: ParsableCommand {
             (not a DeviceRequest); 7 unusable --trust-readers or --transcript file; 9 reader \
             authentication failed (untrusted or non-conformant certificate chain, a signature \
             that does not verify over this transcript) or absent (an anonymous DocRequest); 64 \
-            usage error.
+            usage error (no reader roots named anywhere included).
             """
     )
 
-    @Argument(help: "The DeviceRequest: a file (binary CBOR or hex) or '-' for standard input.")
+    @Argument(help: "The DeviceRequest: a file (binary CBOR or hex) or '-' for standard input.", completion: .file())
     var request: String
 
-    @Option(help: "The SessionTranscript or SessionTranscriptBytes of the session (binary or hex).")
+    @Option(help: "The SessionTranscript or SessionTranscriptBytes of the session (binary or hex).", completion: .file())
     var transcript: String
 
     @Option(name: .customLong("trust-readers"), parsing: .upToNextOption,
-            help: "Reader root certificates (PEM, DER or hex DER files, or directories of them).")
+            help: "Reader root certificates (PEM, DER or hex DER files, or directories of them; default: MDOC_TRUST_READERS, else ~/.config/swift-mdoc/trust/readers).",
+            completion: .file())
     var trustReaders: [String] = []
 
     @Option(help: "The verification time, RFC 3339 (default: now).")
@@ -60,9 +61,6 @@ struct VerifyRequest: ParsableCommand {
     var json = false
 
     func validate() throws {
-        guard !trustReaders.isEmpty else {
-            throw ValidationError("give at least one --trust-readers certificate or directory")
-        }
         if let at, (try? TDate(text: at)) == nil {
             throw ValidationError("--at \(at): not an RFC 3339 date-time (for example 2021-01-01T00:00:00Z)")
         }
@@ -76,14 +74,7 @@ struct VerifyRequest: ParsableCommand {
 
     private func verify() throws(ProgramFailure) {
         let time = (at.flatMap { try? TDate(text: $0) })?.date ?? Date()
-        let anchors: [Certificate]
-        do {
-            anchors = try CertificateFiles.loadTrustAnchors(trustReaders, for: .readerAuthentication) { note in
-                ProgramOutput.standardError.write("mdoc-reader: note: --trust-readers \(note)\n")
-            }
-        } catch {
-            throw ProgramFailure(.badTrustInput, "--trust-readers \(error)")
-        }
+        let anchors = try ReaderTrust.readerRoots(trustReaders, command: "verify-request")
         let binding: SessionTranscriptBinding
         do {
             binding = try SessionTranscriptBinding(encoded: try InputSource.load(transcript).bytes)
@@ -102,7 +93,8 @@ struct VerifyRequest: ParsableCommand {
         if json {
             ProgramOutput.standardOutput.writeLine(TerminalText(lines: RequestReportRenderer.json(report).serialized(pretty: true)))
         } else {
-            ProgramOutput.standardOutput.write(RequestReportRenderer.text(report))
+            ProgramOutput.standardOutput.write(RequestReportRenderer.text(
+                report, palette: .for(.standardOutput, environment: ProcessInfo.processInfo.environment)))
         }
         switch report.outcome {
         case .authenticated:

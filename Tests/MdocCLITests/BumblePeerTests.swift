@@ -66,7 +66,6 @@ struct BumblePeerTests {
     @Test("mdoc-reader reads and verifies holder_peer's mDL, in each BLE mode and each device authentication",
           arguments: [("peripheral", "mac"), ("central", "signature")])
     func peerHolderToReader(mode: String, deviceAuthentication: String) throws {
-        try LiveSession.makeDemoCredentialsPrivate()
         let controllers = try VirtualControllers(count: 2)
         defer { controllers.stop() }
         let holder = try Self.peer("holder_peer.py", [
@@ -99,7 +98,6 @@ struct BumblePeerTests {
     @Test("centrals that connect and leave, and one that stays, before the peer do not end the GATT server's wait",
           arguments: ["peripheral", "central"])
     func probingCentralsBeforeThePeer(mode: String) throws {
-        try LiveSession.makeDemoCredentialsPrivate()
         let controllers = try VirtualControllers(count: 3)
         defer { controllers.stop() }
         let probeTransport = "tcp-client:127.0.0.1:\(controllers.ports[1])"
@@ -164,7 +162,6 @@ struct BumblePeerTests {
 
     @Test("mdoc-holder in central client mode connects again when the reader ends its first links at once")
     func holderConnectsAgainAfterDroppedLinks() throws {
-        try LiveSession.makeDemoCredentialsPrivate()
         let controllers = try VirtualControllers(count: 2)
         defer { controllers.stop() }
         let holder = try BackgroundProgram("mdoc-holder", [
@@ -187,7 +184,6 @@ struct BumblePeerTests {
     @Test("a peer that enables Server2Client notifications only gets the messages, in each BLE mode",
           arguments: ["peripheral", "central"])
     func peerSubscribedToServer2ClientOnly(mode: String) throws {
-        try LiveSession.makeDemoCredentialsPrivate()
         let controllers = try VirtualControllers(count: 2)
         defer { controllers.stop() }
         if mode == "peripheral" {
@@ -225,7 +221,6 @@ struct BumblePeerTests {
     @Test("a holder that ends the session in the SessionData of its response ends mdoc-reader --termination wait at once, State 0x02 before the link closes",
           arguments: ["peripheral", "central"])
     func holderEndingWithItsResponse(mode: String) throws {
-        try LiveSession.makeDemoCredentialsPrivate()
         let controllers = try VirtualControllers(count: 2)
         defer { controllers.stop() }
         let holder = try Self.peer("holder_peer.py", [

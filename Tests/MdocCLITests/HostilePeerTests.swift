@@ -22,7 +22,6 @@ import Testing
     private static func connect() async throws
         -> (BackgroundProgram, GATTClient, client2Server: GATTRemoteCharacteristic, state: GATTRemoteCharacteristic, uri: String)
     {
-        try LiveSession.makeDemoCredentialsPrivate()
         let holder = try BackgroundProgram(
             "mdoc-holder",
             ["present", "--credential", "Certs/demo/mdl.mdoc", "--yes", "--ble-mode", "peripheral", "--no-qr", "--timeout", "\(holderTimeout)"],

@@ -218,8 +218,7 @@ import Testing
     }
 
     @Test func readerCertificateGivenAsTrustedReaderRootIsNamed() async throws {
-        let (folder, credential) = try SecretsAtRestTests.credentialCopy(mode: 0o600)
-        defer { try? FileManager.default.removeItem(atPath: folder) }
+        let credential = "Certs/demo/mdl.mdoc"
         let refused = try await SecretsAtRestTests.run(
             "mdoc-holder", ["present", "--credential", credential, "--trust-readers", "Certs/demo/reader.pem", "--yes", "--no-qr", "--timeout", "1"])
         #expect(refused.status == 7)

@@ -142,7 +142,21 @@ import Testing
         let leafAsRoot = try verifyRequest(
             "\(Self.v)/device_request.hex", ["--transcript", "\(Self.v)/session_transcript_bytes.hex", "--trust-readers", "\(Self.v)/reader_cert.hex"])
         #expect(leafAsRoot.status == 7)
-        let noTrust = try verifyRequest("\(Self.v)/device_request.hex", ["--transcript", "\(Self.v)/session_transcript_bytes.hex"])
+        // Nothing names reader roots: no option, no MDOC_TRUST_READERS, no trust store.
+        let home = FileManager.default.temporaryDirectory.appendingPathComponent("verify-request-\(UUID().uuidString)").path
+        defer { try? FileManager.default.removeItem(atPath: home) }
+        let noTrust = try ProgramRunner.run(
+            "mdoc-reader", ["verify-request", "\(Self.v)/device_request.hex", "--transcript", "\(Self.v)/session_transcript_bytes.hex"],
+            environment: ["HOME": home, "XDG_CONFIG_HOME": home + "/config", "MDOC_TRUST_READERS": ""])
         #expect(noTrust.status == 64)
+        #expect(noTrust.standardError.contains("give --trust-readers with the reader root certificates to trust, set MDOC_TRUST_READERS"))
+    }
+
+    @Test func withoutTrustReadersItTrustsTheReaderRootsAHolderWould() throws {
+        let result = try ProgramRunner.run(
+            "mdoc-reader", ["verify-request", "\(Self.v)/device_request.hex", "--transcript", "\(Self.v)/session_transcript_bytes.hex"] + validTime,
+            environment: ["MDOC_TRUST_READERS": "\(Self.v)/reader_root_cert.hex"])
+        #expect(result.status == 0, "\(result.standardError)")
+        #expect(result.standardError.contains("mdoc-reader: trusting the reader roots of MDOC_TRUST_READERS"))
     }
 }

@@ -73,8 +73,7 @@ final class HostileHolder {
 
     /// The committed demo mDL.
     static func demoMDL() throws -> Credential {
-        try LiveSession.makeDemoCredentialsPrivate()
-        return try Credential(encoded: try InputSource.loadPrivate(ProgramRunner.repositoryRoot + "/Certs/demo/mdl.mdoc").bytes)
+        return try CredentialFiles.load(ProgramRunner.repositoryRoot + "/Certs/demo/mdl.mdoc").credential
     }
 
     /// Lets the session go up to and including `last`.

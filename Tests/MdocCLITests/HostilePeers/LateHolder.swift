@@ -16,8 +16,7 @@ final class LateHolder {
     private let serviceUUID: UUID
 
     init() throws {
-        try LiveSession.makeDemoCredentialsPrivate()
-        let credential = try Credential(encoded: try InputSource.loadPrivate(ProgramRunner.repositoryRoot + "/Certs/demo/mdl.mdoc").bytes)
+        let credential = try CredentialFiles.load(ProgramRunner.repositoryRoot + "/Certs/demo/mdl.mdoc").credential
         let options = BleOptions.offering(peripheralServerMode: false, centralClientMode: true)
         session = try HolderSession(credentials: [credential], readerTrustAnchors: [], bleOptions: options, now: { Date() })
         guard let uuid = options.centralClientModeUUID else { throw LiveSessionError("no central client mode UUID") }

@@ -126,7 +126,6 @@ import Testing
 
     /// Starts `mdoc-holder present` offering central client mode only.
     static func startCentralHolder(_ link: any HostileLink, timeout: Int = LinkBehaviourTests.timeout) throws -> BackgroundProgram {
-        try LiveSession.makeDemoCredentialsPrivate()
         return try BackgroundProgram("mdoc-holder", [
             "present", "--credential", "Certs/demo/mdl.mdoc", "--yes", "--ble-mode", "central", "--no-qr",
             "--transport", link.transport, "--timeout", String(timeout),
@@ -190,7 +189,6 @@ import Testing
         let uuid: UUID
         switch mode {
         case .peripheralServer:
-            try LiveSession.makeDemoCredentialsPrivate()
             server = try BackgroundProgram("mdoc-holder", [
                 "present", "--credential", "Certs/demo/mdl.mdoc", "--yes", "--ble-mode", "peripheral", "--no-qr",
                 "--transport", "bluez", "--timeout", String(Self.timeout),

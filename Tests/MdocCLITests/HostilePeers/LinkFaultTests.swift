@@ -58,7 +58,6 @@ import Testing
     /// Starts `mdoc-holder present` in peripheral server mode with `--yes`.
     static func startHolder(_ link: any HostileLink, timeout: Int = LinkFaultTests.timeout,
                             keepRunning: Bool = false) throws -> BackgroundProgram {
-        try LiveSession.makeDemoCredentialsPrivate()
         var arguments: [String] = [
             "present", "--credential", "Certs/demo/mdl.mdoc", "--yes", "--ble-mode", "peripheral", "--no-qr",
             "--transport", link.transport, "--timeout", String(timeout),
