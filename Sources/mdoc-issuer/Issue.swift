@@ -55,7 +55,8 @@ struct Issue: ParsableCommand {
               mdoc-issuer issue --pki my-pki --doctype mdl --data Samples/mdl.json \\
                 --out no-eku.mdoc --ds-deviation no-eku
               mdoc-issuer issue --pki my-pki --doctype mdl --data Samples/mdl.json \\
-                --out expired.mdoc --valid-from 2021-01-01T00:00:00Z --valid-until 2022-01-01T00:00:00Z
+                --out expired.mdoc --valid-from 2021-01-01T00:00:00Z \\
+                --valid-until 2022-01-01T00:00:00Z
 
             Exit codes: 0 issued; 2 the data file is not valid issuer data (the message names \
             the JSON path) or cannot make a document; 7 unusable --pki or --device-key, a test \
