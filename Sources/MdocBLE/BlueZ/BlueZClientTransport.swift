@@ -141,7 +141,9 @@ actor BlueZClientTransport: MdocTransport {
         for characteristic in required where characteristics[characteristic] == nil {
             throw BLEError(.characteristicNotFound, "the service \(uuid) lacks characteristic \(characteristic)")
         }
-        logger.debug("ATT MTU reported by bluetoothd", metadata: ["mtu": "\(mtu)", "chunkSize": "\(MessageChunker.chunkSize(mtu: mtu))"])
+        logger.debug("ATT MTU reported by bluetoothd", metadata: [
+            "mtu": "\(mtu)", "chunkSize": "\(MessageChunker.chunkSize(mtu: mtu, limit: MessageChunker.maximumWriteChunkSize))",
+        ])
         if mode == .centralClient, let expectedIdent, let identPath = characteristics[MdocGATTProfile.ident] {
             let read: [UInt8]
             do {
@@ -176,9 +178,10 @@ actor BlueZClientTransport: MdocTransport {
     func send(_ message: [UInt8]) async throws(BLEError) {
         await sendTurn.acquire()
         defer { sendTurn.release() }
-        let chunks = MessageChunker.chunks(of: message, mtu: mtu)
+        let limit = MessageChunker.maximumWriteChunkSize
+        let chunks = MessageChunker.chunks(of: message, mtu: mtu, limit: limit)
         logger.debug("sending a message as Client2Server writes through bluetoothd", metadata: [
-            "bytes": "\(message.count)", "chunks": "\(chunks.count)", "chunkSize": "\(MessageChunker.chunkSize(mtu: mtu))",
+            "bytes": "\(message.count)", "chunks": "\(chunks.count)", "chunkSize": "\(MessageChunker.chunkSize(mtu: mtu, limit: limit))",
         ])
         for chunk in chunks {
             try await writeCommand(client2ServerPath, chunk)
