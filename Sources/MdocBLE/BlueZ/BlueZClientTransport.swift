@@ -9,11 +9,12 @@ import Logging
 /// the mdoc reader in peripheral server mode, the mdoc in central client mode.
 ///
 /// ``connect(over:adapter:mode:serviceUUID:expectedIdent:timeout:logger:)`` discovers a device
-/// advertising the service (Adapter1.SetDiscoveryFilter, StartDiscovery), connects
+/// advertising the service (``BlueZDiscovery``), connects
 /// (Device1.Connect), waits for ServicesResolved, finds the characteristics, checks Ident in
 /// central client mode, enables notifications of State and Server2Client (StartNotify) and
-/// writes State 0x01 (8.3.3.1.1.4). Chunks go out as WriteValue with type "command" (ATT Write
-/// Command), in order; notifications arrive as PropertiesChanged of a characteristic's Value.
+/// writes State 0x01 (8.3.3.1.1.4). Chunks of at most ``MessageChunker/maximumWriteChunkSize``
+/// octets go out as WriteValue with type "command" (ATT Write Command), in order; notifications
+/// arrive as PropertiesChanged of a characteristic's Value.
 actor BlueZClientTransport: MdocTransport {
     /// How often discovery and connection progress are polled.
     static let pollInterval: Duration = .milliseconds(50)
@@ -55,57 +56,42 @@ actor BlueZClientTransport: MdocTransport {
     /// `adapter`, within `timeout`. `expectedIdent` is checked against the Ident characteristic
     /// in central client mode. Throws `peerNotFound`, `timeout`, `serviceNotFound`,
     /// `characteristicNotFound`, `identMismatch`, or `linkClosed` with bluetoothd's error.
+    ///
+    /// A device bluetoothd has resolved the services of before (a reader met earlier) lists
+    /// those services as its UUIDs, not the UUIDs it advertises now, so the fresh service UUID
+    /// of this session is not among them (org.bluez.Device.rst, UUIDs). Such a device is
+    /// recognised by bluetoothd reporting its RSSI during this discovery, which it does only for
+    /// advertisements matching a discovery filter; it is connected to and kept only if its
+    /// GATT services include `serviceUUID`.
     static func connect(
         over connection: DBusConnection, adapter: String, mode: MdocBLEMode, serviceUUID: UUID, expectedIdent: [UInt8]?,
         timeout: Duration, logger: Logger
     ) async throws(BLEError) -> BlueZClientTransport {
         let deadline = ContinuousClock.now + timeout
         let uuid = serviceUUID.uuidString.lowercased()
-        let devicePath = try await discover(uuid, over: connection, adapter: adapter, until: deadline, logger: logger)
-        logger.debug("connecting through bluetoothd", metadata: ["device": "\(devicePath)"])
-        do {
-            _ = try await connection.call(BlueZInterface.service, devicePath, BlueZInterface.device, "Connect",
-                                          timeout: max(deadline - ContinuousClock.now, .milliseconds(1)))
-        } catch {
-            throw BLEError(.linkClosed, "bluetoothd could not connect to \(devicePath): \(error)")
-        }
-        do {
-            return try await open(devicePath, uuid: uuid, over: connection, mode: mode, expectedIdent: expectedIdent,
-                                  until: deadline, logger: logger)
-        } catch {
-            _ = try? await connection.call(BlueZInterface.service, devicePath, BlueZInterface.device, "Disconnect")
-            throw error
-        }
-    }
-
-    /// Discovery with a UUID filter until a device advertising `uuid` is seen (it has an RSSI,
-    /// so it is in range now, not only in bluetoothd's cache); returns its object path.
-    private static func discover(
-        _ uuid: String, over connection: DBusConnection, adapter: String, until deadline: ContinuousClock.Instant, logger: Logger
-    ) async throws(BLEError) -> String {
-        do {
-            _ = try await connection.call(BlueZInterface.service, adapter, BlueZInterface.adapter, "SetDiscoveryFilter", [
-                .properties([("UUIDs", .strings([uuid])), ("Transport", .string("le"))]),
+        let discovery = try await BlueZDiscovery.start(uuid, over: connection, adapter: adapter, logger: logger)
+        defer { discovery.stop() }
+        while true {
+            let candidate = try await discovery.next(until: deadline)
+            logger.debug("connecting through bluetoothd", metadata: [
+                "device": "\(candidate.path)", "advertises": "\(candidate.isAdvertisingService ? "the service" : "unknown: checking its services")",
             ])
-            _ = try await connection.call(BlueZInterface.service, adapter, BlueZInterface.adapter, "StartDiscovery")
-        } catch {
-            throw BLEError(.transportUnavailable, "bluetoothd refused to start discovery on \(adapter): \(error)")
-        }
-        defer {
-            Task { _ = try? await connection.call(BlueZInterface.service, adapter, BlueZInterface.adapter, "StopDiscovery") }
-        }
-        logger.debug("discovering through bluetoothd", metadata: ["service": "\(uuid)", "adapter": "\(adapter)"])
-        while ContinuousClock.now < deadline {
-            let objects = try await managedObjects(over: connection)
-            for (path, interfaces) in objects where path.hasPrefix(adapter + "/") {
-                guard let device = interfaces[BlueZInterface.device]?.dictionaryValue,
-                      device["RSSI"] != nil || device["Connected"]?.boolValue == true,
-                      device["UUIDs"]?.stringsValue?.contains(where: { $0.lowercased() == uuid }) == true else { continue }
-                return path
+            do {
+                _ = try await connection.call(BlueZInterface.service, candidate.path, BlueZInterface.device, "Connect",
+                                              timeout: max(deadline - ContinuousClock.now, .milliseconds(1)))
+            } catch {
+                throw BLEError(.linkClosed, "bluetoothd could not connect to \(candidate.path): \(error)")
             }
-            try? await Task.sleep(for: pollInterval)
+            do {
+                return try await open(candidate.path, uuid: uuid, over: connection, mode: mode, expectedIdent: expectedIdent,
+                                      until: deadline, logger: logger)
+            } catch {
+                _ = try? await connection.call(BlueZInterface.service, candidate.path, BlueZInterface.device, "Disconnect")
+                guard error.code == .serviceNotFound, !candidate.isAdvertisingService else { throw error }
+                logger.debug("the device does not have the service", metadata: ["device": "\(candidate.path)"])
+                discovery.exclude(candidate.path)
+            }
         }
-        throw BLEError(.peerNotFound, "no device advertising service \(uuid) was discovered")
     }
 
     /// After Device1.Connect: waits for the services, finds the 18013-5 characteristics,
@@ -264,7 +250,8 @@ actor BlueZClientTransport: MdocTransport {
         return true
     }
 
-    private static func managedObjects(over connection: DBusConnection) async throws(BLEError) -> [String: [String: DBusValue]] {
+    /// bluetoothd's objects by path, each with its interfaces' properties.
+    static func managedObjects(over connection: DBusConnection) async throws(BLEError) -> [String: [String: DBusValue]] {
         let reply: [DBusValue]
         do {
             reply = try await connection.call(BlueZInterface.service, "/", BlueZInterface.objectManager, "GetManagedObjects")
