@@ -26,15 +26,16 @@ actor BlueZClientTransport: MdocTransport {
     private let statePath: String
     private let client2ServerPath: String
     private let server2ClientPath: String
-    private let subscription: DBusConnection.Registration
+    private let subscriptions: [DBusConnection.Registration]
+    private let links: BlueZRadio.ClientLinks
     private var inbox: MdocClientInbox
     private var isClosed = false
     private let sendTurn = MessageSendTurn()
     private let logger: Logger
 
     private init(mode: MdocBLEMode, mtu: Int, connection: DBusConnection, devicePath: String,
-                 characteristics: [BluetoothUUID: String], subscription: DBusConnection.Registration,
-                 signals: AsyncStream<DBusConnection.Delivery>, logger: Logger) {
+                 characteristics: [BluetoothUUID: String], subscriptions: [DBusConnection.Registration],
+                 links: BlueZRadio.ClientLinks, signals: AsyncStream<DBusConnection.Delivery>, logger: Logger) {
         self.mode = mode
         self.mtu = mtu
         self.connection = connection
@@ -42,7 +43,8 @@ actor BlueZClientTransport: MdocTransport {
         statePath = characteristics[MdocGATTProfile.state(mode: mode)] ?? ""
         client2ServerPath = characteristics[MdocGATTProfile.client2Server(mode: mode)] ?? ""
         server2ClientPath = characteristics[MdocGATTProfile.server2Client(mode: mode)] ?? ""
-        self.subscription = subscription
+        self.subscriptions = subscriptions
+        self.links = links
         inbox = MdocClientInbox(mtu: mtu)
         self.logger = logger
         Task { [weak self] in
@@ -63,9 +65,13 @@ actor BlueZClientTransport: MdocTransport {
     /// recognised by bluetoothd reporting its RSSI during this discovery, which it does only for
     /// advertisements matching a discovery filter; it is connected to and kept only if its
     /// GATT services include `serviceUUID`.
+    ///
+    /// bluetoothd keeps a link up after the program that asked for it has gone, so every device
+    /// connected is in `links` until it is disconnected, for the radio to disconnect when it
+    /// closes.
     static func connect(
-        over connection: DBusConnection, adapter: String, mode: MdocBLEMode, serviceUUID: UUID, expectedIdent: [UInt8]?,
-        timeout: Duration, logger: Logger
+        over connection: DBusConnection, adapter: String, links: BlueZRadio.ClientLinks, mode: MdocBLEMode, serviceUUID: UUID,
+        expectedIdent: [UInt8]?, timeout: Duration, logger: Logger
     ) async throws(BLEError) -> BlueZClientTransport {
         let deadline = ContinuousClock.now + timeout
         let uuid = serviceUUID.uuidString.lowercased()
@@ -76,17 +82,19 @@ actor BlueZClientTransport: MdocTransport {
             logger.debug("connecting through bluetoothd", metadata: [
                 "device": "\(candidate.path)", "advertises": "\(candidate.isAdvertisingService ? "the service" : "unknown: checking its services")",
             ])
+            links.insert(candidate.path)
             do {
                 _ = try await connection.call(BlueZInterface.service, candidate.path, BlueZInterface.device, "Connect",
                                               timeout: max(deadline - ContinuousClock.now, .milliseconds(1)))
             } catch {
+                await links.disconnect(candidate.path, over: connection)
                 throw BLEError(.linkClosed, "bluetoothd could not connect to \(candidate.path): \(error)")
             }
             do {
-                return try await open(candidate.path, uuid: uuid, over: connection, mode: mode, expectedIdent: expectedIdent,
-                                      until: deadline, logger: logger)
+                return try await open(candidate.path, uuid: uuid, over: connection, links: links, mode: mode,
+                                      expectedIdent: expectedIdent, until: deadline, logger: logger)
             } catch {
-                _ = try? await connection.call(BlueZInterface.service, candidate.path, BlueZInterface.device, "Disconnect")
+                await links.disconnect(candidate.path, over: connection)
                 guard error.code == .serviceNotFound, !candidate.isAdvertisingService else { throw error }
                 logger.debug("the device does not have the service", metadata: ["device": "\(candidate.path)"])
                 discovery.exclude(candidate.path)
@@ -97,7 +105,8 @@ actor BlueZClientTransport: MdocTransport {
     /// After Device1.Connect: waits for the services, finds the 18013-5 characteristics,
     /// checks Ident, enables notifications and writes State 0x01.
     private static func open(
-        _ devicePath: String, uuid: String, over connection: DBusConnection, mode: MdocBLEMode, expectedIdent: [UInt8]?,
+        _ devicePath: String, uuid: String, over connection: DBusConnection, links: BlueZRadio.ClientLinks, mode: MdocBLEMode,
+        expectedIdent: [UInt8]?,
         until deadline: ContinuousClock.Instant, logger: Logger
     ) async throws(BLEError) -> BlueZClientTransport {
         while try await property(over: connection, devicePath, BlueZInterface.device, "ServicesResolved")?.boolValue != true {
@@ -145,17 +154,26 @@ actor BlueZClientTransport: MdocTransport {
                 throw BLEError(.identMismatch, "the reader's Ident \(MdocGATTClientTransport.hex(read)) is not \(MdocGATTClientTransport.hex(expectedIdent)), derived from EDeviceKeyBytes")
             }
         }
+        // The device's and characteristics' changes, and the characteristics going away: when
+        // the GATT server's application ends, bluetoothd on the other side drops the service and
+        // this one removes its objects, while the link itself stays up.
         let (signals, sink) = AsyncStream.makeStream(of: DBusConnection.Delivery.self, bufferingPolicy: .unbounded)
-        let subscription: DBusConnection.Registration
-        do {
-            subscription = try await connection.subscribe(
-                "type='signal',sender='\(BlueZInterface.service)',interface='\(BlueZInterface.properties)',"
-                    + "member='PropertiesChanged',path_namespace='\(devicePath)'") { sink.yield($0) }
-        } catch {
-            throw BLEError(.linkClosed, "watching \(devicePath) on D-Bus failed: \(error)")
+        var subscriptions: [DBusConnection.Registration] = []
+        for rule in [
+            "type='signal',sender='\(BlueZInterface.service)',interface='\(BlueZInterface.properties)',"
+                + "member='PropertiesChanged',path_namespace='\(devicePath)'",
+            "type='signal',sender='\(BlueZInterface.service)',interface='\(BlueZInterface.objectManager)',"
+                + "member='InterfacesRemoved',arg0path='\(devicePath)/'",
+        ] {
+            do {
+                subscriptions.append(try await connection.subscribe(rule) { sink.yield($0) })
+            } catch {
+                subscriptions.forEach { $0.cancel() }
+                throw BLEError(.linkClosed, "watching \(devicePath) on D-Bus failed: \(error)")
+            }
         }
         let transport = BlueZClientTransport(mode: mode, mtu: mtu, connection: connection, devicePath: devicePath,
-                                             characteristics: characteristics, subscription: subscription,
+                                             characteristics: characteristics, subscriptions: subscriptions, links: links,
                                              signals: signals, logger: logger)
         try await transport.start()
         return transport
@@ -226,19 +244,29 @@ actor BlueZClientTransport: MdocTransport {
     private func disconnect() async {
         guard !isClosed else { return }
         isClosed = true
-        subscription.cancel()
+        subscriptions.forEach { $0.cancel() }
         inbox.events.finish()
-        _ = try? await connection.call(BlueZInterface.service, devicePath, BlueZInterface.device, "Disconnect")
+        await links.disconnect(devicePath, over: connection)
     }
 
-    /// Handles one PropertiesChanged under the device; false once the link ended.
+    /// Handles one PropertiesChanged under the device, or InterfacesRemoved of an object under
+    /// it; false once the link ended.
     private func handle(_ signal: DBusConnection.Delivery) -> Bool {
-        guard !isClosed, signal.arguments.count >= 2, let changed = signal.arguments[1].dictionaryValue else { return !isClosed }
+        guard !isClosed, signal.arguments.count >= 2 else { return !isClosed }
+        if signal.member == "InterfacesRemoved" {
+            guard let removed = signal.arguments[0].stringValue,
+                  [statePath, client2ServerPath, server2ClientPath].contains(removed) else { return true }
+            logger.debug("bluetoothd removed the service's characteristics: the GATT server's application ended")
+            close()
+            return false
+        }
+        guard let changed = signal.arguments[1].dictionaryValue else { return true }
         if signal.path == devicePath, changed["Connected"]?.boolValue == false {
             logger.debug("bluetoothd reports the device disconnected")
             isClosed = true
-            subscription.cancel()
+            subscriptions.forEach { $0.cancel() }
             inbox.events.finish()
+            links.remove(devicePath)
             return false
         }
         guard let value = changed["Value"]?.bytesValue else { return true }

@@ -26,6 +26,7 @@ public final class BlueZRadio: MdocRadio {
     private let connection: DBusConnection
     private let settings: BlueZDaemonSettings
     private let cleanups = Mutex<[ObjectIdentifier: @Sendable () async -> Void]>([:])
+    private let clientLinks = ClientLinks()
     private let hasWarnedOfBearers = Atomic<Bool>(false)
 
     private init(adapterName: String, adapterPath: String, connection: DBusConnection, settings: BlueZDaemonSettings) {
@@ -121,8 +122,9 @@ public final class BlueZRadio: MdocRadio {
         case .peripheralServer:
             return try await serve(mode: mode, serviceUUID: serviceUUID, ident: nil, timeout: timeout, logger: logger)
         case .centralClient:
-            return try await BlueZClientTransport.connect(over: connection, adapter: adapterPath, mode: mode, serviceUUID: serviceUUID,
-                                                          expectedIdent: ident, timeout: timeout, logger: logger)
+            return try await BlueZClientTransport.connect(over: connection, adapter: adapterPath, links: clientLinks, mode: mode,
+                                                          serviceUUID: serviceUUID, expectedIdent: ident, timeout: timeout,
+                                                          logger: logger)
         }
     }
 
@@ -133,8 +135,9 @@ public final class BlueZRadio: MdocRadio {
         warnOfSeveralBearers(logger)
         switch mode {
         case .peripheralServer:
-            return try await BlueZClientTransport.connect(over: connection, adapter: adapterPath, mode: mode, serviceUUID: serviceUUID,
-                                                          expectedIdent: nil, timeout: timeout, logger: logger)
+            return try await BlueZClientTransport.connect(over: connection, adapter: adapterPath, links: clientLinks, mode: mode,
+                                                          serviceUUID: serviceUUID, expectedIdent: nil, timeout: timeout,
+                                                          logger: logger)
         case .centralClient:
             return try await serve(mode: mode, serviceUUID: serviceUUID, ident: ident, timeout: timeout, logger: logger)
         }
@@ -163,14 +166,49 @@ public final class BlueZRadio: MdocRadio {
         }.sorted { $0.address < $1.address }
     }
 
-    /// Unregisters whatever is still registered and leaves the bus.
+    /// Unregisters whatever is still registered, disconnects the devices still connected as
+    /// GATT client (bluetoothd would keep those links up), and leaves the bus.
     public func close() async {
         let pending = cleanups.withLock { cleanups in
             defer { cleanups = [:] }
             return Array(cleanups.values)
         }
         for cleanup in pending { await cleanup() }
+        await clientLinks.disconnectAll(over: connection)
         connection.close()
+    }
+
+    /// The devices the GATT client side connected through bluetoothd (Device1.Connect) and has
+    /// not disconnected yet.
+    final class ClientLinks: Sendable {
+        /// How long a Device1.Disconnect may take when the radio closes.
+        static let disconnectTimeout: Duration = .seconds(2)
+
+        private let paths = Mutex<Set<String>>([])
+
+        /// Records `path` as connected, before Device1.Connect.
+        func insert(_ path: String) {
+            paths.withLock { _ = $0.insert(path) }
+        }
+
+        /// Forgets `path`, which bluetoothd reported disconnected.
+        func remove(_ path: String) {
+            paths.withLock { _ = $0.remove(path) }
+        }
+
+        /// Device1.Disconnect of `path`, once.
+        func disconnect(_ path: String, over connection: DBusConnection) async {
+            guard paths.withLock({ $0.remove(path) }) != nil else { return }
+            _ = try? await connection.call(BlueZInterface.service, path, BlueZInterface.device, "Disconnect",
+                                           timeout: Self.disconnectTimeout)
+        }
+
+        /// Disconnects every device still connected.
+        func disconnectAll(over connection: DBusConnection) async {
+            for path in paths.withLock({ $0 }) {
+                await disconnect(path, over: connection)
+            }
+        }
     }
 
     /// Warns, once, when bluetoothd may carry a session over several ATT bearers
