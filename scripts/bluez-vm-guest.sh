@@ -16,28 +16,61 @@
 # of the registrations go next to it.
 set -uo pipefail
 
-# Counts the GATT applications and advertisements registered with bluetoothd
-# (GattManager1.RegisterApplication, LEAdvertisingManager1.RegisterAdvertisement) that were not
-# unregistered (UnregisterApplication, UnregisterAdvertisement), from the D-Bus monitor's record
-# of every such call and its reply; bluetoothd dropping one by itself (its owner left the bus, or
-# LEAdvertisement1.Release) does not count as unregistered. Also reads each adapter's
-# LEAdvertisingManager1.ActiveInstances.
+# What the programs registered with bluetoothd (GattManager1.RegisterApplication,
+# LEAdvertisingManager1.RegisterAdvertisement) and did not unregister themselves, from the D-Bus
+# monitor's record of every such call, its reply, and the bus names that went away: "registered"
+# counts those whose program is still on the bus, "abandoned" those bluetoothd dropped because
+# their program left the bus without unregistering them. Then each adapter's
+# LEAdvertisingManager1.ActiveInstances. Status 1 unless all of it is 0.
 registrations() {
-    local logs=$1 left adapter active status=0
-    left=$(awk -F'\t' '
-        $1 == "mc" && ($7 == "org.bluez.GattManager1" || $7 == "org.bluez.LEAdvertisingManager1") &&
-            $8 ~ /^(Register|Unregister)(Application|Advertisement)$/ { calls[$4 " " $3] = $8 }
-        $1 == "mr" && (($5 " " $6) in calls) {
-            member = calls[$5 " " $6]
-            delete calls[$5 " " $6]
-            kind = member ~ /Application$/ ? "applications" : "advertisements"
-            count[kind] += member ~ /^Register/ ? 1 : -1
+    local logs=$1 counts adapter active status=0
+    counts=$(awk '
+        function field(name,   at) {
+            if (!match($0, name "=[^ ;]*")) return ""
+            return substr($0, RSTART + length(name) + 1, RLENGTH - length(name) - 1)
         }
-        $1 == "err" { delete calls[$5 " " $6] }
-        END { printf "applications %d advertisements %d\n", count["applications"], count["advertisements"] }
+        /^method call / {
+            if (field("interface") ~ /^org\.bluez\.(GattManager1|LEAdvertisingManager1)$/ &&
+                field("member") ~ /^(Register|Unregister)(Application|Advertisement)$/)
+                calls[field("sender") " " field("serial")] = field("member")
+            next
+        }
+        /^method return / || /^error / {
+            key = field("destination") " " field("reply_serial")
+            if ((key in calls) && /^method return /) {
+                member = calls[key]
+                kind = member ~ /Application$/ ? "applications" : "advertisements"
+                owner = field("destination")
+                count[owner, kind] += member ~ /^Register/ ? 1 : -1
+                owners[owner] = 1
+            }
+            delete calls[key]
+            next
+        }
+        /^signal .*member=NameOwnerChanged/ { arguments = 3; name = ""; next }
+        arguments > 0 && /^ *string / {
+            value = $0
+            sub(/^ *string "/, "", value)
+            sub(/"$/, "", value)
+            if (arguments == 3) name = value
+            if (arguments == 1 && value == "" && (name in owners)) {
+                abandoned["applications"] += count[name, "applications"]
+                abandoned["advertisements"] += count[name, "advertisements"]
+                delete owners[name]
+            }
+            arguments--
+        }
+        END {
+            for (owner in owners) {
+                registered["applications"] += count[owner, "applications"]
+                registered["advertisements"] += count[owner, "advertisements"]
+            }
+            printf "registered: applications %d advertisements %d; abandoned: applications %d advertisements %d\n",
+                registered["applications"], registered["advertisements"], abandoned["applications"], abandoned["advertisements"]
+        }
     ' "$logs/dbus-monitor.log")
-    echo "left registered with bluetoothd: $left"
-    case $left in "applications 0 advertisements 0") ;; *) status=1 ;; esac
+    echo "$counts"
+    case $counts in *"applications 0 advertisements 0; abandoned: applications 0 advertisements 0") ;; *) status=1 ;; esac
     for adapter in $(busctl --system --list tree org.bluez 2>/dev/null | grep -E '^/org/bluez/hci[0-9]+$'); do
         active=$(busctl --system get-property org.bluez "$adapter" org.bluez.LEAdvertisingManager1 ActiveInstances 2>/dev/null)
         echo "${adapter##*/}: active advertisements ${active#y }"
@@ -126,10 +159,9 @@ modprobe hci_vhci || fail "no hci_vhci module for $(uname -r)"
 mkdir -p /run/dbus
 dbus-daemon --system --fork --nopidfile || fail "the system bus did not start"
 wait_until 30 test -S /run/dbus/system_bus_socket || fail "the system bus has no socket"
-dbus-monitor --system --profile "type='method_call',interface='org.bluez.GattManager1'" \
-    "type='method_call',interface='org.bluez.LEAdvertisingManager1'" \
-    "type='method_call',interface='org.bluez.LEAdvertisement1'" "type='method_return'" "type='error'" \
-    >"$logs/dbus-monitor.log" 2>&1 &
+dbus-monitor --system "type='method_call',interface='org.bluez.GattManager1'" \
+    "type='method_call',interface='org.bluez.LEAdvertisingManager1'" "type='method_return'" "type='error'" \
+    "type='signal',sender='org.freedesktop.DBus',member='NameOwnerChanged'" >"$logs/dbus-monitor.log" 2>&1 &
 background+=($!)
 say "system bus up"
 

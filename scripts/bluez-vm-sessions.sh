@@ -20,6 +20,12 @@
 #                 (--terminate-after-response), the reader waits for it
 #   mixed-MODE    the holder on bluez:hci0, the reader on its own LE host through the HCI user
 #                 channel of hci1 (hci:user:1), which bluetoothd lets go of while it is off
+# A side that goes away mid-session (SIGKILL while the holder asks for consent):
+#   reader-gone   bluetoothd stops the notifications the dead reader had enabled (the link stays
+#                 up): the holder must end within seconds, not after its --timeout
+#   holder-gone   bluetoothd drops the dead holder's application and, on the reader's side,
+#                 removes the service's objects (the link stays up): the reader must end within
+#                 seconds
 # Checks of what bluetoothd refuses and of its settings:
 #   powered-off   hci0 powered off: the holder says so (status 8) and registers nothing
 #   slots         every advertising slot of hci0 taken (by bluetoothctl): the holder says so
@@ -61,6 +67,13 @@ down() { hciconfig "$1" | grep -q DOWN; }
 free_slots_are() { [ "$(property hci0 org.bluez.LEAdvertisingManager1 SupportedInstances)" = "y $1" ]; }
 registrations() {
     bash scripts/bluez-vm-guest.sh registrations "$logs"
+}
+# What must be registered after a check: nothing, and abandoned only what holder-gone left.
+abandoned_applications=0
+expected_registrations() {
+    echo "registered: applications 0 advertisements 0; abandoned: applications $abandoned_applications advertisements 0"
+    echo "hci0: active advertisements 0"
+    echo "hci1: active advertisements 0"
 }
 elapsed() {
     local took=$((($(date +%s%N) - $1) / 1000000))
@@ -127,7 +140,8 @@ session() {
         grep -q "\"deviceAuthentication\" *: *\"$device_auth\"" "$out.reader.out" ||
             problems+=("device authentication is not $device_auth")
     fi
-    registered=$(registrations) || problems+=("$(echo "$registered" | tr '\n' ' ')")
+    registered=$(registrations)
+    [ "$registered" = "$(expected_registrations)" ] || problems+=("$(echo "$registered" | tr '\n' ' ')")
     if [ ${#problems[@]} -eq 0 ]; then
         ! $announce || say "$name: verified ($device_auth) in $(elapsed "$started"); nothing left registered"
         return 0
@@ -182,6 +196,60 @@ with_slots_taken() {
     return $status
 }
 
+# Starts a full session whose holder asks for consent on a pipe, kills `$1` (reader or holder)
+# while the holder waits for the answer, lets the holder go on when it survives, and checks the
+# survivor ends with status 8 well before its timeout.
+gone() {
+    local victim=$1 name=$1-gone out=$logs/$1-gone consent=$work/consent-$1 fd holder_pid reader_pid survivor started status took registered
+    mkfifo "$consent"
+    # Without a timeout(1) in between, so that the signals reach the programs; their own
+    # --timeout bounds them.
+    "$bin/mdoc-holder" present --no-qr --log-level debug --transport bluez:hci0 \
+        --ble-mode peripheral --timeout "$program_timeout" --credential "$work/mdl.mdoc" <"$consent" >"$out.holder.out" 2>"$out.holder.err" &
+    holder_pid=$!
+    exec {fd}>"$consent"
+    if wait_until "$program_timeout" grep -q '^mdoc:' "$out.holder.out"; then
+        "$bin/mdoc-reader" request "$(grep -m1 '^mdoc:' "$out.holder.out")" \
+            --log-level debug --transport bluez:hci1 --ble-mode peripheral --timeout "$program_timeout" "${trust[@]}" \
+            --preset full >"$out.reader.out" 2>"$out.reader.err" &
+        reader_pid=$!
+    fi
+    if [ -z "${reader_pid:-}" ] || ! wait_until "$program_timeout" grep -q 'Release \[a\]ll' "$out.holder.out" "$out.holder.err"; then
+        say "$name: FAILED: the holder did not ask for consent"
+        exec {fd}>&-
+        kill "$holder_pid" ${reader_pid:+"$reader_pid"} 2>/dev/null
+        return 1
+    fi
+    started=$(date +%s%N)
+    if [ "$victim" = reader ]; then
+        kill -KILL "$reader_pid"
+        wait "$reader_pid" 2>/dev/null
+        echo a >&"$fd"
+        exec {fd}>&-
+        survivor=holder
+        wait "$holder_pid"
+        status=$?
+        # The dead reader's link stays up: disconnect it for the sessions after this one.
+        busctl --system call org.bluez /org/bluez/hci1/dev_00_AA_01_00_00_00 org.bluez.Device1 Disconnect >/dev/null 2>&1
+    else
+        kill -KILL "$holder_pid"
+        wait "$holder_pid" 2>/dev/null
+        exec {fd}>&-
+        survivor=reader
+        wait "$reader_pid"
+        status=$?
+        abandoned_applications=$((abandoned_applications + 1))
+    fi
+    took=$((($(date +%s%N) - started) / 1000000000))
+    registered=$(registrations)
+    if [ "$status" = 8 ] && [ "$took" -lt $((program_timeout / 4)) ] && [ "$registered" = "$(expected_registrations)" ]; then
+        say "$name: the $survivor ended $took s after the $victim was killed: $(tail -1 "$out.$survivor.err")"
+        return 0
+    fi
+    say "$name: FAILED: the $survivor ended with status $status after $took s; $(echo "$registered" | tr '\n' ' ')"
+    return 1
+}
+
 # bluetoothd as Debian ships it: both programs must warn of its several ATT bearers.
 bearers() {
     local out=$logs/bearers outcome
@@ -223,6 +291,8 @@ run() {
             local status=$?
             power hci1 on || { say "$name: bluetoothd did not power hci1 on again"; return 1; }
             return $status ;;
+        reader-gone | holder-gone)
+            gone "${name%-gone}" ;;
         powered-off)
             power hci0 off || { say "$name: bluetoothd did not power hci0 off"; return 1; }
             refused "$name" "adapter hci0 is powered off"
@@ -241,7 +311,7 @@ run() {
 
 names=("$@")
 [ ${#names[@]} -gt 0 ] || names=(peripheral-status peripheral-state peripheral-holder central-status central-state
-    central-holder mixed-peripheral mixed-central powered-off slots bearers)
+    central-holder mixed-peripheral mixed-central reader-gone holder-gone powered-off slots bearers)
 failures=()
 for name in "${names[@]}"; do
     run "$name" || failures+=("$name")
