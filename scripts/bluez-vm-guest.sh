@@ -17,58 +17,51 @@
 set -uo pipefail
 
 # What the programs registered with bluetoothd (GattManager1.RegisterApplication,
-# LEAdvertisingManager1.RegisterAdvertisement) and did not unregister themselves, from the D-Bus
-# monitor's record of every such call, its reply, and the bus names that went away: "registered"
-# counts those whose program is still on the bus, "abandoned" those bluetoothd dropped because
-# their program left the bus without unregistering them. Then each adapter's
-# LEAdvertisingManager1.ActiveInstances. Status 1 unless all of it is 0.
+# LEAdvertisingManager1.RegisterAdvertisement) and did not unregister themselves, from two D-Bus
+# monitors: every such call and every reply (LOGS/dbus-calls.log, one line each), and the bus
+# names that went away (LOGS/dbus-names.log). "registered" counts those whose program is still
+# on the bus, "abandoned" those bluetoothd dropped because their program left the bus without
+# unregistering them. Then each adapter's LEAdvertisingManager1.ActiveInstances. Status 1 unless
+# all of it is 0.
 registrations() {
     local logs=$1 counts adapter active status=0
-    counts=$(awk '
-        function field(name,   at) {
-            if (!match($0, name "=[^ ;]*")) return ""
-            return substr($0, RSTART + length(name) + 1, RLENGTH - length(name) - 1)
-        }
-        /^method call / {
-            if (field("interface") ~ /^org\.bluez\.(GattManager1|LEAdvertisingManager1)$/ &&
-                field("member") ~ /^(Register|Unregister)(Application|Advertisement)$/)
-                calls[field("sender") " " field("serial")] = field("member")
+    counts=$(awk -F'\t' '
+        # NameOwnerChanged(name, old owner, new owner): a unique name whose new owner is empty left.
+        FILENAME ~ /dbus-names\.log$/ {
+            if ($0 ~ /^signal /) { argument = 0; next }
+            if ($0 ~ /^ *string "/) {
+                value = $0
+                sub(/^ *string "/, "", value)
+                sub(/"$/, "", value)
+                argument++
+                if (argument == 1) name = value
+                if (argument == 3 && value == "") gone[name] = 1
+            }
             next
         }
-        /^method return / || /^error / {
-            key = field("destination") " " field("reply_serial")
-            if ((key in calls) && /^method return /) {
-                member = calls[key]
-                kind = member ~ /Application$/ ? "applications" : "advertisements"
-                owner = field("destination")
-                count[owner, kind] += member ~ /^Register/ ? 1 : -1
-                owners[owner] = 1
-            }
-            delete calls[key]
-            next
-        }
-        /^signal .*member=NameOwnerChanged/ { arguments = 3; name = ""; next }
-        arguments > 0 && /^ *string / {
-            value = $0
-            sub(/^ *string "/, "", value)
-            sub(/"$/, "", value)
-            if (arguments == 3) name = value
-            if (arguments == 1 && value == "" && (name in owners)) {
-                abandoned["applications"] += count[name, "applications"]
-                abandoned["advertisements"] += count[name, "advertisements"]
-                delete owners[name]
-            }
-            arguments--
+        # dbus-monitor --profile: mc time serial sender destination path interface member;
+        # mr and err: time serial sender destination reply_serial.
+        $1 == "mc" && ($7 == "org.bluez.GattManager1" || $7 == "org.bluez.LEAdvertisingManager1") &&
+            $8 ~ /^(Register|Unregister)(Application|Advertisement)$/ { calls[$4 " " $3] = $8; next }
+        ($1 == "mr" || $1 == "err") && (($5 " " $6) in calls) {
+            member = calls[$5 " " $6]
+            delete calls[$5 " " $6]
+            if ($1 == "err") next
+            kind = member ~ /Application$/ ? "applications" : "advertisements"
+            count[$5, kind] += member ~ /^Register/ ? 1 : -1
+            owners[$5] = 1
         }
         END {
             for (owner in owners) {
-                registered["applications"] += count[owner, "applications"]
-                registered["advertisements"] += count[owner, "advertisements"]
+                state = (owner in gone) ? "abandoned" : "registered"
+                total[state, "applications"] += count[owner, "applications"]
+                total[state, "advertisements"] += count[owner, "advertisements"]
             }
             printf "registered: applications %d advertisements %d; abandoned: applications %d advertisements %d\n",
-                registered["applications"], registered["advertisements"], abandoned["applications"], abandoned["advertisements"]
+                total["registered", "applications"], total["registered", "advertisements"],
+                total["abandoned", "applications"], total["abandoned", "advertisements"]
         }
-    ' "$logs/dbus-monitor.log")
+    ' "$logs/dbus-names.log" "$logs/dbus-calls.log")
     echo "$counts"
     case $counts in *"applications 0 advertisements 0; abandoned: applications 0 advertisements 0") ;; *) status=1 ;; esac
     for adapter in $(busctl --system --list tree org.bluez 2>/dev/null | grep -E '^/org/bluez/hci[0-9]+$'); do
@@ -159,9 +152,13 @@ modprobe hci_vhci || fail "no hci_vhci module for $(uname -r)"
 mkdir -p /run/dbus
 dbus-daemon --system --fork --nopidfile || fail "the system bus did not start"
 wait_until 30 test -S /run/dbus/system_bus_socket || fail "the system bus has no socket"
-dbus-monitor --system "type='method_call',interface='org.bluez.GattManager1'" \
+# The registrations' monitors, line-buffered: the checks read the logs while they grow.
+stdbuf -oL dbus-monitor --system --profile "type='method_call',interface='org.bluez.GattManager1'" \
     "type='method_call',interface='org.bluez.LEAdvertisingManager1'" "type='method_return'" "type='error'" \
-    "type='signal',sender='org.freedesktop.DBus',member='NameOwnerChanged'" >"$logs/dbus-monitor.log" 2>&1 &
+    >"$logs/dbus-calls.log" 2>&1 &
+background+=($!)
+stdbuf -oL dbus-monitor --system "type='signal',sender='org.freedesktop.DBus',member='NameOwnerChanged'" \
+    >"$logs/dbus-names.log" 2>&1 &
 background+=($!)
 say "system bus up"
 
