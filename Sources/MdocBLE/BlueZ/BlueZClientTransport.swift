@@ -8,7 +8,7 @@ import Logging
 /// The GATT client side of ISO/IEC 18013-5 BLE data retrieval (8.3.3.1.1) through bluetoothd:
 /// the mdoc reader in peripheral server mode, the mdoc in central client mode.
 ///
-/// ``connect(over:adapter:mode:serviceUUID:expectedIdent:timeout:logger:)`` discovers a device
+/// ``connect(over:adapter:links:mode:serviceUUID:expectedIdent:timeout:logger:)`` discovers a device
 /// advertising the service (``BlueZDiscovery``), connects
 /// (Device1.Connect), waits for ServicesResolved, finds the characteristics, checks Ident in
 /// central client mode, enables notifications of State and Server2Client (StartNotify) and
@@ -106,8 +106,7 @@ actor BlueZClientTransport: MdocTransport {
     /// checks Ident, enables notifications and writes State 0x01.
     private static func open(
         _ devicePath: String, uuid: String, over connection: DBusConnection, links: BlueZRadio.ClientLinks, mode: MdocBLEMode,
-        expectedIdent: [UInt8]?,
-        until deadline: ContinuousClock.Instant, logger: Logger
+        expectedIdent: [UInt8]?, until deadline: ContinuousClock.Instant, logger: Logger
     ) async throws(BLEError) -> BlueZClientTransport {
         while try await property(over: connection, devicePath, BlueZInterface.device, "ServicesResolved")?.boolValue != true {
             guard ContinuousClock.now < deadline else {
