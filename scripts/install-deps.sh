@@ -8,8 +8,9 @@
 #                                              the Python test peers of Tests/Interop/requirements.txt
 #   scripts/install-deps.sh --bluez-vm         the build's packages and what scripts/bluez-vm.sh
 #                                              runs: QEMU, Debian's kernel, busybox for its initramfs,
-#                                              bluez, btvirt (bluez-test-tools), dbus-daemon, and
-#                                              virtme-ng from PyPI in .build/virtme-ng
+#                                              bluez, btvirt (bluez-test-tools), dbus-daemon, busctl
+#                                              (systemd), the openssl command, and virtme-ng from
+#                                              PyPI in .build/virtme-ng
 #
 # The peers go into the python3 on PATH when it takes packages; a python3 that is externally
 # managed (PEP 668, Debian's own) gets them in a virtual environment, .build/test-peers, which
@@ -26,7 +27,8 @@ if [ "${1:-}" = "--test" ]; then
     packages+=(dbus-daemon openssl python3 python3-pip python3-venv "$@")
 elif [ "${1:-}" = "--bluez-vm" ]; then
     bluez_vm=true
-    packages+=(qemu-system-x86 linux-image-amd64 busybox-static bluez bluez-test-tools dbus-daemon procps python3 python3-venv)
+    packages+=(qemu-system-x86 linux-image-amd64 busybox-static bluez bluez-test-tools dbus-daemon systemd openssl procps
+        python3 python3-venv)
 fi
 
 missing=()
