@@ -1,7 +1,11 @@
 import MdocCBOR
 import MdocCrypto
 
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
 
 /// Reads certificates for `--trust` and similar options: files holding PEM (one or more
 /// certificates), DER, or hex DER, and directories of such files.
@@ -14,11 +18,11 @@ public enum CertificateFiles {
     public static func load(_ paths: [String]) throws(InputError) -> [Certificate] {
         var certificates: [Certificate] = []
         for path in paths {
-            var isDirectory: ObjCBool = false
+            var isDirectory = false
             guard FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory) else {
                 throw InputError(.unreadable, source: path, "no such file or directory")
             }
-            if isDirectory.boolValue {
+            if isDirectory {
                 let names: [String]
                 do {
                     names = try FileManager.default.contentsOfDirectory(atPath: path).filter { !$0.hasPrefix(".") }.sorted()
@@ -30,8 +34,8 @@ public enum CertificateFiles {
                 }
                 for name in names {
                     let file = path + "/" + name
-                    var isSubdirectory: ObjCBool = false
-                    if FileManager.default.fileExists(atPath: file, isDirectory: &isSubdirectory), !isSubdirectory.boolValue {
+                    var isSubdirectory = false
+                    if FileManager.default.fileExists(atPath: file, isDirectory: &isSubdirectory), !isSubdirectory {
                         certificates += try loadFile(file)
                     }
                 }

@@ -6,7 +6,11 @@ import MdocModel
 import MdocSession
 import MdocTerminal
 
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
 
 /// `mdoc-reader request`: a live session with an mdoc from its engagement.
 struct Request: AsyncParsableCommand {
@@ -178,7 +182,7 @@ struct Request: AsyncParsableCommand {
             text = found
         }
         do {
-            return try MdocURI(text.trimmingCharacters(in: .whitespacesAndNewlines))
+            return try MdocURI(text.trimmingWhitespace)
         } catch {
             throw ProgramFailure(.malformedInput, "the engagement: \(error)")
         }
