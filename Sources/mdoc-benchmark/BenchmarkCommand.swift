@@ -44,14 +44,18 @@ struct MdocBenchmark: ParsableCommand {
                 measured in a child process. The response must verify.
 
                 With --soak N it measures nothing of that: it verifies the response N times, each \
-                with a new verifier, and prints resident memory and open descriptors at the start \
-                and after each tenth of the run (scripts/soak.sh).
+                with a new verifier (with --warm, one verifier for all), and prints resident \
+                memory and open descriptors at the start and after each tenth of the run \
+                (scripts/soak.sh). Under valgrind --tool=callgrind, the instructions of --soak 3 \
+                less those of --soak 1, halved, are those of one verification: a count that a busy \
+                machine does not disturb.
 
                 Examples:
                   swift run -c release mdoc-benchmark verify --iterations 2000 --json
                   mdoc-benchmark verify response.cbor --trust iaca.pem \\
                     --transcript session_transcript_bytes.cbor --reader-key eReaderKey.pem
                   swift run -c release mdoc-benchmark --soak 10000
+                  valgrind --tool=callgrind mdoc-benchmark --soak 3 --warm
 
                 Exit codes: 0 measured; 1 an input was missing or unusable, did not verify, or \
                 an operation gave a wrong result; 64 usage error.
@@ -71,8 +75,14 @@ struct MdocBenchmark: ParsableCommand {
                                    valueName: "N"))
         var soak: Int?
 
+        @Flag(help: "With --soak, verify with one verifier throughout, as a reader that has seen the signer.")
+        var warm = false
+
         func validate() throws {
             try input.validate()
+            if warm, soak == nil {
+                throw ValidationError("--warm goes with --soak")
+            }
             if let iterations, iterations <= 0 {
                 throw ValidationError("--iterations needs a positive whole number")
             }

@@ -52,14 +52,17 @@ func withScratchFolder(_ body: (String) throws -> Void) throws {
     try body(folder)
 }
 
-/// Verifies `input` `count` times, each with a new verifier, printing resident memory and open
-/// descriptors at the start and after each tenth (scripts/soak.sh).
-func soak(_ input: VerificationInput, count: Int) {
+/// Verifies `input` `count` times, each with a new verifier or, when `warm`, all with one,
+/// printing resident memory and open descriptors at the start and after each tenth
+/// (scripts/soak.sh).
+func soak(_ input: VerificationInput, count: Int, warm: Bool) {
+    let shared = input.makeVerifier()
     let start = ProcessResources.current()
     print("offline verifications: 0 of \(count): \(start)")
     let step = max(1, count / 10)
     for done in 1...count {
-        let report = prepare("the verification") { try input.makeVerifier().verify(input.responseBytes, at: input.time) }
+        let verifier = warm ? shared : input.makeVerifier()
+        let report = prepare("the verification") { try verifier.verify(input.responseBytes, at: input.time) }
         guard report.outcome == .verified else {
             fail("verification \(done) ended \(report.outcome): \(report.failureSummary.joined(separator: "; "))")
         }
@@ -97,7 +100,7 @@ do {
     case let verification as MdocBenchmark.Verification:
         let input = try verification.input.load()
         if let count = verification.soak {
-            soak(input, count: count)
+            soak(input, count: count, warm: verification.warm)
         } else {
             try withScratchFolder { scratch in
                 try VerificationBenchmark.run(input, iterations: verification.iterations, json: verification.json, scratch: scratch)
