@@ -57,15 +57,19 @@ public struct CBORBytes: Sendable, Hashable, RandomAccessCollection, Expressible
         embeddingStart.map { CBORBytes(storage: storage, range: $0..<range.upperBound) }
     }
 
+    /// 0: a view is indexed from zero, whatever part of its storage it shows.
     @inlinable
     public var startIndex: Int { 0 }
 
+    /// The number of bytes.
     @inlinable
     public var endIndex: Int { range.count }
 
+    /// The number of bytes.
     @inlinable
     public var count: Int { range.count }
 
+    /// `0..<count`.
     @inlinable
     public var indices: Range<Int> { 0..<range.count }
 
@@ -89,6 +93,8 @@ public struct CBORBytes: Sendable, Hashable, RandomAccessCollection, Expressible
         try storage.withUnsafeBytes { buffer in try body(UnsafeRawBufferPointer(rebasing: buffer[range])) }
     }
 
+    /// Calls `body` with the bytes in contiguous memory (always available), valid only during
+    /// the call.
     @inlinable
     public func withContiguousStorageIfAvailable<Result>(_ body: (UnsafeBufferPointer<UInt8>) throws -> Result) rethrows -> Result? {
         try storage.withUnsafeBufferPointer { buffer in try body(UnsafeBufferPointer(rebasing: buffer[range])) }
@@ -99,6 +105,7 @@ public struct CBORBytes: Sendable, Hashable, RandomAccessCollection, Expressible
         withUnsafeBytes { ContiguousArray($0) }
     }
 
+    /// Whether both hold the same bytes, wherever they are stored.
     public static func == (lhs: CBORBytes, rhs: CBORBytes) -> Bool {
         lhs.count == rhs.count && lhs.withUnsafeBytes { left in rhs.withUnsafeBytes { right in left.elementsEqual(right) } }
     }
@@ -113,6 +120,7 @@ public struct CBORBytes: Sendable, Hashable, RandomAccessCollection, Expressible
         CBORBytes(lhs) == rhs
     }
 
+    /// Hashes the bytes, as equality compares them.
     public func hash(into hasher: inout Hasher) {
         hasher.combine(count)
         withUnsafeBytes { hasher.combine(bytes: $0) }

@@ -136,11 +136,13 @@ public struct OrderedMap<Key: Hashable & Sendable, Value: Sendable>: Sendable {
 }
 
 extension OrderedMap: Sequence {
+    /// The entries, in order.
     @inlinable
     public func makeIterator() -> IndexingIterator<[(key: Key, value: Value)]> {
         storage.makeIterator()
     }
 
+    /// The number of entries.
     @inlinable
     public var underestimatedCount: Int { storage.count }
 }

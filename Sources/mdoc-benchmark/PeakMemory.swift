@@ -55,7 +55,7 @@ struct PeakMemory {
     /// The child's side: verifies `input` as described on the type and prints the base and the
     /// peak above it, in KiB.
     static func probe(_ input: VerificationInput) throws {
-        _ = try verified(input)
+        _ = try input.verify(with: input.makeVerifier())
         returnFreedMemory()
         let base = ProcessResources.current().residentKiB
         guard let clear = fopen("/proc/self/clear_refs", "w") else {
@@ -63,19 +63,11 @@ struct PeakMemory {
         }
         fputs("5", clear)
         fclose(clear)
-        let report = try verified(input)
+        let report = try input.verify(with: input.makeVerifier())
         let peak = ProcessResources.current().peakResidentKiB
         withExtendedLifetime(report) {
             print("\(base) \(max(0, peak - base))")
         }
-    }
-
-    private static func verified(_ input: VerificationInput) throws -> VerificationReport {
-        let report = try input.makeVerifier().verify(input.responseBytes, at: input.time)
-        guard report.outcome == .verified else {
-            throw BenchmarkError("verification ended \(report.outcome): \(report.failureSummary.joined(separator: "; "))")
-        }
-        return report
     }
 
     /// glibc's `malloc_trim(0)`: gives the pages of freed memory back to the system, so that the

@@ -74,23 +74,16 @@ enum ScalingBenchmark {
 
     private static func measure(_ input: VerificationInput, elements: Int, iterations: Int?, scratch: String) throws -> Row {
         let verifier = input.makeVerifier()
-        let first = try verifier.verify(input.responseBytes, at: input.time)
-        guard first.outcome == .verified else {
-            throw BenchmarkError("the generated \(input.name) does not verify: \(first.failureSummary.joined(separator: "; "))")
-        }
+        _ = try input.verify(with: verifier)
         let floor = try VerificationFloor(input)
-        let bytes = input.responseBytes
-        let time = input.time
-        let verify = Benchmark("verify, warm") {
-            try verifier.verify(bytes, at: time)
-        } check: { $0.outcome == .verified }
+        let verify = input.verification("verify, warm") { verifier }
         var stopwatch = Stopwatch(fixedIterations: iterations)
         stopwatch.minimumIterations = 10
         stopwatch.minimumWarmUpIterations = 2
         let measurements = stopwatch.measure([verify] + floor.benchmarks)
         let primitives = measurements.dropFirst()
         return Row(
-            elements: elements, bytes: bytes.count, verify: measurements[0],
+            elements: elements, bytes: input.responseBytes.count, verify: measurements[0],
             floor: primitives.reduce(0) { $0 + $1.median }, digests: measurements[1 + floor.digestIndex].median,
             memory: try PeakMemory.measure(input, scratch: scratch))
     }

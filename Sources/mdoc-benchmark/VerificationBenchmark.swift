@@ -28,22 +28,14 @@ enum VerificationBenchmark {
     static func run(_ input: VerificationInput, iterations: Int?, json: Bool, scratch: String) throws {
         let response = try DeviceResponse(encoded: input.responseBytes)
         let warmVerifier = input.makeVerifier()
-        let first = try warmVerifier.verify(input.responseBytes, at: input.time)
-        guard first.outcome == .verified else {
-            throw BenchmarkError("\(input.name) does not verify (\(first.outcome)): \(first.failureSummary.joined(separator: "; "))")
-        }
+        _ = try input.verify(with: warmVerifier)
         let floor = try VerificationFloor(input)
         let bytes = input.responseBytes
-        let time = input.time
         let decode = Benchmark("decode DeviceResponse") {
             try DeviceResponse(encoded: bytes)
         } check: { $0.documents?.count == response.documents?.count }
-        let warm = Benchmark("verify, warm (signer seen before)") {
-            try warmVerifier.verify(bytes, at: time)
-        } check: { $0.outcome == .verified }
-        let cold = Benchmark("verify, cold (first response of its signer)") {
-            try input.makeVerifier().verify(bytes, at: time)
-        } check: { $0.outcome == .verified }
+        let warm = input.verification("verify, warm (signer seen before)") { warmVerifier }
+        let cold = input.verification("verify, cold (first response of its signer)") { input.makeVerifier() }
         let stages = try Self.stages(response, input: input)
 
         let measurements = Stopwatch(fixedIterations: iterations).measure([decode, warm, cold] + floor.benchmarks + stages)

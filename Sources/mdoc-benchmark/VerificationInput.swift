@@ -51,6 +51,24 @@ struct VerificationInput {
         DeviceResponseVerifier(trustAnchors: trustAnchors, sessionTranscript: transcript, readerKey: readerKey)
     }
 
+    /// Verifies this input with `verifier`; throws unless it verified, so that no time or memory
+    /// is reported for a verification that failed.
+    func verify(with verifier: DeviceResponseVerifier) throws -> VerificationReport {
+        let report = try verifier.verify(responseBytes, at: time)
+        guard report.outcome == .verified else {
+            throw BenchmarkError("\(name) does not verify (\(report.outcome)): \(report.failureSummary.joined(separator: "; "))")
+        }
+        return report
+    }
+
+    /// A benchmark of verifying this input, decoding included, with the verifier `verifier`
+    /// gives for each call; the outcome is checked outside the timed call.
+    func verification(_ benchmarkName: String, verifier: @escaping () -> DeviceResponseVerifier) -> Benchmark {
+        Benchmark(benchmarkName) {
+            try verifier().verify(responseBytes, at: time)
+        } check: { $0.outcome == .verified }
+    }
+
     /// The time the Annex D certificates and MSO are all valid at (Vectors/README.md).
     static let annexDTime = Date(timeIntervalSince1970: 1_609_459_200)  // 2021-01-01T00:00:00Z
 
