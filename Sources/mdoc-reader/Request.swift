@@ -182,7 +182,7 @@ struct Request: AsyncParsableCommand {
             text = found
         }
         do {
-            return try MdocURI(text.trimmingWhitespace)
+            return try MdocURI(text.trimmingSpacesAndLineBreaks)
         } catch {
             throw ProgramFailure(.malformedInput, "the engagement: \(error)")
         }

@@ -51,7 +51,7 @@ struct RequestBuilder {
 
     private func identifiers(in space: String) throws(ProgramFailure) -> [String] {
         if let elements {
-            let list = elements.split(separator: ",").map(\.trimmingWhitespace).filter { !$0.isEmpty }
+            let list = elements.split(separator: ",").map(\.trimmingSpaces).filter { !$0.isEmpty }
             guard !list.isEmpty else {
                 throw ProgramFailure(.badTrustInput, "--elements names no element")
             }
