@@ -217,6 +217,7 @@ let package = Package(
             name: "MdocTerminalTests",
             dependencies: [
                 "MdocCBOR", "MdocModel", "MdocSession", "MdocBLE", "MdocTerminal", "MdocTestSupport",
+                .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Logging", package: "swift-log"),
             ],
             swiftSettings: strictSettings

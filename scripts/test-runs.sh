@@ -9,14 +9,16 @@
 #    both ran side by side on a loaded machine.
 # 2. The program tests, with DBusConnectionTests, whose private buses and sockets stay away from
 #    the hostile peers' timing.
-# 3. The link fault, resource bound, hostile peer and cloned credential tests.
+# 3. The link fault, link behaviour, resource bound, hostile peer and cloned credential tests, and
+#    the exit code tests, one of whose cases is a cloned credential's hostile holder.
 # 4. DescriptorHygieneTests alone: they count every descriptor of the process.
 source scripts/test-peers-path.sh
 test_runs() {
     swift test --skip-build "$@" --skip MdocCLITests --skip DBusConnectionTests --skip DescriptorHygieneTests
     swift test --skip-build "$@" --filter MdocCLITests --filter DBusConnectionTests --skip LinkFaultTests \
-        --skip ResourceBoundsTests --skip HostilePeerTests --skip ClonedCredentialTests
-    swift test --skip-build "$@" --filter LinkFaultTests --filter ResourceBoundsTests --filter HostilePeerTests \
-        --filter ClonedCredentialTests
+        --skip LinkBehaviourTests --skip ResourceBoundsTests --skip HostilePeerTests --skip ClonedCredentialTests \
+        --skip ExitCodeTests
+    swift test --skip-build "$@" --filter LinkFaultTests --filter LinkBehaviourTests --filter ResourceBoundsTests \
+        --filter HostilePeerTests --filter ClonedCredentialTests --filter ExitCodeTests
     swift test --skip-build "$@" --filter DescriptorHygieneTests
 }

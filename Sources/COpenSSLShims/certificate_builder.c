@@ -33,12 +33,16 @@ int mdoc_certificate_add_key_usage(X509 *certificate, unsigned int bits) {
     return ok;
 }
 
-int mdoc_certificate_add_extended_key_usage(X509 *certificate, const char *dotted_oid) {
+int mdoc_certificate_add_extended_key_usage(X509 *certificate, const char *const *dotted_oids, size_t count) {
+    if (count == 0) return 0;
     EXTENDED_KEY_USAGE *usage = sk_ASN1_OBJECT_new_null();
     if (usage == NULL) return 0;
-    ASN1_OBJECT *purpose = OBJ_txt2obj(dotted_oid, 1);
-    int ok = purpose != NULL && sk_ASN1_OBJECT_push(usage, purpose) > 0;
-    if (!ok) ASN1_OBJECT_free(purpose);
+    int ok = 1;
+    for (size_t index = 0; index < count && ok; index++) {
+        ASN1_OBJECT *purpose = OBJ_txt2obj(dotted_oids[index], 1);
+        ok = purpose != NULL && sk_ASN1_OBJECT_push(usage, purpose) > 0;
+        if (!ok) ASN1_OBJECT_free(purpose);
+    }
     ok = ok && add_extension(certificate, NID_ext_key_usage, usage, 1);
     sk_ASN1_OBJECT_pop_free(usage, ASN1_OBJECT_free);
     return ok;

@@ -17,6 +17,10 @@ public struct BLEError: Error, Sendable, Hashable, CustomStringConvertible {
         public static let timeout = Code("timeout")
         /// No peer advertising the wanted service was found.
         public static let peerNotFound = Code("peerNotFound")
+        /// Links were made to the 18013-5 service but none became a session (State 0x01,
+        /// ISO/IEC 18013-5 8.3.3.1.1.4) in time: centrals that never started it, or a client's
+        /// links that dropped before it; the reason says what happened.
+        public static let sessionNotStarted = Code("sessionNotStarted")
         /// A PDU or value is larger than the link or the ATT_MTU allows.
         public static let pduTooLarge = Code("pduTooLarge")
         /// Received bytes are not a well-formed ATT PDU (Core Vol 3 Part F 3.4).

@@ -55,7 +55,9 @@ public struct CBORDecoder: Sendable {
                 let next = offset + length
                 if let item = try builder.consume(event, at: offset, remaining: buffer.count - next) {
                     guard next == buffer.count else {
-                        throw CBORError(.trailingBytes, "\(buffer.count - next) bytes follow the data item", offset: next)
+                        let count = buffer.count - next
+                        throw CBORError(
+                            .trailingBytes, count == 1 ? "1 byte follows the data item" : "\(count) bytes follow the data item", offset: next)
                     }
                     return item
                 }

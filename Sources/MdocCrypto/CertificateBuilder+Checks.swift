@@ -21,6 +21,7 @@ extension CertificateBuilder {
                 throw CryptoError(.invalidParameter, "certificate builder: ISO/IEC 18013-5 Annex B requires a cRLDistributionPoints URI in the \(profile) certificate")
             }
         }
+        try checkExtendedKeyUsages()
         switch issuerAlternativeName {
         case .uri(let value)?:
             try Self.checkGeneralName(value, field: "issuerAltName URI", mustContain: ":")
@@ -31,6 +32,26 @@ extension CertificateBuilder {
         }
         if let crlDistributionPoint {
             try Self.checkGeneralName(crlDistributionPoint, field: "cRLDistributionPoints URI", mustContain: ":")
+        }
+    }
+
+    /// ``extendedKeyUsageOIDs``: none for a root; otherwise, when given, at least one, each a
+    /// dotted OID, none repeated.
+    private func checkExtendedKeyUsages() throws(CryptoError) {
+        guard let purposes = extendedKeyUsageOIDs else { return }
+        guard !profile.isRoot else {
+            throw CryptoError(.invalidParameter, "certificate builder: a \(profile) certificate has no extendedKeyUsage (ISO/IEC 18013-5 Annex B)")
+        }
+        guard !purposes.isEmpty else {
+            throw CryptoError(.invalidParameter, "certificate builder: the extendedKeyUsage of the \(profile) certificate needs at least one purpose")
+        }
+        for (index, purpose) in purposes.enumerated() {
+            if let problem = ObjectIdentifierSyntax.problem(in: purpose) {
+                throw CryptoError(.invalidParameter, "certificate builder: extendedKeyUsage purpose \(index + 1) is not a dotted OID: \(problem)")
+            }
+            guard !purposes[..<index].contains(purpose) else {
+                throw CryptoError(.invalidParameter, "certificate builder: extendedKeyUsage purpose \(purpose) is repeated")
+            }
         }
     }
 

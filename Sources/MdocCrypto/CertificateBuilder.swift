@@ -51,6 +51,12 @@ public struct CertificateBuilder: Sendable {
     /// The URI of the cRLDistributionPoints extension: required for ``Profile/iaca`` and
     /// ``Profile/documentSigner``.
     public var crlDistributionPoint: String?
+    /// The purposes of the extendedKeyUsage extension of an end-entity certificate, in order
+    /// (dotted OIDs, at least one); the profile's own when `nil` (Annex B: 1.0.18013.5.1.2 or
+    /// 1.0.18013.5.1.6). Other mdoc ecosystems name their own purposes for the same roles, for
+    /// example ``CertificateProfile/eudiPIDDocumentSignerOID`` for an EU PID Provider's
+    /// document signer. Roots carry no extendedKeyUsage, so it must be `nil` for them.
+    public var extendedKeyUsageOIDs: [String]?
 
     /// A builder for one certificate of `profile`.
     public init(
@@ -59,7 +65,8 @@ public struct CertificateBuilder: Sendable {
         notValidBefore: Date,
         notValidAfter: Date,
         issuerAlternativeName: AlternativeName? = nil,
-        crlDistributionPoint: String? = nil
+        crlDistributionPoint: String? = nil,
+        extendedKeyUsageOIDs: [String]? = nil
     ) {
         self.profile = profile
         self.subject = subject
@@ -67,6 +74,7 @@ public struct CertificateBuilder: Sendable {
         self.notValidAfter = notValidAfter
         self.issuerAlternativeName = issuerAlternativeName
         self.crlDistributionPoint = crlDistributionPoint
+        self.extendedKeyUsageOIDs = extendedKeyUsageOIDs
     }
 
     /// A self-signed root certificate (``Profile/iaca`` or ``Profile/readerRoot``) for `key`.
@@ -176,6 +184,15 @@ public struct CertificateBuilder: Sendable {
         return try Certificate(derEncoded: der)
     }
 
+    /// Calls `body` with C strings of `strings`, in order, valid during the call.
+    private static func withCStrings<Result>(
+        _ strings: ArraySlice<String>, _ pointers: [UnsafePointer<CChar>?] = [],
+        _ body: ([UnsafePointer<CChar>?]) -> Result
+    ) -> Result {
+        guard let first = strings.first else { return body(pointers) }
+        return first.withCString { withCStrings(strings.dropFirst(), pointers + [$0], body) }
+    }
+
     private func addExtensions(to certificate: OpaquePointer, issuer: Certificate?) throws(CryptoError) {
         func require(_ status: Int32, _ name: String) throws(CryptoError) {
             guard status == 1 else {
@@ -186,8 +203,11 @@ public struct CertificateBuilder: Sendable {
             try require(mdoc_certificate_add_basic_constraints_ca(certificate, 0), "basicConstraints")
         }
         try require(mdoc_certificate_add_key_usage(certificate, UInt32(profile.keyUsage.rawValue)), "keyUsage")
-        if let purpose = profile.extendedKeyUsageOID {
-            try require(mdoc_certificate_add_extended_key_usage(certificate, purpose), "extendedKeyUsage")
+        if let purposes = extendedKeyUsageOIDs ?? profile.extendedKeyUsageOID.map({ [$0] }) {
+            let status = Self.withCStrings(purposes[...]) { pointers in
+                pointers.withUnsafeBufferPointer { mdoc_certificate_add_extended_key_usage(certificate, $0.baseAddress, $0.count) }
+            }
+            try require(status, "extendedKeyUsage")
         }
         try require(mdoc_certificate_add_subject_key_identifier(certificate), "subjectKeyIdentifier")
         if let identifier = issuer?.subjectKeyIdentifier {

@@ -14,7 +14,8 @@ import Foundation
 /// reporting every error instead of stopping at the first; the Annex B profile of the leaf, any
 /// intermediate and the root is then checked on the path built (key usage, extended key usage,
 /// basic constraints and path length, key identifiers, signature algorithm). Trust anchors must be self-signed roots
-/// (IACA or reader root certificates), as Annex B defines them.
+/// (IACA or reader root certificates), as Annex B defines them; a chain that ends at a
+/// certificate given as an anchor that is not one fails, and the failure says so.
 ///
 /// ```swift
 /// let validator = CertificateChainValidator(trustAnchors: [iaca])
@@ -37,7 +38,8 @@ public struct CertificateChainValidator: Sendable {
         store = TrustStore(anchors: trustAnchors)
     }
 
-    /// Validates `chain` for `profile` at `time`.
+    /// Validates `chain` for `profile` at `time`, the end-entity certificate carrying the
+    /// profile's own extended key usage (``CertificateProfile/extendedKeyUsageOID``).
     ///
     /// - Parameters:
     ///   - chain: the certificates as an `x5chain` carries them (RFC 9360 section 2): the
@@ -47,6 +49,17 @@ public struct CertificateChainValidator: Sendable {
     /// - Returns: every failure found, each naming the certificate and the check, and every
     ///   check that passed.
     public func validate(chain: [Certificate], profile: CertificateProfile, at time: Date) -> CertificateValidationResult {
+        validate(chain: chain, profile: profile, acceptingExtendedKeyUsages: [profile.extendedKeyUsageOID], at: time)
+    }
+
+    /// Validates `chain` for `profile` at `time`, the end-entity certificate carrying at least
+    /// one of `purposes` as its extended key usage instead of the profile's own: the mdoc
+    /// ecosystems other than the mDL's define their own purposes for the same roles (for
+    /// example ``CertificateProfile/eudiPIDDocumentSignerOID``). Every other check is the
+    /// profile's. An empty `purposes` accepts no certificate.
+    public func validate(
+        chain: [Certificate], profile: CertificateProfile, acceptingExtendedKeyUsages purposes: [String], at time: Date
+    ) -> CertificateValidationResult {
         var report = CertificateValidationReport()
         guard let leaf = chain.first else {
             report.fail("", .emptyChain, "the chain holds no certificate")
@@ -71,7 +84,7 @@ public struct CertificateChainValidator: Sendable {
         let path = outcome.chain.compactMap(certificate)
         let anchor = path.last.flatMap { last in trustAnchors.first { $0 == last } }
 
-        let policy = CertificateProfilePolicy(profile: profile, time: time)
+        let policy = CertificateProfilePolicy(profile: profile, purposes: purposes, time: time)
         let checkedPath = path.isEmpty ? [leaf] : path
         policy.evaluate(path: checkedPath, anchored: anchor != nil, into: &report)
 
@@ -89,11 +102,14 @@ public struct CertificateChainValidator: Sendable {
             if check == .issuerNotTrusted || check == .signature {
                 reason += " (issuer \"\(failing.issuer)\")"
             }
+            if check == .issuerNotTrusted {
+                reason += anchorHint(for: checkedPath, profile: profile)
+            }
             report.fail(failing, check, reason)
         }
         guard let anchor else {
             if !tooLong {
-                report.fail(checkedPath.last ?? leaf, .issuerNotTrusted, "the path does not end at a trust anchor")
+                report.fail(checkedPath.last ?? leaf, .issuerNotTrusted, "the path does not end at a trust anchor" + anchorHint(for: checkedPath, profile: profile))
             }
             return report.result(path: checkedPath)
         }
@@ -110,6 +126,17 @@ public struct CertificateChainValidator: Sendable {
             report.pass(certificate, .signature, "signed by \"\(issuer.subject)\"")
         }
         return report.result(path: checkedPath)
+    }
+
+    /// Why `path` reaches no anchor when the anchor given for it is not a self-signed root
+    /// (OpenSSL only ends a path at one), else nothing: an anchor on the path, such as a
+    /// document signer pinned in place of its IACA, or the issuer of its last certificate.
+    private func anchorHint(for path: [Certificate], profile: CertificateProfile) -> String {
+        let pinned = trustAnchors.first { anchor in
+            (path.contains(anchor) || path.last.map { $0.issuer == anchor.subject } == true) && !anchor.isSelfSigned
+        }
+        guard let pinned else { return "" }
+        return "; the trust anchor \"\(pinned.subject)\" is not a self-signed \(profile.rootName) certificate: trust the \(profile.rootName) that issued it"
     }
 
     /// The check an OpenSSL `X509_V_ERR_*` code about `certificate` belongs to.

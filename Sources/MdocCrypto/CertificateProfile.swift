@@ -35,6 +35,24 @@ public enum CertificateProfile: String, Sendable, Hashable, CaseIterable, Custom
         }
     }
 
+    /// The end-entity extended key usages that the mdoc ecosystems this toolkit knows define
+    /// for the profile's role, the profile's own (ISO/IEC 18013-5) first: for a document signer
+    /// 1.0.18013.5.1.2, ``mdocDocumentSignerOID`` and ``eudiPIDDocumentSignerOID``; for reader
+    /// authentication 1.0.18013.5.1.6, ``mdocReaderAuthenticationOID`` and
+    /// ``eudiPIDReaderAuthenticationOID``. A certificate carrying one of them was issued for
+    /// the role, whichever ecosystem it belongs to.
+    public var knownExtendedKeyUsageOIDs: [String] {
+        switch self {
+        case .documentSigner:
+            return [CertificateProfile.documentSignerOID, CertificateProfile.mdocDocumentSignerOID, CertificateProfile.eudiPIDDocumentSignerOID]
+        case .readerAuthentication:
+            return [
+                CertificateProfile.readerAuthenticationOID, CertificateProfile.mdocReaderAuthenticationOID,
+                CertificateProfile.eudiPIDReaderAuthenticationOID,
+            ]
+        }
+    }
+
     public var description: String { rawValue }
 
     /// id-mdl-kp-mdlDS: extended key usage of a document signer certificate (ISO/IEC 18013-5 Annex B).
@@ -44,4 +62,16 @@ public enum CertificateProfile: String, Sendable, Hashable, CaseIterable, Custom
     /// id-mdl-kp-mdlReaderAuth: extended key usage of a reader authentication certificate
     /// (ISO/IEC 18013-5 Annex B).
     public static let readerAuthenticationOID = "1.0.18013.5.1.6"
+    /// The mdoc document signer extended key usage of ISO/IEC TS 23220-4 (the mdoc profile that
+    /// is not specific to driving licences).
+    public static let mdocDocumentSignerOID = "1.0.23220.4.1.2"
+    /// The mdoc reader authentication extended key usage of ISO/IEC TS 23220-4.
+    public static let mdocReaderAuthenticationOID = "1.0.23220.4.1.6"
+    /// id-eudi-iso-pid-kp-DS: the document signer extended key usage of PID Providers in the
+    /// EU Digital Identity Wallet (ARF PID Rulebook, "OIDs for use in PID-related certificates":
+    /// european-commission(1.3.130) 2 0 0 1 2, used as ISO/IEC 18013-5 uses 1.0.18013.5.1.2).
+    public static let eudiPIDDocumentSignerOID = "1.3.130.2.0.0.1.2"
+    /// id-eudi-iso-pid-kp-ReaderAuth: the reader authentication extended key usage of Relying
+    /// Parties requesting PIDs (ARF PID Rulebook).
+    public static let eudiPIDReaderAuthenticationOID = "1.3.130.2.0.0.1.6"
 }

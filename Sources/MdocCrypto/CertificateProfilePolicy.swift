@@ -8,7 +8,8 @@ import Foundation
 /// (leaf first): what RFC 5280 path validation leaves to the application.
 ///
 /// - End-entity (document signer or reader authentication certificate): digitalSignature key
-///   usage; the profile's extended key usage; not a CA; subject key identifier present and
+///   usage; one of the accepted extended key usages (the profile's own unless the caller
+///   accepts others); not a CA; subject key identifier present and
 ///   authority key identifier equal to the issuer's subject key identifier.
 /// - Root (IACA or reader root): cA true with a pathLenConstraint that permits the path (Annex B
 ///   sets it to 0); keyCertSign and cRLSign; subject key identifier present.
@@ -27,6 +28,8 @@ struct CertificateProfilePolicy {
     ]
 
     let profile: CertificateProfile
+    /// The extended key usages the end-entity certificate may carry, one being enough.
+    let purposes: [String]
     let time: Date
 
     /// Checks every certificate of `path`. Its last element gets the root checks when it is a
@@ -70,15 +73,17 @@ struct CertificateProfilePolicy {
             failure: requiredKeyUsage(.digitalSignature, in: certificate, of: name),
             passed: "keyUsage has digitalSignature"
         )
-        let purpose = profile.extendedKeyUsageOID
+        let accepted = purposes.count == 1 ? purposes[0] : "one of \(purposes.joined(separator: ", "))"
+        let usages = certificate.extendedKeyUsage
+        let matched = usages?.first { purposes.contains($0) }
         let usageProblem: String?
-        switch certificate.extendedKeyUsage {
-        case nil: usageProblem = "no extendedKeyUsage; a \(name) certificate needs \(purpose)"
-        case let usages? where !usages.contains(purpose):
-            usageProblem = "extendedKeyUsage [\(usages.joined(separator: ", "))] lacks \(purpose) (\(name))"
+        switch (usages, matched) {
+        case (nil, _): usageProblem = "no extendedKeyUsage; a \(name) certificate needs \(accepted)"
+        case (let usages?, nil):
+            usageProblem = "extendedKeyUsage [\(usages.joined(separator: ", "))] lacks \(accepted) (\(name))"
         default: usageProblem = nil
         }
-        report.record(certificate, .extendedKeyUsage, failure: usageProblem, passed: "extendedKeyUsage has \(purpose)")
+        report.record(certificate, .extendedKeyUsage, failure: usageProblem, passed: "extendedKeyUsage has \(matched ?? "")")
         report.record(
             certificate, .basicConstraints,
             failure: certificate.basicConstraints?.isCA == true ? "cA is true; a \(name) certificate must not be a CA" : nil,

@@ -37,7 +37,9 @@ final class X509Handle: @unchecked Sendable {
         guard parsed.1 == bytes.count else {
             throw CryptoError(
                 .invalidEncoding,
-                "certificate: \(bytes.count - parsed.1) bytes follow the certificate's \(parsed.1) DER bytes"
+                bytes.count - parsed.1 == 1
+                    ? "certificate: 1 byte follows the certificate's \(parsed.1) DER bytes"
+                    : "certificate: \(bytes.count - parsed.1) bytes follow the certificate's \(parsed.1) DER bytes"
             )
         }
         return handle

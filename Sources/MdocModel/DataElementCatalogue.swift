@@ -2,7 +2,9 @@
 /// the mDL elements of ISO/IEC 18013-5 7.2.1 (Table 5), common elements of the AAMVA name space,
 /// and the EUDI PID elements.
 ///
-/// `age_over_NN` (7.2.5) is recognised for every two-digit NN in the mDL and PID name spaces.
+/// `age_over_NN` (7.2.5) is recognised for every two-digit NN in the mDL and PID name spaces, and
+/// in the name space of the EU proof of age attestation, which holds nothing else the catalogue
+/// names.
 public enum DataElementCatalogue {
     /// The readable name of `identifier` in `nameSpace`, or `nil` when the catalogue does not
     /// know it.
@@ -12,6 +14,7 @@ public enum DataElementCatalogue {
         case NameSpace.mDL: table = mDL
         case NameSpace.aamva: table = aamva
         case NameSpace.eudiPID: table = eudiPID
+        case NameSpace.euAgeVerification: table = [:]
         default: return nil
         }
         if let name = table[identifier] { return name }

@@ -63,44 +63,6 @@ public struct InputSource: Sendable {
         return try detect(try readAll(fd: fd, name: argument), name: argument)
     }
 
-    /// The permission bits a file holding a private key must not have: any access by group or
-    /// others (design.md rule 8; the rule OpenSSH applies to its private keys).
-    public static let privateFileForbiddenMode: mode_t = 0o077
-
-    /// Reads the file at `path`, which holds a private key (a credential with its device key),
-    /// like ``load(_:allowURI:)``, after checking on the opened file that neither group nor
-    /// others may access it. Throws ``InputError/Code/insecurePermissions`` naming the mode and
-    /// the command that fixes it otherwise.
-    public static func loadPrivate(_ path: String) throws(InputError) -> InputSource {
-        let fd = open(path, O_RDONLY | O_CLOEXEC)
-        guard fd >= 0 else {
-            throw InputError(.unreadable, source: path, "cannot open: \(String(cString: strerror(errno)))")
-        }
-        defer { close(fd) }
-        var status = stat()
-        guard fstat(fd, &status) == 0 else {
-            throw InputError(.unreadable, source: path, "cannot read its mode: \(String(cString: strerror(errno)))")
-        }
-        let mode = status.st_mode & 0o777
-        guard mode & privateFileForbiddenMode == 0 else {
-            throw InputError(
-                .insecurePermissions, source: path,
-                "holds a private key but its mode \(octal(mode)) lets \(accessors(mode)) access it; run: chmod 600 \(path)")
-        }
-        return try detect(try readAll(fd: fd, name: path), name: path)
-    }
-
-    /// Who besides the owner `mode` lets in: "group", "others" or "group and others".
-    private static func accessors(_ mode: mode_t) -> String {
-        [(mode & 0o070 != 0, "group"), (mode & 0o007 != 0, "others")].filter(\.0).map(\.1).joined(separator: " and ")
-    }
-
-    /// `mode` as four octal digits, as ls and chmod spell it.
-    private static func octal(_ mode: mode_t) -> String {
-        let digits = String(mode, radix: 8)
-        return String(repeating: "0", count: max(0, 4 - digits.count)) + digits
-    }
-
     /// Reads at most ``maximumInputSize`` + 1 bytes from `fd`.
     static func readAll(fd: Int32, name: String) throws(InputError) -> [UInt8] {
         var bytes: [UInt8] = []

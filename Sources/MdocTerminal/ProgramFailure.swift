@@ -6,8 +6,8 @@ import Darwin
 
 /// The exit codes of the swift-mdoc programs (documented in the README and each `--help`).
 ///
-/// 0 means everything the command was asked to check was verified. 64 is the argument parser's
-/// usage error.
+/// 0 means everything the command was asked to check was verified. 64 is a usage error, as
+/// `sysexits.h` names it (`EX_USAGE`) and the argument parser exits with.
 public enum ExitStatus: Int32, Sendable, CaseIterable {
     /// Everything verified.
     case success = 0
@@ -31,6 +31,9 @@ public enum ExitStatus: Int32, Sendable, CaseIterable {
     /// did not match, or the peer ended the session with an error status (ISO/IEC 18013-5
     /// Table 20: 10 or 11).
     case sessionFailed = 8
+    /// The command line is wrong: an unknown option, a missing or malformed value, options that
+    /// contradict each other, or a name (such as a doc type) the program does not know.
+    case usage = 64
 }
 
 /// A failure that ends a program with a one-line message and a documented exit code.
@@ -42,11 +45,14 @@ public struct ProgramFailure: Error, Sendable, CustomStringConvertible {
     public var status: ExitStatus
     /// The one line printed on standard error.
     public var message: TerminalText
+    /// A second line saying where to look or what to do instead, printed after the message.
+    public var hint: TerminalText?
 
-    /// A failure ending with `status` and `message`.
-    public init(_ status: ExitStatus, _ message: TerminalText) {
+    /// A failure ending with `status` and `message`, and `hint` on a line of its own.
+    public init(_ status: ExitStatus, _ message: TerminalText, hint: TerminalText? = nil) {
         self.status = status
         self.message = message
+        self.hint = hint
     }
 
     /// The message.
@@ -55,13 +61,13 @@ public struct ProgramFailure: Error, Sendable, CustomStringConvertible {
 
 extension ProgramFailure {
     /// Runs `body`; a ``ProgramFailure`` it throws is written to standard error as one line,
-    /// `program: error: message`, and becomes the process exit status through `exit(_:)`.
+    /// `program: error: message` (and its hint on a second line, `program: hint`), and becomes
+    /// the process exit status through `exit(_:)`.
     public static func reporting(program: String, _ body: () throws(ProgramFailure) -> Void) {
         do {
             try body()
         } catch let failure {
-            ProgramOutput.standardError.writeLine("\(program): error: \(failure.message)")
-            exit(failure.status.rawValue)
+            failure.report(program: program)
         }
     }
 
@@ -74,8 +80,16 @@ extension ProgramFailure {
             ProgramSignals.yieldToEnding()
         } catch let failure {
             ProgramSignals.yieldToEnding()
-            ProgramOutput.standardError.writeLine("\(program): error: \(failure.message)")
-            exit(failure.status.rawValue)
+            failure.report(program: program)
         }
+    }
+
+    /// Writes the message (and the hint) to standard error and exits with ``status``.
+    public func report(program: String) -> Never {
+        ProgramOutput.standardError.writeLine("\(program): error: \(message)")
+        if let hint {
+            ProgramOutput.standardError.writeLine("\(program): \(hint)")
+        }
+        exit(status.rawValue)
     }
 }

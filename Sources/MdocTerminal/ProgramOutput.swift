@@ -11,7 +11,7 @@ import Darwin
 /// Writes are unbuffered (one `write(2)` loop per call): a prompt without a line ending appears
 /// at once, and the two streams interleave in the order the program wrote them.
 public struct ProgramOutput: Sendable {
-    private let fileDescriptor: Int32
+    let fileDescriptor: Int32
 
     /// Standard output: results (the report, the consent prompt, JSON).
     public static let standardOutput = ProgramOutput(fileDescriptor: STDOUT_FILENO)
@@ -25,6 +25,20 @@ public struct ProgramOutput: Sendable {
     /// `true` when the stream is a terminal.
     public var isTerminal: Bool {
         FileDescriptorWriter.isTerminal(fileDescriptor)
+    }
+
+    /// How many columns the text written here has before it wraps: `COLUMNS` from
+    /// `environment` when it holds a positive number (the user's word, as the argument parser
+    /// takes it), else the terminal's width (`TIOCGWINSZ`); `nil` when the stream is no
+    /// terminal, since a file or a pipe does not wrap.
+    public func columns(environment: [String: String]) -> Int? {
+        if let text = environment["COLUMNS"], let columns = Int(text), columns > 0 {
+            return columns
+        }
+        guard isTerminal else { return nil }
+        var size = winsize()
+        guard ioctl(fileDescriptor, UInt(TIOCGWINSZ), &size) == 0, size.ws_col > 0 else { return nil }
+        return Int(size.ws_col)
     }
 
     /// Writes `text` as it is.

@@ -10,12 +10,12 @@ import MdocSession
 /// is verified (``DisclosedElement/verified``).
 public enum ReportRenderer {
     /// The readable report: the outcome first, then per document its issuer, validity, every
-    /// check and every element with its readable name.
-    public static func text(_ report: VerificationReport) -> TerminalText {
+    /// check and every element with its readable name; the verdicts in `palette`'s colours.
+    public static func text(_ report: VerificationReport, palette: TerminalPalette = .plain) -> TerminalText {
         var out: TerminalText = "DeviceResponse \(report.version), status \(DeviceResponse.Status(rawValue: report.status))\n"
-        out += "Verified at \(TDate(report.time).text): \(outcomeText(report.outcome))\n"
+        out += "Verified at \(TDate(report.time).text): \(outcomeText(report.outcome, palette))\n"
         for document in report.documents {
-            out += "\nDocument \(document.index): \(document.docType): \(outcomeText(document.outcome))\n"
+            out += "\nDocument \(document.index): \(document.docType): \(outcomeText(document.outcome, palette))\n"
             if let signer = document.documentSigner {
                 out += "  Issuer:      \(signer)"
                 if let anchor = document.trustAnchor { out += " (trust anchor \(anchor))" }
@@ -29,7 +29,7 @@ public enum ReportRenderer {
             }
             out += "  Checks:\n"
             for check in document.checks {
-                out += "    \(marker(check.outcome)) \(TerminalText(escaping: check.kind.rawValue).padded(to: 21)) \(check.subject)"
+                out += "    \(marker(check.outcome, palette)) \(TerminalText(escaping: check.kind.rawValue).padded(to: 21)) \(check.subject)"
                 switch check.outcome {
                 case .passed: out += check.detail.isEmpty ? "" : ": \(check.detail)"
                 case .failed(let reason): out += ": \(reason)"
@@ -47,7 +47,7 @@ public enum ReportRenderer {
                     currentNameSpace = element.nameSpace
                 }
                 let name = DataElementCatalogue.displayName(of: element.identifier, in: element.nameSpace)
-                out += "    \(marker(element)) \(TerminalText(escaping: element.identifier).padded(to: 22)) \(TerminalText(escaping: name).padded(to: 26)) \(ElementValueText.render(element.value))\n"
+                out += "    \(marker(element, palette)) \(TerminalText(escaping: element.identifier).padded(to: 22)) \(TerminalText(escaping: name).padded(to: 26)) \(ElementValueText.render(element.value))\n"
             }
             for error in document.elementErrors {
                 out += "  Not returned: \(error.nameSpace)/\(error.identifier) (error code \(error.code))\n"
@@ -59,9 +59,9 @@ public enum ReportRenderer {
         return out
     }
 
-    /// The report as JSON, with the disclosed elements per name space.
+    /// The report as JSON, with the disclosed elements per name space (docs/json-report.md).
     public static func json(_ report: VerificationReport) -> JSONValue {
-        .object([
+        JSONReport.object(.verificationReport, [
             ("outcome", .string(report.outcome.rawValue)),
             ("time", .string(TDate(report.time).text)),
             ("version", .string(report.version)),
@@ -80,6 +80,13 @@ public enum ReportRenderer {
         ]
         if let signer = document.documentSigner { members.append(("documentSigner", .string(signer))) }
         if let anchor = document.trustAnchor { members.append(("trustAnchor", .string(anchor))) }
+        if let rule = document.documentSignerRule {
+            members.append(("documentSignerRule", .object([
+                ("name", .string(rule.name)),
+                ("acceptedExtendedKeyUsages", .array(rule.acceptedExtendedKeyUsages.map(JSONValue.string))),
+                ("addedExtendedKeyUsages", .array(rule.addedExtendedKeyUsages.map(JSONValue.string))),
+            ])))
+        }
         if let validity = document.validity {
             var validityMembers: [(String, JSONValue)] = [
                 ("signed", .string(TDate(validity.signed).text)),
@@ -132,38 +139,39 @@ public enum ReportRenderer {
         return .object(members)
     }
 
-    private static func outcomeText(_ outcome: VerificationReport.Outcome) -> TerminalText {
+    private static func outcomeText(_ outcome: VerificationReport.Outcome, _ palette: TerminalPalette) -> TerminalText {
         switch outcome {
-        case .verified: return "VERIFIED"
-        case .issuerAuthenticationFailed: return "FAILED (issuer data authentication)"
-        case .deviceAuthenticationFailed: return "FAILED (device authentication)"
-        case .deviceAuthenticationNotChecked: return "ISSUER DATA VERIFIED, device authentication not checked"
-        case .noDocuments: return "NO DOCUMENTS"
+        case .verified: return palette.passed("VERIFIED")
+        case .issuerAuthenticationFailed: return palette.failed("FAILED (issuer data authentication)")
+        case .deviceAuthenticationFailed: return palette.failed("FAILED (device authentication)")
+        case .deviceAuthenticationNotChecked: return palette.partial("ISSUER DATA VERIFIED, device authentication not checked")
+        case .noDocuments: return palette.partial("NO DOCUMENTS")
         }
     }
 
-    private static func outcomeText(_ outcome: DocumentReport.Outcome) -> TerminalText {
+    private static func outcomeText(_ outcome: DocumentReport.Outcome, _ palette: TerminalPalette) -> TerminalText {
         // Every document outcome is also a response outcome, under the same name.
-        outcomeText(VerificationReport.Outcome(rawValue: outcome.rawValue) ?? .issuerAuthenticationFailed)
+        outcomeText(VerificationReport.Outcome(rawValue: outcome.rawValue) ?? .issuerAuthenticationFailed, palette)
     }
 
-    private static func marker(_ outcome: VerificationCheck.Outcome) -> TerminalText {
+    /// The marker of a check, four columns wide; the colour covers the word only.
+    private static func marker(_ outcome: VerificationCheck.Outcome, _ palette: TerminalPalette) -> TerminalText {
         switch outcome {
-        case .passed: return "ok  "
-        case .failed: return "FAIL"
-        case .skipped: return "--  "
+        case .passed: return palette.passed("ok") + "  "
+        case .failed: return palette.failed("FAIL")
+        case .skipped: return palette.partial("--") + "  "
         }
     }
 
     /// The marker of an element that issuer data authentication vouches for, in a document
     /// that is not verified.
-    private static let issuerOnlyMarker: TerminalText = "iss "
+    private static let issuerOnlyMarker: TerminalText = "iss"
 
     /// "ok" for a verified element; ``issuerOnlyMarker`` for one that only issuer data
-    /// authentication vouches for; "FAIL" for one that nothing vouches for.
-    private static func marker(_ element: DisclosedElement) -> TerminalText {
-        if element.verified { return "ok  " }
-        return element.issuerAuthenticated ? issuerOnlyMarker : "FAIL"
+    /// authentication vouches for; "FAIL" for one that nothing vouches for. Four columns wide.
+    private static func marker(_ element: DisclosedElement, _ palette: TerminalPalette) -> TerminalText {
+        if element.verified { return palette.passed("ok") + "  " }
+        return element.issuerAuthenticated ? palette.partial(issuerOnlyMarker) + " " : palette.failed("FAIL")
     }
 
     /// Why the elements of a document with `outcome` are not verified.

@@ -29,9 +29,10 @@ public enum ScanReport {
         return text
     }
 
-    /// `[{"address": …, "rssi": …, "serviceUUIDs": [...], "name": …, "connectable": …}]`.
+    /// `{"schemaVersion": 1, "type": "scan", "devices": [{"address": …, "rssi": …,
+    /// "serviceUUIDs": [...], "name": …, "connectable": …}]}` (docs/json-report.md).
     public static func json(_ sightings: [BLEPeripheralSighting]) -> JSONValue {
-        .array(sightings.map { sighting in
+        JSONReport.object(.scan, [("devices", .array(sightings.map { sighting in
             .object([
                 ("address", .string(sighting.address)),
                 ("rssi", sighting.rssi.map { .int(Int64($0)) } ?? .null),
@@ -39,6 +40,6 @@ public enum ScanReport {
                 ("name", sighting.name.map { .string($0) } ?? .null),
                 ("connectable", .bool(sighting.isConnectable)),
             ])
-        })
+        }))])
     }
 }

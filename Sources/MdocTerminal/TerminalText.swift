@@ -51,6 +51,12 @@ public struct TerminalText: Sendable, Hashable, CustomStringConvertible, Express
         description = result
     }
 
+    /// `count` and `noun`, the noun in the plural (an added "s") unless `count` is 1:
+    /// "1 data element", "2 data elements", "0 sessions".
+    public init(count: Int, _ noun: StaticString) {
+        description = "\(count) \(noun)" + (count == 1 ? "" : "s")
+    }
+
     /// The number of characters shown.
     public var count: Int { description.count }
 

@@ -16,21 +16,21 @@ enum ConsentSource {
     /// Ask on the terminal.
     case prompt
 
-    /// The approved elements for `request`, after showing it.
-    func decide(_ request: PresentationRequest) -> ElementSelection {
+    /// The approved elements for `request`, after showing it on `output`.
+    func decide(_ request: PresentationRequest, output: ProgramOutput) -> ElementSelection {
         switch self {
         case .approveAll:
-            ProgramOutput.standardOutput.write(RequestPresentationText.render(request))
+            output.write(RequestPresentationText.render(request))
             return request.allAvailable
         case .policy(let policy):
-            ProgramOutput.standardOutput.write(RequestPresentationText.render(request))
+            output.write(RequestPresentationText.render(request))
             let evaluation = policy.evaluate(request)
             for decision in evaluation.decisions {
-                ProgramOutput.standardOutput.writeLine("  \(decision)")
+                output.writeLine("  \(decision)")
             }
             return evaluation.selection
         case .prompt:
-            return ConsentPrompt.standard().ask(request)
+            return ConsentPrompt.standard(output: output).ask(request)
         }
     }
 }
@@ -40,12 +40,16 @@ enum ConsentSource {
 struct HolderPresentation {
     var session: HolderSession
     let consent: ConsentSource
+    /// Where the request and the consent dialogue are shown.
+    let output: ProgramOutput
     /// The radio the session runs over.
     let adapter: any MdocRadio
     /// The `--transport` it was opened from, for messages.
     let transport: TransportSpec
     let timeout: Duration
     let terminateAfterResponse: Bool
+    /// Each request of the session so far, with what was released for it.
+    private(set) var disclosures: [(request: PresentationRequest, released: ElementSelection)] = []
 
     /// Waits for a reader in the modes the engagement offers, serves its requests and returns
     /// how the session ended.
@@ -88,9 +92,10 @@ struct HolderPresentation {
             while true {
                 switch action {
                 case .askConsent(let request):
-                    let approved = consent.decide(request)
+                    let approved = consent.decide(request, output: output)
+                    disclosures.append((request, approved))
                     let count = approved.count
-                    log(count == 0 ? "sending no elements" : "sending \(count) approved element\(count == 1 ? "" : "s")")
+                    log(count == 0 ? "sending no elements" : "sending \(TerminalText(count: count, "approved element"))")
                     action = session.decide(approved)
                     continue
                 case .send(let bytes):

@@ -20,7 +20,7 @@ enum Interruption {
         ProgramSignals.endWith { _ in
             let (ended, failed) = tally.withLock { ($0.ended, $0.failed) }
             ProgramOutput.standardError.write(
-                "\nmdoc-holder: interrupted after \(ended) session\(ended == 1 ? "" : "s") (\(failed) failed)\n")
+                "\nmdoc-holder: interrupted after \(TerminalText(count: ended, "session")) (\(failed) failed)\n")
             ProgramSignals.leave(ExitStatus.success.rawValue)
         }
     }

@@ -21,29 +21,51 @@ struct Present: AsyncParsableCommand {
             --policy approves) are sent, device-authenticated with a MAC when the reader's key \
             allows it and a signature otherwise.
 
+            Without --credential the holder presents every credential of its store \
+            (~/.local/share/swift-mdoc/credentials, see `mdoc-holder import`); --credential \
+            takes files, or names of stored credentials. Without --trust-readers it trusts the \
+            reader roots of MDOC_TRUST_READERS (paths separated by ':'), else of \
+            ~/.config/swift-mdoc/trust/readers when that folder exists.
+
             Examples:
               mdoc-holder present --credential Certs/demo/mdl.mdoc --yes
-              mdoc-holder present --credential Certs/demo/mdl.mdoc --transport hci:tcp:127.0.0.1:9001 \\
-                --btsnoop holder.btsnoop --log-level debug
+              mdoc-holder present --credential Certs/demo/mdl.mdoc \\
+                --transport hci:tcp:127.0.0.1:9001 --btsnoop holder.btsnoop \\
+                --log-level debug
+              mdoc-holder import Certs/demo/mdl.mdoc && mdoc-holder present --yes
 
             With --keep-running the holder serves reader after reader: once a session ends, \
             normally or not (no reader within --timeout included), it makes a fresh ephemeral \
             key and engagement, shows the new QR code and URI, and waits again, until it is \
             interrupted (Ctrl-C or SIGTERM), which ends it with status 0.
 
+            The QR code is drawn for a terminal with light text on a dark background; \
+            --qr-style dark-on-light draws it for a light theme. When the terminal is too \
+            narrow for it, it is not drawn (the URI is printed as always); --qr-compact draws \
+            it at half the width, --qr-png writes it as an image.
+
             The credential files hold the device private key: the holder refuses one that group \
-            or others may read (run chmod 600 on it; mdoc-issuer writes them so).
+            or others may read (run chmod 600 on it; mdoc-issuer writes them so), unless its key \
+            is the published key of the demo credentials in Certs/demo.
+
+            With --json standard output carries JSON only, one object per line: the engagement \
+            of each session, then how the session ended (docs/json-report.md); the QR code, the \
+            request and the consent prompt go to standard error.
 
             Exit codes: 0 the session ended normally (with --keep-running: interrupted); 7 \
-            unusable --credential, --trust-readers or --policy file, or a credential others can \
-            read; 8 the transport could not be opened, no reader within --timeout, the link was \
-            lost before the response was delivered, or the session failed (status 10 or 11); 64 \
-            usage error.
+            unusable --credential, --trust-readers or --policy file, a credential others can \
+            read, or a --qr-png file that cannot be written; 8 the transport could not be \
+            opened, no reader within --timeout, the link was lost before the response was \
+            delivered, or the session failed (status 10 or 11); 64 usage error (no credential \
+            given or stored included).
             """
     )
 
     @Option(name: .customLong("credential"), parsing: .upToNextOption,
-            help: "Credential files made by `mdoc-issuer issue` (one or more).")
+            help: ArgumentHelp(
+                "Credential files made by `mdoc-issuer issue`, or names of stored credentials (default: every stored credential).",
+                valueName: "file-or-name"),
+            completion: .file(extensions: [Credential.fileExtension]))
     var credentials: [String] = []
 
     @OptionGroup var live: LiveTransportOptions
@@ -53,23 +75,38 @@ struct Present: AsyncParsableCommand {
     var bleMode: BLEModeChoice = .both
 
     @Option(name: .customLong("trust-readers"), parsing: .upToNextOption,
-            help: "Reader root certificates (PEM, DER or hex files, or directories) that make a reader trusted.")
+            help: ArgumentHelp(
+                "Reader root certificates (PEM, DER or hex files, or directories, where private keys and certificates that are not self-signed roots are skipped) that make a reader trusted (default: MDOC_TRUST_READERS, else ~/.config/swift-mdoc/trust/readers).",
+                valueName: "path"),
+            completion: .file())
     var trustReaders: [String] = []
 
     @Flag(help: "Approve every requested element this holder has, without asking.")
     var yes = false
 
-    @Option(help: "A consent policy file (JSON, see docs/consent-policy.md) that decides instead of asking.")
+    @Option(help: "A consent policy file (JSON, see docs/consent-policy.md) that decides instead of asking.",
+            completion: .file(extensions: ["json"]))
     var policy: String?
 
     @Option(help: "Seconds to wait for a reader, and for each message of the session.")
     var timeout: Double = 120
 
-    @Option(name: .customLong("qr-png"), help: "Also write the engagement QR code to this PNG file.")
+    @Option(name: .customLong("qr-png"), help: "Also write the engagement QR code to this PNG file.",
+            completion: .file(extensions: ["png"]))
     var qrPNG: String?
 
     @Flag(name: .customLong("no-qr"), help: "Print only the mdoc: URI, not the QR code.")
     var noQR = false
+
+    @Option(name: .customLong("qr-style"),
+            help: "light-on-dark (for a dark terminal theme, the default) or dark-on-light (for a light one).")
+    var qrStyle: QRTerminalStyle = .lightOnDark
+
+    @Flag(name: .customLong("qr-compact"), help: "Draw the QR code at half the width and height (quadrant blocks), for narrow terminals.")
+    var qrCompact = false
+
+    @Flag(help: "Print the engagement and each session's outcome as JSON lines on standard output.")
+    var json = false
 
     @Flag(name: .customLong("keep-running"),
           help: "After each session, normal or not, show a fresh engagement and wait for the next reader, until interrupted.")
@@ -80,9 +117,6 @@ struct Present: AsyncParsableCommand {
     var terminateAfterResponse = false
 
     func validate() throws {
-        guard !credentials.isEmpty else {
-            throw ValidationError("give at least one --credential file (make one with `mdoc-issuer issue`)")
-        }
         if yes && policy != nil {
             throw ValidationError("--yes and --policy both decide consent; give one of them")
         }
@@ -98,13 +132,26 @@ struct Present: AsyncParsableCommand {
         }
     }
 
+    /// Where people's text goes: standard output, unless it carries JSON.
+    private var humanOutput: ProgramOutput { json ? .standardError : .standardOutput }
+
     private func present() async throws(ProgramFailure) {
-        let credentials = try loadCredentials()
+        let environment = ProcessInfo.processInfo.environment
+        if let qrPNG {
+            try OutputFile.checkWritable(qrPNG, option: "--qr-png")
+        }
+        let credentials = try HolderCredentials.load(credentials, store: .standard(environment: environment))
+        let trust = DefaultTrust.readers(trustReaders, environment: environment)
         let anchors: [Certificate]
         do {
-            anchors = try CertificateFiles.load(trustReaders)
+            anchors = try CertificateFiles.loadTrustAnchors(trust.paths, for: .readerAuthentication) { note in
+                ProgramOutput.standardError.write("mdoc-holder: note: --trust-readers \(note)\n")
+            }
         } catch {
             throw ProgramFailure(.badTrustInput, "--trust-readers \(error)")
+        }
+        if let origin = trust.origin {
+            ProgramOutput.standardError.writeLine("mdoc-holder: trusting the reader roots of \(origin)")
         }
         var consent = ConsentSource.prompt
         if yes {
@@ -115,6 +162,9 @@ struct Present: AsyncParsableCommand {
             } catch {
                 throw ProgramFailure(.badTrustInput, "--policy \(error)")
             }
+        } else if !ConsentPrompt.canAsk(output: humanOutput) {
+            ProgramOutput.standardError.writeLine(
+                "mdoc-holder: note: no terminal to ask for consent on, and neither --yes nor --policy was given: answers are read from standard input, and every request is refused once it ends")
         }
 
         // One adapter for every session: a transport that cannot be opened ends the program at
@@ -148,7 +198,7 @@ struct Present: AsyncParsableCommand {
     }
 
     /// One session on `adapter`: a fresh ephemeral key and engagement, shown, then served to its
-    /// end.
+    /// end; with `--json`, its outcome as one line of JSON.
     private func presentOnce(
         credentials: [Credential], anchors: [Certificate], consent: ConsentSource, adapter: any MdocRadio, transport: TransportSpec
     ) async throws(ProgramFailure) {
@@ -162,43 +212,56 @@ struct Present: AsyncParsableCommand {
         try showEngagement(session.mdocURI.description)
 
         var presentation = HolderPresentation(
-            session: session, consent: consent, adapter: adapter, transport: transport,
+            session: session, consent: consent, output: humanOutput, adapter: adapter, transport: transport,
             timeout: .milliseconds(Int64(timeout * 1000)), terminateAfterResponse: terminateAfterResponse)
-        let outcome = try await presentation.run()
+        let outcome: SessionOutcome
+        do {
+            outcome = try await presentation.run()
+        } catch {
+            if json {
+                ProgramOutput.standardOutput.writeLine(TerminalText(lines: HolderJSON.session(
+                    failure: error, disclosures: presentation.disclosures).serialized()))
+            }
+            throw error
+        }
+        if json {
+            ProgramOutput.standardOutput.writeLine(TerminalText(lines: HolderJSON.session(
+                outcome, disclosures: presentation.disclosures).serialized()))
+        }
         guard outcome.isNormalEnd else {
             throw ProgramFailure(.sessionFailed, "\(outcome)")
         }
         ProgramOutput.standardError.write("mdoc-holder: \(outcome)\n")
     }
 
-    /// The `--credential` files.
-    private func loadCredentials() throws(ProgramFailure) -> [Credential] {
-        var loaded: [Credential] = []
-        for path in credentials {
-            do {
-                loaded.append(try Credential(encoded: try InputSource.loadPrivate(path).bytes))
-            } catch let error as InputError where error.code == .insecurePermissions {
-                throw ProgramFailure(.badTrustInput, "--credential \(error)")
-            } catch {
-                throw ProgramFailure(.badTrustInput, "--credential \(path): not a credential: \(error)")
-            }
-        }
-        return loaded
-    }
-
-    /// Draws the QR code (unless `--no-qr`), prints the URI, and writes `--qr-png`.
+    /// Draws the QR code (unless `--no-qr`, or the terminal is too narrow for it), prints the
+    /// URI (or, with `--json`, the engagement object), and writes `--qr-png`.
     private func showEngagement(_ uri: String) throws(ProgramFailure) {
+        let code: QRCode
         do {
-            let code = try QRCode(text: uri)
-            if !noQR {
-                ProgramOutput.standardOutput.write(TerminalText(lines: try code.terminalText()))
-            }
-            if let qrPNG {
-                try Data(code.pngData()).write(to: URL(fileURLWithPath: qrPNG))
-            }
+            code = try QRCode(text: uri)
         } catch {
-            throw ProgramFailure(.badTrustInput, "cannot draw the engagement QR code: \(error)")
+            throw ProgramFailure(.sessionFailed, "cannot make the engagement QR code: \(error)")
         }
-        ProgramOutput.standardOutput.writeLine(TerminalText(lines: uri))
+        if !noQR {
+            EngagementDrawing(code: code, style: qrStyle, scale: qrCompact ? .compact : .full)
+                .show(on: humanOutput, environment: ProcessInfo.processInfo.environment)
+        }
+        if let qrPNG {
+            let png: [UInt8]
+            do {
+                png = try code.pngData()
+            } catch {
+                throw ProgramFailure(.sessionFailed, "cannot draw the engagement QR code: \(error)")
+            }
+            try OutputFile.create(png, at: qrPNG, mode: OutputFile.publicMode, replacing: true)
+        }
+        if json {
+            ProgramOutput.standardOutput.writeLine(TerminalText(lines: HolderJSON.engagement(uri).serialized()))
+        } else {
+            ProgramOutput.standardOutput.writeLine(TerminalText(lines: uri))
+        }
     }
 }
+
+extension QRTerminalStyle: ExpressibleByArgument {}

@@ -10,4 +10,8 @@ struct MdocIssuer: ParsableCommand {
         version: ToolVersion.current,
         subcommands: [PKI.self, Issue.self]
     )
+
+    static func main() {
+        ProgramEntry.main(Self.self)
+    }
 }

@@ -24,10 +24,15 @@ struct PKI: ParsableCommand {
               reader.pem        reader authentication, issued by the reader root (EKU 1.0.18013.5.1.6)
 
             and iaca-key.pem, ds-key.pem, reader-root-key.pem, reader-key.pem (PKCS#8 PEM, mode \
-            0600 from creation). Existing files are kept unless --force is given.
+            0600 from creation). Existing files are kept unless --force is given. --ds-eku gives \
+            the document signer other extended key usages, as other mdoc ecosystems' issuers \
+            have: 1.3.130.2.0.0.1.2 for an EU PID Provider (ARF PID Rulebook), 1.0.23220.4.1.2 \
+            for ISO/IEC TS 23220-4 mdocs. The folder can be passed to `mdoc-reader --trust` as \
+            it is: only iaca.pem (and reader-root.pem) are taken as trust anchors.
 
-            Example:
+            Examples:
               mdoc-issuer pki ./pki --curve p256 --valid-days 365 --country US
+              mdoc-issuer pki ./eu-pki --country BE --ds-eku 1.3.130.2.0.0.1.2
 
             Exit codes: 0 written; 7 a file exists (without --force) or cannot be written; \
             64 usage error.
@@ -41,7 +46,7 @@ struct PKI: ParsableCommand {
     /// bound that keeps the dates within the X.509 and RFC 3339 year range.
     static let maximumValidDays = 36_525
 
-    @Argument(help: "The directory to write the PKI into.")
+    @Argument(help: "The directory to write the PKI into.", completion: .directory)
     var directory: String
 
     @Option(help: "The curve of every key.")
@@ -59,12 +64,26 @@ struct PKI: ParsableCommand {
     @Option(help: "The URI of the issuerAltName; the CRL distribution points are below it.")
     var url: String = "https://issuer.example"
 
+    @Option(name: .customLong("ds-eku"), parsing: .singleValue,
+            help: ArgumentHelp(
+                "An extendedKeyUsage purpose of the document signer (a dotted OID), in place of 1.0.18013.5.1.2; repeat for several.",
+                valueName: "oid"))
+    var documentSignerPurposes: [String] = []
+
     @Flag(help: "Replace existing files.")
     var force = false
+
+    @Flag(help: "Print what was written as JSON (docs/json-report.md).")
+    var json = false
 
     func validate() throws {
         guard (1...Self.maximumValidDays).contains(validDays) else {
             throw ValidationError("--valid-days must be 1 to \(Self.maximumValidDays)")
+        }
+        for purpose in documentSignerPurposes {
+            if let problem = ObjectIdentifierSyntax.problem(in: purpose) {
+                throw ValidationError("--ds-eku \(purpose): not a dotted object identifier: \(problem)")
+            }
         }
     }
 
@@ -95,10 +114,29 @@ struct PKI: ParsableCommand {
                 mode: OutputFile.publicMode, replacing: force)
         }
         let until = pki.first.map { TDate($0.certificate.notValidAfter).text } ?? ""
+        if json {
+            let written = JSONReport.object(.pki, [
+                ("directory", .string(directory)),
+                ("curve", .string("\(curve.curve)")),
+                ("validUntil", .string(until)),
+                ("certificates", .array(pki.enumerated().map { index, entry in
+                    .object([
+                        ("file", .string(Self.certificateFiles[index])),
+                        ("keyFile", .string(Self.keyFiles[index])),
+                        ("subject", .string("\(entry.certificate.subject)")),
+                        ("serialNumber", .string("\(entry.certificate.serialNumber)")),
+                        ("extendedKeyUsage", .array((entry.certificate.extendedKeyUsage ?? []).map(JSONValue.string))),
+                    ])
+                })),
+            ])
+            ProgramOutput.standardOutput.writeLine(TerminalText(lines: written.serialized(pretty: true)))
+            return
+        }
         ProgramOutput.standardOutput.writeLine("Wrote a \(curve.curve) test PKI valid until \(until) to \(directory):")
         for (index, entry) in pki.enumerated() {
+            let purposes = entry.certificate.extendedKeyUsage.map { "  EKU \($0.joined(separator: ", "))" } ?? ""
             ProgramOutput.standardOutput.writeLine(
-                "  \(Self.certificateFiles[index])  \(entry.certificate.subject)  serial \(entry.certificate.serialNumber)")
+                "  \(Self.certificateFiles[index])  \(entry.certificate.subject)  serial \(entry.certificate.serialNumber)\(purposes)")
         }
     }
 
@@ -107,18 +145,22 @@ struct PKI: ParsableCommand {
         let now = Date(timeIntervalSince1970: Date().timeIntervalSince1970.rounded(.down))
         let end = now.addingTimeInterval(Double(validDays) * 86_400)
         let base = url.hasSuffix("/") ? String(url.dropLast()) : url
-        func builder(_ profile: CertificateBuilder.Profile, _ commonName: String, crl: String) -> CertificateBuilder {
+        func builder(
+            _ profile: CertificateBuilder.Profile, _ commonName: String, crl: String, purposes: [String]? = nil
+        ) -> CertificateBuilder {
             CertificateBuilder(
                 profile: profile, subject: .init(commonName: "\(name) \(commonName)", country: country),
                 notValidBefore: now, notValidAfter: end,
-                issuerAlternativeName: .uri(base), crlDistributionPoint: "\(base)/crl/\(crl).crl")
+                issuerAlternativeName: .uri(base), crlDistributionPoint: "\(base)/crl/\(crl).crl",
+                extendedKeyUsageOIDs: purposes)
         }
         let curve = self.curve.curve
         let iacaKey = try PrivateKey(generating: curve)
         let iaca = try builder(.iaca, "IACA", crl: "iaca").selfSigned(key: iacaKey)
         let dsKey = try PrivateKey(generating: curve)
-        let ds = try builder(.documentSigner, "Document Signer", crl: "iaca")
-            .issued(for: dsKey.publicKey, by: iaca, signingKey: iacaKey)
+        let ds = try builder(
+            .documentSigner, "Document Signer", crl: "iaca", purposes: documentSignerPurposes.isEmpty ? nil : documentSignerPurposes
+        ).issued(for: dsKey.publicKey, by: iaca, signingKey: iacaKey)
         let readerRootKey = try PrivateKey(generating: curve)
         let readerRoot = try builder(.readerRoot, "Reader Root", crl: "reader-root").selfSigned(key: readerRootKey)
         let readerKey = try PrivateKey(generating: curve)

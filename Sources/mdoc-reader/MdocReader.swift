@@ -10,4 +10,8 @@ struct MdocReader: AsyncParsableCommand {
         version: ToolVersion.current,
         subcommands: [Request.self, Verify.self, Scan.self]
     )
+
+    static func main() async {
+        await ProgramEntry.main(Self.self)
+    }
 }

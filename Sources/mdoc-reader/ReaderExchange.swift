@@ -69,6 +69,13 @@ struct ReaderExchange {
             case .received(let report, _):
                 progress.report(.verifying)
                 result = report
+                // A status in the SessionData that carried the response (status 20 from a holder
+                // that ends the session with it) ended the session (9.1.1.4): the transport ends
+                // now, State 0x02 before the link closes, whatever --termination asked.
+                if session.isFinished {
+                    action = session.terminate()
+                    continue
+                }
                 switch termination {
                 case .status:
                     action = session.terminate()
@@ -98,8 +105,8 @@ struct ReaderExchange {
                 guard result != nil else {
                     throw ProgramFailure(.sessionFailed, "\(error)")
                 }
+                // The wait's end already ended the transport, State 0x02 first.
                 ProgramOutput.standardError.write("mdoc-reader: \(error); ending the session\n")
-                await link.end()
                 return try finish(Self.outcome(of: session.transportEnded()), result)
             }
             switch event {

@@ -1,6 +1,7 @@
 import ArgumentParser
 import MdocBLE
 import MdocCBOR
+import MdocCOSE
 import MdocCrypto
 import MdocModel
 import MdocSession
@@ -28,29 +29,40 @@ struct Request: AsyncParsableCommand {
             --preset chooses them: age-over-18, driving (the default) or full (every element \
             the toolkit's catalogue lists for the name space).
 
+            --doctype takes a docType, or one of the short names mdl \
+            (org.iso.18013.5.1.mDL), pid (eu.europa.ec.eudi.pid.1) and av (eu.europa.ec.av.1); \
+            a doc type the toolkit does not know needs --namespace.
+
+            --trust and --accept-ds-eku work as for `verify` (see `mdoc-reader verify --help`), \
+            and --trust may be left out in the same way. --portrait-out is checked before \
+            connecting, and written (mode 0600) only with a verified portrait.
+
             Examples:
               mdoc-reader request 'mdoc:owBjMS4w...' --trust Certs/demo/iaca.pem
-              mdoc-reader request --qr-image qr.png --preset age-over-18 --trust Certs/demo/iaca.pem \\
-                --reader-cert Certs/demo/reader.pem --reader-key Certs/demo/reader-key.pem
+              mdoc-reader request --qr-image qr.png --preset age-over-18 \\
+                --trust Certs/demo/iaca.pem --reader-cert Certs/demo/reader.pem \\
+                --reader-key Certs/demo/reader-key.pem
               mdoc-reader request 'mdoc:owBjMS4w...' --trust Certs/demo/iaca.pem \\
                 --transport hci:tcp:127.0.0.1:9002 --btsnoop reader.btsnoop
 
-            Exit codes: 0 verified; 2 malformed response; 3 issuer data authentication failed; \
-            4 device authentication failed; 6 no documents returned (for example, the holder \
-            refused); 7 unusable --trust, --reader-cert, --reader-key or --qr-image input; \
-            8 the transport could not be opened, no mdoc found within --timeout, the link was \
-            lost, or the session failed; 64 usage error.
+            Exit codes: 0 verified; 2 malformed engagement or response; 3 issuer data \
+            authentication failed; 4 device authentication failed; 6 no documents returned \
+            (for example, the holder refused); 7 unusable --trust, --reader-cert, --reader-key \
+            or --qr-image input, or a --portrait-out file that cannot be written; 8 the \
+            transport could not be opened, no mdoc found within --timeout, the link was lost, \
+            or the session failed; 64 usage error (an unknown --doctype included).
             """
     )
 
     @Argument(help: "The mdoc: URI of the engagement (omit with --qr-image).")
     var engagement: String?
 
-    @Option(name: .customLong("qr-image"), help: "A PNG or JPEG image of the engagement QR code.")
+    @Option(name: .customLong("qr-image"), help: "A PNG or JPEG image of the engagement QR code.",
+            completion: .file(extensions: ["png", "jpg", "jpeg"]))
     var qrImage: String?
 
     @Option(name: .customLong("doctype"), parsing: .singleValue,
-            help: "A document type to request; repeat for several. 'mdl' and 'pid' are short for the mDL and the EU PID.")
+            help: "A document type to request; repeat for several. 'mdl', 'pid' and 'av' are short for the mDL, the EU PID and the EU age verification attestation.")
     var docTypes: [String] = []
 
     @Option(name: .customLong("namespace"), help: "The name space of --elements for a doc type the toolkit does not know.")
@@ -65,15 +77,20 @@ struct Request: AsyncParsableCommand {
     @Flag(help: "Tell the holder the reader intends to retain the elements (IntentToRetain).")
     var retain = false
 
-    @Option(name: .customLong("reader-cert"), help: "The reader authentication certificate (PEM or DER), optionally followed by its chain in the same file.")
+    @Option(name: .customLong("reader-cert"), help: "The reader authentication certificate (PEM or DER), optionally followed by its chain in the same file.",
+            completion: .file())
     var readerCert: String?
 
-    @Option(name: .customLong("reader-key"), help: "The reader authentication private key (PEM or COSE_Key).")
+    @Option(name: .customLong("reader-key"), help: "The reader authentication private key (PEM or COSE_Key).",
+            completion: .file())
     var readerKey: String?
 
     @Option(name: .customLong("trust"), parsing: .upToNextOption,
-            help: "Trust anchor (IACA) certificates: PEM, DER or hex files, or directories of them.")
+            help: "Trust anchor (IACA root) certificates: PEM, DER or hex files, or directories of them (default: MDOC_TRUST, else ~/.config/swift-mdoc/trust/iaca).",
+            completion: .file())
     var trust: [String] = []
+
+    @OptionGroup var documentSigner: DocumentSignerOptions
 
     @OptionGroup var live: LiveTransportOptions
 
@@ -90,15 +107,13 @@ struct Request: AsyncParsableCommand {
     @Flag(help: "Print the result as JSON.")
     var json = false
 
-    @Option(name: .customLong("portrait-out"), help: "Write the verified portrait element (if returned) to this file.")
+    @Option(name: .customLong("portrait-out"), help: "Write the verified portrait element (if returned) to this file.",
+            completion: .file())
     var portraitOut: String?
 
     func validate() throws {
         guard (engagement == nil) != (qrImage == nil) else {
             throw ValidationError("give the engagement as an mdoc: URI or with --qr-image, not both and not neither")
-        }
-        guard !trust.isEmpty else {
-            throw ValidationError("give at least one --trust certificate or directory")
         }
         guard (readerCert == nil) == (readerKey == nil) else {
             throw ValidationError("--reader-cert and --reader-key go together")
@@ -109,31 +124,43 @@ struct Request: AsyncParsableCommand {
         guard timeout > 0 else {
             throw ValidationError("--timeout must be more than 0 seconds")
         }
+        _ = try requestBuilder.specs()
+    }
+
+    /// The DocRequests of `--doctype`, `--namespace`, `--elements`, `--preset` and `--retain`.
+    private var requestBuilder: RequestBuilder {
+        RequestBuilder(docTypes: docTypes, nameSpace: nameSpace, elements: elements, preset: preset, intentToRetain: retain)
     }
 
     func run() async throws {
+        let policy = try documentSigner.policy()
         live.bootstrapLogging()
         await ProgramFailure.reporting(program: "mdoc-reader") { () async throws(ProgramFailure) in
-            try await request()
+            try await request(policy: policy)
         }
     }
 
-    private func request() async throws(ProgramFailure) {
-        let uri = try engagementURI()
-        let anchors: [Certificate]
+    private func request(policy: DocumentSignerPolicy) async throws(ProgramFailure) {
+        // Everything of our own first, so that a mistake there is not blamed on the engagement
+        // and nothing is lost after a session: the request, reader authentication, trust, the
+        // output file.
+        let specs: [DocRequestSpec]
         do {
-            anchors = try CertificateFiles.load(trust)
+            specs = try requestBuilder.specs()
         } catch {
-            throw ProgramFailure(.badTrustInput, "--trust \(error)")
+            throw ProgramFailure(.usage, "\(error.message)", hint: "see 'mdoc-reader request --help'")
         }
-        let specs = try RequestBuilder(
-            docTypes: docTypes, nameSpace: nameSpace, elements: elements, preset: preset, intentToRetain: retain
-        ).specs()
+        let authentication = try readerAuthentication()
+        let anchors = try ReaderTrust.anchors(trust, command: "request")
+        if let portraitOut {
+            try OutputFile.checkWritable(portraitOut, option: "--portrait-out")
+        }
+        let uri = try engagementURI()
         var session: ReaderSession
         do {
             session = try ReaderSession(
-                uri: uri, request: specs, readerAuthentication: try readerAuthentication(),
-                trustAnchors: anchors, now: { Date() })
+                uri: uri, request: specs, readerAuthentication: authentication,
+                trustAnchors: anchors, documentSignerPolicy: policy, now: { Date() })
         } catch {
             throw ProgramFailure(.malformedInput, "cannot start a session with this engagement: \(error)")
         }
@@ -188,16 +215,31 @@ struct Request: AsyncParsableCommand {
         }
     }
 
-    /// The `--reader-cert` chain and `--reader-key`, when given.
+    /// The `--reader-cert` chain and `--reader-key`, when given: the key must be the key of the
+    /// first certificate and able to sign reader authentication (ISO/IEC 18013-5 9.1.4).
     private func readerAuthentication() throws(ProgramFailure) -> (key: PrivateKey, chain: [Certificate])? {
         guard let readerCert, let readerKey else { return nil }
+        let chain: [Certificate]
+        let key: PrivateKey
         do {
-            let chain = try CertificateFiles.load([readerCert])
-            let key = try KeyFiles.loadPrivateKey(readerKey)
-            return (key, chain)
+            chain = try CertificateFiles.load([readerCert])
         } catch {
-            throw ProgramFailure(.badTrustInput, "reader authentication: \(error)")
+            throw ProgramFailure(.badTrustInput, "--reader-cert \(error)")
         }
+        do {
+            key = try KeyFiles.loadPrivateKey(readerKey)
+        } catch {
+            throw ProgramFailure(.badTrustInput, "--reader-key \(error)")
+        }
+        guard let leaf = chain.first, leaf.publicKey == key.publicKey else {
+            throw ProgramFailure(
+                .badTrustInput,
+                "--reader-key \(readerKey) is not the key of the --reader-cert certificate \"\(chain.first.map { "\($0.subject)" } ?? "")\"")
+        }
+        guard COSEAlgorithm.signatureAlgorithm(forKeyOn: key.curve) != nil else {
+            throw ProgramFailure(.badTrustInput, "--reader-key \(readerKey): a \(key.curve) key cannot sign reader authentication")
+        }
+        return (key, chain)
     }
 
     /// Writes the first verified `portrait` element to `path`. Nothing is written, not even an
@@ -217,10 +259,6 @@ struct Request: AsyncParsableCommand {
             }
             return
         }
-        do {
-            try Data(bytes).write(to: URL(fileURLWithPath: path))
-        } catch {
-            throw ProgramFailure(.badTrustInput, "--portrait-out \(path): \(error)")
-        }
+        try OutputFile.create(Array(bytes), at: path, mode: OutputFile.privateMode, replacing: true)
     }
 }

@@ -1,3 +1,4 @@
+import ArgumentParser
 import MdocModel
 import MdocSession
 import MdocTerminal
@@ -11,10 +12,10 @@ import Foundation
 /// Turns `--doctype`, `--namespace`, `--elements`, `--preset` and `--retain` into the
 /// DocRequests of a DeviceRequest (ISO/IEC 18013-5 8.3.2.1.2.1).
 ///
-/// Each doc type gets the same element identifiers, in its own name space: the mDL's
-/// `org.iso.18013.5.1`, the EU PID's `eu.europa.ec.eudi.pid.1`, or `--namespace` for another doc
-/// type. A preset's elements are asked for in each name space that defines them (`full`: every
-/// element the catalogue lists there).
+/// Each doc type gets the same element identifiers, in its own name space: the name space
+/// ``DocTypeNames`` lists for a doc type the toolkit knows, or `--namespace` for another one. A
+/// preset's elements are asked for in each name space that defines them (`full`: every element
+/// the catalogue lists there). Every problem is a usage error naming the option.
 struct RequestBuilder {
     var docTypes: [String]
     var nameSpace: String?
@@ -22,23 +23,17 @@ struct RequestBuilder {
     var preset: RequestPreset?
     var intentToRetain: Bool
 
-    /// Short names `--doctype` accepts.
-    static let aliases = ["mdl": DocType.mDL, "pid": DocType.eudiPID]
-    /// The name space of the doc types the toolkit knows.
-    static let nameSpaces = [DocType.mDL: NameSpace.mDL, DocType.eudiPID: NameSpace.eudiPID]
-
-    func specs() throws(ProgramFailure) -> [DocRequestSpec] {
-        let types = docTypes.isEmpty ? [DocType.mDL] : docTypes.map { Self.aliases[$0.lowercased()] ?? $0 }
+    func specs() throws(ValidationError) -> [DocRequestSpec] {
+        let types = docTypes.isEmpty ? [DocType.mDL] : docTypes.map(DocTypeNames.docType(for:))
         var specs: [DocRequestSpec] = []
-        for docType in types {
-            guard let space = nameSpace ?? Self.nameSpaces[docType] else {
-                throw ProgramFailure(.badTrustInput, "--doctype \(docType): give --namespace for a doc type the toolkit does not know")
+        for (index, docType) in types.enumerated() {
+            guard let space = nameSpace ?? DocTypeNames.nameSpace(of: docType) else {
+                throw ValidationError(
+                    "--doctype \(docTypes[index]): not a doc type the toolkit knows; give its --namespace too, or one of \(DocTypeNames.listText)")
             }
             let identifiers = try self.identifiers(in: space)
             guard !identifiers.isEmpty else {
-                throw ProgramFailure(
-                    .badTrustInput,
-                    "--preset \((preset ?? .driving).rawValue) names no element of \(space); use --elements for \(docType)")
+                throw ValidationError("--preset \((preset ?? .driving).rawValue) names no element of \(space); use --elements for \(docType)")
             }
             var requested = OrderedMap<String, Bool>()
             for identifier in identifiers {
@@ -49,11 +44,11 @@ struct RequestBuilder {
         return specs
     }
 
-    private func identifiers(in space: String) throws(ProgramFailure) -> [String] {
+    private func identifiers(in space: String) throws(ValidationError) -> [String] {
         if let elements {
             let list = elements.split(separator: ",").map(\.trimmingSpaces).filter { !$0.isEmpty }
             guard !list.isEmpty else {
-                throw ProgramFailure(.badTrustInput, "--elements names no element")
+                throw ValidationError("--elements names no element")
             }
             return list
         }

@@ -2,6 +2,12 @@ import MdocModel
 import MdocSession
 import MdocTerminal
 
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
+import Foundation
+#endif
+
 /// How `verify` and `request` end with a verification report: the report on standard output,
 /// then the exit status for its outcome (README, exit codes).
 enum VerificationExit {
@@ -10,7 +16,8 @@ enum VerificationExit {
         if json {
             ProgramOutput.standardOutput.writeLine(TerminalText(lines: ReportRenderer.json(report).serialized(pretty: true)))
         } else {
-            ProgramOutput.standardOutput.write(ReportRenderer.text(report))
+            ProgramOutput.standardOutput.write(ReportRenderer.text(
+                report, palette: .for(.standardOutput, environment: ProcessInfo.processInfo.environment)))
         }
     }
 

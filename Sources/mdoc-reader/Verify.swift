@@ -17,9 +17,19 @@ struct Verify: ParsableCommand {
         abstract: "Verify a stored DeviceResponse against trust anchors and print a report.",
         discussion: """
             Checks the document signer chain to the --trust anchors (ISO/IEC 18013-5 Annex B \
-            profile), the MSO signature and validity window, docType, every returned element's \
-            digest, and device authentication (DeviceSignature, or DeviceMac with --reader-key) \
-            against the --transcript.
+            profile, the document signer's extendedKeyUsage under its doc type's rule: \
+            1.0.18013.5.1.2 for the mDL; for the EU PID, the EU age verification attestation \
+            and other doc types 1.3.130.2.0.0.1.2, 1.0.23220.4.1.2 or 1.0.18013.5.1.2; more \
+            with --accept-ds-eku), the MSO signature and validity window, docType, every \
+            returned element's digest, and device authentication (DeviceSignature, or DeviceMac \
+            with --reader-key) against the --transcript.
+
+            --trust takes IACA root certificates, or directories of them: in a directory, \
+            private keys and certificates that are not self-signed (the rest of a PKI folder \
+            from `mdoc-issuer pki`) are skipped with a note. Without --trust the paths of \
+            MDOC_TRUST (separated by ':') are trusted, else the folder \
+            ~/.config/swift-mdoc/trust/iaca ($XDG_CONFIG_HOME/swift-mdoc/trust/iaca) when it \
+            exists.
 
             Example:
               mdoc-reader verify Vectors/iso18013-5-annex-d/device_response.hex \\
@@ -34,48 +44,45 @@ struct Verify: ParsableCommand {
             """
     )
 
-    @Argument(help: "The DeviceResponse: a file (binary CBOR or hex) or '-' for standard input.")
+    @Argument(help: "The DeviceResponse: a file (binary CBOR or hex) or '-' for standard input.", completion: .file())
     var response: String
 
     @Option(name: .customLong("trust"), parsing: .upToNextOption,
-            help: "Trust anchor certificates (PEM, DER or hex DER files, or directories of them).")
+            help: "Trust anchor (IACA root) certificates (PEM, DER or hex DER files, or directories of them; default: MDOC_TRUST, else ~/.config/swift-mdoc/trust/iaca).",
+            completion: .file())
     var trust: [String] = []
+
+    @OptionGroup var documentSigner: DocumentSignerOptions
 
     @Option(help: "The verification time, RFC 3339 (default: now).")
     var at: String?
 
-    @Option(help: "The SessionTranscript or SessionTranscriptBytes the response is bound to.")
+    @Option(help: "The SessionTranscript or SessionTranscriptBytes the response is bound to.", completion: .file())
     var transcript: String?
 
-    @Option(name: .customLong("reader-key"), help: "The reader's ephemeral private key (PEM or COSE_Key), for DeviceMac.")
+    @Option(name: .customLong("reader-key"), help: "The reader's ephemeral private key (PEM or COSE_Key), for DeviceMac.",
+            completion: .file())
     var readerKey: String?
 
     @Flag(help: "Print the report as JSON.")
     var json = false
 
     func validate() throws {
-        guard !trust.isEmpty else {
-            throw ValidationError("give at least one --trust certificate or directory")
-        }
         if let at, (try? TDate(text: at)) == nil {
             throw ValidationError("--at \(at): not an RFC 3339 date-time (for example 2021-01-01T00:00:00Z)")
         }
     }
 
     func run() throws {
+        let policy = try documentSigner.policy()
         ProgramFailure.reporting(program: "mdoc-reader") { () throws(ProgramFailure) in
-            try verify()
+            try verify(policy: policy)
         }
     }
 
-    private func verify() throws(ProgramFailure) {
+    private func verify(policy: DocumentSignerPolicy) throws(ProgramFailure) {
         let time = try verificationTime()
-        let anchors: [Certificate]
-        do {
-            anchors = try CertificateFiles.load(trust)
-        } catch {
-            throw ProgramFailure(.badTrustInput, "--trust \(error)")
-        }
+        let anchors = try ReaderTrust.anchors(trust, command: "verify")
         var binding: SessionTranscriptBinding? = nil
         if let transcript {
             do {
@@ -96,7 +103,8 @@ struct Verify: ParsableCommand {
         let report: VerificationReport
         do {
             let input = try InputSource.load(response)
-            let verifier = DeviceResponseVerifier(trustAnchors: anchors, sessionTranscript: binding, readerKey: key)
+            let verifier = DeviceResponseVerifier(
+                trustAnchors: anchors, documentSignerPolicy: policy, sessionTranscript: binding, readerKey: key)
             report = try verifier.verify(input.bytes, at: time)
         } catch let error as InputError {
             throw ProgramFailure(.malformedInput, "\(error)")

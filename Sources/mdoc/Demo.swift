@@ -8,10 +8,11 @@ struct Demo: ParsableCommand {
         abstract: "Present a demo mDL from mdoc-holder to mdoc-reader over the sim transport.",
         discussion: """
             Issues the demo PKI and credential into --dir when they are missing (mdoc-issuer), \
-            gives the credential mode 0600 when it is readable by others (a git checkout makes \
-            it 0644; mdoc-holder refuses a credential others can read), starts `mdoc-holder present --yes`, which draws the engagement QR code, then runs \
+            starts `mdoc-holder present --yes`, which draws the engagement QR code, then runs \
             `mdoc-reader request` on the holder's mdoc: URI with reader authentication, and \
-            shows the verified result. The programs are the ones installed next to `mdoc`.
+            shows the verified result. The programs are the ones installed next to `mdoc`. The \
+            committed demo credential is readable by everyone in a git checkout; mdoc-holder \
+            accepts it because its device key is published test material.
 
             Example:
               mdoc demo --preset full
@@ -20,12 +21,12 @@ struct Demo: ParsableCommand {
             """
     )
 
-    @Option(help: "The folder of the demo PKI and credential (made when missing).")
+    @Option(help: "The folder of the demo PKI and credential (made when missing).", completion: .directory)
     var dir = "Certs/demo"
 
     @Option(help: ArgumentHelp(
         "The data of the demo mDL, used when the credential must be issued (default: Samples/mdl.json in the working directory, else the copy installed with the programs).",
-        valueName: "file"))
+        valueName: "file"), completion: .file(extensions: ["json"]))
     var data: String?
 
     @Option(help: "What the reader asks for: age-over-18, driving or full.")
@@ -49,7 +50,6 @@ struct Demo: ParsableCommand {
             try step("issuing the demo mDL from \(dataFile)", "mdoc-issuer",
                      ["issue", "--pki", dir, "--doctype", "org.iso.18013.5.1.mDL", "--data", dataFile, "--out", credential])
         }
-        try makePrivate(credential)
 
         let holder = Process()
         holder.executableURL = Self.program("mdoc-holder")
@@ -59,11 +59,7 @@ struct Demo: ParsableCommand {
         ]
         let holderOutput = Pipe()
         holder.standardOutput = holderOutput
-        do {
-            try holder.run()
-        } catch {
-            throw ProgramFailure(.sessionFailed, "cannot start mdoc-holder: \(error)")
-        }
+        try start(holder)
         defer {
             if holder.isRunning { holder.terminate() }
         }
@@ -90,11 +86,7 @@ struct Demo: ParsableCommand {
             "request", uri, "--preset", preset, "--ble-mode", bleMode, "--trust", "\(dir)/iaca.pem",
             "--reader-cert", "\(dir)/reader.pem", "--reader-key", "\(dir)/reader-key.pem",
         ]
-        do {
-            try reader.run()
-        } catch {
-            throw ProgramFailure(.sessionFailed, "cannot start mdoc-reader: \(error)")
-        }
+        try start(reader)
         reader.waitUntilExit()
         holder.waitUntilExit()
         guard reader.terminationStatus == 0 else {
@@ -107,20 +99,19 @@ struct Demo: ParsableCommand {
         }
     }
 
-    /// Gives the credential at `path` mode 0600 when group or others may read it:
-    /// `mdoc-holder` refuses a credential (it holds the device private key) that others can read,
-    /// and git keeps no mode but 0644 and 0755, so the committed demo credential arrives 0644.
-    /// It is public test material; a credential of your own is written 0600 by `mdoc-issuer`.
-    private func makePrivate(_ path: String) throws(ProgramFailure) {
-        var status = stat()
-        guard stat(path, &status) == 0 else {
-            throw ProgramFailure(.badTrustInput, "\(path): cannot read its mode: \(String(cString: strerror(errno)))")
+    /// Starts `process`, whose program must be installed next to this one; a failure names the
+    /// path and the system's reason.
+    private func start(_ process: Process) throws(ProgramFailure) {
+        let path = process.executableURL?.path ?? ""
+        guard access(path, X_OK) == 0 else {
+            throw ProgramFailure(
+                .sessionFailed, "cannot start \(path): \(String(cString: strerror(errno))) (mdoc runs the programs installed next to it)")
         }
-        guard status.st_mode & InputSource.privateFileForbiddenMode != 0 else { return }
-        guard chmod(path, 0o600) == 0 else {
-            throw ProgramFailure(.badTrustInput, "\(path): cannot set mode 0600: \(String(cString: strerror(errno)))")
+        do {
+            try process.run()
+        } catch {
+            throw ProgramFailure(.sessionFailed, "cannot start \(path)")
         }
-        ProgramOutput.standardError.write("mdoc: \(path) set to mode 0600, as mdoc-holder requires of a credential\n")
     }
 
     /// Runs a program to completion, failing the demo when it fails.
@@ -129,11 +120,7 @@ struct Demo: ParsableCommand {
         let process = Process()
         process.executableURL = Self.program(program)
         process.arguments = arguments
-        do {
-            try process.run()
-        } catch {
-            throw ProgramFailure(.sessionFailed, "cannot start \(program): \(error)")
-        }
+        try start(process)
         process.waitUntilExit()
         guard process.terminationStatus == 0 else {
             throw ProgramFailure(ExitStatus(rawValue: process.terminationStatus) ?? .badTrustInput, "\(program) failed")

@@ -20,7 +20,7 @@ struct Inspect: ParsableCommand {
             """
     )
 
-    @Argument(help: "A file path, '-' for standard input, or an mdoc: URI.")
+    @Argument(help: "A file path, '-' for standard input, or an mdoc: URI.", completion: .file())
     var input: String
 
     @Flag(help: "Print JSON instead of diagnostic notation.")

@@ -11,4 +11,8 @@ struct Mdoc: ParsableCommand {
         version: ToolVersion.current,
         subcommands: [Inspect.self, Demo.self]
     )
+
+    static func main() {
+        ProgramEntry.main(Self.self)
+    }
 }

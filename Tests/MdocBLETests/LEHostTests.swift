@@ -108,6 +108,48 @@ struct LEHostTests {
         await host.close()
     }
 
+    @Test("advertising goes on after each connection: the host enables it again and takes the next central")
+    func advertisingAfterConnections() async throws {
+        let (host, controller) = try await ScriptedController.startedHost()
+        let advertisement = try await host.advertise(serviceUUID: Self.uuid)
+        #expect(await controller.awaitCommands(.leSetAdvertisingEnable, parameters: [0x01], count: 1) == 1)
+        try await controller.connect(handle: 0x40, role: .peripheral, peer: Self.peer)
+        let first = try await advertisement.accept(timeout: .seconds(5))
+        #expect(await controller.awaitCommands(.leSetAdvertisingEnable, parameters: [0x01], count: 2) == 2)
+        try await controller.connect(handle: 0x41, role: .peripheral, peer: [0xC5, 0, 0, 0, 0, 2])
+        let second = try await advertisement.accept(timeout: .seconds(5))
+        #expect(await controller.awaitCommands(.leSetAdvertisingEnable, parameters: [0x01], count: 3) == 3)
+        try await controller.sendFrame([0x02, 0x17, 0x00], channelID: Self.att, handle: 0x41)
+        #expect(try await second.receive() == [0x02, 0x17, 0x00])
+        // The first central leaving changes nothing: advertising is on already.
+        try await controller.disconnect(handle: 0x40)
+        #expect(try await first.receive() == nil)
+        await advertisement.stop()
+        #expect(await controller.awaitCommands(.leSetAdvertisingEnable, parameters: [0x00], count: 1) == 1)
+        #expect(await controller.commands.filter { $0.opcode == .leSetAdvertisingEnable && $0.parameters == [0x01] }.count == 3)
+        // Stopped: a central connecting now is ended at once.
+        try await controller.connect(handle: 0x42, role: .peripheral, peer: [0xC5, 0, 0, 0, 0, 3])
+        #expect(await controller.awaitCommands(.disconnect, parameters: [0x42, 0x00, 0x13], count: 1) == 1)
+        await host.close()
+    }
+
+    @Test("a controller that cannot advertise while connected advertises again when the link ends")
+    func advertisingAfterDisconnection() async throws {
+        let (host, controller) = try await ScriptedController.startedHost(refusesAdvertisingWhileConnected: true)
+        let advertisement = try await host.advertise(serviceUUID: Self.uuid)
+        try await controller.connect(handle: 0x40, role: .peripheral, peer: Self.peer)
+        let bearer = try await advertisement.accept(timeout: .seconds(5))
+        // Asked at once and refused (Command Disallowed): not advertising while the link lasts.
+        #expect(await controller.awaitCommands(.leSetAdvertisingEnable, parameters: [0x01], count: 2) == 2)
+        try await controller.disconnect(handle: 0x40)
+        #expect(try await bearer.receive() == nil)
+        #expect(await controller.awaitCommands(.leSetAdvertisingEnable, parameters: [0x01], count: 3) == 3)
+        try await controller.connect(handle: 0x41, role: .peripheral, peer: Self.peer)
+        _ = try await advertisement.accept(timeout: .seconds(5))
+        await advertisement.stop()
+        await host.close()
+    }
+
     @Test("ACL flow control: never more packets than controller buffers; more after Number Of Completed Packets")
     func flowControl() async throws {
         let (host, controller, bearer) = try await Self.peripheralLink(completesPackets: false, bufferCount: 2)

@@ -187,9 +187,9 @@ struct MdocTransportTests {
         } == .serviceNotFound)
     }
 
-    @Test("the server sends only after the client subscribed to State and Server2Client and wrote State 0x01",
+    @Test("the server sends once the client wrote State 0x01 and subscribed to Server2Client; State's subscription is not needed",
           arguments: MdocBLEMode.allCases)
-    func serverWaitsForStart(mode: MdocBLEMode) async throws {
+    func serverWaitsForStartAndServer2Client(mode: MdocBLEMode) async throws {
         let uuid = UUID()
         let (accepted, connected) = try await SimTestSupport.connectedPair(serviceUUID: uuid)
         let server = MdocGATTServerTransport(mode: mode, serviceUUID: uuid, ident: Self.ident, bearer: accepted)
@@ -201,15 +201,43 @@ struct MdocTransportTests {
             try await server.send([7, 7, 7])
             sent.value.withLock { $0 = true }
         }
-        try await manual.client.setNotifications(true, for: manual.state)
-        try await manual.client.writeWithoutResponse([MdocGATTProfile.stateStart], to: manual.state)
-        try await Task.sleep(for: .milliseconds(200))
-        #expect(!sent.value.withLock { $0 })
         try await manual.client.setNotifications(true, for: manual.server2Client)
+        try await Task.sleep(for: .milliseconds(200))
+        #expect(!sent.value.withLock { $0 }, "sent before State 0x01")
+        try await manual.client.writeWithoutResponse([MdocGATTProfile.stateStart], to: manual.state)
         try await sender.value
         let notification = try #require(try await manual.client.nextNotification())
         #expect(notification.handle == manual.server2Client.valueHandle)
         #expect(notification.value == [0x00, 7, 7, 7])
+        // State 0x02 goes out only to a client that subscribed to State.
+        await server.end()
+        #expect(try await manual.client.nextNotification() == nil)
+    }
+
+    @Test("a client subscribed to State only gets nothing; when the link ends the send says it never subscribed to Server2Client",
+          arguments: MdocBLEMode.allCases)
+    func serverToAClientWithoutServer2Client(mode: MdocBLEMode) async throws {
+        let uuid = UUID()
+        let (accepted, connected) = try await SimTestSupport.connectedPair(serviceUUID: uuid)
+        let server = MdocGATTServerTransport(mode: mode, serviceUUID: uuid, ident: Self.ident, bearer: accepted)
+        let manual = try await ManualMdocClient.discover(mode: mode, serviceUUID: uuid, bearer: connected)
+        defer { manual.client.close() }
+        try await manual.client.setNotifications(true, for: manual.state)
+        try await manual.client.writeWithoutResponse([MdocGATTProfile.stateStart], to: manual.state)
+        try await server.waitForStart()
+        let sender = Task { () async -> BLEError? in
+            do throws(BLEError) {
+                try await server.send([7])
+                return nil
+            } catch {
+                return error
+            }
+        }
+        try await Task.sleep(for: .milliseconds(200))
+        server.close()
+        let error = try #require(await sender.value, "the send to a client without Server2Client notifications succeeded")
+        #expect(error.code == .notSubscribed)
+        #expect(error.reason == "the GATT client started the session but never enabled notifications of Server2Client (it subscribed to State only), so the message could not be sent")
     }
 
     @Test("State 0x01 drops a partial message on the server", arguments: MdocBLEMode.allCases)

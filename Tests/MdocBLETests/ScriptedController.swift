@@ -21,6 +21,11 @@ actor ScriptedController {
     private let refused: [HCIOpcode: HCIStatus]
     /// Whether every ACL packet is completed at once (Number Of Completed Packets).
     private var completesPackets: Bool
+    /// Whether LE Set Advertising Enable is refused (Command Disallowed) while a link exists, as
+    /// controllers that cannot advertise connectable while connected do.
+    private let refusesAdvertisingWhileConnected: Bool
+    /// The links reported to the host and not ended.
+    private var links: Set<UInt16> = []
 
     private let io: PacketIOThread
     private(set) var commands: [HCICommand] = []
@@ -32,6 +37,7 @@ actor ScriptedController {
     /// A controller and the transport a host uses to reach it.
     static func make(address: [UInt8] = [0, 0, 0, 0, 0, 0], aclLength: Int = 27, bufferCount: Int = 8,
                      silent: Set<HCIOpcode> = [], refused: [HCIOpcode: HCIStatus] = [:],
+                     refusesAdvertisingWhileConnected: Bool = false,
                      completesPackets: Bool = true, snoop: BTSnoopWriter? = nil) throws -> (ScriptedController, HCITransport) {
         var pair: [Int32] = [-1, -1]
         let type = Int32(SOCK_STREAM.rawValue) | Int32(SOCK_CLOEXEC.rawValue) | Int32(SOCK_NONBLOCK.rawValue)
@@ -40,22 +46,26 @@ actor ScriptedController {
                                          logger: Logger(label: "test.hci"))
         let controller = try ScriptedController(
             descriptor: pair[1], address: address, aclLength: aclLength, bufferCount: bufferCount, silent: silent,
-            refused: refused, completesPackets: completesPackets)
+            refused: refused, refusesAdvertisingWhileConnected: refusesAdvertisingWhileConnected,
+            completesPackets: completesPackets)
         return (controller, transport)
     }
 
     /// A host on a fresh scripted controller, started.
     static func startedHost(commandTimeout: Duration = .seconds(2), completesPackets: Bool = true, bufferCount: Int = 8,
-                            aclLength: Int = 27) async throws -> (LEHost, ScriptedController) {
-        let (controller, transport) = try make(aclLength: aclLength, bufferCount: bufferCount, completesPackets: completesPackets)
+                            aclLength: Int = 27, refusesAdvertisingWhileConnected: Bool = false) async throws -> (LEHost, ScriptedController) {
+        let (controller, transport) = try make(aclLength: aclLength, bufferCount: bufferCount,
+                                               refusesAdvertisingWhileConnected: refusesAdvertisingWhileConnected,
+                                               completesPackets: completesPackets)
         let host = LEHost(transport: transport, commandTimeout: commandTimeout, logger: Logger(label: "test.hci"))
         try await host.start()
         return (host, controller)
     }
 
     private init(descriptor: Int32, address: [UInt8], aclLength: Int, bufferCount: Int, silent: Set<HCIOpcode>,
-                 refused: [HCIOpcode: HCIStatus], completesPackets: Bool) throws {
+                 refused: [HCIOpcode: HCIStatus], refusesAdvertisingWhileConnected: Bool, completesPackets: Bool) throws {
         self.address = address
+        self.refusesAdvertisingWhileConnected = refusesAdvertisingWhileConnected
         self.aclLength = aclLength
         self.bufferCount = bufferCount
         self.silent = silent
@@ -90,13 +100,26 @@ actor ScriptedController {
     /// Reports a link: LE Connection Complete for `handle` in `role` with `peer`.
     func connect(handle: UInt16, role: LEConnectionComplete.Role,
                  peer: [UInt8] = [0xC5, 0xA1, 0xB2, 0xC3, 0xD4, 0xE5], status: HCIStatus = .success) throws {
+        if status == .success { links.insert(handle) }
         try event(0x3E, [0x01, status.rawValue, UInt8(handle & 0xFF), UInt8(handle >> 8), role.rawValue, 0x01]
                   + peer.reversed() + [0x18, 0x00, 0x00, 0x00, 0xF4, 0x01, 0x00])
     }
 
     /// Reports the end of link `handle`.
     func disconnect(handle: UInt16, reason: HCIStatus = .connectionTimeout) throws {
+        links.remove(handle)
         try event(0x05, [0x00, UInt8(handle & 0xFF), UInt8(handle >> 8), reason.rawValue])
+    }
+
+    /// Waits up to `timeout` until the host sent `count` commands `opcode` with `parameters`;
+    /// returns how many it sent.
+    func awaitCommands(_ opcode: HCIOpcode, parameters: [UInt8], count: Int, timeout: Duration = .seconds(5)) async -> Int {
+        let deadline = ContinuousClock.now + timeout
+        func sent() -> Int { commands.filter { $0.opcode == opcode && $0.parameters == parameters }.count }
+        while sent() < count, ContinuousClock.now < deadline {
+            try? await Task.sleep(for: .milliseconds(10))
+        }
+        return sent()
     }
 
     /// Sends an L2CAP frame on `channelID` of `handle` as the peer would, in ACL packets of
@@ -192,7 +215,8 @@ actor ScriptedController {
         let opcode = command.opcode
         guard !silent.contains(opcode) else { return }
         let code = [UInt8(opcode.rawValue & 0xFF), UInt8(opcode.rawValue >> 8)]
-        if let status = refused[opcode] {
+        if let status = refused[opcode] ?? (opcode == .leSetAdvertisingEnable && command.parameters == [0x01]
+                                            && refusesAdvertisingWhileConnected && !links.isEmpty ? .commandDisallowed : nil) {
             try event(0x0E, [0x01] + code + [status.rawValue])
             return
         }
@@ -200,6 +224,7 @@ actor ScriptedController {
         case .leCreateConnection, .leConnectionUpdate:
             try event(0x0F, [0x00, 0x01] + code)
         case .disconnect:
+            links.remove(UInt16(command.parameters[0]) | UInt16(command.parameters[1]) << 8)
             try event(0x0F, [0x00, 0x01] + code)
             try event(0x05, [0x00] + Array(command.parameters[0..<2]) + [HCIStatus.connectionTerminatedByLocalHost.rawValue])
         case .readLocalVersionInformation:

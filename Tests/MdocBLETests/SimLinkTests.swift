@@ -151,21 +151,28 @@ struct SimLinkTests {
         connected.close()
     }
 
-    @Test("advertising stops after the first connection; the name is free again")
-    func oneConnection() async throws {
+    @Test("advertising goes on after each connection until stopped; then the name is free again")
+    func connectionsUntilStopped() async throws {
         let uuid = UUID()
         let advertiser = try SimLink.advertise(serviceUUID: uuid)
         #expect(await SimTestSupport.errorCode { () throws(BLEError) in try SimLink.advertise(serviceUUID: uuid) } == .systemCall)
-        let connected = try await SimLink.connect(serviceUUID: uuid, timeout: .seconds(5))
-        let accepted = try await advertiser.accept(timeout: .seconds(5))
+        let first = try await SimLink.connect(serviceUUID: uuid, timeout: .seconds(5))
+        let firstAccepted = try await advertiser.accept(timeout: .seconds(5))
+        first.close()
+        #expect(try await firstAccepted.receive() == nil)
+        let second = try await SimLink.connect(serviceUUID: uuid, timeout: .seconds(5))
+        let secondAccepted = try await advertiser.accept(timeout: .seconds(5))
+        try await second.send([1])
+        #expect(try await secondAccepted.receive() == [1])
+        advertiser.stop()
         #expect(await SimTestSupport.errorCode { () throws(BLEError) in
             try await SimLink.connect(serviceUUID: uuid, timeout: .milliseconds(100))
         } == .peerNotFound)
         #expect(await SimTestSupport.errorCode { () throws(BLEError) in try await advertiser.accept(timeout: .seconds(1)) } == .linkClosed)
         let again = try SimLink.advertise(serviceUUID: uuid)
         again.stop()
-        accepted.close()
-        connected.close()
+        secondAccepted.close()
+        second.close()
     }
 
     @Test("a PDU of 517 bytes is carried, 518 is refused on send; empty PDUs are refused")

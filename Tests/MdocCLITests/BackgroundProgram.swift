@@ -14,20 +14,36 @@ final class BackgroundProgram {
     private let outPath: String
     private let errPath: String
 
-    convenience init(_ program: String, _ arguments: [String], environment: [String: String] = [:]) throws {
+    convenience init(
+        _ program: String, _ arguments: [String], environment: [String: String] = [:],
+        directory: String = ProgramRunner.repositoryRoot
+    ) throws {
         try self.init(executable: ProgramRunner.productsDirectory.appendingPathComponent(program), arguments,
-                      environment: environment)
+                      environment: environment, directory: directory)
     }
 
-    /// Starts the program at `executable` in the repository root; `environment` is added to
-    /// this process's environment.
-    init(executable: URL, _ arguments: [String], environment: [String: String] = [:]) throws {
+    /// What every program started by a test runs with unless the test says otherwise, so that
+    /// the user running the tests cannot change what the programs do: no credential store or
+    /// trust store of the user's (`XDG_DATA_HOME` and `XDG_CONFIG_HOME` in a folder that does not
+    /// exist), no default trust anchors, no forced colour, no terminal width.
+    static let neutralEnvironment = [
+        "XDG_DATA_HOME": "/nonexistent/swift-mdoc-tests/data", "XDG_CONFIG_HOME": "/nonexistent/swift-mdoc-tests/config",
+        "MDOC_TRUST": "", "MDOC_TRUST_READERS": "", "CLICOLOR_FORCE": "", "COLUMNS": "",
+    ]
+
+    /// Starts the program at `executable` in `directory` (the repository root unless given);
+    /// `environment` is added to this process's environment and ``neutralEnvironment``.
+    init(
+        executable: URL, _ arguments: [String], environment: [String: String] = [:],
+        directory: String = ProgramRunner.repositoryRoot
+    ) throws {
         outPath = try ProgramRunner.temporaryFile([], suffix: ".out")
         errPath = try ProgramRunner.temporaryFile([], suffix: ".err")
         child = try ChildProcess(
             executable: executable.path, arguments,
-            environment: ProcessInfo.processInfo.environment.merging(environment) { _, new in new },
-            directory: ProgramRunner.repositoryRoot, standardOutput: .file(outPath), standardError: .file(errPath))
+            environment: ProcessInfo.processInfo.environment.merging(Self.neutralEnvironment) { _, new in new }
+                .merging(environment) { _, new in new },
+            directory: directory, standardOutput: .file(outPath), standardError: .file(errPath))
     }
 
     deinit {
@@ -106,10 +122,25 @@ final class BackgroundProgram {
         let deadline = Date().addingTimeInterval(timeout)
         while Date() < deadline {
             if let line = printedLine(startingWith: prefix, number: number) { return line }
-            if !child.isRunning { return nil }
+            if !child.isRunning { return printedLine(startingWith: prefix, number: number) }
             try? await Task.sleep(for: .milliseconds(20))
         }
-        return nil
+        // A test whose task waited for a thread past the deadline still finds a line that came.
+        return printedLine(startingWith: prefix, number: number)
+    }
+
+    /// Waits up to `timeout` seconds, without holding a thread of the cooperative pool, until
+    /// standard error holds `text` `count` times; `false` if the program ended or the time ran
+    /// out first.
+    func awaitStandardError(containing text: String, count: Int = 1, timeout: TimeInterval = 30) async -> Bool {
+        let deadline = Date().addingTimeInterval(timeout)
+        func found() -> Bool { standardError.components(separatedBy: text).count - 1 >= count }
+        while Date() < deadline {
+            if found() { return true }
+            if !child.isRunning { return found() }
+            try? await Task.sleep(for: .milliseconds(20))
+        }
+        return found()
     }
 
     /// Like ``wait(timeout:)``, but waiting without holding a thread of the cooperative pool.

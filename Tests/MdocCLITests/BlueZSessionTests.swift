@@ -16,8 +16,9 @@ struct BlueZSessionTests {
         let standIn: StandInBluetoothd
         let environment: [String: String]
 
-        init(_ options: [String] = []) throws {
-            let namespace = "bluez-\(UUID().uuidString)/"
+        /// A stand-in with `options`, bridging into `namespace` (one of the test's own when nil).
+        init(_ options: [String] = [], namespace: String? = nil) throws {
+            let namespace = namespace ?? "bluez-\(UUID().uuidString)/"
             standIn = try StandInBluetoothd(options + ["--sim-namespace", namespace])
             environment = standIn.environment.merging(["MDOC_SIM_NAMESPACE": namespace]) { _, new in new }
         }
@@ -30,7 +31,6 @@ struct BlueZSessionTests {
 
     /// `mdoc-holder present` with the demo mDL, waiting for a reader, and its engagement.
     static func holder(_ arguments: [String], environment: [String: String]) throws -> (BackgroundProgram, String) {
-        try LiveSession.makeDemoCredentialsPrivate()
         let holder = try BackgroundProgram("mdoc-holder", [
             "present", "--credential", "Certs/demo/mdl.mdoc", "--yes", "--no-qr", "--log-level", "debug",
         ] + arguments, environment: environment)
@@ -129,7 +129,6 @@ struct BlueZSessionTests {
           ])
     func refusals(options: [String], message: String) throws {
         let bluetoothd = try Bluetoothd(options)
-        try LiveSession.makeDemoCredentialsPrivate()
         let result = try ProgramRunner.run("mdoc-holder", [
             "present", "--credential", "Certs/demo/mdl.mdoc", "--yes", "--no-qr", "--transport", "bluez", "--ble-mode", "peripheral",
             "--timeout", "10",
@@ -185,7 +184,9 @@ struct BlueZSessionTests {
 
         #expect(scan.status == 0, "\(scan.standardError)")
         #expect(scan.standardError.contains("over bluez"), "\(scan.standardError)")
-        let listed = try #require(try JSONSerialization.jsonObject(with: Data(scan.standardOutput.utf8)) as? [[String: Any]])
+        let scanned = try #require(try JSONSerialization.jsonObject(with: Data(scan.standardOutput.utf8)) as? [String: Any])
+        #expect(scanned["schemaVersion"] as? Int == 1 && scanned["type"] as? String == "scan", "\(scan.standardOutput)")
+        let listed = try #require(scanned["devices"] as? [[String: Any]])
         let uuid = try #require(listed.first?["serviceUUIDs"] as? [String]).first ?? ""
         #expect(listed.count == 1 && listed.first?["rssi"] as? Int == -42, "\(scan.standardOutput)")
         #expect(engagement.standardOutput.contains("h'\(uuid.replacingOccurrences(of: "-", with: "").lowercased())'"),

@@ -66,7 +66,6 @@ struct BumblePeerTests {
     @Test("mdoc-reader reads and verifies holder_peer's mDL, in each BLE mode and each device authentication",
           arguments: [("peripheral", "mac"), ("central", "signature")])
     func peerHolderToReader(mode: String, deviceAuthentication: String) throws {
-        try LiveSession.makeDemoCredentialsPrivate()
         let controllers = try VirtualControllers(count: 2)
         defer { controllers.stop() }
         let holder = try Self.peer("holder_peer.py", [
@@ -92,6 +91,158 @@ struct BumblePeerTests {
         #expect(presented["mode"] as? String == mode)
         #expect(presented["ended"] as? String == "status 20")
         #expect((presented["disclosed"] as? [String: [String]])?["org.iso.18013.5.1"] == ["family_name", "portrait", "age_over_18"])
+    }
+
+    // MARK: Link behaviour (ISO/IEC 18013-5 8.3.3.1.1)
+
+    @Test("centrals that connect and leave, and one that stays, before the peer do not end the GATT server's wait",
+          arguments: ["peripheral", "central"])
+    func probingCentralsBeforeThePeer(mode: String) throws {
+        let controllers = try VirtualControllers(count: 3)
+        defer { controllers.stop() }
+        let probeTransport = "tcp-client:127.0.0.1:\(controllers.ports[1])"
+        // The GATT server under test on controller 0, its peer on controller 2.
+        let server: BackgroundProgram
+        let peerHolder: BackgroundProgram?
+        let uri: String
+        if mode == "peripheral" {
+            server = try BackgroundProgram("mdoc-holder", [
+                "present", "--credential", "Certs/demo/mdl.mdoc", "--yes", "--no-qr", "--timeout", Self.programTimeout,
+                "--transport", controllers.transport(0), "--ble-mode", "peripheral", "--log-level", "info",
+            ])
+            uri = try #require(server.firstLine(startingWith: "mdoc:", timeout: 60), "\(server.standardError)")
+            peerHolder = nil
+        } else {
+            let holder = try Self.peer("holder_peer.py", [
+                "--credential", "Certs/demo/mdl.mdoc", "--transport", "tcp-client:127.0.0.1:\(controllers.ports[2])",
+                "--mode", "central", "--start-on-input", "--timeout", Self.programTimeout,
+            ])
+            uri = try #require(holder.firstLine(startingWith: "mdoc:", timeout: 60), "\(holder.standardError)")
+            server = try BackgroundProgram("mdoc-reader", [
+                "request", uri, "--elements", "family_name", "--json", "--timeout", Self.programTimeout,
+                "--transport", controllers.transport(0), "--ble-mode", "central", "--trust", "Certs/demo/iaca.pem",
+                "--log-level", "info",
+            ])
+            peerHolder = holder
+        }
+        defer { _ = server.terminate() }
+        let probes = try Self.peer("probe_peer.py", [
+            uri, "--transport", probeTransport, "--mode", mode, "--times", "2", "--timeout", Self.programTimeout,
+        ]).wait(timeout: 120)
+        #expect(try Self.result(of: probes.standardOutput)["connections"] as? Int == 2, "\(probes.standardOutput)\n\(probes.standardError)")
+        let lingering = try Self.peer("probe_peer.py", [
+            uri, "--transport", probeTransport, "--mode", mode, "--hold", "--timeout", Self.programTimeout,
+        ])
+        #expect(lingering.firstLine(startingWith: "holding", timeout: 60) != nil, "\(lingering.standardError)")
+
+        let serverResult: ProgramRunner.Result
+        if let peerHolder {
+            peerHolder.send("go\n")
+            serverResult = server.wait(timeout: 120)
+            let presented = peerHolder.wait(timeout: 60)
+            #expect(try Self.result(of: presented.standardOutput)["outcome"] as? String == "presented",
+                    "\(presented.standardOutput)\n\(presented.standardError)")
+            #expect(try ReaderJSON(serverResult.standardOutput).outcome == "verified", "\(serverResult.standardOutput)")
+        } else {
+            let reader = try ProgramRunner.run("mdoc-reader", [
+                "request", uri, "--elements", "family_name", "--json", "--timeout", Self.programTimeout,
+                "--transport", controllers.transport(2), "--trust", "Certs/demo/iaca.pem",
+            ], timeout: 120)
+            #expect(reader.status == 0, "\(reader.standardError)")
+            #expect(try ReaderJSON(reader.standardOutput).outcome == "verified")
+            serverResult = server.wait(timeout: 60)
+        }
+        let held = lingering.wait(timeout: 60)
+
+        #expect(serverResult.status == 0, "\(serverResult.standardError)")
+        #expect(serverResult.standardError.components(separatedBy: "a central left before starting the session").count - 1 == 2,
+                "\(serverResult.standardError)")
+        #expect(try Self.result(of: held.standardOutput)["ended"] as? String == "by the server", "\(held.standardOutput)\n\(held.standardError)")
+    }
+
+    @Test("mdoc-holder in central client mode connects again when the reader ends its first links at once")
+    func holderConnectsAgainAfterDroppedLinks() throws {
+        let controllers = try VirtualControllers(count: 2)
+        defer { controllers.stop() }
+        let holder = try BackgroundProgram("mdoc-holder", [
+            "present", "--credential", "Certs/demo/mdl.mdoc", "--yes", "--no-qr", "--timeout", Self.programTimeout,
+            "--transport", controllers.transport(0), "--ble-mode", "central", "--log-level", "info",
+        ])
+        let uri = try #require(holder.firstLine(startingWith: "mdoc:", timeout: 60), "\(holder.standardError)")
+        let reader = try Self.peer("reader_peer.py", [
+            uri, "--transport", "tcp-client:127.0.0.1:\(controllers.ports[1])", "--trust", "Certs/demo/iaca.pem",
+            "--mode", "central", "--drop-first", "2", "--timeout", Self.programTimeout,
+        ]).wait(timeout: 120)
+        let holderResult = holder.wait(timeout: 60)
+
+        #expect(try Self.result(of: reader.standardOutput)["outcome"] as? String == "verified", "\(reader.standardOutput)\n\(reader.standardError)")
+        #expect(holderResult.status == 0, "\(holderResult.standardError)")
+        #expect(holderResult.standardError.components(separatedBy: "the link dropped before the session started; connecting again").count - 1 == 2,
+                "\(holderResult.standardError)")
+    }
+
+    @Test("a peer that enables Server2Client notifications only gets the messages, in each BLE mode",
+          arguments: ["peripheral", "central"])
+    func peerSubscribedToServer2ClientOnly(mode: String) throws {
+        let controllers = try VirtualControllers(count: 2)
+        defer { controllers.stop() }
+        if mode == "peripheral" {
+            let holder = try BackgroundProgram("mdoc-holder", [
+                "present", "--credential", "Certs/demo/mdl.mdoc", "--yes", "--no-qr", "--timeout", Self.programTimeout,
+                "--transport", controllers.transport(0), "--ble-mode", "peripheral",
+            ])
+            let uri = try #require(holder.firstLine(startingWith: "mdoc:", timeout: 60), "\(holder.standardError)")
+            let reader = try Self.peer("reader_peer.py", [
+                uri, "--transport", "tcp-client:127.0.0.1:\(controllers.ports[1])", "--trust", "Certs/demo/iaca.pem",
+                "--mode", mode, "--subscribe", "server2client", "--timeout", Self.programTimeout,
+            ]).wait(timeout: 120)
+            let holderResult = holder.wait(timeout: 60)
+            #expect(try Self.result(of: reader.standardOutput)["outcome"] as? String == "verified", "\(reader.standardOutput)\n\(reader.standardError)")
+            #expect(holderResult.status == 0, "\(holderResult.standardError)")
+        } else {
+            let holder = try Self.peer("holder_peer.py", [
+                "--credential", "Certs/demo/mdl.mdoc", "--transport", "tcp-client:127.0.0.1:\(controllers.ports[0])",
+                "--mode", mode, "--subscribe", "server2client", "--timeout", Self.programTimeout,
+            ])
+            let uri = try #require(holder.firstLine(startingWith: "mdoc:", timeout: 60), "\(holder.standardError)")
+            let reader = try ProgramRunner.run("mdoc-reader", [
+                "request", uri, "--elements", "family_name", "--json", "--timeout", Self.programTimeout,
+                "--transport", controllers.transport(1), "--trust", "Certs/demo/iaca.pem",
+            ], timeout: 120)
+            let holderResult = holder.wait(timeout: 60)
+            #expect(reader.status == 0, "\(reader.standardError)")
+            #expect(try ReaderJSON(reader.standardOutput).outcome == "verified")
+            let presented = try Self.result(of: holderResult.standardOutput)
+            #expect(presented["outcome"] as? String == "presented", "\(holderResult.standardOutput)\n\(holderResult.standardError)")
+            #expect(presented["ended"] as? String == "status 20")
+        }
+    }
+
+    @Test("a holder that ends the session in the SessionData of its response ends mdoc-reader --termination wait at once, State 0x02 before the link closes",
+          arguments: ["peripheral", "central"])
+    func holderEndingWithItsResponse(mode: String) throws {
+        let controllers = try VirtualControllers(count: 2)
+        defer { controllers.stop() }
+        let holder = try Self.peer("holder_peer.py", [
+            "--credential", "Certs/demo/mdl.mdoc", "--transport", "tcp-client:127.0.0.1:\(controllers.ports[0])",
+            "--mode", mode, "--end-with-response", "--timeout", Self.programTimeout,
+        ])
+        let uri = try #require(holder.firstLine(startingWith: "mdoc:", timeout: 60), "\(holder.standardError)")
+        let reader = try ProgramRunner.run("mdoc-reader", [
+            "request", uri, "--elements", "family_name", "--json", "--timeout", Self.programTimeout,
+            "--transport", controllers.transport(1), "--trust", "Certs/demo/iaca.pem", "--termination", "wait",
+        ], timeout: 120)
+        let holderResult = holder.wait(timeout: 60)
+
+        #expect(reader.status == 0, "\(reader.standardError)")
+        #expect(try ReaderJSON(reader.standardOutput).outcome == "verified")
+        #expect(reader.standardError.contains("mdoc-reader: the mdoc ended the session"), "\(reader.standardError)")
+        #expect(!reader.standardError.contains("ending the session"), "the reader waited for its timeout: \(reader.standardError)")
+        // The holder saw State 0x02 (written in peripheral server mode, notified in central
+        // client mode) before the link went down.
+        let presented = try Self.result(of: holderResult.standardOutput)
+        #expect(presented["outcome"] as? String == "presented", "\(holderResult.standardOutput)\n\(holderResult.standardError)")
+        #expect(presented["ended"] as? String == "State 0x02", "\(holderResult.standardOutput)")
     }
 
     @Test("mdoc-reader does not call verified a document holder_peer presents from an issuer it does not trust")

@@ -100,7 +100,9 @@ struct HCISessionTests {
         let uuid = try #require(advertised.flatMap { line in
             line.split(separator: " ").first { $0.hasPrefix("service=") }.map { String($0.dropFirst("service=".count)) }
         })
-        let listed = try #require(try JSONSerialization.jsonObject(with: Data(scan.standardOutput.utf8)) as? [[String: Any]])
+        let scanned = try #require(try JSONSerialization.jsonObject(with: Data(scan.standardOutput.utf8)) as? [String: Any])
+        #expect(scanned["schemaVersion"] as? Int == 1 && scanned["type"] as? String == "scan", "\(scan.standardOutput)")
+        let listed = try #require(scanned["devices"] as? [[String: Any]])
         #expect(listed.contains { ($0["serviceUUIDs"] as? [String]) == [uuid] && $0["connectable"] as? Bool == true },
                 "\(scan.standardOutput)")
     }

@@ -19,21 +19,12 @@ struct LiveSession {
     /// The engagement the holder printed.
     let uri: String
 
-    /// The committed demo credentials, which the tests present.
+    /// The committed demo credentials, which the tests present as git checks them out (mode
+    /// 0644: their device keys are published, ``PublishedDeviceKeys``).
     static let demoCredentials = ["Certs/demo/mdl.mdoc", "Certs/demo/pid.mdoc"]
-
-    /// Gives the demo credentials mode 0600, which `mdoc-holder` requires of a credential: git
-    /// checks them out 0644 (it keeps no other mode for a file that is not executable).
-    static func makeDemoCredentialsPrivate() throws {
-        for path in demoCredentials {
-            try FileManager.default.setAttributes(
-                [.posixPermissions: 0o600], ofItemAtPath: ProgramRunner.repositoryRoot + "/" + path)
-        }
-    }
 
     /// Starts `mdoc-holder present ARGUMENTS --no-qr --timeout N` and waits for its mdoc: URI.
     init(holder arguments: [String], holderTimeout: Int = LiveSession.programTimeout) throws {
-        try Self.makeDemoCredentialsPrivate()
         environment = ["MDOC_SIM_NAMESPACE": "e2e-\(UUID().uuidString)"]
         holder = try BackgroundProgram(
             "mdoc-holder", ["present"] + arguments + ["--no-qr", "--timeout", "\(holderTimeout)"],

@@ -33,14 +33,14 @@ struct ProgramRunner {
     /// `Certs/demo/mdl.mdoc` work.
     static let repositoryRoot = Vectors.repositoryRoot
 
-    /// Runs the package's `program` with `arguments` in the repository root; `environment` is
-    /// added to this process's environment.
+    /// Runs the package's `program` with `arguments` in `directory` (the repository root unless
+    /// given); `environment` is added to this process's environment.
     static func run(
         _ program: String, _ arguments: [String], standardInput: Data? = nil, timeout: TimeInterval = 30,
-        environment: [String: String] = [:]
+        environment: [String: String] = [:], directory: String = repositoryRoot
     ) throws -> Result {
         try run(executable: productsDirectory.appendingPathComponent(program), arguments,
-                standardInput: standardInput, timeout: timeout, environment: environment)
+                standardInput: standardInput, timeout: timeout, environment: environment, directory: directory)
     }
 
     /// Runs a program found on `PATH` (such as `python3` or `openssl`) through `/usr/bin/env`,
@@ -54,9 +54,9 @@ struct ProgramRunner {
 
     private static func run(
         executable: URL, _ arguments: [String], standardInput: Data? = nil, timeout: TimeInterval,
-        environment: [String: String]
+        environment: [String: String], directory: String = repositoryRoot
     ) throws -> Result {
-        let program = try BackgroundProgram(executable: executable, arguments, environment: environment)
+        let program = try BackgroundProgram(executable: executable, arguments, environment: environment, directory: directory)
         if let standardInput {
             program.send(standardInput)
         }

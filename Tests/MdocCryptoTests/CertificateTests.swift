@@ -150,7 +150,7 @@ struct CertificateTests {
             #expect(throws: CryptoError(.invalidEncoding, ""), "\(label)") { try Certificate(derEncoded: bytes) }
         }
         let error = #expect(throws: CryptoError.self) { try Certificate(derEncoded: ds + [0x00]) }
-        #expect(error?.reason == "certificate: 1 bytes follow the certificate's 499 DER bytes")
+        #expect(error?.reason == "certificate: 1 byte follows the certificate's 499 DER bytes")
     }
 
     @Test func everyTruncationIsRejectedWithoutCrashing() {

@@ -41,6 +41,42 @@ struct IssuedDocumentVerificationTests {
         #expect(document.elements.allSatisfy { $0.issuerAuthenticated && $0.verified })
     }
 
+    @Test("a DeviceSignature or DeviceMac with DeviceAuthenticationBytes attached verifies, with a note (9.1.3)", arguments: [false, true])
+    func attachedIdenticalPayload(mac: Bool) throws {
+        var mdoc = try TestMdoc(pki: TestPKI())
+        mdoc.payload = .attached
+        mdoc.macReaderKey = mac ? try PrivateKey(generating: .p256) : nil
+        let report = try mdoc.verify()
+        #expect(report.outcome == .verified, "\(report.failureSummary)")
+        #expect(report.documents.first?.deviceAuthenticationMethod == (mac ? .mac : .signature))
+        let check = try #require(Self.checks(report, .deviceAuthentication).first)
+        #expect(check.passed)
+        #expect(check.detail.contains("note: the payload is attached, not detached as 9.1.3 requires, and byte-identical"), "\(check.detail)")
+        // The same document with the payload detached carries no note.
+        mdoc.payload = .detached
+        #expect(try Self.checks(mdoc.verify(), .deviceAuthentication).first?.detail.contains("note") == false)
+    }
+
+    @Test("an attached payload other than DeviceAuthenticationBytes fails, naming the payload (9.1.3)", arguments: [false, true])
+    func attachedOtherPayload(mac: Bool) throws {
+        var mdoc = try TestMdoc(pki: TestPKI())
+        let expected = mdoc.transcript.deviceAuthenticationBytes(docType: mdoc.docType, deviceNameSpacesBytes: EmbeddedCBOR(mdoc.deviceNameSpaces))
+        var other = expected
+        other[other.count - 1] ^= 0x01
+        mdoc.payload = .attachedOther(other)
+        mdoc.macReaderKey = mac ? try PrivateKey(generating: .p256) : nil
+        let report = try mdoc.verify()
+        #expect(report.outcome == .deviceAuthenticationFailed)
+        let failure = try #require(Self.failures(report).first)
+        #expect(Self.failures(report).count == 1, "\(report.failureSummary)")
+        #expect(failure.failureCode == .payloadMismatch)
+        let reason = failure.failureReason ?? ""
+        #expect(reason.contains("the \(mac ? "DeviceMac" : "DeviceSignature") carries an attached payload of \(other.count) bytes"), "\(reason)")
+        #expect(reason.contains("first difference at byte \(other.count - 1)"), "\(reason)")
+        #expect(!reason.contains("does not verify"))
+        #expect(report.documents.first?.elements.allSatisfy { $0.source == .issuerSigned } == true)
+    }
+
     @Test("the response verifies the same decoded or encoded")
     func decodedResponse() throws {
         let mdoc = try TestMdoc(pki: TestPKI())

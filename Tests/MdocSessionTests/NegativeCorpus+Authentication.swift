@@ -32,6 +32,9 @@ extension NegativeCorpus {
             NegativeCase("DeviceSignature by a key other than the MSO deviceKey", .check(.deviceAuthentication, .invalidSignature)) {
                 try verified { $0.deviceSigningKey = try PrivateKey(generating: .p256) }
             },
+            NegativeCase("DeviceSignature with a shorter payload attached than DeviceAuthenticationBytes", .check(.deviceAuthentication, .payloadMismatch)) {
+                try verified { $0.payload = .attachedOther([0xd8, 0x18, 0x40]) }
+            },
             NegativeCase("DeviceSignature replayed from another session (transcript binding)", .check(.deviceAuthentication, .invalidSignature)) {
                 let mdoc = try TestMdoc(pki: TestPKI())
                 let verifier = DeviceResponseVerifier(trustAnchors: [mdoc.pki.iaca], sessionTranscript: try TestMdoc.sessionTranscript())

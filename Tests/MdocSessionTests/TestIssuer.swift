@@ -19,6 +19,17 @@ struct TestMdoc {
     static let docType = "org.iso.18013.5.1.mDL"
     static let nameSpace = "org.iso.18013.5.1"
 
+    /// How device authentication carries DeviceAuthenticationBytes: detached as 9.1.3 says, or
+    /// attached as some mdocs do.
+    enum Payload: Equatable {
+        /// A null payload; the reader supplies the bytes (9.1.3.5, 9.1.3.6).
+        case detached
+        /// The DeviceAuthenticationBytes themselves, attached.
+        case attached
+        /// Other bytes attached, the signature or MAC still made over DeviceAuthenticationBytes.
+        case attachedOther([UInt8])
+    }
+
     var pki: TestPKI
     var docType = TestMdoc.docType
     /// The MSO docType; the document's when nil.
@@ -48,6 +59,11 @@ struct TestMdoc {
     var deviceSigningKey: PrivateKey?
     var keyAuthorizations: KeyAuthorizations?
     var deviceNameSpaces = DeviceNameSpaces()
+    /// How the DeviceSignature or DeviceMac carries its payload.
+    var payload = Payload.detached
+    /// When set, the document authenticates with a DeviceMac (9.1.3.5) keyed for this reader
+    /// key, and ``verifier`` uses it; otherwise with a DeviceSignature.
+    var macReaderKey: PrivateKey?
     /// The session the DeviceSignature is bound to.
     var transcript: SessionTranscriptBinding
 
@@ -126,13 +142,25 @@ struct TestMdoc {
         }
 
         let deviceNameSpacesBytes = EmbeddedCBOR(deviceNameSpaces)
-        let deviceSignature = try COSESign1.sign(
-            payload: transcript.deviceAuthenticationBytes(docType: docType, deviceNameSpacesBytes: deviceNameSpacesBytes),
-            detached: true, algorithm: .es256, key: deviceSigningKey ?? deviceKey)
+        let authenticated = transcript.deviceAuthenticationBytes(docType: docType, deviceNameSpacesBytes: deviceNameSpacesBytes)
+        var deviceAuth: DeviceAuth
+        if let macReaderKey {
+            let key = try EMacKey.derive(
+                privateKey: deviceSigningKey ?? deviceKey, peerPublicKey: macReaderKey.publicKey,
+                sessionTranscriptBytes: transcript.taggedBytes)
+            var mac = COSEMac0.authenticate(payload: authenticated, detached: payload == .detached, key: key)
+            if case .attachedOther(let other) = payload { mac.payload = other }
+            deviceAuth = .deviceMac(mac)
+        } else {
+            var signature = try COSESign1.sign(
+                payload: authenticated, detached: payload == .detached, algorithm: .es256, key: deviceSigningKey ?? deviceKey)
+            if case .attachedOther(let other) = payload { signature.payload = other }
+            deviceAuth = .deviceSignature(signature)
+        }
         return Document(
             docType: docType,
             issuerSigned: IssuerSigned(nameSpaces: nameSpaces, issuerAuth: issuerAuth),
-            deviceSigned: DeviceSigned(nameSpaces: deviceNameSpacesBytes, deviceAuth: .deviceSignature(deviceSignature)))
+            deviceSigned: DeviceSigned(nameSpaces: deviceNameSpacesBytes, deviceAuth: deviceAuth))
     }
 
     /// The encoded DeviceResponse returning ``document()``.
@@ -142,7 +170,7 @@ struct TestMdoc {
 
     /// A verifier trusting this PKI's IACA, bound to ``transcript``.
     var verifier: DeviceResponseVerifier {
-        DeviceResponseVerifier(trustAnchors: [pki.iaca], sessionTranscript: transcript)
+        DeviceResponseVerifier(trustAnchors: [pki.iaca], sessionTranscript: transcript, readerKey: macReaderKey)
     }
 
     /// Verifies ``responseBytes()`` at 2021-01-01T00:00:00Z.

@@ -59,8 +59,25 @@ final class PromptScript {
     @Test func garbageIsAskedAgain() {
         let script = PromptScript(["maybe", "", "c", "perhaps", "y", "n", "n"])
         #expect(script.prompt.ask(Fixture.request()) == Fixture.selection(["family_name"]))
-        #expect(script.output.split(separator: "Please answer all, choose, none.", omittingEmptySubsequences: false).count == 3)
-        #expect(script.output.contains("Please answer no, yes."))
+        // The answers in the order the questions name them.
+        #expect(script.output.split(separator: "Please answer all, none, choose.", omittingEmptySubsequences: false).count == 3)
+        #expect(script.output.contains("Please answer yes, no."))
+    }
+
+    @Test func oneElementIsCountedInTheSingular() {
+        let request = PresentationRequest(documents: [
+            PresentationRequest.Document(
+                docType: "org.iso.18013.5.1.mDL",
+                elements: [PresentationRequest.Element(nameSpace: "org.iso.18013.5.1", identifier: "age_over_18",
+                                                       displayName: "Age over 18", intentToRetain: false, isAvailable: true)],
+                readerAuthentication: .anonymous, isAvailable: true),
+        ])
+        let all = PromptScript(["a"])
+        _ = all.prompt.ask(request)
+        #expect(all.output.hasSuffix("Releasing the 1 element.\n"), "\(all.output)")
+        let chosen = PromptScript(["c", "n"])
+        _ = chosen.prompt.ask(request)
+        #expect(chosen.output.hasSuffix("Releasing 0 of 1 element.\n"), "\(chosen.output)")
     }
 
     @Test func attemptsLimitBoundary() {

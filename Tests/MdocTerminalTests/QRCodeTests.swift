@@ -52,6 +52,35 @@ import Testing
         #expect(try QRImageDecoder.decode(image) == [uri])
     }
 
+    @Test func compactDrawingTakesHalfTheColumnsAndLines() throws {
+        let code = try QRCode(text: try QRTestSupport.annexDURI())
+        let full = try code.terminalText().split(separator: "\n")
+        let compact = try code.terminalText(scale: .compact).split(separator: "\n")
+        #expect(code.terminalColumns(scale: .full) == code.sizeWithQuietZone)
+        #expect(code.terminalColumns(scale: .compact) == (code.sizeWithQuietZone + 1) / 2)
+        #expect(compact.allSatisfy { $0.count == code.terminalColumns(scale: .compact) })
+        #expect(compact.count == full.count)
+        #expect(compact.joined().allSatisfy { QRTestSupport.quadrants[$0] != nil })
+    }
+
+    @Test(arguments: [(QRTerminalStyle.lightOnDark, UInt8(255), UInt8(0)), (.darkOnLight, 0, 255)])
+    func compactDrawingDecodesWithZbar(style: QRTerminalStyle, ink: UInt8, background: UInt8) throws {
+        let uri = try QRTestSupport.annexDURI()
+        let text = try QRCode(text: uri).terminalText(style: style, scale: .compact)
+        // Each module comes out twice as high as wide, as on a terminal whose cells are 1:2.
+        let image = try QRTestSupport.rasterize(text, ink: ink, background: background, scale: 6, margin: 24)
+        #expect(try QRImageDecoder.decode(image) == [uri])
+    }
+
+    @Test func compactDrawingIsBoundedByItsOwnWidth() throws {
+        let code = try QRCode(text: "mdoc:" + String(repeating: "A", count: 400))
+        #expect(code.sizeWithQuietZone > 80)
+        let compact = code.terminalColumns(scale: .compact)
+        #expect(compact <= 80)
+        _ = try code.terminalText(scale: .compact)
+        #expect(throws: QRCodeError(.tooWideForTerminal, "")) { try code.terminalText(scale: .compact, maximumColumns: compact - 1) }
+    }
+
     @Test func tooWideForTheTerminalNamesTheWidth() throws {
         let uri = "mdoc:" + String(repeating: "A", count: 400)
         let code = try QRCode(text: uri)

@@ -13,8 +13,9 @@ int mdoc_certificate_add_basic_constraints_ca(X509 *certificate, long path_lengt
 // (digitalSignature = 0 ... decipherOnly = 8).
 int mdoc_certificate_add_key_usage(X509 *certificate, unsigned int bits);
 
-// extendedKeyUsage (RFC 5280 4.2.1.12), critical, holding the one purpose `dotted_oid`.
-int mdoc_certificate_add_extended_key_usage(X509 *certificate, const char *dotted_oid);
+// extendedKeyUsage (RFC 5280 4.2.1.12), critical, holding the `count` (at least one) purposes
+// `dotted_oids`, in order.
+int mdoc_certificate_add_extended_key_usage(X509 *certificate, const char *const *dotted_oids, size_t count);
 
 // subjectKeyIdentifier (RFC 5280 4.2.1.2 method 1): SHA-1 of the subjectPublicKey bits.
 int mdoc_certificate_add_subject_key_identifier(X509 *certificate);

@@ -18,8 +18,9 @@ final class BlueZGATTApplication: Sendable {
     /// What the remote GATT client did, as bluetoothd reports it.
     enum Event: Sendable, Equatable {
         /// The client wrote `value` to `characteristic` over a link with ATT_MTU `mtu` (0 when
-        /// bluetoothd did not say).
-        case written(characteristic: BluetoothUUID, value: [UInt8], mtu: Int)
+        /// bluetoothd did not say); `device` is the object path of the remote device, nil when
+        /// bluetoothd did not say.
+        case written(characteristic: BluetoothUUID, value: [UInt8], mtu: Int, device: String?)
         /// The client enabled or disabled notifications of `characteristic`.
         case notifying(characteristic: BluetoothUUID, enabled: Bool)
         /// bluetoothd dropped the advertisement on its own (LEAdvertisement1.Release).
@@ -184,8 +185,9 @@ final class BlueZGATTApplication: Sendable {
             guard let value = arguments.first?.bytesValue else {
                 return .error(DBusError.malformed("WriteValue needs a value (ay)"))
             }
-            let mtu = arguments.dropFirst().first?.dictionaryValue?["mtu"]?.intValue ?? 0
-            eventSink.yield(.written(characteristic: characteristic.uuid, value: value, mtu: mtu))
+            let options = arguments.dropFirst().first?.dictionaryValue
+            eventSink.yield(.written(characteristic: characteristic.uuid, value: value, mtu: options?["mtu"]?.intValue ?? 0,
+                                     device: options?["device"]?.stringValue))
             return .reply([])
         case "StartNotify", "StopNotify":
             guard characteristic.properties.contains(.notify) else { return .error(Self.notPermitted("Notify not supported")) }

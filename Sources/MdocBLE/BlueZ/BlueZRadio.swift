@@ -167,7 +167,8 @@ public final class BlueZRadio: MdocRadio {
     // MARK: The GATT server side
 
     /// Registers the 18013-5 service and its advertisement, waits up to `timeout` for a client
-    /// to use it, then stops advertising (8.3.3.1.1.4).
+    /// to start a session on it with State 0x01, then stops advertising (8.3.3.1.1.4). Clients
+    /// that come and go before that leave the advertisement in place.
     private func serve(mode: MdocBLEMode, serviceUUID: UUID, ident: [UInt8]?, timeout: Duration,
                        logger: Logger) async throws(BLEError) -> any MdocTransport {
         try await checkAdvertisingSlots()
@@ -197,7 +198,7 @@ public final class BlueZRadio: MdocRadio {
         logger.debug("advertising through bluetoothd", metadata: ["service": "\(serviceUUID.uuidString.lowercased())", "adapter": "\(adapterName)"])
         let transport = BlueZServerTransport(mode: mode, application: application, logger: logger) { Task { await finish() } }
         do {
-            try await transport.waitForClient(timeout: timeout)
+            try await transport.waitForStart(timeout: timeout)
         } catch {
             await finish()
             throw error

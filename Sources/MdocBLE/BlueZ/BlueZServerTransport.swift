@@ -4,12 +4,16 @@ import Logging
 /// the mdoc in peripheral server mode, the mdoc reader in central client mode.
 ///
 /// The same rules as ``MdocGATTServerTransport``, over the events of a
-/// ``BlueZGATTApplication``: the session starts once the client enabled notifications of State
-/// and Server2Client and wrote State 0x01 (8.3.3.1.1.4); chunks arrive as WriteValue calls on
-/// Client2Server and leave as Server2Client notifications of min(512, ATT_MTU − 3) octets, the
-/// ATT_MTU being the one bluetoothd reports with each write. bluetoothd tells an application
-/// nothing of the link itself: the client disabling Server2Client notifications after the start
-/// (bluetoothd does so when the link drops) is taken as the link closing.
+/// ``BlueZGATTApplication``: the session starts when a client writes State 0x01 (8.3.3.1.1.4),
+/// and that client's device (WriteValue's "device" option) is the session's peer; writes of
+/// other devices are ignored from then on, and those of any device before it. Chunks arrive as
+/// WriteValue calls on Client2Server and leave as Server2Client notifications of
+/// min(512, ATT_MTU − 3) octets once the client enabled them, the ATT_MTU being the one
+/// bluetoothd reports with each write. bluetoothd tells an application nothing of the link
+/// itself: a client that connects, subscribes and leaves before State 0x01 is seen only as
+/// notifications started and stopped, which change nothing; the client disabling Server2Client
+/// notifications after the start (bluetoothd does so when the link drops) is taken as the link
+/// closing.
 actor BlueZServerTransport: MdocTransport {
     nonisolated let mode: MdocBLEMode
     private let application: BlueZGATTApplication
@@ -23,11 +27,14 @@ actor BlueZServerTransport: MdocTransport {
                                                              itemName: "messages")
     private var notifying: Set<BluetoothUUID> = []
     private var hasStarted = false
-    private var isReady = false
-    private var hasClientArrived = false
+    /// The device that wrote State 0x01, when bluetoothd named it.
+    private var peerDevice: String?
+    /// Whether a client used the service (subscribed or wrote) before anyone started a session.
+    private var hasClientCome = false
     private var linkEnd: BLEError?
-    private var readyWaiters = LinkWaiters()
-    private var arrivalWaiters = LinkWaiters()
+    /// Tasks waiting for the start or a subscription, resumed at each change of either.
+    private var changeWaiters = LinkWaiters()
+    private var startWaiters = LinkWaiters()
     private let sendTurn = MessageSendTurn()
     private let logger: Logger
 
@@ -51,23 +58,31 @@ actor BlueZServerTransport: MdocTransport {
     /// The ATT_MTU bluetoothd reported with the client's last write; 23 before any.
     var mtu: Int { linkMTU }
 
-    /// Waits until a GATT client used the service (enabled a notification or wrote), for up
-    /// to `timeout`: the first sign bluetoothd gives that a central connected.
-    func waitForClient(timeout: Duration) async throws(BLEError) {
-        if hasClientArrived { return }
+    /// Waits up to `timeout` until a GATT client starts the session with State 0x01
+    /// (8.3.3.1.1.4). Throws `timeout` when no client used the service, `sessionNotStarted`
+    /// when one did but none started the session, and why the application ended first.
+    func waitForStart(timeout: Duration) async throws(BLEError) {
+        if hasStarted { return }
         if let linkEnd { throw linkEnd }
         let timer = Task { [weak self] in
             try? await Task.sleep(for: timeout)
-            await self?.arrivalTimedOut(timeout)
+            await self?.startTimedOut(timeout)
         }
         defer { timer.cancel() }
-        try await withCheckedContinuation { arrivalWaiters.wait($0) }.get()
+        try await withCheckedContinuation { startWaiters.wait($0) }.get()
     }
 
     func send(_ message: [UInt8]) async throws(BLEError) {
         await sendTurn.acquire()
         defer { sendTurn.release() }
-        try await waitUntilStarted()
+        while !hasStarted || !notifying.contains(server2Client) {
+            do {
+                try await nextChange()
+            } catch where hasStarted {
+                throw BLEError(.notSubscribed,
+                               "the GATT client started the session but never enabled notifications of Server2Client (\(notifying.contains(state) ? "it subscribed to State only" : "it subscribed to neither State nor Server2Client")), so the message could not be sent")
+            }
+        }
         let chunks = MessageChunker.chunks(of: message, mtu: linkMTU)
         logger.debug("sending a message as Server2Client notifications through bluetoothd", metadata: [
             "bytes": "\(message.count)", "chunks": "\(chunks.count)", "chunkSize": "\(MessageChunker.chunkSize(mtu: linkMTU))",
@@ -108,23 +123,22 @@ actor BlueZServerTransport: MdocTransport {
         events.finish()
     }
 
-    private func arrivalTimedOut(_ timeout: Duration) {
-        guard !hasClientArrived, !arrivalWaiters.isEmpty else { return }
-        arrivalWaiters.resumeAll(.failure(BLEError(.timeout, "no GATT client used the service within \(timeout)")))
+    private func startTimedOut(_ timeout: Duration) {
+        guard !hasStarted, !startWaiters.isEmpty else { return }
+        startWaiters.resumeAll(.failure(hasClientCome
+            ? BLEError(.sessionNotStarted, "a GATT client used the service but none wrote State 0x01 within \(timeout)")
+            : BLEError(.timeout, "no GATT client used the service within \(timeout)")))
     }
 
-    private func waitUntilStarted() async throws(BLEError) {
-        if isReady { return }
+    /// Waits for the next change of the start or the subscriptions; throws once the link ended.
+    private func nextChange() async throws(BLEError) {
         if let linkEnd { throw linkEnd }
-        try await withCheckedContinuation { readyWaiters.wait($0) }.get()
+        try await withCheckedContinuation { changeWaiters.wait($0) }.get()
     }
 
     /// Handles one event of the application; false once the link ended.
     private func handle(_ event: BlueZGATTApplication.Event) -> Bool {
-        if !hasClientArrived, event != .advertisementReleased {
-            hasClientArrived = true
-            arrivalWaiters.resumeAll(.success(()))
-        }
+        if event != .advertisementReleased { hasClientCome = true }
         switch event {
         case .advertisementReleased:
             logger.debug("bluetoothd released the advertisement")
@@ -132,7 +146,7 @@ actor BlueZServerTransport: MdocTransport {
             logger.debug("notifications \(enabled ? "enabled" : "disabled") by the client", metadata: ["characteristic": "\(characteristic)"])
             if enabled {
                 notifying.insert(characteristic)
-                updateReadiness()
+                changeWaiters.resumeAll(.success(()))
             } else {
                 notifying.remove(characteristic)
                 if characteristic == server2Client, hasStarted {
@@ -142,7 +156,15 @@ actor BlueZServerTransport: MdocTransport {
                     return false
                 }
             }
-        case .written(let characteristic, let value, let mtu):
+        case .written(let characteristic, let value, let mtu, let device):
+            let isStart = characteristic == state && value == [MdocGATTProfile.stateStart]
+            // Before the start only State 0x01 counts; after it only the peer's writes.
+            guard hasStarted ? device == peerDevice : isStart else {
+                logger.debug("ignoring a write of a client that is not the session's", metadata: [
+                    "characteristic": "\(characteristic)", "device": "\(device ?? "?")", "started": "\(hasStarted)",
+                ])
+                return true
+            }
             if mtu >= GATTServer.defaultMTU, mtu != linkMTU {
                 logger.debug("ATT MTU reported by bluetoothd", metadata: ["mtu": "\(mtu)", "chunkSize": "\(MessageChunker.chunkSize(mtu: mtu))"])
                 linkMTU = mtu
@@ -150,18 +172,16 @@ actor BlueZServerTransport: MdocTransport {
             }
             if characteristic == state {
                 logger.debug("State written by the client", metadata: ["value": "\(value.map { String($0, radix: 16) })"])
-                if value == [MdocGATTProfile.stateStart] {
+                if isStart {
+                    if !hasStarted { peerDevice = device }
                     hasStarted = true
                     reassembler.reset()
-                    updateReadiness()
+                    startWaiters.resumeAll(.success(()))
+                    changeWaiters.resumeAll(.success(()))
                 } else if value == [MdocGATTProfile.stateEnd] {
                     events.enqueue(.ended)
                 }
             } else if characteristic == client2Server {
-                // 8.3.3.1.1.4: State 0x01 comes before any data.
-                guard hasStarted else {
-                    return fail(BLEError(.protocolViolation, "the GATT client wrote Client2Server before State 0x01 (start)"))
-                }
                 do {
                     if let message = try reassembler.append(value) {
                         logger.debug("received a message on Client2Server", metadata: ["bytes": "\(message.count)"])
@@ -182,15 +202,9 @@ actor BlueZServerTransport: MdocTransport {
         return false
     }
 
-    private func updateReadiness() {
-        guard hasStarted, !isReady, notifying.contains(state), notifying.contains(server2Client) else { return }
-        isReady = true
-        readyWaiters.resumeAll(.success(()))
-    }
-
     private func endLink(_ error: BLEError) {
         if linkEnd == nil { linkEnd = error }
-        readyWaiters.resumeAll(.failure(linkEnd ?? error))
-        arrivalWaiters.resumeAll(.failure(linkEnd ?? error))
+        changeWaiters.resumeAll(.failure(linkEnd ?? error))
+        startWaiters.resumeAll(.failure(linkEnd ?? error))
     }
 }

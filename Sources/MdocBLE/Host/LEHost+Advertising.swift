@@ -13,8 +13,11 @@ extension LEHost {
         let identifier: Int
         let serviceUUID: UUID
         /// Whether the controller advertises: legacy advertising stops by itself once a
-        /// central connected (Core Vol 6 Part B 4.4.2).
+        /// central connected (Core Vol 6 Part B 4.4.2), and the host enables it again.
         var isEnabled = true
+        /// How many links ended while advertising: a link ending while the controller refused
+        /// to advertise (it was connected) is a reason to ask again.
+        var linkEndings = 0
         /// Links made and not yet taken by ``LEHost/accept(_:timeout:)``.
         var pending: [LEATTBearer] = []
         /// The accept waiting for a link.
@@ -40,8 +43,10 @@ extension LEHost {
     }
 
     /// Advertises `serviceUUID` (ADV_IND with Flags and the complete list of 128-bit service
-    /// UUIDs, ISO/IEC 18013-5 Table A.1) until a central connects or the advertisement is
-    /// stopped. One advertisement at a time.
+    /// UUIDs, ISO/IEC 18013-5 Table A.1) until the advertisement is stopped: the controller stops
+    /// advertising when a central connects, and the host enables it again at once, or when the
+    /// link ends if the controller cannot advertise while connected, so centrals that connect
+    /// and leave do not hide the service from the next. One advertisement at a time.
     public func advertise(serviceUUID: UUID) async throws(BLEError) -> any BLEAdvertisement {
         try checkRunning()
         if let current = advertising {
@@ -82,6 +87,30 @@ extension LEHost {
             cancelled: { BLEError(.timeout, "waiting for a central to connect to \(uuid) was cancelled") })
         if advertising?.identifier == identifier, advertising?.waiter === promise { advertising?.waiter = nil }
         return try result.get()
+    }
+
+    /// Enables advertising again for advertisement `identifier` after a connection stopped it
+    /// (Core Vol 4 Part E 7.8.9). A controller that refuses while connected (Command
+    /// Disallowed) is asked again when a link ends.
+    func resumeAdvertising(_ identifier: Int) async {
+        guard var state = advertising, state.identifier == identifier, !state.isEnabled, failure == nil else { return }
+        // Marked first: a stop arriving while the command runs then disables it after.
+        state.isEnabled = true
+        advertising = state
+        do {
+            _ = try await execute(.leSetAdvertisingEnable(true))
+            logger.debug("advertising again", metadata: ["service": "\(state.serviceUUID)"])
+        } catch {
+            guard advertising?.identifier == identifier else { return }
+            advertising?.isEnabled = false
+            if advertising?.linkEndings != state.linkEndings {
+                // A link ended while the controller refused: it may advertise now.
+                await resumeAdvertising(identifier)
+            } else {
+                logger.debug("the controller does not advertise while connected; advertising again when a link ends",
+                             metadata: ["error": "\(error)"])
+            }
+        }
     }
 
     /// Stops advertisement `identifier`: the controller stops advertising when it still does,

@@ -177,6 +177,12 @@ extension LEHost {
         removeLink(handle, end: .success(()))
         disconnections.removeValue(forKey: handle)?.fulfil(.success(reason))
         pump()
+        if advertising != nil {
+            advertising?.linkEndings += 1
+            if let advertising, !advertising.isEnabled {
+                Task { await resumeAdvertising(advertising.identifier) }
+            }
+        }
     }
 
     /// Forgets link `handle`; its bearer ends with `end` after the PDUs it holds.
@@ -205,6 +211,9 @@ extension LEHost {
             wanted = pendingConnection.map { $0.peer.octets == complete.peerAddress.octets && $0.promise.fulfil(.success(complete)) } ?? false
         case .peripheral:
             wanted = advertising?.connected(bearer) ?? false
+            if wanted, let identifier = advertising?.identifier {
+                Task { await resumeAdvertising(identifier) }
+            }
         }
         if !wanted {
             logger.debug("ending an LE link nobody waits for", metadata: ["handle": "\(complete.handle)"])

@@ -1,6 +1,6 @@
 /// The tasks of a transport waiting for a moment of its link (the session start of 8.3.3.1.1.4,
-/// the first client): each is resumed once, all together, with success or with why the link
-/// ended. Used inside the transport's actor only.
+/// a client's subscription): each is resumed once, all together, with success or with why the
+/// link ended. Used inside the transport's actor only.
 struct LinkWaiters {
     private var waiting: [CheckedContinuation<Result<Void, BLEError>, Never>] = []
 

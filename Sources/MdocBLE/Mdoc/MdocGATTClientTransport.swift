@@ -143,15 +143,17 @@ public actor MdocGATTClientTransport: MdocTransport {
         let server2Client: GATTRemoteCharacteristic
     }
 
-    /// The connection sequence of ISO/IEC 18013-5 8.3.3.1.1.4 up to State 0x01.
+    /// The connection sequence of ISO/IEC 18013-5 8.3.3.1.1.4 up to State 0x01. A link that
+    /// ends on the way fails with `linkClosed` naming the step it ended in.
     private static func open(_ client: GATTClient, mode: MdocBLEMode, serviceUUID: UUID,
                              expectedIdent: [UInt8]?, logger: Logger) async throws(BLEError) -> Service {
-        let mtu = try await client.exchangeMTU(requestedMTU)
+        let mtu = try await step("exchanging the ATT MTU") { () throws(BLEError) in try await client.exchangeMTU(requestedMTU) }
         logger.debug("ATT MTU exchanged", metadata: [
             "requested": "\(requestedMTU)", "mtu": "\(mtu)", "chunkSize": "\(MessageChunker.chunkSize(mtu: mtu))",
         ])
-        let remote = try await client.discoverPrimaryService(BluetoothUUID(serviceUUID))
-        let characteristics = try await client.discoverCharacteristics(of: remote)
+        let characteristics = try await step("discovering the service") { () throws(BLEError) in
+            try await client.discoverCharacteristics(of: try await client.discoverPrimaryService(BluetoothUUID(serviceUUID)))
+        }
         func find(_ uuid: BluetoothUUID, _ name: String) throws(BLEError) -> GATTRemoteCharacteristic {
             guard let found = characteristics.first(where: { $0.uuid == uuid }) else {
                 throw BLEError(.characteristicNotFound, "the 18013-5 service \(serviceUUID) has no \(name) characteristic \(uuid)")
@@ -163,20 +165,37 @@ public actor MdocGATTClientTransport: MdocTransport {
                               client2Server: try find(MdocGATTProfile.client2Server(mode: mode), "Client2Server"),
                               server2Client: try find(MdocGATTProfile.server2Client(mode: mode), "Server2Client"))
         if mode == .centralClient, let expectedIdent {
-            let ident = try await client.read(try find(MdocGATTProfile.ident, "Ident"))
+            let identCharacteristic = try find(MdocGATTProfile.ident, "Ident")
+            let ident = try await step("reading Ident") { () throws(BLEError) in try await client.read(identCharacteristic) }
             logger.debug("Ident read from the reader", metadata: [
                 "read": "\(hex(ident))", "expected": "\(hex(expectedIdent))", "match": "\(ident == expectedIdent)",
             ])
             guard ident == expectedIdent else {
                 throw BLEError(.identMismatch,
-                               "the reader's Ident \(hex(ident)) differs from \(hex(expectedIdent)), derived from EDeviceKeyBytes")
+                               "the reader's Ident \(hex(ident)) differs from \(hex(expectedIdent)), derived from EDeviceKeyBytes: it is not the reader this engagement was shown to")
             }
         }
-        try await client.setNotifications(true, for: service.state)
-        try await client.setNotifications(true, for: service.server2Client)
-        try await client.writeWithoutResponse([MdocGATTProfile.stateStart], to: service.state)
+        try await step("enabling notifications") { () throws(BLEError) in
+            try await client.setNotifications(true, for: service.state)
+            try await client.setNotifications(true, for: service.server2Client)
+        }
+        try await step("writing State 0x01") { () throws(BLEError) in
+            try await client.writeWithoutResponse([MdocGATTProfile.stateStart], to: service.state)
+        }
         logger.debug("subscribed to State and Server2Client; State: wrote 0x01 (start)")
         return service
+    }
+
+    /// Runs one step of the connection sequence; a link that ends in it fails with
+    /// `linkClosed` saying which step it was.
+    private static func step<Value: Sendable>(
+        _ name: String, _ operation: () async throws(BLEError) -> Value
+    ) async throws(BLEError) -> Value {
+        do {
+            return try await operation()
+        } catch where error.code == .linkClosed {
+            throw BLEError(.linkClosed, "the link ended while \(name): \(error.reason)")
+        }
     }
 
     /// `bytes` as lowercase hex, for logs and messages.

@@ -9,11 +9,13 @@ import Logging
 /// ``MdocGATTProfile`` over an ATT bearer. The mdoc in peripheral server mode, the mdoc reader in
 /// mdoc central client mode (then serving Ident).
 ///
-/// The session starts when the client has enabled notifications of State and Server2Client and
-/// written State 0x01 (8.3.3.1.1.4); ``send(_:)`` waits for that. Messages arrive as Write
-/// Commands on Client2Server and leave as Server2Client notifications, in chunks (8.3.3.1.1.6).
-/// State 0x01 drops a partially received message; State 0x02 from the client is `.ended`
-/// (8.3.3.1.1.5).
+/// The client starts the session by writing State 0x01 (8.3.3.1.1.4); ``waitForStart()`` waits
+/// for that, and ``send(_:)`` waits for it and for the client's subscription to Server2Client.
+/// Each characteristic notifies once its own Client Characteristic Configuration is enabled:
+/// Server2Client carries the messages, State only the end (Core Vol 3 Part G 3.3.3.3). Messages
+/// arrive as Write Commands on Client2Server and leave as Server2Client notifications, in chunks
+/// (8.3.3.1.1.6). State 0x01 drops a partially received message; State 0x02 from the client is
+/// `.ended` (8.3.3.1.1.5).
 public actor MdocGATTServerTransport: MdocTransport {
     /// The most received messages held until ``receive()`` takes them. 18013-5 is request and
     /// response, so a peer has one message outstanding; a few more allow for State changes
@@ -29,11 +31,15 @@ public actor MdocGATTServerTransport: MdocTransport {
     private var reassembler = MessageReassembler(mtu: GATTServer.defaultMTU)
     private var events = AsyncEventQueue<MdocTransportEvent>(limit: MdocGATTServerTransport.maximumQueuedEvents,
                                                              itemName: "messages")
+    /// Whether the client wrote State 0x01.
     private var hasStarted = false
-    private var isReady = false
-    /// Why the link ended, once it did: senders waiting for the start fail with it.
+    /// The characteristics whose notifications the client enabled, as its Client
+    /// Characteristic Configuration writes arrive.
+    private var notifying: Set<BluetoothUUID> = []
+    /// Why the link ended, once it did: tasks waiting for the start or a subscription fail with it.
     private var linkEnd: BLEError?
-    private var readyWaiters = LinkWaiters()
+    /// Tasks waiting for the start or a subscription, resumed at each change of either.
+    private var changeWaiters = LinkWaiters()
     private let sendTurn = MessageSendTurn()
     private let logger: Logger
 
@@ -67,18 +73,37 @@ public actor MdocGATTServerTransport: MdocTransport {
         connection.close()
     }
 
-    /// Sends `message` as Server2Client notifications of min(512, ATT_MTU − 3) octets, after the
-    /// client started the session. Throws `linkClosed` when the link ended first, and the
-    /// notification errors (`notSubscribed` when the client unsubscribed meanwhile).
     /// The ATT_MTU the client exchanged, 23 until it did (Core Vol 3 Part F 3.4.2).
     public var mtu: Int {
         get async { await connection.mtu }
     }
 
+    /// Waits until the client writes State 0x01, the start of the session (ISO/IEC 18013-5
+    /// 8.3.3.1.1.4): only then is the central the session's peer. Throws why the link ended
+    /// first: `linkClosed` when the central left, or the error that ended the link.
+    public func waitForStart() async throws(BLEError) {
+        while !hasStarted {
+            try await nextChange()
+        }
+    }
+
+    /// Sends `message` as Server2Client notifications of min(512, ATT_MTU − 3) octets, once the
+    /// client started the session and enabled Server2Client notifications. Throws `linkClosed`
+    /// when the link ended before the start, `notSubscribed` when it ended while the client
+    /// had still not subscribed to Server2Client (or unsubscribed during the message), and the
+    /// notification errors.
     public func send(_ message: [UInt8]) async throws(BLEError) {
         await sendTurn.acquire()
         defer { sendTurn.release() }
-        try await waitUntilStarted()
+        try await waitForStart()
+        while !notifying.contains(server2Client) {
+            do {
+                try await nextChange()
+            } catch {
+                throw BLEError(.notSubscribed,
+                               "the GATT client started the session but never enabled notifications of Server2Client (\(subscriptionText)), so the message could not be sent")
+            }
+        }
         let mtu = await connection.mtu
         let chunks = MessageChunker.chunks(of: message, mtu: mtu)
         logger.debug("sending a message as Server2Client notifications", metadata: [
@@ -113,10 +138,15 @@ public actor MdocGATTServerTransport: MdocTransport {
         connection.close()
     }
 
-    private func waitUntilStarted() async throws(BLEError) {
-        if isReady { return }
+    /// What the client subscribed to, for messages.
+    private var subscriptionText: String {
+        notifying.contains(state) ? "it subscribed to State only" : "it subscribed to neither State nor Server2Client"
+    }
+
+    /// Waits for the next change of the start or the subscriptions; throws once the link ended.
+    private func nextChange() async throws(BLEError) {
         if let linkEnd { throw linkEnd }
-        try await withCheckedContinuation { readyWaiters.wait($0) }.get()
+        try await withCheckedContinuation { changeWaiters.wait($0) }.get()
     }
 
     /// Handles one event of the GATT server; false once the link ended.
@@ -127,21 +157,27 @@ public actor MdocGATTServerTransport: MdocTransport {
             events.fail(error)
             return false
         case .success(nil):
-            endLink(BLEError(.linkClosed, "the GATT client disconnected before the session started"))
+            endLink(BLEError(.linkClosed, hasStarted ? "the GATT client disconnected" : "the GATT client disconnected before the session started"))
             events.finish()
             return false
         case .success(.mtuExchanged(let mtu)?):
             logger.debug("ATT MTU exchanged", metadata: ["mtu": "\(mtu)", "chunkSize": "\(MessageChunker.chunkSize(mtu: mtu))"])
             reassembler.mtu = mtu
-        case .success(.subscriptionChanged?):
-            await updateReadiness()
+        case .success(.subscriptionChanged(let characteristic, let enabled)?):
+            logger.debug("notifications \(enabled ? "enabled" : "disabled") by the client", metadata: ["characteristic": "\(characteristic)"])
+            if enabled {
+                notifying.insert(characteristic)
+            } else {
+                notifying.remove(characteristic)
+            }
+            changeWaiters.resumeAll(.success(()))
         case .success(.written(let characteristic, let value, _)?):
             if characteristic == state {
                 logger.debug("State written by the client", metadata: ["value": "\(value.map { String($0, radix: 16) })"])
                 if value == [MdocGATTProfile.stateStart] {
                     hasStarted = true
                     reassembler.reset()
-                    await updateReadiness()
+                    changeWaiters.resumeAll(.success(()))
                 } else if value == [MdocGATTProfile.stateEnd] {
                     events.enqueue(.ended)
                 }
@@ -171,16 +207,8 @@ public actor MdocGATTServerTransport: MdocTransport {
         return true
     }
 
-    /// Ready once State 0x01 was written and State and Server2Client notify (8.3.3.1.1.4).
-    private func updateReadiness() async {
-        guard hasStarted, !isReady else { return }
-        guard await connection.isSubscribed(state), await connection.isSubscribed(server2Client) else { return }
-        isReady = true
-        readyWaiters.resumeAll(.success(()))
-    }
-
     private func endLink(_ error: BLEError) {
         if linkEnd == nil { linkEnd = error }
-        readyWaiters.resumeAll(.failure(linkEnd ?? error))
+        changeWaiters.resumeAll(.failure(linkEnd ?? error))
     }
 }

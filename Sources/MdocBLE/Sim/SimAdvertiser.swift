@@ -4,8 +4,9 @@ import Synchronization
 /// A listening sim socket named after a service UUID: the `sim` transport's counterpart of LE
 /// advertising with the service UUID in the advertising data (ISO/IEC 18013-5 Table A.1).
 ///
-/// Like an 18013-5 GATT server, it stops advertising once a client connected: after the first
-/// ``accept(timeout:)`` the name is released. Get one from ``SimLink/advertise(serviceUUID:)``.
+/// It advertises until ``stop()``: an 18013-5 GATT server takes centrals until one of them
+/// starts the session (8.3.3.1.1.4), so each ``accept(timeout:)`` takes the next client. Get one
+/// from ``SimLink/advertise(serviceUUID:)``.
 public final class SimAdvertiser: Sendable {
     /// How often ``accept(timeout:)`` looks for a connection: the listening socket is
     /// non-blocking and polled between sleeps, so no thread blocks.
@@ -25,9 +26,8 @@ public final class SimAdvertiser: Sendable {
         stop()
     }
 
-    /// Waits up to `timeout` for a client, then stops advertising and returns the link.
-    /// Throws `timeout` when nobody connected in time (advertising goes on), `linkClosed` after
-    /// advertising stopped.
+    /// Waits up to `timeout` for the next client and returns the link; advertising goes on.
+    /// Throws `timeout` when nobody connected in time, `linkClosed` after advertising stopped.
     public func accept(timeout: Duration) async throws(BLEError) -> SimBearer {
         let deadline = ContinuousClock.now + timeout
         while true {
@@ -53,7 +53,7 @@ public final class SimAdvertiser: Sendable {
         }
     }
 
-    /// A connected socket when a client is waiting (advertising then stops), else nil.
+    /// A connected socket when a client is waiting, else nil.
     private func acceptPending() throws(BLEError) -> Int32? {
         let result = listener.withLock { listener -> Result<Int32?, BLEError> in
             guard let socket = listener else {
@@ -62,8 +62,6 @@ public final class SimAdvertiser: Sendable {
             let connected = Glibc.accept(socket, nil, nil)
             if connected >= 0 {
                 SystemCall.setCloseOnExec(connected)
-                close(socket)
-                listener = nil
                 return .success(connected)
             }
             let code = errno

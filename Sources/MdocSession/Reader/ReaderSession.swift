@@ -62,6 +62,7 @@ public struct ReaderSession: Sendable {
     ///   - readerAuthentication: the reader's signing key and certificate chain (reader
     ///     certificate first) to sign each DocRequest with, or `nil` for an anonymous request.
     ///   - trustAnchors: the IACA certificates responses are verified against.
+    ///   - documentSignerPolicy: the extended key usages document signers may carry, per doc type.
     ///   - eReaderKey: the ephemeral key to use; a new one on EDeviceKey's curve when `nil`.
     ///   - now: the verification time of each response.
     /// - Throws: ``SessionError`` when the engagement's cipher suite or key cannot start a
@@ -71,6 +72,7 @@ public struct ReaderSession: Sendable {
         request: [DocRequestSpec],
         readerAuthentication: (key: PrivateKey, chain: [Certificate])? = nil,
         trustAnchors: [Certificate],
+        documentSignerPolicy: DocumentSignerPolicy = .standard,
         eReaderKey: PrivateKey? = nil,
         now: @escaping @Sendable () -> Date
     ) throws(SessionError) {
@@ -121,7 +123,9 @@ public struct ReaderSession: Sendable {
         self.sessionTranscript = transcript
         self.initialRequest = request
         self.signer = try readerAuthentication.map { (auth) throws(SessionError) in try Self.signer(key: auth.key, chain: auth.chain) }
-        self.verifier = DeviceResponseVerifier(trustAnchors: trustAnchors, sessionTranscript: transcript, readerKey: readerKey)
+        self.verifier = DeviceResponseVerifier(
+            trustAnchors: trustAnchors, documentSignerPolicy: documentSignerPolicy, sessionTranscript: transcript,
+            readerKey: readerKey)
         self.now = now
         self.encryption = SessionEncryption(role: .reader, keys: keys)
     }
@@ -132,12 +136,13 @@ public struct ReaderSession: Sendable {
         request: [DocRequestSpec],
         readerAuthentication: (key: PrivateKey, chain: [Certificate])? = nil,
         trustAnchors: [Certificate],
+        documentSignerPolicy: DocumentSignerPolicy = .standard,
         eReaderKey: PrivateKey? = nil,
         now: @escaping @Sendable () -> Date
     ) throws(SessionError) {
         try self.init(
             engagement: uri.deviceEngagementBytes, request: request, readerAuthentication: readerAuthentication,
-            trustAnchors: trustAnchors, eReaderKey: eReaderKey, now: now)
+            trustAnchors: trustAnchors, documentSignerPolicy: documentSignerPolicy, eReaderKey: eReaderKey, now: now)
     }
 
     /// `true` once the session has ended.

@@ -13,7 +13,8 @@ import Foundation
 /// ``VerificationReport`` that lists every check.
 ///
 /// For each document: the document signer certificate in the issuerAuth `x5chain` must chain to
-/// a trust anchor under the Annex B document-signer profile at the verification time; the
+/// a trust anchor under the Annex B document-signer profile at the verification time, with an
+/// extended key usage the ``DocumentSignerPolicy`` accepts for the document's doc type; the
 /// IssuerAuth signature must verify with it; the MSO must decode, name an allowed digest
 /// algorithm and the document's docType, and be valid at the time; every returned
 /// IssuerSignedItemBytes must hash (as received) to its value digest; the DeviceSignature or
@@ -29,10 +30,17 @@ public struct DeviceResponseVerifier: Sendable {
     public var sessionTranscript: SessionTranscriptBinding?
     /// The reader's ephemeral private key (EReaderKey), needed to derive EMacKey for DeviceMac.
     public var readerKey: PrivateKey?
+    /// Which extended key usages a document signer may carry, per doc type.
+    public var documentSignerPolicy: DocumentSignerPolicy
 
-    /// A verifier trusting `trustAnchors` (IACA certificates).
-    public init(trustAnchors: [Certificate], sessionTranscript: SessionTranscriptBinding? = nil, readerKey: PrivateKey? = nil) {
+    /// A verifier trusting `trustAnchors` (IACA certificates), checking document signers'
+    /// extended key usages under `documentSignerPolicy`.
+    public init(
+        trustAnchors: [Certificate], documentSignerPolicy: DocumentSignerPolicy = .standard,
+        sessionTranscript: SessionTranscriptBinding? = nil, readerKey: PrivateKey? = nil
+    ) {
         self.validator = CertificateChainValidator(trustAnchors: trustAnchors)
+        self.documentSignerPolicy = documentSignerPolicy
         self.sessionTranscript = sessionTranscript
         self.readerKey = readerKey
     }
@@ -50,7 +58,8 @@ public struct DeviceResponseVerifier: Sendable {
     public func verify(_ response: DeviceResponse, at time: Date) -> VerificationReport {
         let documents = (response.documents ?? []).enumerated().map { index, document in
             var report = DocumentVerification(
-                document: document, index: index, validator: validator, certificates: certificates,
+                document: document, index: index, validator: validator, documentSignerPolicy: documentSignerPolicy,
+                certificates: certificates,
                 sessionTranscript: sessionTranscript, readerKey: readerKey, time: time
             ).run()
             // 8.3.2.1.2.3: a response with an error status carries no data to rely on.

@@ -77,6 +77,9 @@ public struct DocumentReport: Sendable {
     public var documentSigner: String?
     /// The trust anchor the chain ended at, when it validated.
     public var trustAnchor: String?
+    /// The rule the document signer's extended key usage was checked against, the one
+    /// ``DocumentSignerPolicy`` gives the doc type; `nil` in a report not made by a verifier.
+    public var documentSignerRule: DocumentSignerRule?
     /// The MSO validity information, when the MSO decoded.
     public var validity: Validity?
     /// How the mdoc authenticated, when DeviceSigned said.

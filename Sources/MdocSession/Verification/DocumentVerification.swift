@@ -16,6 +16,7 @@ struct DocumentVerification {
     let document: Document
     let index: Int
     let validator: CertificateChainValidator
+    let documentSignerPolicy: DocumentSignerPolicy
     let certificates: CertificateCache
     let sessionTranscript: SessionTranscriptBinding?
     let readerKey: PrivateKey?
@@ -85,10 +86,14 @@ struct DocumentVerification {
 
     // MARK: Issuer data authentication (9.3.1)
 
-    /// Step 1: the x5chain validates to a trust anchor under the document-signer profile.
+    /// Step 1: the x5chain validates to a trust anchor under the document-signer profile, its
+    /// extended key usage under the rule of the document's doc type. (The MSO's doc type must
+    /// equal the document's, step 4, so the rule is the signed doc type's whenever it matters.)
     private func verifyIssuerCertificate(_ issuerAuth: COSESign1, into report: inout DocumentReport) -> Certificate? {
+        let rule = documentSignerPolicy.rule(for: document.docType)
+        report.documentSignerRule = rule
         let chain = X5ChainVerification(
-            issuerAuth, name: "issuerAuth", kind: .issuerCertificate, profile: .documentSigner,
+            issuerAuth, name: "issuerAuth", kind: .issuerCertificate, profile: .documentSigner, rule: rule,
             validator: validator, certificates: certificates, time: time)
         report.checks += chain.checks
         report.documentSigner = chain.leaf?.subject
@@ -228,13 +233,23 @@ struct DocumentVerification {
         let check: VerificationCheck
         switch deviceSigned.deviceAuth {
         case .deviceSignature(let signature):
+            if let mismatch = Self.attachedPayloadMismatch(signature.payload, expected: payload, in: "DeviceSignature") {
+                check = mismatch
+                break
+            }
             let algorithm = signature.algorithm.map { "\($0)" } ?? "no algorithm"
-            check = signature.isValidSignature(publicKey: deviceKey, detachedPayload: payload)
-                ? VerificationCheck(.deviceAuthentication, subject: subject, outcome: .passed, detail: "DeviceSignature \(algorithm) by the MSO deviceKey")
+            check = signature.isValidSignature(publicKey: deviceKey, detachedPayload: signature.payload == nil ? payload : nil)
+                ? VerificationCheck(
+                    .deviceAuthentication, subject: subject, outcome: .passed,
+                    detail: "DeviceSignature \(algorithm) by the MSO deviceKey" + Self.attachedPayloadNote(signature.payload))
                 : VerificationCheck(
                     .deviceAuthentication, subject: subject,
                     outcome: .failed(.invalidSignature, "the DeviceSignature (\(algorithm)) does not verify with the MSO deviceKey over this session's DeviceAuthenticationBytes"))
         case .deviceMac(let mac):
+            if let mismatch = Self.attachedPayloadMismatch(mac.payload, expected: payload, in: "DeviceMac") {
+                check = mismatch
+                break
+            }
             guard let readerKey else {
                 report.checks.append(VerificationCheck(
                     .deviceAuthentication, subject: subject,
@@ -251,14 +266,38 @@ struct DocumentVerification {
                     outcome: .failed(.macKeyDerivationFailed, "EMacKey cannot be derived from the reader key and the MSO deviceKey: \(error)")))
                 return false
             }
-            check = mac.isValidTag(key: eMacKey, detachedPayload: payload)
-                ? VerificationCheck(.deviceAuthentication, subject: subject, outcome: .passed, detail: "DeviceMac HMAC 256/256 with EMacKey")
+            check = mac.isValidTag(key: eMacKey, detachedPayload: mac.payload == nil ? payload : nil)
+                ? VerificationCheck(
+                    .deviceAuthentication, subject: subject, outcome: .passed,
+                    detail: "DeviceMac HMAC 256/256 with EMacKey" + Self.attachedPayloadNote(mac.payload))
                 : VerificationCheck(
                     .deviceAuthentication, subject: subject,
                     outcome: .failed(.invalidMAC, "the DeviceMac does not verify: wrong reader key, another session's transcript, or altered data"))
         }
         report.checks.append(check)
         return check.passed
+    }
+
+    /// 9.1.3.5 and 9.1.3.6 send DeviceAuthenticationBytes detached: the COSE payload is null
+    /// (RFC 9052 section 4.1) and the reader supplies the bytes it expects. Some mdocs attach
+    /// them instead; an attached payload is verified as it stands only when it is
+    /// byte-identical to the DeviceAuthenticationBytes of this session. Any other is the
+    /// failure returned here, which names the payload, not the signature or MAC.
+    private static func attachedPayloadMismatch(_ attached: [UInt8]?, expected: [UInt8], in name: String) -> VerificationCheck? {
+        guard let attached, attached != expected else { return nil }
+        let common = min(attached.count, expected.count)
+        let difference = (0..<common).first { attached[$0] != expected[$0] } ?? common
+        return VerificationCheck(
+            .deviceAuthentication, subject: "deviceAuth",
+            outcome: .failed(
+                .payloadMismatch,
+                "the \(name) carries an attached payload of \(attached.count) bytes that is not this session's DeviceAuthenticationBytes (\(expected.count) bytes, first difference at byte \(difference)); 9.1.3 sends the payload detached, as null"))
+    }
+
+    /// The note a passed check carries when the payload was attached (and so identical to the
+    /// DeviceAuthenticationBytes expected).
+    private static func attachedPayloadNote(_ attached: [UInt8]?) -> String {
+        attached == nil ? "" : "; note: the payload is attached, not detached as 9.1.3 requires, and byte-identical to this session's DeviceAuthenticationBytes"
     }
 
     /// Device-signed elements must be authorised by KeyAuthorizations (9.1.2.4): a whole name

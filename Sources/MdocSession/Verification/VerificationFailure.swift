@@ -44,6 +44,9 @@ public struct VerificationFailure: Sendable, Hashable, CustomStringConvertible {
         /// The DeviceMac does not verify with EMacKey over this session's
         /// DeviceAuthenticationBytes (9.1.3.5).
         public static let invalidMAC = Code("invalidMAC")
+        /// The DeviceSignature or DeviceMac carries an attached payload that is not this
+        /// session's DeviceAuthenticationBytes (9.1.3.5 and 9.1.3.6 send them detached, as null).
+        public static let payloadMismatch = Code("payloadMismatch")
         /// The MSO deviceKey is not a usable public key.
         public static let unusableDeviceKey = Code("unusableDeviceKey")
         /// EMacKey cannot be derived from the reader key and the MSO deviceKey (another curve).

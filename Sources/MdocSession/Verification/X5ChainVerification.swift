@@ -9,7 +9,8 @@ import Foundation
 
 /// The certificate step shared by issuer and reader authentication: parse the `x5chain` of a
 /// COSE_Sign1 (COSE header 33, leaf first) and validate it to the trust anchors under an Annex B
-/// profile, recording one check per outcome.
+/// profile, recording one check per outcome. A document signer's extended key usage is checked
+/// against the ``DocumentSignerRule`` of the document's doc type, which the checks name.
 struct X5ChainVerification {
     /// The leaf certificate, when the chain held one that parses. It is returned even when
     /// validation failed, so the caller can still say whether the signature itself holds.
@@ -21,7 +22,7 @@ struct X5ChainVerification {
 
     init(
         _ signed: COSESign1, name: String, kind: VerificationCheck.Kind, profile: CertificateProfile,
-        validator: CertificateChainValidator, certificates: CertificateCache, time: Date
+        rule: DocumentSignerRule? = nil, validator: CertificateChainValidator, certificates: CertificateCache, time: Date
     ) {
         guard !signed.x5chain.isEmpty else {
             checks.append(VerificationCheck(kind, subject: "\(name) x5chain", outcome: .failed(.missingCertificateChain, "the \(name) has no x5chain (COSE header 33)")))
@@ -38,16 +39,24 @@ struct X5ChainVerification {
         }
         let leaf = chain[0]
         self.leaf = leaf
-        let result = validator.validate(chain: chain, profile: profile, at: time)
+        let purposes = rule?.acceptedExtendedKeyUsages ?? [profile.extendedKeyUsageOID]
+        let result = validator.validate(chain: chain, profile: profile, acceptingExtendedKeyUsages: purposes, at: time)
         guard result.isValid else {
             for failure in result.failures {
-                checks.append(VerificationCheck(kind, subject: failure.certificate, outcome: .failed(.certificate(failure.check), "\(failure)")))
+                var reason = "\(failure)"
+                if let rule, failure.check == .extendedKeyUsage {
+                    reason += ", which \(rule) requires for this doc type"
+                }
+                checks.append(VerificationCheck(kind, subject: failure.certificate, outcome: .failed(.certificate(failure.check), reason)))
             }
             return
         }
         let anchor = result.path.last?.subject ?? ""
         trustAnchor = anchor
-        checks.append(VerificationCheck(
-            kind, subject: leaf.subject, outcome: .passed, detail: "chains to \"\(anchor)\" under the \(profile.leafName) profile"))
+        var detail = "chains to \"\(anchor)\" under the \(profile.leafName) profile"
+        if let rule, let purpose = leaf.extendedKeyUsage?.first(where: purposes.contains) {
+            detail += "; extendedKeyUsage \(purpose) accepted by \(rule)"
+        }
+        checks.append(VerificationCheck(kind, subject: leaf.subject, outcome: .passed, detail: detail))
     }
 }

@@ -32,18 +32,19 @@ public struct ConsentPrompt {
         self.sink = write
     }
 
-    /// A prompt on standard input and standard output (written unbuffered, so each question
-    /// shows before the answer is read).
-    public static func standard() -> ConsentPrompt {
+    /// A prompt on standard input and `output`, standard output unless the program keeps that
+    /// for JSON (written unbuffered, so each question shows before the answer is read).
+    public static func standard(output: ProgramOutput = .standardOutput) -> ConsentPrompt {
         ConsentPrompt(
             readLine: { Swift.readLine(strippingNewline: true) },
-            write: { FileDescriptorWriter.writeAll($0, to: STDOUT_FILENO) })
+            write: { FileDescriptorWriter.writeAll($0, to: output.fileDescriptor) })
     }
 
-    /// `true` when standard input and standard output are both terminals: the holder can be
-    /// asked interactively.
-    public static var isInteractive: Bool {
-        FileDescriptorWriter.isTerminal(STDIN_FILENO) && FileDescriptorWriter.isTerminal(STDOUT_FILENO)
+    /// `true` when standard input and `output` are both terminals: a person sees the question
+    /// and types the answer. Otherwise answers come from whatever standard input is (a pipe, a
+    /// file, nothing), and its end refuses everything.
+    public static func canAsk(output: ProgramOutput) -> Bool {
+        FileDescriptorWriter.isTerminal(STDIN_FILENO) && output.isTerminal
     }
 
     /// Shows `request` and returns what the holder approves; only elements the holder has can
@@ -58,13 +59,12 @@ public struct ConsentPrompt {
             return .none
         }
         guard let choice = question("\nRelease [a]ll \(available.count), [n]one, or [c]hoose? ",
-                                    answers: ["a": "all", "all": "all", "n": "none", "none": "none",
-                                              "c": "choose", "choose": "choose"]) else {
+                                    answers: [("all", ["a", "all"]), ("none", ["n", "none"]), ("choose", ["c", "choose"])]) else {
             return refuse()
         }
         switch choice {
         case "all":
-            write("Releasing all \(available.count) elements.\n")
+            write(available.count == 1 ? "Releasing the 1 element.\n" : "Releasing all \(available.count) elements.\n")
             return request.allAvailable
         case "none":
             return refuse()
@@ -72,7 +72,7 @@ public struct ConsentPrompt {
             var selection = ElementSelection()
             for (document, element) in available {
                 guard let answer = question("  \(RequestPresentationText.name(document.docType)): release \(RequestPresentationText.elementText(element))? [y/n] ",
-                                            answers: ["y": "yes", "yes": "yes", "n": "no", "no": "no"]) else {
+                                            answers: [("yes", ["y", "yes"]), ("no", ["n", "no"])]) else {
                     return refuse()
                 }
                 if answer == "yes" {
@@ -80,22 +80,25 @@ public struct ConsentPrompt {
                 }
             }
             let count = selection.count
-            write("Releasing \(count) of \(available.count) elements.\n")
+            write("Releasing \(count) of \(TerminalText(count: available.count, "element")).\n")
             return selection
         }
     }
 
-    /// Asks `prompt` until a line matches one of `answers` (case-insensitive, surrounding
-    /// whitespace ignored); `nil` at the end of input or after ``maximumAttempts`` misses.
-    private func question(_ prompt: TerminalText, answers: [String: String]) -> String? {
+    /// Asks `prompt` until a line is one of the spellings of an answer (case-insensitive,
+    /// surrounding whitespace ignored) and returns that answer; `nil` at the end of input or
+    /// after ``maximumAttempts`` misses. `answers` are in the order the prompt names them, and
+    /// a miss lists them in that order.
+    private func question(_ prompt: TerminalText, answers: [(answer: String, spellings: [String])]) -> String? {
         for attempt in 1...Self.maximumAttempts {
             write(prompt)
             guard let line = readLine() else {
                 write("\n")
                 return nil
             }
-            if let answer = answers[line.trimmingASCIIWhitespace().lowercased()] { return answer }
-            let choices = Set(answers.values).sorted().joined(separator: ", ")
+            let typed = line.trimmingASCIIWhitespace().lowercased()
+            if let match = answers.first(where: { $0.spellings.contains(typed) }) { return match.answer }
+            let choices = answers.map(\.answer).joined(separator: ", ")
             write(attempt < Self.maximumAttempts ? "Please answer \(choices).\n" : "No valid answer.\n")
         }
         return nil

@@ -18,7 +18,8 @@ public struct LiveTransportOptions: ParsableArguments {
     public var transport: TransportSpec?
 
     @Option(name: .customLong("btsnoop"),
-            help: ArgumentHelp("Write every HCI packet to this btsnoop file, which Wireshark opens (hci transports).", valueName: "file"))
+            help: ArgumentHelp("Write every HCI packet to this btsnoop file, which Wireshark opens (hci transports).", valueName: "file"),
+            completion: .file())
     public var btsnoop: String?
 
     @Option(name: .customLong("log-level"),

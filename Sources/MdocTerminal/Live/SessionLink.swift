@@ -30,7 +30,7 @@ public enum SessionLink {
                     return .success(try await radio.holderLink(
                         mode: mode, serviceUUID: uuid, ident: ident, timeout: timeout, logger: logger))
                 } catch {
-                    return .failure(linkError(error, "no reader on service \(uuid) (\(mode.rawValue) mode) within \(seconds(timeout))"))
+                    return .failure(linkError(error, peer: "reader", uuid: uuid, mode: mode, timeout: timeout))
                 }
             }
         }
@@ -53,7 +53,7 @@ public enum SessionLink {
         do throws(BLEError) {
             return try await radio.readerLink(mode: mode, serviceUUID: uuid, ident: ident, timeout: timeout, logger: logger)
         } catch {
-            throw linkError(error, "no mdoc on service \(uuid) (\(mode.rawValue) mode) within \(seconds(timeout))")
+            throw linkError(error, peer: "mdoc", uuid: uuid, mode: mode, timeout: timeout)
         }
     }
 
@@ -84,60 +84,96 @@ public enum SessionLink {
         }
     }
 
-    /// Waits for the next event on `transport`; after `timeout` the link is closed and a
+    /// How long ending the link with State 0x02 may take when a wait ran out, before it is
+    /// closed anyway: a Write Command or notification and, for a GATT client, the unsubscription
+    /// before it.
+    public static let endTimeout: Duration = .seconds(2)
+
+    /// Waits for the next event on `transport`; after `timeout` the session's transport is
+    /// ended, State 0x02 first (8.3.3.1.1.5, bounded by ``endTimeout``), and a
     /// ``LinkError/Code/timeout`` names `what` was awaited.
     public static func receive(
         from transport: any MdocTransport, within timeout: Duration, awaiting what: String
     ) async throws(LinkError) -> MdocTransportEvent {
         try await bounded(
             transport, within: timeout, failing: "while waiting for \(what)",
-            timedOut: "no \(what) within \(seconds(timeout))"
+            timedOut: "no \(what) within \(seconds(timeout))", endingOnTimeout: true
         ) { () throws(BLEError) in try await transport.receive() }
     }
 
     /// Sends `message` on `transport`; when the peer has not taken it after `timeout` (it never
-    /// started the session, or stopped reading) the link is closed and a
-    /// ``LinkError/Code/timeout`` names `what` was being sent.
+    /// started the session, never subscribed to the messages, or stopped reading) the link is
+    /// closed and a ``LinkError/Code/timeout`` names `what` was being sent and why it could not
+    /// be.
     public static func send(
         _ message: [UInt8], on transport: any MdocTransport, within timeout: Duration, sending what: String
     ) async throws(LinkError) {
         try await bounded(
             transport, within: timeout, failing: "sending \(what)",
-            timedOut: "the peer did not take \(what) within \(seconds(timeout))"
+            timedOut: "the peer did not take \(what) within \(seconds(timeout))", endingOnTimeout: false
         ) { () throws(BLEError) in try await transport.send(message) }
     }
 
     // MARK: - Internals
 
-    /// Runs `operation` on `transport` against a `timeout`; when the time runs out first the
-    /// link is closed, which ends the operation still waiting, so nothing is left behind.
+    /// What one task of a bounded operation reports.
+    private enum BoundedStep<Value: Sendable>: Sendable {
+        case finished(Result<Value, BLEError>)
+        case timedOut
+    }
+
+    /// Runs `operation` on `transport` against a `timeout`. When the time runs out first the
+    /// link is ended (State 0x02, within ``endTimeout``) or closed, which ends the operation
+    /// still waiting, so nothing is left behind; the error the operation then ends with says why
+    /// it could not finish, unless it is only the link closing.
     private static func bounded<Value: Sendable>(
         _ transport: any MdocTransport, within timeout: Duration, failing context: String, timedOut: String,
-        _ operation: @escaping @Sendable () async throws(BLEError) -> Value
+        endingOnTimeout: Bool, _ operation: @escaping @Sendable () async throws(BLEError) -> Value
     ) async throws(LinkError) -> Value {
-        let result = await withTaskGroup(of: Result<Value, LinkError>?.self) { group in
+        let result = await withTaskGroup(of: BoundedStep<Value>?.self) { group -> Result<Value, LinkError> in
             group.addTask {
                 do throws(BLEError) {
-                    return .success(try await operation())
+                    return .finished(.success(try await operation()))
                 } catch {
-                    return .failure(linkError(error, context))
+                    return .finished(.failure(error))
                 }
             }
             group.addTask {
                 try? await Task.sleep(for: timeout)
-                return Task.isCancelled ? nil : .failure(LinkError(.timeout, timedOut))
+                return Task.isCancelled ? nil : .timedOut
             }
-            var outcome: Result<Value, LinkError>? = nil
-            while outcome == nil, let next = await group.next() {
-                outcome = next
-            }
-            if case .failure(let error)? = outcome, error.code == .timeout {
-                transport.close()
+            guard case .finished(let outcome)?? = await group.next() else {
+                if endingOnTimeout {
+                    await end(transport, within: endTimeout)
+                } else {
+                    transport.close()
+                }
+                var reason = timedOut
+                while let next = await group.next() {
+                    if case .finished(.failure(let error))? = next, error.code != .linkClosed {
+                        reason += ": \(error.reason)"
+                    }
+                }
+                return .failure(LinkError(.timeout, reason))
             }
             group.cancelAll()
-            return outcome ?? .failure(LinkError(.timeout, timedOut))
+            return outcome.mapError { linkError($0, context) }
         }
         return try result.get()
+    }
+
+    /// Ends `transport` with State 0x02; after `limit` it is closed, which ends what ``MdocTransport/end()``
+    /// still waits for.
+    private static func end(_ transport: any MdocTransport, within limit: Duration) async {
+        await withTaskGroup(of: Void.self) { group in
+            group.addTask { await transport.end() }
+            group.addTask {
+                try? await Task.sleep(for: limit)
+                if !Task.isCancelled { transport.close() }
+            }
+            await group.next()
+            group.cancelAll()
+        }
     }
 
     /// Runs the attempts side by side; the first link wins and the others are cancelled. When
@@ -177,6 +213,23 @@ public enum SessionLink {
             return LinkError(.timeout, context)
         }
         return LinkError(.bluetooth, "\(context): \(error)")
+    }
+
+    /// The failure of the link to the `peer` ("reader" or "mdoc") on service `uuid` in `mode`:
+    /// a timeout when none came, what the centrals that came did, or what happened to the link
+    /// (a link that dropped, another Ident, another failure).
+    private static func linkError(_ error: BLEError, peer: String, uuid: UUID, mode: MdocBLEMode, timeout: Duration) -> LinkError {
+        let service = "service \(uuid) (\(mode.rawValue) mode)"
+        switch error.code {
+        case .timeout, .peerNotFound:
+            return LinkError(.timeout, "no \(peer) on \(service) within \(seconds(timeout))")
+        case .sessionNotStarted:
+            return LinkError(.timeout, "no \(peer) started a session on \(service) within \(seconds(timeout)): \(error.reason)")
+        case .identMismatch:
+            return LinkError(.bluetooth, "Ident mismatch on \(service): \(error.reason)")
+        default:
+            return LinkError(.bluetooth, "the link to the \(peer) on \(service) failed: \(error)")
+        }
     }
 
     private static func seconds(_ duration: Duration) -> String {

@@ -10,7 +10,8 @@ with the radio replaced by the `sim` transport (sim_att.py):
   service UUID by listening on its sim address. A sim client that connects gets an ATT server
   whose reads, writes and CCCD writes become ReadValue, WriteValue, StartNotify and StopNotify
   calls on the application, and whose PropertiesChanged(Value) signals become notifications.
-  When the client goes, the notifications it enabled are stopped, as bluetoothd does.
+  When the client goes, the notifications it enabled are stopped, as bluetoothd does: StartNotify
+  for every client that enables them, StopNotify when the last one has gone.
 - Adapter1.StartDiscovery finds the services advertised over sim (listening sockets in
   /proc/net/unix) as Device1 objects; Device1.Connect connects, exchanges the MTU and discovers
   the services; the remote GattCharacteristic1 objects read, write ("command" or "request"),
@@ -131,6 +132,7 @@ class StandInBluetoothd:
         self.registrations = {}  # (kind, owner, path) -> Registration
         self.abandoned = 0
         self.servers = []  # live AttributeServers
+        self.notify_counts = {}  # (owner, path) of a characteristic -> clients notified
         self.devices = {}  # path -> RemoteDevice
         self.discovery_filter = []
         self.discovery = None

@@ -127,8 +127,10 @@ class AttributeServer:
 
     `application.call(owner, path, interface, member, signature, body)` is a D-Bus call into the
     application's process that returns the reply's body, or None when it answered an error;
-    dictionaries in `body` hold (signature, value) pairs. The owner of the application passes
-    its characteristics' Value changes to ``notify(characteristic, value)``.
+    dictionaries in `body` hold (signature, value) pairs. `application.notify_counts` maps
+    (owner, path) of a characteristic to how many clients enabled its notifications, shared by
+    every connection. The owner of the application passes its characteristics' Value changes to
+    ``notify(characteristic, value)``.
     """
 
     def __init__(self, sock, services, application, device_path, log):
@@ -347,8 +349,14 @@ class AttributeServer:
         self.notifying[characteristic] = enabled
         if not enabled:
             del self.notifying[characteristic]
-        await self.application.call(characteristic.owner, characteristic.path, GATT_CHARACTERISTIC_INTERFACE,
-                                    "StartNotify" if enabled else "StopNotify", "", [])
+        # As bluetoothd (src/gatt-database.c, ccc_write_cb): StartNotify for every client that
+        # enables notifications, StopNotify only when the last one disables them.
+        key = (characteristic.owner, characteristic.path)
+        counts = self.application.notify_counts
+        counts[key] = counts.get(key, 0) + (1 if enabled else -1)
+        if enabled or counts[key] == 0:
+            await self.application.call(characteristic.owner, characteristic.path, GATT_CHARACTERISTIC_INTERFACE,
+                                        "StartNotify" if enabled else "StopNotify", "", [])
 
 
 # The requests answered above; one of them with parameters of the wrong size is an Invalid PDU.

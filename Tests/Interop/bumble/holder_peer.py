@@ -3,6 +3,7 @@
 
     holder_peer.py --credential CRED.mdoc --transport tcp-client:127.0.0.1:P
                    [--mode peripheral|central] [--device-auth mac|signature] [--timeout S]
+                   [--subscribe both|server2client] [--end-with-response] [--start-on-input]
 
 Makes an ephemeral key and a DeviceEngagement offering BLE in the one mode asked, prints its
 mdoc: URI as the first stdout line, then advertises its service (peripheral server mode) or
@@ -10,8 +11,15 @@ scans for the reader's and checks the reader's Ident (central client mode). It d
 DeviceRequest, returns every requested element the credential holds and nothing else (the
 IssuerSignedItemBytes and issuerAuth exactly as in the credential), device-authenticated with a
 DeviceMac (default) or a DeviceSignature, and waits for the reader to end the session (status
-20, State 0x02 or disconnection). The credential is a swift-mdoc Credential file
+20, State 0x02 or disconnection). With --end-with-response it ends the session itself in the
+SessionData that carries the response, {data, status: 20} (9.1.1.4), and waits for the reader's
+State 0x02 and disconnection. The credential is a swift-mdoc Credential file
 (Tests/Interop/README.md): {"docType", "issuerSigned", "deviceKey" with d}.
+
+As the GATT client (central client mode) it enables notifications of State and Server2Client, or
+of Server2Client only with --subscribe server2client. With --start-on-input it prints its URI,
+then waits for a line on standard input before it advertises or scans, so that a test can let
+other centrals reach the reader first.
 
 Progress goes to stderr; the last stdout line is JSON with "outcome": "presented" (exit 0) or
 "failed" with "error" (exit 1).
@@ -21,7 +29,6 @@ import argparse
 import asyncio
 import hashlib
 import hmac
-import json
 import sys
 import uuid
 
@@ -35,7 +42,7 @@ from bumble.transport import open_transport
 
 import mdoc_peer
 from mdoc_peer import PeerError, Raw, dumps, tagged
-from pymdoccbor_verify_mso import Failure, parse_whole, require
+from pymdoccbor_verify_mso import parse_whole, require
 
 PROTECTED_ES256 = cbor2.dumps({1: -7})
 PROTECTED_HMAC_256 = cbor2.dumps({1: 5})
@@ -117,6 +124,8 @@ async def session(args, credential):
     engagement, e_device_key_bytes = mdoc_peer.make_engagement(e_device_key, args.mode, service_uuid)
     print(mdoc_peer.uri(engagement), flush=True)
 
+    if args.start_on_input:
+        await asyncio.get_running_loop().run_in_executor(None, sys.stdin.readline)
     async with await open_transport(args.transport) as (hci_source, hci_sink):
         device = mdoc_peer.make_device("holder-peer", hci_source, hci_sink)
         if args.mode == "peripheral":
@@ -133,7 +142,8 @@ async def session(args, credential):
             connection = await mdoc_peer.find_and_connect(device, service_uuid, args.timeout)
             link = mdoc_peer.ClientLink(connection)
             mdoc_peer.watch_disconnection(connection, link)
-            await link.open(args.mode, service_uuid, expected_ident=mdoc_peer.ident(e_device_key_bytes))
+            await link.open(args.mode, service_uuid, expected_ident=mdoc_peer.ident(e_device_key_bytes),
+                            subscribe_state=args.subscribe == "both")
             log("the reader's Ident matches")
         log(f"connected to {connection.peer_address} in {args.mode} mode")
 
@@ -147,8 +157,12 @@ async def session(args, credential):
         log(f"request for {doc_type}: {requested}{' with readerAuth (not checked by this peer)' if reader_auth else ''}")
         response, disclosed = device_response(credential, doc_type, requested, transcript, transcript_bytes,
                                               e_reader_key, args.device_auth)
-        await asyncio.wait_for(link.send(dumps({"data": cipher.seal(response)})), args.timeout)
-        log(f"sent a DeviceResponse of {len(response)} octets (ATT MTU {link.mtu})")
+        session_data = {"data": cipher.seal(response)}
+        if args.end_with_response:
+            session_data["status"] = mdoc_peer.SESSION_TERMINATION
+        await asyncio.wait_for(link.send(dumps(session_data)), args.timeout)
+        log(f"sent a DeviceResponse of {len(response)} octets (ATT MTU {link.mtu})"
+            f"{' ending the session with status 20' if args.end_with_response else ''}")
 
         # 9.1.1.4 and 8.3.3.1.1.5: the reader ends with status 20, State 0x02, or by disconnecting.
         try:
@@ -177,15 +191,14 @@ def main():
     parser.add_argument("--mode", choices=["peripheral", "central"], default="peripheral")
     parser.add_argument("--device-auth", choices=["mac", "signature"], default="mac")
     parser.add_argument("--timeout", type=float, default=30)
+    parser.add_argument("--subscribe", choices=["both", "server2client"], default="both",
+                        help="the notifications the GATT client enables (central client mode)")
+    parser.add_argument("--end-with-response", action="store_true",
+                        help="send status 20 in the SessionData that carries the response")
+    parser.add_argument("--start-on-input", action="store_true",
+                        help="wait for a line on standard input before advertising or scanning")
     args = parser.parse_args()
-    try:
-        credential = Credential(args.credential)
-        result = asyncio.run(asyncio.wait_for(session(args, credential), 4 * args.timeout))
-    except (PeerError, Failure, OSError, ValueError, KeyError, cbor2.CBORError, asyncio.TimeoutError) as error:
-        print(json.dumps({"outcome": "failed", "error": f"{type(error).__name__}: {error}"}))
-        return 1
-    print(json.dumps(result))
-    return 0
+    return mdoc_peer.run(lambda: session(args, Credential(args.credential)), 4 * args.timeout)
 
 
 if __name__ == "__main__":

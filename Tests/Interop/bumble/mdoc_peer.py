@@ -19,6 +19,7 @@ nothing here comes from swift-mdoc's Swift code. Facts used, by clause:
 import asyncio
 import base64
 import hashlib
+import json
 import os
 import sys
 import uuid as std_uuid
@@ -64,6 +65,20 @@ DEVICE_IDENTIFIER = bytes(7) + b"\x01"
 
 class PeerError(Exception):
     """A protocol rule the other side broke, or a step that did not happen in time."""
+
+
+def run(session, timeout):
+    """Runs the coroutine `session()` makes, within `timeout` seconds, and prints the last stdout
+    line of a peer: the JSON of its result, or {"outcome": "failed", "error"} when the other side
+    broke a rule, a step did not happen in time, or an input could not be used. Returns the exit
+    status (0 or 1)."""
+    try:
+        result = asyncio.run(asyncio.wait_for(session(), timeout))
+    except (PeerError, Failure, OSError, ValueError, KeyError, cbor2.CBORError, asyncio.TimeoutError) as error:
+        print(json.dumps({"outcome": "failed", "error": f"{type(error).__name__}: {error}"}))
+        return 1
+    print(json.dumps(result))
+    return 0
 
 
 class Raw:
@@ -345,7 +360,10 @@ class ClientLink(Link):
         self.connection = connection
         self.peer = Peer(connection)
 
-    async def open(self, mode, service_uuid, expected_ident=None):
+    async def open(self, mode, service_uuid, expected_ident=None, subscribe_state=True):
+        """The connection sequence of 8.3.3.1.1.4 up to State 0x01. With `subscribe_state`
+        false it enables Server2Client notifications only, as some clients do: the session's
+        messages need nothing else."""
         self.mtu = await self.peer.request_mtu(REQUESTED_MTU)
         services = await self.peer.discover_service(str(service_uuid).upper())
         if not services:
@@ -363,7 +381,8 @@ class ClientLink(Link):
             served = bytes(await self.peer.read_value(found[uuids["ident"]]))
             if served != expected_ident:
                 raise PeerError(f"Ident {served.hex()} is not {expected_ident.hex()} from EDeviceKeyBytes")
-        await self.peer.subscribe(self.state, self.received_state)
+        if subscribe_state:
+            await self.peer.subscribe(self.state, self.received_state)
         await self.peer.subscribe(self.server2client, self.received_chunk)
         await self.peer.write_value(self.state, bytes([STATE_START]), with_response=False)
 

@@ -3,7 +3,8 @@
 
     reader_peer.py URI --transport tcp-client:127.0.0.1:P --trust IACA.pem
                    [--mode peripheral|central] [--elements NS:ID,...] [--doctype T]
-                   [--timeout S] [--end status|state]
+                   [--timeout S] [--end status|state] [--subscribe both|server2client]
+                   [--drop-first N]
 
 Reads the mdoc: URI, connects over BLE through a Bumble controller in the mode asked (default:
 peripheral server mode when offered), sends an encrypted DeviceRequest, decrypts the
@@ -11,7 +12,11 @@ DeviceResponse and verifies it on the bytes received: the MSO signature and the 
 against the IACA (pymdoccbor_verify_mso.py's own checks), every returned item's digest, the
 device authentication (DeviceSignature or DeviceMac over DeviceAuthenticationBytes with this
 session's transcript), and that nothing was returned that was not requested. Then it ends the
-session with SessionData status 20 and State 0x02 (or State 0x02 only with --end state).
+session with SessionData status 20 and State 0x02 (or State 0x02 only with --end state). As the
+GATT client (peripheral server mode) it enables notifications of State and Server2Client, or of
+Server2Client only with --subscribe server2client. As the GATT server (central client mode) it
+ends the first N links at once with --drop-first N, as a phone's link can drop just after it is
+made: the mdoc has to connect again.
 
 Progress goes to stderr; the last stdout line is JSON with "outcome": "verified" (exit 0) or
 "failed" with "error" (exit 1).
@@ -22,7 +27,6 @@ import asyncio
 import datetime
 import hashlib
 import hmac
-import json
 import sys
 
 import cbor2
@@ -37,7 +41,7 @@ from bumble.transport import open_transport
 
 import mdoc_peer
 from mdoc_peer import PeerError, Raw, dumps, tagged
-from pymdoccbor_verify_mso import Failure, check_certificate, check_mso, check_signature, parse_whole, require
+from pymdoccbor_verify_mso import check_certificate, check_mso, check_signature, parse_whole, require
 
 MDL = "org.iso.18013.5.1.mDL"
 DEFAULT_ELEMENTS = ["org.iso.18013.5.1:family_name", "org.iso.18013.5.1:given_name",
@@ -179,9 +183,14 @@ async def session(args):
             connection = await mdoc_peer.find_and_connect(device, service_uuid, args.timeout)
             link = mdoc_peer.ClientLink(connection)
             mdoc_peer.watch_disconnection(connection, link)
-            await link.open(mode, service_uuid)
+            await link.open(mode, service_uuid, subscribe_state=args.subscribe == "both")
         else:
             log(f"advertising {service_uuid} with Ident {mdoc_peer.ident(engagement.e_device_key_bytes).hex()}")
+            for _ in range(args.drop_first):
+                await mdoc_peer.advertise(device, service_uuid)
+                dropped = await mdoc_peer.accept(device, args.timeout)
+                log(f"ending the link of {dropped.peer_address} at once")
+                await mdoc_peer.disconnect(dropped)
             await mdoc_peer.advertise(device, service_uuid)
             connection = await mdoc_peer.accept(device, args.timeout)
             link.connection = connection
@@ -215,14 +224,12 @@ def main():
     parser.add_argument("--elements", help="NAMESPACE:IDENTIFIER,... (default: five mDL elements)")
     parser.add_argument("--timeout", type=float, default=30)
     parser.add_argument("--end", choices=["status", "state"], default="status")
+    parser.add_argument("--subscribe", choices=["both", "server2client"], default="both",
+                        help="the notifications the GATT client enables (peripheral server mode)")
+    parser.add_argument("--drop-first", type=int, default=0,
+                        help="end the first N links at once (central client mode)")
     args = parser.parse_args()
-    try:
-        result = asyncio.run(asyncio.wait_for(session(args), 4 * args.timeout))
-    except (PeerError, Failure, OSError, ValueError, cbor2.CBORError, asyncio.TimeoutError) as error:
-        print(json.dumps({"outcome": "failed", "error": f"{type(error).__name__}: {error}"}))
-        return 1
-    print(json.dumps(result))
-    return 0
+    return mdoc_peer.run(lambda: session(args), 4 * args.timeout)
 
 
 if __name__ == "__main__":

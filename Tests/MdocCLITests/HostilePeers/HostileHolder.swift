@@ -23,6 +23,12 @@ enum HolderPhase: String, CaseIterable, Sendable, CustomStringConvertible {
     case midResponse
 
     var description: String { rawValue }
+
+    /// Whether the reader has not started the session by this phase: a link that drops then
+    /// is no session, and the reader connects again (ISO/IEC 18013-5 8.3.3.1.1.4).
+    var isBeforeStart: Bool {
+        HolderPhase.allCases.firstIndex(of: self)! < HolderPhase.allCases.firstIndex(of: .started)!
+    }
 }
 
 /// A GATT server in this test process playing the mdoc, in mdoc peripheral server mode, against
@@ -67,8 +73,7 @@ final class HostileHolder {
 
     /// The committed demo mDL.
     static func demoMDL() throws -> Credential {
-        try LiveSession.makeDemoCredentialsPrivate()
-        return try Credential(encoded: try InputSource.loadPrivate(ProgramRunner.repositoryRoot + "/Certs/demo/mdl.mdoc").bytes)
+        return try CredentialFiles.load(ProgramRunner.repositoryRoot + "/Certs/demo/mdl.mdoc").credential
     }
 
     /// Lets the session go up to and including `last`.

@@ -20,6 +20,9 @@ protocol HostileLink: Sendable {
     func connect(serviceUUID: UUID, timeout: Duration) async throws -> any ATTBearer
     /// Advertises `serviceUUID` and returns the link of the first central that connects.
     func accept(serviceUUID: UUID, timeout: Duration) async throws -> any ATTBearer
+    /// A radio for a well-behaved peer in this process, on the bearer of ``otherTransport``
+    /// (the toolkit's own 18013-5 connector runs over it); the caller closes it.
+    func openOtherRadio() async throws -> any BLEAdapter
 }
 
 /// The `sim` transport: Linux abstract SEQPACKET sockets named after the service UUID.
@@ -42,6 +45,10 @@ struct SimHostileLink: HostileLink {
         let advertiser = try SimLink.advertise(serviceUUID: serviceUUID)
         defer { advertiser.stop() }
         return try await advertiser.accept(timeout: timeout)
+    }
+
+    func openOtherRadio() async throws -> any BLEAdapter {
+        SimAdapter()
     }
 }
 
@@ -71,6 +78,10 @@ final class HCIHostileLink: HostileLink {
     var transport: String { controllers.transport(0) }
     var otherTransport: String { controllers.transport(2) }
     var environment: [String: String] { [:] }
+
+    func openOtherRadio() async throws -> any BLEAdapter {
+        try await LEHost.open(.tcp(host: "127.0.0.1", port: UInt16(controllers.ports[2])))
+    }
 
     func connect(serviceUUID: UUID, timeout: Duration) async throws -> any ATTBearer {
         try await host.connect(serviceUUID: serviceUUID, timeout: timeout)

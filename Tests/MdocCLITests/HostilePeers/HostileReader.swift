@@ -26,6 +26,12 @@ enum ReaderPhase: String, CaseIterable, Sendable, CustomStringConvertible {
     case responseReceived
 
     var description: String { rawValue }
+
+    /// Whether the reader has not started the session by this phase: the holder does not take
+    /// it for its reader yet (ISO/IEC 18013-5 8.3.3.1.1.4).
+    var isBeforeStart: Bool {
+        ReaderPhase.allCases.firstIndex(of: self)! < ReaderPhase.allCases.firstIndex(of: .started)!
+    }
 }
 
 /// A GATT client in this test process playing the mdoc reader against a real `mdoc-holder` in
@@ -33,7 +39,15 @@ enum ReaderPhase: String, CaseIterable, Sendable, CustomStringConvertible {
 /// and sends the real SessionEstablishment of a ``ReaderSession`` in the chunks a test chooses,
 /// as raw ATT Write Commands, so nothing in this process stops a broken chunk.
 final class HostileReader {
+    /// A characteristic whose notifications the reader enables at `.subscribed`.
+    enum Notification: Sendable {
+        case state
+        case server2Client
+    }
+
     let link: any HostileLink
+    /// What the reader subscribes to at `.subscribed`.
+    let subscriptions: Set<Notification>
     private(set) var session: ReaderSession
     private let serviceUUID: UUID
     private let request: [UInt8]
@@ -45,9 +59,11 @@ final class HostileReader {
     /// How far the sequence went.
     private(set) var phase: ReaderPhase?
 
-    /// A reader for the holder that showed `uri`, asking for age_over_18 of the mDL.
-    init(uri: String, link: any HostileLink) throws {
+    /// A reader for the holder that showed `uri`, asking for age_over_18 of the mDL, enabling
+    /// the notifications of `subscriptions` (both by default, as 8.3.3.1.1.4 has it).
+    init(uri: String, link: any HostileLink, subscriptions: Set<Notification> = [.state, .server2Client]) throws {
         self.link = link
+        self.subscriptions = subscriptions
         let engagement = try MdocURI(uri)
         guard let uuid = engagement.deviceEngagementBytes.value.bleOptions?.peripheralServerModeUUID else {
             throw LiveSessionError("the holder does not offer mdoc peripheral server mode")
@@ -94,6 +110,12 @@ final class HostileReader {
         bearer?.close()
     }
 
+    /// Waits until the holder ends the link; notifications it sends meanwhile are skipped.
+    func awaitLinkEnd() async throws {
+        let client = try requireClient()
+        while try await client.nextNotification() != nil {}
+    }
+
     // MARK: Steps
 
     private func step(_ phase: ReaderPhase) async throws {
@@ -109,8 +131,12 @@ final class HostileReader {
             characteristics = try await client.discoverCharacteristics(
                 of: try await client.discoverPrimaryService(BluetoothUUID(serviceUUID)))
         case .subscribed:
-            try await requireClient().setNotifications(true, for: try characteristic(MdocGATTProfile.state(mode: .peripheralServer)))
-            try await requireClient().setNotifications(true, for: try characteristic(MdocGATTProfile.server2Client(mode: .peripheralServer)))
+            if subscriptions.contains(.state) {
+                try await requireClient().setNotifications(true, for: try characteristic(MdocGATTProfile.state(mode: .peripheralServer)))
+            }
+            if subscriptions.contains(.server2Client) {
+                try await requireClient().setNotifications(true, for: try characteristic(MdocGATTProfile.server2Client(mode: .peripheralServer)))
+            }
         case .started:
             try await requireClient().writeWithoutResponse(
                 [MdocGATTProfile.stateStart], to: try characteristic(MdocGATTProfile.state(mode: .peripheralServer)))

@@ -5,7 +5,9 @@ import Testing
 /// into sessions with the real `mdoc-holder` and `mdoc-reader` programs: broken chunking, a
 /// peer that vanishes at each phase, and a peer that stalls. Every session must end with a clear
 /// error and exit 8 within the program's `--timeout`, a reader must never print an unverified
-/// result as verified, and a holder started with `--keep-running` must serve the next reader.
+/// result as verified, and a holder started with `--keep-running` must serve the next reader. A
+/// reader that vanishes before it started the session (State 0x01) was never the holder's
+/// reader: the holder goes on waiting, and serves the reader that comes next.
 ///
 /// The peers speak ATT over a ``HostileLink``; every test runs over `sim` and over `hci:tcp`
 /// with Bumble virtual controllers. A message over the 4 MiB reassembly limit is sent over `sim`
@@ -56,7 +58,6 @@ import Testing
     /// Starts `mdoc-holder present` in peripheral server mode with `--yes`.
     static func startHolder(_ link: any HostileLink, timeout: Int = LinkFaultTests.timeout,
                             keepRunning: Bool = false) throws -> BackgroundProgram {
-        try LiveSession.makeDemoCredentialsPrivate()
         var arguments: [String] = [
             "present", "--credential", "Certs/demo/mdl.mdoc", "--yes", "--ble-mode", "peripheral", "--no-qr",
             "--transport", link.transport, "--timeout", String(timeout),
@@ -65,6 +66,21 @@ import Testing
             arguments.append("--keep-running")
         }
         return try BackgroundProgram("mdoc-holder", arguments, environment: link.environment)
+    }
+
+    /// Runs a well-behaved `mdoc-reader` on `uri` over the link's other transport; expects it
+    /// to verify the age_over_18 it asked for.
+    static func verifySession(_ uri: String, over link: any HostileLink, context: @autoclosure () -> String,
+                              sourceLocation: SourceLocation = #_sourceLocation) async throws {
+        let arguments: [String] = [
+            "request", uri, "--preset", "age-over-18", "--trust", "Certs/demo/iaca.pem", "--ble-mode", "peripheral",
+            "--transport", link.otherTransport, "--timeout", String(Self.timeout),
+        ]
+        let reader = await (try BackgroundProgram("mdoc-reader", arguments, environment: link.environment))
+            .awaitExit(timeout: LiveSession.waitTimeout)
+        #expect(reader.status == 0, "\(context()): \(reader.standardError)", sourceLocation: sourceLocation)
+        #expect(reader.standardOutput.contains("Document 0: org.iso.18013.5.1.mDL: VERIFIED"), "\(reader.standardOutput)",
+                sourceLocation: sourceLocation)
     }
 
     /// The holder's `number`th engagement.
@@ -91,7 +107,24 @@ import Testing
         #expect(Date().timeIntervalSince(started) < Double(Self.timeout), "the holder waited for its timeout")
     }
 
-    @Test(arguments: LinkKind.allCases, ReaderPhase.allCases)
+    @Test(arguments: LinkKind.allCases, ReaderPhase.allCases.filter(\.isBeforeStart))
+    func readerVanishingBeforeTheStartLeavesTheHolderWaitingForTheNext(over kind: LinkKind, at phase: ReaderPhase) async throws {
+        let link = try await kind.make()
+        defer { withExtendedLifetime(link) {} }
+        let holder = try Self.startHolder(link)
+        let uri = try await Self.engagement(holder)
+        let reader = try HostileReader(uri: uri, link: link)
+        try await reader.run(until: phase)
+        reader.close()
+        try await Self.verifySession(uri, over: link, context: "after a central that left at \(phase)")
+        let result = await holder.awaitExit(timeout: LiveSession.waitTimeout)
+
+        #expect(result.status == 0, "\(result.standardError)")
+        #expect(!result.standardError.contains("error"), "\(result.standardError)")
+        #expect(result.standardError.contains("mdoc-holder: reader connected in mdoc peripheral server mode"), "\(result.standardError)")
+    }
+
+    @Test(arguments: LinkKind.allCases, ReaderPhase.allCases.filter { !$0.isBeforeStart })
     func readerVanishingEndsTheHolder(over kind: LinkKind, at phase: ReaderPhase) async throws {
         let link = try await kind.make()
         defer { withExtendedLifetime(link) {} }
@@ -147,15 +180,8 @@ import Testing
             return try await Self.engagement(holder, engagement)
         }
         func verifyNextSession() async throws {
-            let uri = try await nextEngagement()
-            let arguments: [String] = [
-                "request", uri, "--preset", "age-over-18", "--trust", "Certs/demo/iaca.pem", "--ble-mode", "peripheral",
-                "--transport", link.otherTransport, "--timeout", String(Self.timeout),
-            ]
-            let reader = await (try BackgroundProgram("mdoc-reader", arguments, environment: link.environment))
-                .awaitExit(timeout: LiveSession.waitTimeout)
-            #expect(reader.status == 0, "after \(faults) faults: \(reader.standardError)\nholder: \(holder.standardError)")
-            #expect(reader.standardOutput.contains("Document 0: org.iso.18013.5.1.mDL: VERIFIED"), "\(reader.standardOutput)")
+            try await Self.verifySession(try await nextEngagement(), over: link,
+                                         context: "after \(faults) faults; holder: \(holder.standardError)")
         }
 
         let faultsTried = ChunkFault.allCases.filter { kind == .sim || $0 != .overLimit }
@@ -168,11 +194,17 @@ import Testing
             reader.close()
         }
         for phase in ReaderPhase.allCases where phase != .responseReceived {
-            let reader = try HostileReader(uri: try await nextEngagement(), link: link)
+            let uri = try await nextEngagement()
+            let reader = try HostileReader(uri: uri, link: link)
             try await reader.run(until: phase)
             reader.close()
-            faults += 1
-            try await verifyNextSession()
+            if phase.isBeforeStart {
+                // Not a session: the holder still waits on this engagement, for the next reader.
+                try await Self.verifySession(uri, over: link, context: "after a central that left at \(phase)")
+            } else {
+                faults += 1
+                try await verifyNextSession()
+            }
         }
 
         holder.interrupt()
@@ -224,12 +256,15 @@ import Testing
         Self.expectNothingVerified(result)
     }
 
+    /// A holder vanishing before the reader started the session (State 0x01) leaves the reader
+    /// looking for it again until its time runs out (then it says what became of the link); after
+    /// the start, the session fails at once.
     @Test(arguments: LinkKind.allCases, HolderPhase.allCases)
     func holderVanishingFailsTheReader(over kind: LinkKind, at phase: HolderPhase) async throws {
         let link = try await kind.make()
         defer { withExtendedLifetime(link) {} }
         let holder = try HostileHolder(link: link)
-        let reader = try Self.startReader(holder.uri, over: link)
+        let reader = try Self.startReader(holder.uri, over: link, timeout: phase.isBeforeStart ? Self.stallTimeout : Self.timeout)
         try await holder.run(until: phase)
         let vanished = Date()
         holder.close()
@@ -237,6 +272,10 @@ import Testing
 
         #expect(result.status == 8, "\(result.standardError)")
         #expect(result.standardError.contains("mdoc-reader: error: "), "\(result.standardError)")
+        if phase == .accepted || phase == .mtuExchanged {
+            #expect(result.standardError.contains(
+                "within \(Self.stallTimeout) s: 1 link was made and dropped before the session started ("), "\(result.standardError)")
+        }
         #expect(Date().timeIntervalSince(vanished) < Double(Self.timeout), "the reader waited for its timeout")
         Self.expectNothingVerified(result)
     }

@@ -1,0 +1,67 @@
+import MdocCrypto
+import MdocModel
+
+/// Which ``DocumentSignerRule`` applies to which doc type, and the extended key usages a
+/// verifier accepts besides (ISO/IEC 18013-5 9.3.3, Annex B).
+///
+/// ISO/IEC 18013-5 gives the mDL's document signer the extended key usage 1.0.18013.5.1.2
+/// (Annex B, Table B.3); other doc types belong to ecosystems that define their own purposes for
+/// the same role. The standard policy applies:
+///
+/// | doc type | rule |
+/// |---|---|
+/// | `org.iso.18013.5.1.mDL` | ``DocumentSignerRule/mDL``: 1.0.18013.5.1.2 only |
+/// | `eu.europa.ec.eudi.pid.1` | ``DocumentSignerRule/eudiPID``: 1.3.130.2.0.0.1.2, 1.0.23220.4.1.2 or 1.0.18013.5.1.2 |
+/// | `eu.europa.ec.av.1` | ``DocumentSignerRule/euAgeVerification``: the same three |
+/// | any other | ``DocumentSignerRule/mdoc``: 1.0.18013.5.1.2, 1.0.23220.4.1.2 or 1.3.130.2.0.0.1.2 |
+///
+/// ``accept(_:forDocType:)`` adds purposes for one doc type, for issuers whose document signers
+/// carry a purpose of their own.
+///
+/// ```swift
+/// var policy = DocumentSignerPolicy.standard
+/// try policy.accept("1.2.3.4", forDocType: "org.example.membership.1")
+/// let verifier = DeviceResponseVerifier(trustAnchors: [iaca], documentSignerPolicy: policy)
+/// ```
+public struct DocumentSignerPolicy: Sendable, Hashable {
+    /// The rules of the doc types that have one; every other doc type follows
+    /// ``DocumentSignerRule/mdoc``.
+    public static let standardRules: [String: DocumentSignerRule] = [
+        DocType.mDL: .mDL, DocType.eudiPID: .eudiPID, DocType.euAgeVerification: .euAgeVerification,
+    ]
+
+    /// The standard rules with nothing added.
+    public static let standard = DocumentSignerPolicy()
+
+    /// The purposes added, per doc type, in the order added.
+    public private(set) var addedExtendedKeyUsages: [String: [String]] = [:]
+
+    /// The standard rules with nothing added.
+    public init() {}
+
+    /// Accepts `purpose`, a dotted OID, as the extended key usage of document signers of
+    /// `docType`, besides those of its rule.
+    ///
+    /// Throws `CryptoError.Code.invalidParameter` when `purpose` is not a dotted OID
+    /// (`ObjectIdentifierSyntax`) or `docType` is empty or holds a control character.
+    public mutating func accept(_ purpose: String, forDocType docType: String) throws(CryptoError) {
+        guard !docType.isEmpty, !docType.unicodeScalars.contains(where: { $0.properties.generalCategory == .control }) else {
+            throw CryptoError(.invalidParameter, "document signer policy: the doc type must be non-empty text without control characters")
+        }
+        if let problem = ObjectIdentifierSyntax.problem(in: purpose) {
+            throw CryptoError(.invalidParameter, "document signer policy: the purpose is not a dotted OID: \(problem)")
+        }
+        var added = addedExtendedKeyUsages[docType] ?? []
+        if !added.contains(purpose) {
+            added.append(purpose)
+        }
+        addedExtendedKeyUsages[docType] = added
+    }
+
+    /// The rule for documents of `docType`, with the purposes added for it.
+    public func rule(for docType: String) -> DocumentSignerRule {
+        var rule = Self.standardRules[docType] ?? .mdoc
+        rule.addedExtendedKeyUsages = addedExtendedKeyUsages[docType] ?? []
+        return rule
+    }
+}

@@ -1,0 +1,35 @@
+/// The top-level JSON objects the programs print with `--json`, documented member by member in
+/// docs/json-report.md: each starts with ``schemaVersion`` and its ``Kind``, so a consumer can
+/// tell what it reads and whether it knows that version.
+///
+/// Within one schema version members are only ever added, never removed, renamed or given
+/// another type; anything else makes a new version.
+public enum JSONReport {
+    /// The version of the members docs/json-report.md describes.
+    public static let schemaVersion = 1
+
+    /// What a top-level object is: the value of its `type` member.
+    public enum Kind: String, Sendable, CaseIterable {
+        /// `mdoc-reader verify` and `request`: the verification of a DeviceResponse.
+        case verificationReport
+        /// `mdoc-reader scan`: the devices seen.
+        case scan
+        /// `mdoc-holder present`: the engagement shown (one per session).
+        case engagement
+        /// `mdoc-holder present`: how one session ended, what was asked and what was released.
+        case holderSession
+        /// `mdoc-holder list`: the credentials in the holder's store.
+        case credentialList
+        /// `mdoc-holder show`: one credential.
+        case credential
+        /// `mdoc-issuer issue`: the credential written.
+        case issuedCredential
+        /// `mdoc-issuer pki`: the certificates and keys written.
+        case pki
+    }
+
+    /// An object of `kind`: `schemaVersion`, `type`, then `members`.
+    public static func object(_ kind: Kind, _ members: [(String, JSONValue)]) -> JSONValue {
+        .object([("schemaVersion", .int(Int64(schemaVersion))), ("type", .string(kind.rawValue))] + members)
+    }
+}

@@ -1,0 +1,49 @@
+import MdocSession
+import MdocTerminal
+
+/// The credentials a holder command works on: `--credential` files, names of credentials in the
+/// store, or, when none is given, every stored credential.
+enum HolderCredentials {
+    /// The credentials `arguments` name (files, or names in `store`), or all of `store`.
+    static func load(_ arguments: [String], store: CredentialStore) throws(ProgramFailure) -> [Credential] {
+        var names = arguments
+        if names.isEmpty {
+            do {
+                names = try store.names()
+            } catch {
+                throw ProgramFailure(.badTrustInput, "the credential store \(error)")
+            }
+            guard !names.isEmpty else {
+                throw ProgramFailure(
+                    .usage, "no --credential given, and the credential store \(store.folder) holds none",
+                    hint: "give --credential FILE, or store one first: mdoc-holder import FILE")
+            }
+        }
+        return try names.map { (name) throws(ProgramFailure) in try load(name, store: store).credential }
+    }
+
+    /// One credential: the file `argument`, or, when no such file exists and `argument` is a
+    /// name, the stored credential of that name. A file others may read is accepted only with
+    /// a published device key, with a note saying so.
+    static func load(_ argument: String, store: CredentialStore) throws(ProgramFailure) -> CredentialFiles.Loaded {
+        let loaded: CredentialFiles.Loaded
+        do throws(InputError) {
+            if OutputFile.exists(argument) || !CredentialStore.isValidName(argument) {
+                loaded = try CredentialFiles.load(argument)
+            } else if store.contains(argument) {
+                loaded = try store.load(argument)
+            } else {
+                throw InputError(
+                    .unreadable, source: argument,
+                    "no such file, and no credential of that name in \(store.folder) (`mdoc-holder list` shows them)")
+            }
+        } catch {
+            throw ProgramFailure(.badTrustInput, "--credential \(error)")
+        }
+        if loaded.isPublishedTestMaterial {
+            ProgramOutput.standardError.writeLine(
+                "mdoc-holder: note: \(loaded.path) may be read by others; it is used because its device key is published test material (anyone can present this credential)")
+        }
+        return loaded
+    }
+}

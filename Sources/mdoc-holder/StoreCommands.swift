@@ -1,0 +1,216 @@
+import ArgumentParser
+import MdocSession
+import MdocTerminal
+
+import Foundation
+
+extension CredentialStore {
+    /// The store of this process (``UserDirectories/credentials`` under its environment).
+    static var user: CredentialStore { .standard(environment: ProcessInfo.processInfo.environment) }
+}
+
+/// `mdoc-holder list`: the stored credentials.
+struct List: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        abstract: "List the credentials in the holder's store.",
+        discussion: """
+            The store is the folder $XDG_DATA_HOME/swift-mdoc/credentials \
+            (~/.local/share/swift-mdoc/credentials when XDG_DATA_HOME is not set), mode 0700, \
+            one NAME.mdoc file per credential, mode 0600. `mdoc-holder present` without \
+            --credential presents all of them.
+
+            Examples:
+              mdoc-holder list
+              mdoc-holder list --json
+
+            Exit codes: 0 listed (an empty store too); 7 the store cannot be read; 64 usage \
+            error.
+            """
+    )
+
+    @Flag(help: "Print the list as JSON (docs/json-report.md).")
+    var json = false
+
+    func run() {
+        ProgramFailure.reporting(program: "mdoc-holder") { () throws(ProgramFailure) in
+            let store = CredentialStore.user
+            let names: [String]
+            do {
+                names = try store.names()
+            } catch {
+                throw ProgramFailure(.badTrustInput, "the credential store \(error)")
+            }
+            var summaries: [CredentialSummary] = []
+            var problems: [(name: String, reason: String)] = []
+            for name in names {
+                do throws(InputError) {
+                    let loaded = try store.load(name)
+                    summaries.append(CredentialSummary(name: name, path: loaded.path, credential: loaded.credential))
+                } catch {
+                    problems.append((name, error.reason))
+                }
+            }
+            if json {
+                let list = JSONReport.object(.credentialList, [
+                    ("store", .string(store.folder)),
+                    ("credentials", .array(summaries.map { .object($0.json(values: false)) })),
+                    ("unusable", .array(problems.map { .object([("name", .string($0.name)), ("reason", .string($0.reason))]) })),
+                ])
+                ProgramOutput.standardOutput.writeLine(TerminalText(lines: list.serialized(pretty: true)))
+                return
+            }
+            guard !names.isEmpty else {
+                ProgramOutput.standardOutput.writeLine("No credentials in \(store.folder); add one with: mdoc-holder import FILE")
+                return
+            }
+            ProgramOutput.standardOutput.writeLine("\(TerminalText(count: names.count, "credential")) in \(store.folder):")
+            let nameWidth = names.map(\.count).max() ?? 0
+            let docTypeWidth = summaries.map(\.credential.docType.count).max() ?? 0
+            for summary in summaries {
+                ProgramOutput.standardOutput.writeLine("  " + summary.line(nameWidth: nameWidth, docTypeWidth: docTypeWidth))
+            }
+            for problem in problems {
+                ProgramOutput.standardOutput.writeLine("  \(TerminalText(escaping: problem.name).padded(to: nameWidth))  unusable: \(problem.reason)")
+            }
+        }
+    }
+}
+
+/// `mdoc-holder show`: one credential, elements and values included.
+struct Show: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        abstract: "Show a credential: doc type, issuer, validity and every element with its value.",
+        discussion: """
+            CREDENTIAL is the name of a stored credential (see `mdoc-holder list`) or a \
+            credential file. The device private key is never shown.
+
+            Examples:
+              mdoc-holder show mdl
+              mdoc-holder show Certs/demo/pid.mdoc --json
+
+            Exit codes: 0 shown; 7 no such credential, or not a usable credential; 64 usage \
+            error.
+            """
+    )
+
+    @Argument(help: ArgumentHelp("A stored credential's name, or a credential file.", valueName: "credential"),
+              completion: .file(extensions: [Credential.fileExtension]))
+    var credential: String
+
+    @Flag(help: "Print the credential as JSON (docs/json-report.md).")
+    var json = false
+
+    func run() {
+        ProgramFailure.reporting(program: "mdoc-holder") { () throws(ProgramFailure) in
+            let store = CredentialStore.user
+            let loaded = try HolderCredentials.load(credential, store: store)
+            let name = store.contains(credential) && !OutputFile.exists(credential) ? credential : CredentialStore.defaultName(forFile: credential)
+            let summary = CredentialSummary(name: name, path: loaded.path, credential: loaded.credential)
+            if json {
+                ProgramOutput.standardOutput.writeLine(TerminalText(lines: JSONReport.object(.credential, summary.json(values: true))
+                    .serialized(pretty: true)))
+            } else {
+                ProgramOutput.standardOutput.write(summary.details)
+            }
+        }
+    }
+}
+
+/// `mdoc-holder import`: copies credential files into the store.
+struct Import: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        abstract: "Copy credential files into the holder's store, mode 0600.",
+        discussion: """
+            Each FILE must be a credential (`mdoc-issuer issue` writes them); it is stored as \
+            NAME.mdoc, NAME being the file's name without .mdoc unless --name gives one. The \
+            copy is mode 0600 in a folder of mode 0700 whatever the original's mode, so a \
+            credential that arrived readable by others (a download, a checkout) can be stored \
+            safely; the original is left as it is.
+
+            Examples:
+              mdoc-holder import Certs/demo/mdl.mdoc Certs/demo/pid.mdoc
+              mdoc-holder import ~/Downloads/licence.mdoc --name mdl --force
+
+            Exit codes: 0 imported; 7 a FILE is not a usable credential, a credential of that \
+            name is stored (without --force), or the store cannot be written; 64 usage error.
+            """
+    )
+
+    @Argument(help: ArgumentHelp("Credential files.", valueName: "file"),
+              completion: .file(extensions: [Credential.fileExtension]))
+    var files: [String]
+
+    @Option(help: "The name to store the credential under (one FILE only).")
+    var name: String?
+
+    @Flag(help: "Replace a stored credential of the same name.")
+    var force = false
+
+    func validate() throws {
+        guard !files.isEmpty else { throw ValidationError("give at least one credential FILE") }
+        if name != nil, files.count > 1 { throw ValidationError("--name names one credential; give one FILE with it") }
+        if let name, !CredentialStore.isValidName(name) {
+            throw ValidationError("--name \(name): use letters, digits, '.', '_' and '-', at most \(CredentialStore.maximumNameLength), not starting with '.'")
+        }
+    }
+
+    func run() {
+        ProgramFailure.reporting(program: "mdoc-holder") { () throws(ProgramFailure) in
+            let store = CredentialStore.user
+            for file in files {
+                // Read once: the bytes checked are the bytes stored. The original's mode is not
+                // held against it, since the copy is made private; it is pointed out instead.
+                let source: InputSource
+                let credential: Credential
+                do throws(InputError) {
+                    source = try InputSource.load(file)
+                    credential = try CredentialFiles.decode(source)
+                } catch {
+                    throw ProgramFailure(.badTrustInput, "\(error)")
+                }
+                let stored = name ?? CredentialStore.defaultName(forFile: file)
+                try store.store(source.bytes, as: stored, replacing: force)
+                ProgramOutput.standardOutput.writeLine(
+                    "Stored \(credential.docType) as \(stored) (\(store.path(of: stored)), mode 0600)")
+                if CredentialFiles.isExposed(file, credential: credential) {
+                    ProgramOutput.standardError.writeLine(
+                        "mdoc-holder: note: \(file) may be read by others and holds the device private key; delete it, or run: chmod 600 \(file)")
+                }
+            }
+        }
+    }
+}
+
+/// `mdoc-holder remove`: deletes stored credentials.
+struct Remove: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        abstract: "Remove credentials from the holder's store.",
+        discussion: """
+            Deletes the stored credentials NAME... (see `mdoc-holder list`); the device private \
+            key in each is gone with it.
+
+            Example:
+              mdoc-holder remove mdl
+
+            Exit codes: 0 removed; 7 no credential of that name, or it cannot be removed; 64 \
+            usage error.
+            """
+    )
+
+    @Argument(help: ArgumentHelp("Names of stored credentials.", valueName: "name"))
+    var names: [String]
+
+    func validate() throws {
+        guard !names.isEmpty else { throw ValidationError("give the name of at least one stored credential (mdoc-holder list)") }
+    }
+
+    func run() {
+        ProgramFailure.reporting(program: "mdoc-holder") { () throws(ProgramFailure) in
+            let store = CredentialStore.user
+            for name in names {
+                try store.remove(name)
+                ProgramOutput.standardOutput.writeLine("Removed \(name) from \(store.folder)")
+            }
+        }
+    }
+}

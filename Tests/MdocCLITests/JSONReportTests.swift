@@ -1,0 +1,158 @@
+import Foundation
+import MdocTerminal
+import MdocTestSupport
+import Testing
+
+/// The JSON the programs print is what docs/json-report.md says: the document's tables are read
+/// as the schema, the programs run, and every object they print is checked against it: no
+/// member the document does not list, every member it marks "always" present, each of the
+/// type it names.
+@Suite struct JSONReportTests {
+    /// One documented member.
+    struct Member {
+        let type: String
+        let always: Bool
+    }
+
+    /// The document's tables: object path (`verificationReport.documents[]`) → member → spec.
+    static func schema() throws -> [String: [String: Member]] {
+        let text = try String(contentsOfFile: Vectors.repositoryRoot + "/docs/json-report.md", encoding: .utf8)
+        var schema: [String: [String: Member]] = [:]
+        var path: String? = nil
+        for line in text.split(separator: "\n").map(String.init) {
+            if line.hasPrefix("#"), let open = line.firstIndex(of: "`"), let close = line.lastIndex(of: "`"), open < close {
+                path = String(line[line.index(after: open)..<close])
+                continue
+            }
+            guard let current = path, line.hasPrefix("| `") else { continue }
+            let cells = line.split(separator: "|").map { $0.trimmingCharacters(in: .whitespaces) }
+            guard cells.count >= 3 else { continue }
+            let name = cells[0].trimmingCharacters(in: CharacterSet(charactersIn: "`"))
+            schema[current, default: [:]][name] = Member(type: cells[1], always: cells[2] == "always")
+        }
+        return schema
+    }
+
+    /// Problems of `value`, an object at `path`, against `schema`.
+    static func problems(_ value: Any, at path: String, _ schema: [String: [String: Member]]) -> [String] {
+        guard let members = schema[path] else { return ["\(path): not documented"] }
+        guard let object = value as? [String: Any] else { return ["\(path): not an object"] }
+        var problems: [String] = []
+        for (name, member) in members where member.always && object[name] == nil {
+            problems.append("\(path).\(name): documented as always present, missing")
+        }
+        for (name, member) in object {
+            guard let spec = members[name] else {
+                problems.append("\(path).\(name): not documented")
+                continue
+            }
+            let where_ = "\(path).\(name)"
+            if member is NSNull {
+                if !spec.type.hasSuffix("or null") { problems.append("\(where_): null, documented as \(spec.type)") }
+                continue
+            }
+            switch spec.type.replacingOccurrences(of: " or null", with: "") {
+            case "string":
+                if !(member is String) { problems.append("\(where_): not a string") }
+            case "number", "boolean":
+                if !(member is NSNumber) { problems.append("\(where_): not a \(spec.type)") }
+            case "array of strings":
+                if !((member as? [Any])?.allSatisfy { $0 is String } ?? false) { problems.append("\(where_): not an array of strings") }
+            case "map":
+                if !(member is [String: Any]) { problems.append("\(where_): not a map") }
+            case "object":
+                problems += Self.problems(member, at: where_, schema)
+            case "array of objects":
+                guard let items = member as? [Any] else {
+                    problems.append("\(where_): not an array")
+                    continue
+                }
+                for item in items { problems += Self.problems(item, at: where_ + "[]", schema) }
+            default:
+                problems.append("\(where_): the document names an unknown type \(spec.type)")
+            }
+        }
+        return problems
+    }
+
+    /// The top-level objects in `text`: one object, or one per line.
+    static func objects(_ text: String) throws -> [[String: Any]] {
+        if let one = try? JSONSerialization.jsonObject(with: Data(text.utf8)) as? [String: Any] { return [one] }
+        return try text.split(separator: "\n").map { line in
+            try #require(try JSONSerialization.jsonObject(with: Data(line.utf8)) as? [String: Any], "not a JSON line: \(line)")
+        }
+    }
+
+    @Test func everyJSONObjectIsAsDocumented() async throws {
+        let schema = try Self.schema()
+        #expect(Set(JSONReport.Kind.allCases.map(\.rawValue)).isSubset(of: Set(schema.keys)))
+        let run = try IsolatedRun()
+        defer { run.remove() }
+        let v = "Vectors/iso18013-5-annex-d"
+        var outputs: [(what: String, text: String)] = []
+
+        let verified = try await run.run("mdoc-reader", ["verify", "\(v)/device_response.hex", "--trust", "\(v)/iaca_cert.hex",
+                                                         "--at", "2021-01-01T00:00:00Z", "--transcript", "\(v)/session_transcript_bytes.hex",
+                                                         "--reader-key", "Certs/annex-d/eReaderKey.pem", "--json"])
+        outputs.append(("verify", verified.standardOutput))
+        let failed = try await run.run("mdoc-reader", ["verify", "\(v)/device_response.hex", "--trust", "\(v)/iaca_cert.hex", "--json"])
+        outputs.append(("verify, expired", failed.standardOutput))
+
+        // A session: a policy refusing one element, one element the holder lacks, a trusted reader.
+        let policy = run.home + "/policy.json"
+        try Data(#"{"rules": [{"docType": "org.iso.18013.5.1.mDL", "allow": ["family_name"]}]}"#.utf8)
+            .write(to: URL(fileURLWithPath: policy))
+        let session = try await run.session(
+            holder: ["--credential", "Certs/demo/mdl.mdoc", "--policy", policy, "--trust-readers", "Certs/demo/reader-root.pem", "--json"],
+            reader: ["--elements", "family_name,given_name,no_such_element", "--trust", "Certs/demo/iaca.pem", "--json",
+                     "--reader-cert", "Certs/demo/reader.pem", "--reader-key", "Certs/demo/reader-key.pem"])
+        #expect(session.reader.status == 0, "\(session.reader.standardError)")
+        outputs.append(("request", session.reader.standardOutput))
+        outputs.append(("present", session.holder.standardOutput))
+        let lines = try Self.objects(session.holder.standardOutput)
+        #expect(lines.map { $0["type"] as? String } == ["engagement", "holderSession"], "\(session.holder.standardOutput)")
+        let outcome = try #require(lines.last)
+        #expect(outcome["outcome"] as? String == "terminatedByReader")
+        #expect(outcome["released"] as? Int == 1)
+        #expect(session.holder.standardError.contains("The reader requests:"), "the request is shown on standard error")
+
+        let alone = try await run.run("mdoc-holder", ["present", "--credential", "Certs/demo/mdl.mdoc", "--yes", "--json",
+                                                      "--transport", "sim", "--timeout", "1"])
+        #expect(alone.status == 8)
+        outputs.append(("present, no reader", alone.standardOutput))
+        let failure = try #require(try Self.objects(alone.standardOutput).last)
+        #expect(failure["outcome"] as? String == "failed" && failure["exitStatus"] as? Int == 8, "\(alone.standardOutput)")
+
+        let advertising = try run.start("mdoc-holder", ["present", "--credential", "Certs/demo/mdl.mdoc", "--yes", "--no-qr",
+                                                        "--transport", "sim", "--ble-mode", "peripheral", "--timeout", "30"])
+        _ = await advertising.awaitLine(startingWith: "mdoc:", number: 1, timeout: LiveSession.waitTimeout)
+        let scan = try await run.run("mdoc-reader", ["scan", "--transport", "sim", "--timeout", "2", "--json"])
+        _ = advertising.terminate()
+        outputs.append(("scan", scan.standardOutput))
+        let devices = try #require(try Self.objects(scan.standardOutput).first?["devices"] as? [Any])
+        #expect(!devices.isEmpty, "\(scan.standardOutput)")
+
+        #expect(try await run.run("mdoc-holder", ["import", "Certs/demo/mdl.mdoc"]).status == 0)
+        try Data("not a credential".utf8).write(to: URL(fileURLWithPath: run.credentialStore + "/broken.mdoc"))
+        outputs.append(("list", try await run.run("mdoc-holder", ["list", "--json"]).standardOutput))
+        outputs.append(("show", try await run.run("mdoc-holder", ["show", "mdl", "--json"]).standardOutput))
+        outputs.append(("pki", try await run.run("mdoc-issuer", ["pki", run.home + "/pki", "--json"]).standardOutput))
+        outputs.append(("issue", try await run.run("mdoc-issuer", ["issue", "--pki", run.home + "/pki", "--doctype", "pid",
+                                                                    "--data", "Samples/pid.json", "--out", run.home + "/pid.mdoc",
+                                                                    "--json"]).standardOutput))
+
+        var kinds: Set<String> = []
+        for (what, text) in outputs {
+            let objects = try Self.objects(text)
+            #expect(!objects.isEmpty, "\(what) printed no JSON")
+            for object in objects {
+                let kind = try #require(object["type"] as? String, "\(what): no type")
+                kinds.insert(kind)
+                #expect(object["schemaVersion"] as? Int == JSONReport.schemaVersion, "\(what)")
+                let problems = Self.problems(object, at: kind, schema)
+                #expect(problems.isEmpty, "\(what): \(problems.joined(separator: "; "))")
+            }
+        }
+        #expect(kinds == Set(JSONReport.Kind.allCases.map(\.rawValue)), "\(kinds)")
+    }
+}
