@@ -1,7 +1,11 @@
 import MdocCrypto
 import MdocTerminal
 
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
 
 /// The IACA trust anchors of `--trust`, shared by `verify` and `request`: the paths given, else
 /// `MDOC_TRUST`, else the user's trust store (``DefaultTrust``).
