@@ -54,31 +54,16 @@ let package = Package(
             pkgConfig: "libqrencode",
             providers: [.apt(["libqrencode-dev"])]
         ),
-        .systemLibrary(
-            name: "CZBar",
-            pkgConfig: "zbar",
-            providers: [.apt(["libzbar-dev"])]
-        ),
-        .systemLibrary(
-            name: "CPNG",
-            pkgConfig: "libpng",
-            providers: [.apt(["libpng-dev"])]
-        ),
-        .systemLibrary(
-            name: "CBlueZ",
-            pkgConfig: "bluez",
-            providers: [.apt(["libbluetooth-dev"])]
-        ),
-        .systemLibrary(
-            name: "CSDBus",
-            pkgConfig: "libsystemd",
-            providers: [.apt(["libsystemd-dev"])]
-        ),
-        .systemLibrary(
-            name: "CJPEG",
-            pkgConfig: "libjpeg",
-            providers: [.apt(["libjpeg-dev"])]
-        ),
+        // The camera/QR-image and Bluetooth libraries, opened when first used (dlopen), not at
+        // start-up: with what they bring (X11, v4l, D-Bus, gcrypt...) they were most of the
+        // start-up of programs that never use them. Their headers come from libzbar-dev,
+        // libpng-dev, libjpeg-dev, libbluetooth-dev and libsystemd-dev.
+        .target(name: "CDynamicLibrary"),
+        .target(name: "CZBar", dependencies: ["CDynamicLibrary"]),
+        .target(name: "CPNG", dependencies: ["CDynamicLibrary"]),
+        .target(name: "CJPEG", dependencies: ["CDynamicLibrary"]),
+        .target(name: "CBlueZ", dependencies: ["CDynamicLibrary"]),
+        .target(name: "CSDBus", dependencies: ["CDynamicLibrary"]),
         // Functions over OpenSSL macros and inline helpers, callable from Swift.
         .target(
             name: "COpenSSLShims",

@@ -6,6 +6,11 @@
 #   scripts/install-deps.sh --test [PKG ...]   those, the ones the test suite runs (dbus-daemon,
 #                                              the openssl command, python3), any PKG named, and
 #                                              the Python test peers of Tests/Interop/requirements.txt
+#   scripts/install-deps.sh --bluez-vm         the build's packages and what scripts/bluez-vm.sh
+#                                              runs: QEMU, Debian's kernel, busybox for its initramfs,
+#                                              bluez, btvirt (bluez-test-tools), dbus-daemon, busctl
+#                                              (systemd), the openssl command, and virtme-ng from
+#                                              PyPI in .build/virtme-ng
 #
 # The peers go into the python3 on PATH when it takes packages; a python3 that is externally
 # managed (PEP 668, Debian's own) gets them in a virtual environment, .build/test-peers, which
@@ -15,10 +20,15 @@ cd "$(dirname "$0")/.."
 
 packages=(libcbor-dev libssl-dev pkg-config libqrencode-dev libzbar-dev libpng-dev libjpeg-dev libbluetooth-dev libsystemd-dev)
 test_peers=false
+bluez_vm=false
 if [ "${1:-}" = "--test" ]; then
     test_peers=true
     shift
     packages+=(dbus-daemon openssl python3 python3-pip python3-venv "$@")
+elif [ "${1:-}" = "--bluez-vm" ]; then
+    bluez_vm=true
+    packages+=(qemu-system-x86 linux-image-amd64 busybox-static bluez bluez-test-tools dbus-daemon systemd openssl procps
+        python3 python3-venv)
 fi
 
 missing=()
@@ -36,6 +46,15 @@ if [ "${#missing[@]}" -gt 0 ]; then
     "${as_root[@]}" apt-get install -y --no-install-recommends "${missing[@]}"
 fi
 
+if $bluez_vm; then
+    # virtme-ng, pinned: the version scripts/bluez-vm.sh was written against.
+    virtme_ng=.build/virtme-ng
+    [ -x "$virtme_ng/bin/vng" ] && exit 0
+    echo "installing virtme-ng into $virtme_ng" >&2
+    python3 -m venv "$virtme_ng"
+    "$virtme_ng/bin/python3" -m pip install --quiet virtme-ng==1.42
+    exit 0
+fi
 $test_peers || exit 0
 requirements=Tests/Interop/requirements.txt
 source scripts/test-peers-path.sh

@@ -3,9 +3,7 @@
 #include <errno.h>
 #include <sys/socket.h>
 #include <unistd.h>
-#include <bluetooth/bluetooth.h>
-#include <bluetooth/hci.h>
-#include <bluetooth/hci_lib.h>
+#include "CBlueZ.h"
 
 int mdoc_hci_user_channel_open(uint16_t index, int *adapter_is_up, const char **step) {
     *adapter_is_up = 0;
@@ -13,6 +11,12 @@ int mdoc_hci_user_channel_open(uint16_t index, int *adapter_is_up, const char **
     int fd = socket(AF_BLUETOOTH, SOCK_RAW | SOCK_CLOEXEC | SOCK_NONBLOCK, BTPROTO_HCI);
     if (fd < 0) {
         return -errno;
+    }
+    const char *unavailable = mdoc_bluetooth_open();
+    if (unavailable != NULL) {
+        close(fd);
+        *step = unavailable;
+        return -ELIBACC;
     }
     struct hci_dev_info info;
     if (hci_devinfo(index, &info) == 0 && hci_test_bit(HCI_UP, &info.flags)) {

@@ -14,4 +14,12 @@ static inline void mdoc_image_set_message(char *message, const char *format, ...
     va_end(arguments);
 }
 
+/* MDOC_IMAGE_OK when a library's open function found it (`unavailable` is NULL), else
+ * MDOC_IMAGE_ERROR_LIBRARY with the reason in the message. */
+static inline int mdoc_image_library(const char *unavailable, char *message) {
+    if (unavailable == NULL) return MDOC_IMAGE_OK;
+    mdoc_image_set_message(message, "%s", unavailable);
+    return MDOC_IMAGE_ERROR_LIBRARY;
+}
+
 #endif

@@ -3,7 +3,7 @@
  * that called libjpeg, which then cleans up and returns a status code with the message.
  */
 #include "imageio_common.h"
-#include <jpeglib.h>
+#include "CJPEG.h"
 #include <limits.h>
 #include <setjmp.h>
 #include <stdlib.h>
@@ -39,6 +39,8 @@ int mdoc_jpeg_read_grey8(const uint8_t *data, size_t length, uint64_t maximum_pi
     if (pixels != NULL) *pixels = NULL;
     if (width != NULL) *width = 0;
     if (height != NULL) *height = 0;
+    int opened = mdoc_image_library(mdoc_jpeg_open(), message);
+    if (opened != MDOC_IMAGE_OK) return opened;
     if (data == NULL || length == 0 || length > (size_t)ULONG_MAX
         || pixels == NULL || width == NULL || height == NULL) {
         mdoc_image_set_message(message, "invalid JPEG read parameters");
@@ -100,6 +102,8 @@ int mdoc_jpeg_write_grey8(const uint8_t *pixels, uint32_t width, uint32_t height
                           char message[MDOC_IMAGE_MESSAGE_CAPACITY]) {
     if (out != NULL) *out = NULL;
     if (out_length != NULL) *out_length = 0;
+    int opened = mdoc_image_library(mdoc_jpeg_open(), message);
+    if (opened != MDOC_IMAGE_OK) return opened;
     if (pixels == NULL || out == NULL || out_length == NULL || width == 0 || height == 0
         || width > JPEG_MAX_DIMENSION || height > JPEG_MAX_DIMENSION || quality < 1 || quality > 100) {
         mdoc_image_set_message(message, "invalid JPEG write parameters (%u x %u, quality %d)",

@@ -3,7 +3,7 @@
  * internally and reports them as a false return with image.message set.
  */
 #include "imageio_common.h"
-#include <png.h>
+#include "CPNG.h"
 #include <stdlib.h>
 #include <string.h>
 
@@ -12,6 +12,8 @@ int mdoc_png_write_grey8(const uint8_t *pixels, uint32_t width, uint32_t height,
                          char message[MDOC_IMAGE_MESSAGE_CAPACITY]) {
     if (out != NULL) *out = NULL;
     if (out_length != NULL) *out_length = 0;
+    int opened = mdoc_image_library(mdoc_png_open(), message);
+    if (opened != MDOC_IMAGE_OK) return opened;
     if (pixels == NULL || out == NULL || out_length == NULL || width == 0 || height == 0
         || width > PNG_UINT_31_MAX || height > PNG_UINT_31_MAX) {
         mdoc_image_set_message(message, "invalid PNG write parameters (%u x %u)", width, height);
@@ -52,6 +54,8 @@ int mdoc_png_read_grey8(const uint8_t *data, size_t length, uint64_t maximum_pix
     if (pixels != NULL) *pixels = NULL;
     if (width != NULL) *width = 0;
     if (height != NULL) *height = 0;
+    int opened = mdoc_image_library(mdoc_png_open(), message);
+    if (opened != MDOC_IMAGE_OK) return opened;
     if (data == NULL || length == 0 || pixels == NULL || width == NULL || height == NULL) {
         mdoc_image_set_message(message, "invalid PNG read parameters");
         return MDOC_IMAGE_ERROR_PARAMETER;

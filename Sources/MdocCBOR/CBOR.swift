@@ -16,8 +16,10 @@ public enum CBOR: Sendable, Hashable {
     case unsignedInt(UInt64)
     /// Major type 1: the negative integer `-1 - n`, holding `n`.
     case negativeInt(UInt64)
-    /// Major type 2: a byte string (indefinite-length input is joined into one string).
-    case byteString([UInt8])
+    /// Major type 2: a byte string (indefinite-length input is joined into one string). A decoded
+    /// byte string is a view of the input (``CBORBytes``); boxed, so that holding one costs the
+    /// value no more room than the other cases.
+    indirect case byteString(CBORBytes)
     /// Major type 3: a UTF-8 text string (indefinite-length input is joined into one string).
     case textString(String)
     /// Major type 4: an array.
@@ -72,10 +74,15 @@ extension CBOR {
         return nil
     }
 
-    /// The content of a byte string, else `nil`.
+    /// The content of a byte string as an array of its own, else `nil`.
     public var bytesValue: [UInt8]? {
-        if case .byteString(let b) = self { return b }
+        if case .byteString(let b) = self { return Array(b) }
         return nil
+    }
+
+    /// A byte string item holding `bytes`.
+    public static func byteString(_ bytes: [UInt8]) -> CBOR {
+        .byteString(CBORBytes(bytes))
     }
 
     /// The elements of an array, else `nil`.
@@ -114,6 +121,12 @@ extension CBOR {
 
     /// Wraps already-encoded CBOR bytes as an embedded data item, `#6.24(bstr)`.
     public static func encodedCBOR(_ bytes: [UInt8]) -> CBOR {
+        .tagged(Tag.encodedCBOR, .byteString(bytes))
+    }
+
+    /// Wraps already-encoded CBOR bytes (a view of a received message, for example) as an
+    /// embedded data item, `#6.24(bstr)`.
+    public static func encodedCBOR(_ bytes: CBORBytes) -> CBOR {
         .tagged(Tag.encodedCBOR, .byteString(bytes))
     }
 

@@ -22,20 +22,32 @@ public struct CBORDecoder: Sendable {
         self.limits = limits
     }
 
-    /// Decodes `bytes`, which must hold exactly one data item.
+    /// Decodes `bytes`, which must hold exactly one data item. Byte strings in the result are
+    /// views of `bytes` (``CBORBytes``), which share its storage.
     public func decode(_ bytes: [UInt8]) throws(CBORError) -> CBOR {
+        try decode(CBORBytes(bytes))
+    }
+
+    /// Decodes `bytes`, which must hold exactly one data item (an embedded item's content, for
+    /// example). Byte strings in the result are views of the array `bytes` are a view of, and
+    /// error offsets count from the start of `bytes`.
+    public func decode(_ bytes: CBORBytes) throws(CBORError) -> CBOR {
         guard bytes.count <= limits.maximumInputSize else {
             throw CBORError(.inputTooLarge, "input of \(bytes.count) bytes exceeds the limit of \(limits.maximumInputSize) bytes", offset: 0)
         }
         let reader = CBORStreamReader()
-        let result = bytes.withUnsafeBufferPointer { buffer in
-            Result { () throws(CBORError) -> CBOR in try decode(buffer, reader: reader) }
+        let result = bytes.storage.withUnsafeBufferPointer { whole in
+            Result { () throws(CBORError) -> CBOR in
+                try decode(UnsafeBufferPointer(rebasing: whole[bytes.range]), storage: bytes.storage, base: bytes.range.lowerBound, reader: reader)
+            }
         }
         return try result.get()
     }
 
-    private func decode(_ buffer: UnsafeBufferPointer<UInt8>, reader: CBORStreamReader) throws(CBORError) -> CBOR {
-        var builder = CBORTreeBuilder(limits: limits)
+    private func decode(
+        _ buffer: UnsafeBufferPointer<UInt8>, storage: [UInt8], base: Int, reader: CBORStreamReader
+    ) throws(CBORError) -> CBOR {
+        var builder = CBORTreeBuilder(limits: limits, storage: storage, base: base)
         var offset = 0
         while offset < buffer.count {
             switch reader.step(buffer, at: offset) {
@@ -102,6 +114,12 @@ extension CBOR {
     /// Decodes one data item from `bytes` within `limits` (RFC 8949 section 3); see
     /// ``CBORDecoder``.
     public static func decode(_ bytes: [UInt8], limits: CBORLimits = .default) throws(CBORError) -> CBOR {
+        try CBORDecoder(limits: limits).decode(bytes)
+    }
+
+    /// Decodes one data item from the bytes `bytes` views within `limits`; byte strings in the
+    /// result are views of the same storage. See ``CBORDecoder``.
+    public static func decode(_ bytes: CBORBytes, limits: CBORLimits = .default) throws(CBORError) -> CBOR {
         try CBORDecoder(limits: limits).decode(bytes)
     }
 }

@@ -105,7 +105,7 @@ struct CBORDiagnosticWriter {
         text += close
     }
 
-    private mutating func writeBytes(_ bytes: [UInt8]) {
+    private mutating func writeBytes(_ bytes: CBORBytes) {
         if let prefixLength = byteStringPrefixLength, bytes.count > max(prefixLength, 0) {
             text += "h'" + Hex.encode(bytes.prefix(max(prefixLength, 0))) + "...' / \(bytes.count) bytes /"
         } else {

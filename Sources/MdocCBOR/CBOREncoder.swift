@@ -22,7 +22,7 @@ extension CBOR {
             CBORHeadWriter.write(into: &out) { cbor_encode_negint(n, $0, $1) }
         case .byteString(let bytes):
             CBORHeadWriter.write(into: &out) { cbor_encode_bytestring_start(bytes.count, $0, $1) }
-            out.append(contentsOf: bytes)
+            bytes.withUnsafeBytes { out.append(contentsOf: $0) }
         case .textString(let text):
             var text = text
             text.withUTF8 { utf8 in

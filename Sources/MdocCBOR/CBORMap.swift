@@ -3,8 +3,11 @@
 ///
 /// Order matters twice in ISO/IEC 18013-5: messages are written in the order their CDDL declares
 /// (as Annex D does), and a received map must be shown and re-encoded as it arrived. Lookup is a
-/// linear scan, which is the fast choice for the few keys an 18013-5 map holds. The decoder rejects
-/// duplicate keys, so a decoded map never holds two entries with equal keys.
+/// linear scan, which is the fast choice for the few keys an 18013-5 structure's map holds; a
+/// structure looks up a fixed set of keys, so interpreting a map stays linear in its size, and
+/// the model keeps the maps keyed by peer data (name spaces, identifiers, digest IDs) as
+/// `OrderedMap`, which indexes large maps. The decoder rejects duplicate keys, so a decoded map
+/// never holds two entries with equal keys.
 public struct CBORMap: Sendable, Hashable {
     /// One key/value pair.
     public struct Entry: Sendable, Hashable {
@@ -56,15 +59,33 @@ public struct CBORMap: Sendable, Hashable {
         }
     }
 
-    /// The value for a text-string key.
+    /// The value for a text-string key. Reading compares the key with each text key in place.
     public subscript(text key: String) -> CBOR? {
-        get { self[.textString(key)] }
+        get {
+            for index in entries.indices {
+                if case .textString(let candidate) = entries[index].key, candidate == key {
+                    return entries[index].value
+                }
+            }
+            return nil
+        }
         set { self[.textString(key)] = newValue }
     }
 
-    /// The value for an integer key.
+    /// The value for an integer key. Reading compares the key with each integer key in place.
     public subscript(int key: Int64) -> CBOR? {
-        get { self[CBOR(key)] }
+        get {
+            let wanted = CBOR(key)
+            for index in entries.indices {
+                switch (entries[index].key, wanted) {
+                case (.unsignedInt(let a), .unsignedInt(let b)) where a == b, (.negativeInt(let a), .negativeInt(let b)) where a == b:
+                    return entries[index].value
+                default:
+                    continue
+                }
+            }
+            return nil
+        }
         set { self[CBOR(key)] = newValue }
     }
 

@@ -19,27 +19,59 @@ public struct CBORPath: Sendable, Hashable, CustomStringConvertible {
         case embedded
     }
 
+    /// The innermost step and the path to its container, shared by every path that extends
+    /// it: decoding a message builds the path of each item it reads, and one step deeper then
+    /// costs one small allocation, not a copy of the whole path.
+    private final class Step: Sendable {
+        let component: Component
+        let parent: Step?
+        let depth: Int
+
+        init(_ component: Component, parent: Step?) {
+            self.component = component
+            self.parent = parent
+            self.depth = (parent?.depth ?? 0) + 1
+        }
+    }
+
+    private let last: Step?
+
+    private init(last: Step?) {
+        self.last = last
+    }
+
     /// The steps from the top-level item.
-    public private(set) var components: [Component]
+    public var components: [Component] {
+        var components: [Component] = []
+        components.reserveCapacity(last?.depth ?? 0)
+        var step = last
+        while let current = step {
+            components.append(current.component)
+            step = current.parent
+        }
+        return components.reversed()
+    }
 
     /// The top-level item.
-    public static let root = CBORPath(components: [])
+    public static let root = CBORPath(last: nil)
 
     /// The path of `components`, outermost first.
     public init(components: [Component] = []) {
-        self.components = components
+        var last: Step?
+        for component in components {
+            last = Step(component, parent: last)
+        }
+        self.last = last
     }
 
     /// A path made of plain text keys, as in `CBORPath("documents")`.
     public init(_ keys: String...) {
-        self.components = keys.map(Component.key)
+        self.init(components: keys.map(Component.key))
     }
 
     /// This path one step deeper.
     public func appending(_ component: Component) -> CBORPath {
-        var copy = self
-        copy.components.append(component)
-        return copy
+        CBORPath(last: Step(component, parent: last))
     }
 
     /// This path into the map entry with text key `key`.
@@ -51,7 +83,20 @@ public struct CBORPath: Sendable, Hashable, CustomStringConvertible {
 
     /// The path of `path` taken from this one (for an embedded item found at `self`).
     public func appending(contentsOf path: CBORPath) -> CBORPath {
-        CBORPath(components: components + path.components)
+        var result = self
+        for component in path.components {
+            result = result.appending(component)
+        }
+        return result
+    }
+
+    /// Equal when both name the same steps.
+    public static func == (lhs: CBORPath, rhs: CBORPath) -> Bool {
+        lhs.last === rhs.last || lhs.components == rhs.components
+    }
+
+    public func hash(into hasher: inout Hasher) {
+        hasher.combine(components)
     }
 
     public var description: String {

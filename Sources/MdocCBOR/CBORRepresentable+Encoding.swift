@@ -5,6 +5,12 @@ extension CBORRepresentable {
         try self.init(cbor: CBOR.decode(encoded, limits: limits), at: .root)
     }
 
+    /// Decodes the bytes `encoded` views (exactly one data item) within `limits` and interprets
+    /// them as this structure; its byte strings are views of the same storage.
+    public init(encoded: CBORBytes, limits: CBORLimits = .default) throws(CBORError) {
+        try self.init(cbor: CBOR.decode(encoded, limits: limits), at: .root)
+    }
+
     /// The encoded bytes of ``CBORRepresentable/cbor`` (RFC 8949 section 4.2.1 preferred
     /// serialization, map entries in the structure's order).
     public func encoded() -> [UInt8] {

@@ -5,7 +5,9 @@ import CCBOR
 enum CBORStreamEvent {
     case unsignedInt(UInt64)
     case negativeInt(UInt64)
-    case byteString([UInt8])
+    /// A definite-length byte string: where its content lies, relative to the start of the
+    /// buffer read.
+    case byteString(Range<Int>)
     /// A definite-length text string, or `nil` when its bytes are not valid UTF-8 (RFC 8949
     /// section 3.1, major type 3). The string is validated once, straight from the input.
     case textString(String?)
@@ -35,14 +37,19 @@ enum CBORStreamStep {
 }
 
 /// Drives `cbor_stream_decode` (libcbor 0.8, streaming.h) one event at a time. libcbor calls back
-/// into Swift with the decoded head; the callbacks store it in a local `CBORStreamEvent?` of
+/// into Swift with the decoded head; the callbacks store it in a local ``Context`` of
 /// ``step(_:at:)``, whose address is libcbor's context pointer for the duration of that one call.
 ///
 /// Heads that libcbor 0.8 rejects although they are well-formed are read here in Swift: tags 6...20
 /// in the initial byte (0xc6...0xd4, RFC 8949 section 3.4) and simple values 0...19 and 32...255
 /// (0xe0...0xf3 and 0xf8, section 3.3), which libcbor treats as errors because they are unassigned.
 struct CBORStreamReader {
-    private let callbacks = CBORStreamReader.makeCallbacks()
+    /// The callbacks, made once for the process: libcbor only reads them.
+    private nonisolated(unsafe) static let callbacks: UnsafePointer<cbor_callbacks> = {
+        let pointer = UnsafeMutablePointer<cbor_callbacks>.allocate(capacity: 1)
+        pointer.initialize(to: makeCallbacks())
+        return UnsafePointer(pointer)
+    }()
 
     init() {}
 
@@ -64,21 +71,26 @@ struct CBORStreamReader {
         default:
             break
         }
-        var event: CBORStreamEvent?
-        let result = withUnsafeMutablePointer(to: &event) { context in
-            withUnsafePointer(to: callbacks) { callbacks in
-                cbor_stream_decode(base + offset, buffer.count - offset, callbacks, context)
-            }
+        var context = Context(base: base, event: nil)
+        let result = withUnsafeMutablePointer(to: &context) { context in
+            cbor_stream_decode(base + offset, buffer.count - offset, Self.callbacks, context)
         }
         switch result.status {
         case CBOR_DECODER_FINISHED:
-            guard let event, result.read > 0 else { return .rejected }
+            guard let event = context.event, result.read > 0 else { return .rejected }
             return .event(event, length: result.read)
         case CBOR_DECODER_NEDATA:
             return .needsMoreData
         default:
             return .rejected
         }
+    }
+
+    /// What the callbacks see: the start of the buffer, to locate byte strings in it, and the
+    /// event they report.
+    struct Context {
+        let base: UnsafePointer<UInt8>
+        var event: CBORStreamEvent?
     }
 
     // libcbor 0.8's callbacks.h labels some fields the wrong way round: `byte_string` and
@@ -94,7 +106,7 @@ struct CBORStreamReader {
         c.negint16 = { record($0, .negativeInt(UInt64($1))) }
         c.negint32 = { record($0, .negativeInt(UInt64($1))) }
         c.negint64 = { record($0, .negativeInt($1)) }
-        c.byte_string = { record($0, .byteString(copiedBytes($1, $2))) }
+        c.byte_string = { recordByteString($0, $1, $2) }
         c.byte_string_start = { record($0, .byteStringStart) }
         c.string = { record($0, .textString(validatedText($1, $2))) }
         c.string_start = { record($0, .textStringStart) }
@@ -116,16 +128,25 @@ struct CBORStreamReader {
 
 // Helpers of the callbacks, as free functions: a C function pointer cannot capture context.
 
-/// Stores `event` in the `CBORStreamEvent?` that ``CBORStreamReader/step(_:at:)`` passed as the
-/// context: a typed pointer to a local that outlives the `cbor_stream_decode` call.
+/// Stores `event` in the ``CBORStreamReader/Context`` that ``CBORStreamReader/step(_:at:)``
+/// passed as the context: a typed pointer to a local that outlives the `cbor_stream_decode` call.
 private func record(_ context: UnsafeMutableRawPointer?, _ event: CBORStreamEvent) {
     guard let context else { return }
-    context.assumingMemoryBound(to: CBORStreamEvent?.self).pointee = event
+    context.assumingMemoryBound(to: CBORStreamReader.Context.self).pointee.event = event
 }
 
-private func copiedBytes(_ data: UnsafePointer<UInt8>?, _ count: Int) -> [UInt8] {
-    guard let data, count > 0 else { return [] }
-    return Array(UnsafeBufferPointer(start: data, count: count))
+/// Records a definite-length byte string by where its content lies in the buffer: libcbor hands
+/// a pointer into the input and a length it has checked against the bytes that remain, so the
+/// content is not copied here.
+private func recordByteString(_ context: UnsafeMutableRawPointer?, _ data: UnsafePointer<UInt8>?, _ count: Int) {
+    guard let context else { return }
+    let pointer = context.assumingMemoryBound(to: CBORStreamReader.Context.self)
+    guard let data, count > 0 else {
+        pointer.pointee.event = .byteString(0..<0)
+        return
+    }
+    let start = data - pointer.pointee.base
+    pointer.pointee.event = .byteString(start..<(start + count))
 }
 
 /// The text of a definite-length string, validated once as UTF-8 straight from the input (no

@@ -34,22 +34,56 @@ struct CBORTreeBuilder {
         /// O(1) and a hostile map stays linear.
         mutating func insertKey(_ key: CBOR) -> Bool {
             if keys == nil, entries.count < CBORDecoder.linearDuplicateKeyScanLimit {
-                return !entries.contains { $0.key == key }
+                for index in entries.indices where Self.isSameKey(entries[index].key, key) {
+                    return false
+                }
+                return true
             }
-            // Taken out of the frame so that the set is uniquely referenced and grows in place.
-            var seen = keys.take() ?? Set(entries.map(\.key))
+            // Taken out of the frame so that the set is uniquely referenced and grows in place;
+            // sized once for the entries the map declares (at most what the item limit allows).
+            var seen = keys.take() ?? {
+                var set = Set<CBOR>(minimumCapacity: max(entries.count, reservedEntries))
+                for entry in entries { set.insert(entry.key) }
+                return set
+            }()
             let inserted = seen.insert(key).inserted
             keys = seen
             return inserted
         }
+
+        /// The entries reserved for a definite-length map, to size its key set at once.
+        var reservedEntries = 0
+
+        /// `a == b`, with the key kinds of ISO/IEC 18013-5 (text, integers) compared directly.
+        private static func isSameKey(_ a: CBOR, _ b: CBOR) -> Bool {
+            switch (a, b) {
+            case (.textString(let x), .textString(let y)): return x == y
+            case (.unsignedInt(let x), .unsignedInt(let y)): return x == y
+            case (.negativeInt(let x), .negativeInt(let y)): return x == y
+            case (.textString, _), (.unsignedInt, _), (.negativeInt, _): return false
+            default: return a == b
+            }
+        }
     }
 
     private let limits: CBORLimits
+    /// The array the input lies in, which decoded byte strings are views of...
+    private let storage: [UInt8]
+    /// ...and where in it the input starts: event offsets count from there.
+    private let base: Int
     private var stack: [Frame] = []
     private var itemCount = 0
 
-    init(limits: CBORLimits) {
+    /// A builder for the input starting at `base` in `storage`.
+    init(limits: CBORLimits, storage: [UInt8], base: Int) {
         self.limits = limits
+        self.storage = storage
+        self.base = base
+    }
+
+    /// The kind of the innermost open container, or `nil` at the top level.
+    private var openKind: Frame.Kind? {
+        stack.isEmpty ? nil : stack[stack.count - 1].kind
     }
 
     /// Takes the event whose head starts at `offset`; `remaining` is the number of input bytes
@@ -62,14 +96,22 @@ struct CBORTreeBuilder {
         guard itemCount <= limits.maximumItemCount else {
             throw error(.itemCountLimitExceeded, "more than \(limits.maximumItemCount) data items", offset: offset)
         }
-        if let kind = stack.last?.kind, kind == .byteChunks || kind == .textChunks {
-            try appendChunk(event, to: kind, at: offset)
+        let open = openKind
+        if let open, open == .byteChunks || open == .textChunks {
+            try appendChunk(event, to: open, at: offset)
             return nil
         }
         switch event {
         case .unsignedInt(let n): return try complete(.unsignedInt(n), at: offset)
         case .negativeInt(let n): return try complete(.negativeInt(n), at: offset)
-        case .byteString(let bytes): return try complete(.byteString(bytes), at: offset)
+        case .byteString(let range):
+            var bytes = CBORBytes(storage: storage, range: (base + range.lowerBound)..<(base + range.upperBound))
+            // The content of #6.24(bstr): remember where the tag head began, so that the whole
+            // item can be taken from the input as received (EmbeddedCBOR.taggedBytes).
+            if open == .tag, stack[stack.count - 1].tag == CBOR.Tag.encodedCBOR {
+                bytes = bytes.embedded(at: base + stack[stack.count - 1].offset)
+            }
+            return try complete(.byteString(bytes), at: offset)
         case .textString(let text):
             guard let text else {
                 throw error(.invalidUTF8, "text string is not valid UTF-8", offset: offset)
@@ -95,7 +137,8 @@ struct CBORTreeBuilder {
             }
             if count == 0 { return try complete(.map(CBORMap()), at: offset) }
             var frame = Frame(kind: .map, offset: offset, expected: Int(count))
-            frame.entries.reserveCapacity(reservation(Int(count)))
+            frame.reservedEntries = reservation(Int(count))
+            frame.entries.reserveCapacity(frame.reservedEntries)
             try push(frame)
         case .mapStart:
             try push(Frame(kind: .map, offset: offset, expected: nil))
@@ -151,8 +194,8 @@ struct CBORTreeBuilder {
 
     private mutating func appendChunk(_ event: CBORStreamEvent, to kind: Frame.Kind, at offset: Int) throws(CBORError) {
         switch (event, kind) {
-        case (.byteString(let bytes), .byteChunks):
-            stack[stack.count - 1].chunks.append(contentsOf: bytes)
+        case (.byteString(let range), .byteChunks):
+            stack[stack.count - 1].chunks.append(contentsOf: storage[(base + range.lowerBound)..<(base + range.upperBound)])
         case (.textString(let text), .textChunks):
             // RFC 8949 section 3.2.3: each chunk is a complete UTF-8 string on its own, so the
             // joined string needs no second validation.
@@ -167,17 +210,17 @@ struct CBORTreeBuilder {
     }
 
     private mutating func closeIndefinite(at offset: Int) throws(CBORError) -> CBOR? {
-        guard let kind = stack.last?.kind, stack.last?.expected == nil, kind != .tag else {
+        guard let kind = openKind, stack[stack.count - 1].expected == nil, kind != .tag else {
             throw error(.malformed, "break code (0xff) outside an indefinite-length item", offset: offset)
         }
-        if kind == .map, stack.last?.pendingKey != nil {
+        if kind == .map, stack[stack.count - 1].pendingKey != nil {
             throw error(.malformed, "map ends after a key, without its value", offset: offset)
         }
         let frame = stack.removeLast()
         switch frame.kind {
         case .array: return try complete(.array(frame.items), at: frame.offset)
         case .map: return try complete(.map(CBORMap(frame.entries)), at: frame.offset)
-        case .byteChunks: return try complete(.byteString(frame.chunks), at: frame.offset)
+        case .byteChunks: return try complete(.byteString(CBORBytes(frame.chunks)), at: frame.offset)
         case .textChunks: return try complete(.textString(frame.text), at: frame.offset)
         case .tag: return nil  // excluded by the guard
         }

@@ -156,7 +156,7 @@ public struct COSEHeaders: Sendable, Hashable {
     private static func certificates(_ value: CBOR, at path: CBORPath) throws(CBORError) -> [[UInt8]] {
         switch value {
         case .byteString(let certificate):
-            return [certificate]
+            return [Array(certificate)]
         case .array(let items):
             if items.isEmpty {
                 throw CBORError(.invalidValue, "x5chain is an empty array", path: path)

@@ -33,7 +33,7 @@ enum COSEStructure {
                                       unprotected: unprotected, unprotectedPath: unprotectedPath)
         let payload: [UInt8]?
         switch array[2] {
-        case .byteString(let bytes): payload = bytes
+        case .byteString(let bytes): payload = Array(bytes)
         case .null: payload = nil
         default: throw array[2].mismatch("a byte string or null (payload)", at: path.appending(index: 2))
         }

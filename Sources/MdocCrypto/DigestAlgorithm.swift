@@ -25,12 +25,18 @@ public enum DigestAlgorithm: String, Sendable, CaseIterable, CustomStringConvert
     /// The digest of `bytes` (`EVP_Digest`). Empty only if OpenSSL fails internally (memory
     /// exhaustion), which no comparison with a real digest survives.
     public func hash(_ bytes: [UInt8]) -> [UInt8] {
-        var digest = [UInt8](repeating: 0, count: digestByteCount)
+        bytes.withUnsafeBytes { hash($0) }
+    }
+
+    /// The digest of the bytes in `buffer`, which need not be copied into an array first (a
+    /// view of a received message, for example); see ``hash(_:)-([UInt8])``.
+    public func hash(_ buffer: UnsafeRawBufferPointer) -> [UInt8] {
         var length: UInt32 = 0
-        let status = bytes.withUnsafeBytes { input in
-            EVP_Digest(input.baseAddress, input.count, &digest, &length, messageDigest, nil)
+        let digest = [UInt8](unsafeUninitializedCapacity: digestByteCount) { output, initialized in
+            let status = EVP_Digest(buffer.baseAddress, buffer.count, output.baseAddress, &length, messageDigest, nil)
+            initialized = status == 1 && Int(length) == digestByteCount ? digestByteCount : 0
         }
-        guard status == 1, Int(length) == digestByteCount else {
+        guard digest.count == digestByteCount else {
             ERR_clear_error()
             return []
         }

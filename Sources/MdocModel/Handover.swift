@@ -27,9 +27,9 @@ public enum Handover: CBORRepresentable, Hashable {
         case .array(let elements) where elements.count == 2:
             switch (elements[0], elements[1]) {
             case (.byteString(let select), .byteString(let request)):
-                self = .nfc(handoverSelect: select, handoverRequest: request)
+                self = .nfc(handoverSelect: Array(select), handoverRequest: Array(request))
             case (.byteString(let select), .null):
-                self = .nfc(handoverSelect: select, handoverRequest: nil)
+                self = .nfc(handoverSelect: Array(select), handoverRequest: nil)
             default:
                 self = .other(cbor)
             }

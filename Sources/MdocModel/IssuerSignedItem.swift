@@ -41,11 +41,31 @@ public struct IssuerSignedItem: CBORRepresentable, Hashable {
 
     public init(cbor: CBOR, at path: CBORPath) throws(CBORError) {
         let map = try cbor.map(at: path)
-        digestID = try map.required("digestID", at: path).uint(at: path.appending(key: "digestID"))
-        random = try map.required("random", at: path).bytes(at: path.appending(key: "random"))
-        elementIdentifier = try map.required("elementIdentifier", at: path).text(at: path.appending(key: "elementIdentifier"))
-        elementValue = try map.required("elementValue", at: path)
-        additionalEntries = map.entries(excludingText: ["digestID", "random", "elementIdentifier", "elementValue"])
+        // A response holds one of these per element: the entries are read in one pass, then
+        // checked in the order of the CDDL (a missing key is reported by `required`).
+        var positions: (digestID: Int?, random: Int?, elementIdentifier: Int?, elementValue: Int?)
+        var modelled = 0
+        for (position, entry) in map.entries.enumerated() {
+            guard case .textString(let key) = entry.key else { continue }
+            switch key {
+            case "digestID" where positions.digestID == nil: positions.digestID = position
+            case "random" where positions.random == nil: positions.random = position
+            case "elementIdentifier" where positions.elementIdentifier == nil: positions.elementIdentifier = position
+            case "elementValue" where positions.elementValue == nil: positions.elementValue = position
+            default: continue
+            }
+            modelled += 1
+        }
+        func field(_ position: Int?, _ key: String) throws(CBORError) -> CBOR {
+            if let position { return map.entries[position].value }
+            return try map.required(key, at: path)
+        }
+        digestID = try field(positions.digestID, "digestID").uint(at: path.appending(key: "digestID"))
+        random = try field(positions.random, "random").bytes(at: path.appending(key: "random"))
+        elementIdentifier = try field(positions.elementIdentifier, "elementIdentifier").text(at: path.appending(key: "elementIdentifier"))
+        elementValue = try field(positions.elementValue, "elementValue")
+        additionalEntries = modelled == map.count
+            ? CBORMap() : map.entries(excludingText: ["digestID", "random", "elementIdentifier", "elementValue"])
     }
 
     public var cbor: CBOR {

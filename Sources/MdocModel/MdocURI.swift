@@ -41,7 +41,7 @@ public struct MdocURI: Sendable, CustomStringConvertible {
 
     /// `mdoc:` and the unpadded base64url of the DeviceEngagement bytes.
     public var description: String {
-        Self.scheme + Base64URL.encode(deviceEngagementBytes.bytes)
+        Self.scheme + Base64URL.encode(Array(deviceEngagementBytes.bytes))
     }
 }
 

@@ -57,7 +57,7 @@ public struct MobileSecurityObject: CBORRepresentable {
         valueDigests = try OrderedMap(textKeyed: map.required("valueDigests", at: path), at: path.appending(key: "valueDigests")) {
             (digests, nameSpacePath) throws(CBORError) in
             try OrderedMap(uintKeyed: digests, at: nameSpacePath) { (digest, digestPath) throws(CBORError) in
-                try digest.bytes(at: digestPath)
+                try digest.bytes(at: digestPath())
             }
         }
         deviceKeyInfo = try DeviceKeyInfo(cbor: map.required("deviceKeyInfo", at: path), at: path.appending(key: "deviceKeyInfo"))

@@ -6,10 +6,13 @@ extension CBORMap {
     /// The entries whose keys are not among `known` text keys, in received order: the keys a
     /// structure does not model, kept so that re-encoding never drops them.
     func entries(excludingText known: [String]) -> CBORMap {
-        CBORMap(entries.filter { entry in
+        let isUnknown = { (entry: CBORMap.Entry) -> Bool in
             guard case .textString(let key) = entry.key else { return true }
             return !known.contains(key)
-        })
+        }
+        // Most maps hold only the keys their structure models: then nothing is copied.
+        guard entries.contains(where: isUnknown) else { return CBORMap() }
+        return CBORMap(entries.filter(isUnknown))
     }
 
     /// The entries whose keys are not among `known` integer keys, in received order.
@@ -36,16 +39,15 @@ extension OrderedMap where Key == String {
         value: (CBOR, CBORPath) throws(CBORError) -> Value
     ) throws(CBORError) {
         var result = OrderedMap<String, Value>()
-        var seen = Set<String>()
         for (index, entry) in try cbor.map(at: path).entries.enumerated() {
             guard case .textString(let key) = entry.key else {
                 throw entry.key.mismatch("a text-string key", at: path.appending(index: index))
             }
             let valuePath = path.appending(key: key)
-            guard seen.insert(key).inserted else {
+            guard result.position(of: key) == nil else {
                 throw CBORError(.duplicateMapKey, "\"\(key)\" appears twice", path: valuePath)
             }
-            result.elements.append((key: key, value: try value(entry.value, valuePath)))
+            result.appendNew(key: key, value: try value(entry.value, valuePath))
         }
         self = result
     }
@@ -58,21 +60,21 @@ extension OrderedMap where Key == String {
 
 extension OrderedMap where Key == UInt64 {
     /// Interprets a CBOR map whose keys are unsigned integers (digest IDs), keeping the order and
-    /// rejecting a key that appears twice.
+    /// rejecting a key that appears twice. `value` reads each value and is given its path to
+    /// build should it fail: an MSO holds one entry per element.
     init(
         uintKeyed cbor: CBOR,
         at path: CBORPath,
-        value: (CBOR, CBORPath) throws(CBORError) -> Value
+        value: (CBOR, () -> CBORPath) throws(CBORError) -> Value
     ) throws(CBORError) {
         var result = OrderedMap<UInt64, Value>()
-        var seen = Set<UInt64>()
         for (index, entry) in try cbor.map(at: path).entries.enumerated() {
             let key = try entry.key.uint(at: path.appending(index: index))
-            let valuePath = key <= UInt64(Int64.max) ? path.appending(intKey: Int64(key)) : path.appending(index: index)
-            guard seen.insert(key).inserted else {
-                throw CBORError(.duplicateMapKey, "key \(key) appears twice", path: valuePath)
+            let valuePath = { key <= UInt64(Int64.max) ? path.appending(intKey: Int64(key)) : path.appending(index: index) }
+            guard result.position(of: key) == nil else {
+                throw CBORError(.duplicateMapKey, "key \(key) appears twice", path: valuePath())
             }
-            result.elements.append((key: key, value: try value(entry.value, valuePath)))
+            result.appendNew(key: key, value: try value(entry.value, valuePath))
         }
         self = result
     }

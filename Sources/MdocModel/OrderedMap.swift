@@ -3,67 +3,153 @@
 /// ISO/IEC 18013-5 structures nest maps such as `{NameSpace => {DataElementIdentifier => ...}}`
 /// (8.3.2.1.2.1 ItemsRequest, 9.1.2.4 ValueDigests, 8.3.2.1.2.2 Errors). Requests are shown to a
 /// holder and re-encoded in the order the reader wrote them, so the model keeps that order instead
-/// of using `Dictionary`. Lookup by key is a linear scan: these maps hold a few dozen entries.
+/// of using `Dictionary`.
+///
+/// Lookup by key costs O(1) whatever the size: up to ``linearSearchLimit`` entries the keys are
+/// compared in place, which is the fast choice for the few keys most of these maps hold; a larger
+/// map (the value digests of a document with thousands of elements) keeps a hash index of its
+/// keys' positions, so looking up every element of a response stays linear in the elements.
+/// Lookups and updates are inlinable, so they are specialised for the key and value types at the
+/// call site.
 public struct OrderedMap<Key: Hashable & Sendable, Value: Sendable>: Sendable {
-    /// The entries, in order; keys are unique.
-    public internal(set) var elements: [(key: Key, value: Value)]
+    /// 8 entries: a map of up to this many entries is searched by comparing keys in order; a
+    /// larger one keeps a hash index of its keys.
+    public static var linearSearchLimit: Int { 8 }
+
+    /// The entries, in order.
+    @usableFromInline
+    var storage: [(key: Key, value: Value)]
+    /// Each key's position in ``storage``, once the map holds more than ``linearSearchLimit``
+    /// entries.
+    @usableFromInline
+    var index: [Key: Int]?
 
     /// An empty map.
+    @inlinable
     public init() {
-        elements = []
+        storage = []
+        index = nil
     }
 
     /// A map of `elements`, in order; a later entry with an equal key replaces the earlier value.
+    @inlinable
     public init(_ elements: [(key: Key, value: Value)]) {
-        self.elements = []
+        self.init()
         for element in elements {
             self[element.key] = element.value
         }
     }
 
+    /// The entries, in order; keys are unique.
+    @inlinable
+    public var elements: [(key: Key, value: Value)] { storage }
+
     /// The number of entries.
-    public var count: Int { elements.count }
+    @inlinable
+    public var count: Int { storage.count }
 
     /// `true` when the map has no entries.
-    public var isEmpty: Bool { elements.isEmpty }
+    @inlinable
+    public var isEmpty: Bool { storage.isEmpty }
 
     /// The keys, in order.
-    public var keys: [Key] { elements.map(\.key) }
+    @inlinable
+    public var keys: [Key] { storage.map(\.key) }
 
     /// The values, in order.
-    public var values: [Value] { elements.map(\.value) }
+    @inlinable
+    public var values: [Value] { storage.map(\.value) }
+
+    /// The position of `key` among the entries, or `nil`.
+    @inlinable
+    func position(of key: Key) -> Int? {
+        if let index {
+            return index[key]
+        }
+        return storage.firstIndex { $0.key == key }
+    }
 
     /// The value for `key`, or `nil`. Setting replaces the value in place or appends a new entry;
-    /// setting `nil` removes the entry.
+    /// setting `nil` removes the entry (which costs O(n)).
+    @inlinable
     public subscript(key: Key) -> Value? {
         get {
-            for element in elements where element.key == key {
-                return element.value
-            }
-            return nil
+            guard let position = position(of: key) else { return nil }
+            return storage[position].value
         }
         set {
-            if let index = elements.firstIndex(where: { $0.key == key }) {
+            if let position = position(of: key) {
                 if let newValue {
-                    elements[index].value = newValue
+                    storage[position].value = newValue
                 } else {
-                    elements.remove(at: index)
+                    storage.remove(at: position)
+                    index = nil
+                    indexIfLarge()
                 }
             } else if let newValue {
-                elements.append((key: key, value: newValue))
+                appendNew(key: key, value: newValue)
             }
         }
+    }
+
+    /// The value for `key`, or `defaultValue()` when absent. Changing it changes the entry in
+    /// place, added at the end if it was absent, as `Dictionary`'s subscript of the same form
+    /// does; a map of maps is then updated without copying the inner map.
+    @inlinable
+    public subscript(key: Key, default defaultValue: @autoclosure () -> Value) -> Value {
+        get {
+            self[key] ?? defaultValue()
+        }
+        _modify {
+            let position: Int
+            if let found = self.position(of: key) {
+                position = found
+            } else {
+                appendNew(key: key, value: defaultValue())
+                position = storage.count - 1
+            }
+            yield &storage[position].value
+        }
+    }
+
+    /// Appends an entry whose key the map does not hold yet (the caller has checked).
+    @inlinable
+    mutating func appendNew(key: Key, value: Value) {
+        storage.append((key: key, value: value))
+        if index != nil {
+            index?[key] = storage.count - 1
+        } else {
+            indexIfLarge()
+        }
+    }
+
+    /// Builds the index when the map has outgrown ``linearSearchLimit``.
+    @inlinable
+    mutating func indexIfLarge() {
+        guard index == nil, storage.count > Self.linearSearchLimit else { return }
+        var positions = [Key: Int](minimumCapacity: storage.count)
+        for (position, entry) in storage.enumerated() {
+            positions[entry.key] = position
+        }
+        index = positions
     }
 }
 
 extension OrderedMap: Sequence {
+    /// The entries, in order.
+    @inlinable
     public func makeIterator() -> IndexingIterator<[(key: Key, value: Value)]> {
-        elements.makeIterator()
+        storage.makeIterator()
     }
+
+    /// The number of entries.
+    @inlinable
+    public var underestimatedCount: Int { storage.count }
 }
 
 extension OrderedMap: ExpressibleByDictionaryLiteral {
     /// A map literal keeps the order its entries are written in.
+    @inlinable
     public init(dictionaryLiteral elements: (Key, Value)...) {
         self.init(elements.map { (key: $0.0, value: $0.1) })
     }
@@ -71,16 +157,18 @@ extension OrderedMap: ExpressibleByDictionaryLiteral {
 
 extension OrderedMap: Equatable where Value: Equatable {
     /// Equal when both hold equal entries in the same order.
+    @inlinable
     public static func == (lhs: OrderedMap, rhs: OrderedMap) -> Bool {
-        lhs.elements.count == rhs.elements.count
-            && zip(lhs.elements, rhs.elements).allSatisfy { $0.key == $1.key && $0.value == $1.value }
+        lhs.storage.count == rhs.storage.count
+            && zip(lhs.storage, rhs.storage).allSatisfy { $0.key == $1.key && $0.value == $1.value }
     }
 }
 
 extension OrderedMap: Hashable where Value: Hashable {
+    @inlinable
     public func hash(into hasher: inout Hasher) {
-        hasher.combine(elements.count)
-        for element in elements {
+        hasher.combine(storage.count)
+        for element in storage {
             hasher.combine(element.key)
             hasher.combine(element.value)
         }

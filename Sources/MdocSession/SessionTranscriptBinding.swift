@@ -22,7 +22,7 @@ public struct SessionTranscriptBinding: Sendable {
         if case .tagged(CBOR.Tag.encodedCBOR, _) = item {
             let embedded = try EmbeddedCBOR<SessionTranscript>(cbor: item, at: .root)
             self.transcript = embedded.value
-            self.itemBytes = embedded.bytes
+            self.itemBytes = Array(embedded.bytes)
             self.taggedBytes = bytes
         } else {
             self.transcript = try SessionTranscript(cbor: item, at: .root)

@@ -1,7 +1,11 @@
 import MdocCBOR
 import MdocCrypto
 
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
 
 /// Reads certificates for `--trust` and similar options: files holding PEM (one or more
 /// certificates), DER, or hex DER, and directories of such files.
@@ -155,8 +159,7 @@ public enum CertificateFiles {
     private static func holdsOnlyPrivateKey(_ contents: InputSource) -> Bool {
         guard contents.encoding == .binary else { return false }
         let text = String(decoding: contents.bytes, as: UTF8.self)
-        return text.range(of: "-----BEGIN [A-Z ]*PRIVATE KEY-----", options: .regularExpression) != nil
-            && !text.contains("-----BEGIN CERTIFICATE-----")
+        return text.contains(/-----BEGIN [A-Z ]*PRIVATE KEY-----/) && !text.contains("-----BEGIN CERTIFICATE-----")
     }
 
     /// The certificates of a file's contents.

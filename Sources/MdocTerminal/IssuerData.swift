@@ -1,7 +1,16 @@
 import MdocCBOR
 import MdocModel
 
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
 
 /// The data elements of a document to issue, read from the JSON issuer data format of
 /// docs/issuer-data-format.md:
@@ -37,8 +46,9 @@ public struct IssuerData: Sendable {
     /// Reads the data file at `path`; `bytes-file` paths are relative to its folder.
     public static func load(_ path: String) throws(IssuerDataError) -> IssuerData {
         let bytes = try readFile(path, source: path, location: "")
-        let directory = (path as NSString).deletingLastPathComponent
-        return try IssuerData(json: bytes, source: path, baseDirectory: directory.isEmpty ? "." : directory)
+        // The folder part of the path: "." for a bare file name, "/" for a file at the root.
+        let directory = path.lastIndex(of: "/").map { slash in slash == path.startIndex ? "/" : String(path[..<slash]) } ?? "."
+        return try IssuerData(json: bytes, source: path, baseDirectory: directory)
     }
 
     /// Reads issuer data from JSON text. `source` names it in errors; relative `bytes-file` paths

@@ -1,5 +1,13 @@
 import ArgumentParser
+import MdocCBOR
+import MdocModel
 import MdocTerminal
+
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
+import Foundation
+#endif
 
 /// `mdoc-benchmark`'s command line: what main.swift runs, parsed by swift-argument-parser so that
 /// the program has `--help`, `--version`, a manual and shell completions like the others.
@@ -8,38 +16,53 @@ struct MdocBenchmark: ParsableCommand {
         commandName: "mdoc-benchmark",
         abstract: "Time DeviceResponse verification and BLE sessions beside the OpenSSL work they need.",
         discussion: """
-            Needs a swift-mdoc checkout: the Annex D vectors (Vectors/) and the demo credential \
-            (Certs/demo/) are read from the sources the program was built from, or from \
-            MDOC_VECTORS_DIR. Build it in release mode for meaningful figures.
+            verify without a response reads the Annex D vectors (Vectors/), and link the demo \
+            credential (Certs/demo/), from the swift-mdoc checkout the program was built from, \
+            or from MDOC_VECTORS_DIR; scaling makes its own responses. Build it in release mode \
+            for meaningful figures.
             """,
         version: ToolVersion.current,
-        subcommands: [Verification.self, Link.self],
+        subcommands: [Verification.self, Scaling.self, Link.self, MemoryProbe.self],
         defaultSubcommand: Verification.self
     )
 
-    /// `mdoc-benchmark verify`: decoding and verification of the Annex D DeviceResponse.
+    /// `mdoc-benchmark verify`: decoding and verification of one DeviceResponse.
     struct Verification: ParsableCommand {
         static let configuration = CommandConfiguration(
             commandName: "verify",
-            abstract: "Time decoding and verifying the Annex D DeviceResponse (the default).",
+            abstract: "Time decoding and verifying a DeviceResponse beside its OpenSSL floor (the default).",
             discussion: """
-                Prints the median and 90th percentile of decoding and fully verifying the ISO/IEC \
-                18013-5 Annex D DeviceResponse, next to the OpenSSL primitives verification \
-                cannot avoid (two ECDSA P-256 verifications, six SHA-256 digests, ECDH, HKDF, \
-                HMAC), measured in the same run, and their ratio.
+                Verifies the DeviceResponse named (with the files mdoc-reader verify takes: \
+                --trust, --transcript, --reader-key, --at), or without one the ISO/IEC 18013-5 \
+                Annex D DeviceResponse, and prints the median and 90th percentile of decoding it, \
+                of verifying it warm (a verifier that has seen its document signer) and cold (a \
+                new verifier, as every mdoc-reader verify process is), next to the OpenSSL work \
+                verification cannot avoid (the X.509 signatures of each document signer's path, \
+                the IssuerAuth signature, every IssuerSignedItemBytes digest, the DeviceSignature \
+                or the ECDH, HKDF and HMAC of a DeviceMac), measured in the same run; their \
+                ratios; and the peak memory of one verification above the base, per input byte, \
+                measured in a child process. The response must verify.
 
                 With --soak N it measures nothing of that: it verifies the response N times, each \
-                with a new verifier, and prints resident memory and open descriptors at the start \
-                and after each tenth of the run (scripts/soak.sh).
+                with a new verifier (with --warm, one verifier for all), and prints resident \
+                memory and open descriptors at the start and after each tenth of the run \
+                (scripts/soak.sh). Under valgrind --tool=callgrind, the instructions of --soak 3 \
+                less those of --soak 1, halved, are those of one verification: a count that a busy \
+                machine does not disturb.
 
                 Examples:
                   swift run -c release mdoc-benchmark verify --iterations 2000 --json
+                  mdoc-benchmark verify response.cbor --trust iaca.pem \\
+                    --transcript session_transcript_bytes.cbor --reader-key eReaderKey.pem
                   swift run -c release mdoc-benchmark --soak 10000
+                  valgrind --tool=callgrind mdoc-benchmark --soak 3 --warm
 
-                Exit codes: 0 measured; 1 a fixture was missing or an operation gave a wrong \
-                result; 64 usage error.
+                Exit codes: 0 measured; 1 an input was missing or unusable, did not verify, or \
+                an operation gave a wrong result; 64 usage error.
                 """
         )
+
+        @OptionGroup var input: InputOptions
 
         @Option(help: ArgumentHelp("Time exactly this many calls of each operation (default: at least 200 calls and 0.3 s).",
                                    valueName: "N"))
@@ -52,13 +75,132 @@ struct MdocBenchmark: ParsableCommand {
                                    valueName: "N"))
         var soak: Int?
 
+        @Flag(help: "With --soak, verify with one verifier throughout, as a reader that has seen the signer.")
+        var warm = false
+
         func validate() throws {
+            try input.validate()
+            if warm, soak == nil {
+                throw ValidationError("--warm goes with --soak")
+            }
             if let iterations, iterations <= 0 {
                 throw ValidationError("--iterations needs a positive whole number")
             }
             if let soak, soak <= 0 {
                 throw ValidationError("--soak needs a positive whole number")
             }
+        }
+    }
+
+    /// `mdoc-benchmark scaling`: verification over generated responses of growing size.
+    struct Scaling: ParsableCommand {
+        static let configuration = CommandConfiguration(
+            abstract: "Time verification over responses of 1 to 4,000 elements and 15 KB to the input limit.",
+            discussion: """
+                Issues an mDL with the toolkit's own DocumentIssuer (a new P-256 IACA and \
+                document signer) and answers a request for all of it with ResponseBuilder (DeviceMac), \
+                once per row: by element count (short text elements) and by response size (ten \
+                elements and a portrait filling the rest, up to the CBOR decoder's 8 MiB input \
+                limit). Each row gives warm verification beside its OpenSSL floor and the digests' \
+                share of it, measured in the same run, the cost of each further element or byte \
+                against that of its digest, and the peak memory above the base per input byte \
+                (child process); least-squares slopes close each table.
+
+                Examples:
+                  swift run -c release mdoc-benchmark scaling
+                  mdoc-benchmark scaling --elements 1 2000 --sizes 15000 --save-inputs /tmp/inputs
+
+                Exit codes: 0 measured; 1 a response could not be made or did not verify; 64 usage \
+                error.
+                """
+        )
+
+        @Option(parsing: .upToNextOption, help: ArgumentHelp("The element counts of the first table.", valueName: "N"))
+        var elements: [Int] = ScalingBenchmark.defaultElementCounts
+
+        @Option(parsing: .upToNextOption, help: ArgumentHelp("The response sizes in bytes of the second table.", valueName: "BYTES"))
+        var sizes: [Int] = ScalingBenchmark.defaultResponseSizes
+
+        @Option(help: ArgumentHelp("Time exactly this many calls of each operation (default: at least 10 calls and 0.3 s).",
+                                   valueName: "N"))
+        var iterations: Int?
+
+        @Option(name: .customLong("save-inputs"),
+                help: ArgumentHelp("Keep each generated response with its IACA, transcript and reader key in a folder of DIR.",
+                                   valueName: "DIR"))
+        var saveInputs: String?
+
+        @Flag(help: "Print the figures as JSON.")
+        var json = false
+
+        func validate() throws {
+            guard !elements.isEmpty, elements.allSatisfy({ $0 > 0 }) else {
+                throw ValidationError("--elements needs positive whole numbers")
+            }
+            guard sizes.allSatisfy({ $0 > 0 && $0 <= CBORLimits.defaultMaximumInputSize }) else {
+                throw ValidationError("--sizes needs sizes from 1 to the input limit, \(CBORLimits.defaultMaximumInputSize) bytes")
+            }
+            if let iterations, iterations <= 0 {
+                throw ValidationError("--iterations needs a positive whole number")
+            }
+        }
+    }
+
+    /// `mdoc-benchmark memory-probe`: the child process of the peak-memory measurement.
+    struct MemoryProbe: ParsableCommand {
+        static let configuration = CommandConfiguration(
+            commandName: "memory-probe",
+            abstract: "Verify a DeviceResponse once and print the base and peak resident memory above it, in KiB.",
+            shouldDisplay: false
+        )
+
+        @OptionGroup var input: InputOptions
+
+        func validate() throws {
+            try input.validate()
+        }
+    }
+
+    /// The DeviceResponse to measure and what verifying it needs, as `mdoc-reader verify` takes
+    /// them.
+    struct InputOptions: ParsableArguments {
+        @Argument(help: "A DeviceResponse (binary CBOR or hex); the Annex D DeviceResponse when omitted.")
+        var response: String?
+
+        @Option(name: .customLong("trust"), parsing: .upToNextOption,
+                help: "Trust anchor certificates (PEM, DER or hex DER files, or directories of them).")
+        var trust: [String] = []
+
+        @Option(help: "The SessionTranscript or SessionTranscriptBytes the response is bound to.")
+        var transcript: String?
+
+        @Option(name: .customLong("reader-key"), help: "The reader's ephemeral private key (PEM or COSE_Key), for DeviceMac.")
+        var readerKey: String?
+
+        @Option(help: "The verification time, RFC 3339 (default: now; 2021-01-01T00:00:00Z for Annex D).")
+        var at: String?
+
+        func validate() throws {
+            if response == nil {
+                guard trust.isEmpty, transcript == nil, readerKey == nil, at == nil else {
+                    throw ValidationError("--trust, --transcript, --reader-key and --at go with a named response")
+                }
+                return
+            }
+            guard !trust.isEmpty else {
+                throw ValidationError("give at least one --trust certificate or directory with a response")
+            }
+            if let at, (try? TDate(text: at)) == nil {
+                throw ValidationError("--at \(at): not an RFC 3339 date-time (for example 2021-01-01T00:00:00Z)")
+            }
+        }
+
+        /// The input these options name.
+        func load() throws -> VerificationInput {
+            guard let response else { return try VerificationInput.annexD() }
+            let time = try at.map { try TDate(text: $0).date } ?? Date()
+            return try VerificationInput.load(
+                VerificationInput.Files(response: response, trust: trust, transcript: transcript, readerKey: readerKey), at: time)
         }
     }
 

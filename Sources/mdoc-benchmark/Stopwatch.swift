@@ -72,6 +72,11 @@ struct Stopwatch {
 
     /// A fixed iteration count from `--iterations`, or nil to size each run from its warm-up.
     let fixedIterations: Int?
+    /// The fewest timed calls of an operation when the count is sized from the warm-up: the
+    /// scaling tables, whose largest inputs take a good part of a second, ask for fewer.
+    var minimumIterations = Self.minimumIterations
+    /// The fewest untimed calls before timing.
+    var minimumWarmUpIterations = Self.minimumWarmUpIterations
 
     /// Warms up and times every benchmark; the measurements are in the order of `benchmarks`.
     func measure(_ benchmarks: [Benchmark]) -> [Measurement] {
@@ -79,7 +84,7 @@ struct Stopwatch {
             let perCall = warmUp(benchmark)
             if let fixedIterations { return fixedIterations }
             let needed = Self.microseconds(Self.minimumDuration) / max(perCall, 0.001)
-            return max(Self.minimumIterations, Int(needed.rounded(.up)))
+            return max(minimumIterations, Int(needed.rounded(.up)))
         }
         var samples = iterations.map { count in
             var array: [Double] = []
@@ -103,7 +108,7 @@ struct Stopwatch {
         let clock = ContinuousClock()
         let start = clock.now
         var calls = 0
-        while calls < Self.minimumWarmUpIterations || clock.now - start < Self.warmUpDuration {
+        while calls < minimumWarmUpIterations || clock.now - start < Self.warmUpDuration {
             _ = benchmark.timedCall()
             calls += 1
         }

@@ -1,7 +1,11 @@
 import MdocCrypto
 import MdocTerminal
 
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
 
 /// The trust anchors of the reader's commands: the IACA roots of `--trust` (`verify`, `request`)
 /// and the reader roots of `--trust-readers` (`verify-request`), each the paths given, else its

@@ -7,7 +7,11 @@ import MdocModel
 import MdocSession
 import MdocTerminal
 
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
 
 /// `mdoc-reader request`: a live session with an mdoc from its engagement.
 struct Request: AsyncParsableCommand {
@@ -205,7 +209,7 @@ struct Request: AsyncParsableCommand {
             text = found
         }
         do {
-            return try MdocURI(text.trimmingCharacters(in: .whitespacesAndNewlines))
+            return try MdocURI(text.trimmingSpacesAndLineBreaks)
         } catch {
             throw ProgramFailure(.malformedInput, "the engagement: \(error)")
         }
@@ -255,6 +259,6 @@ struct Request: AsyncParsableCommand {
             }
             return
         }
-        try OutputFile.create(bytes, at: path, mode: OutputFile.privateMode, replacing: true)
+        try OutputFile.create(Array(bytes), at: path, mode: OutputFile.privateMode, replacing: true)
     }
 }

@@ -3,7 +3,11 @@ import MdocModel
 import MdocSession
 import MdocTerminal
 
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
 
 /// Turns `--doctype`, `--namespace`, `--elements`, `--preset` and `--retain` into the
 /// DocRequests of a DeviceRequest (ISO/IEC 18013-5 8.3.2.1.2.1).
@@ -42,7 +46,7 @@ struct RequestBuilder {
 
     private func identifiers(in space: String) throws(ValidationError) -> [String] {
         if let elements {
-            let list = elements.split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces) }.filter { !$0.isEmpty }
+            let list = elements.split(separator: ",").map(\.trimmingSpaces).filter { !$0.isEmpty }
             guard !list.isEmpty else {
                 throw ValidationError("--elements names no element")
             }

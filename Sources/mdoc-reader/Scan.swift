@@ -2,7 +2,11 @@ import ArgumentParser
 import MdocBLE
 import MdocTerminal
 
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
 
 /// `mdoc-reader scan`: lists nearby holders advertising an ISO/IEC 18013-5 service.
 struct Scan: AsyncParsableCommand {

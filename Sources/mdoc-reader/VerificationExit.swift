@@ -2,7 +2,11 @@ import MdocModel
 import MdocSession
 import MdocTerminal
 
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
 
 /// How `verify` and `request` end with a verification report: the report on standard output,
 /// then the exit status for its outcome (README, exit codes).

@@ -25,6 +25,20 @@ struct MdocMessageChunkingTests {
         #expect(MessageChunker.chunkSize(mtu: 5) == 20)
     }
 
+    @Test("writes are at most 510 octets: BlueZ 5.63 to 5.68 drop a written value of 511 or 512")
+    func writeChunkSize() {
+        #expect(MessageChunker.maximumWriteChunkSize == 510)
+        #expect(MessageChunker.chunkSize(mtu: 513, limit: MessageChunker.maximumWriteChunkSize) == 510)
+        #expect(MessageChunker.chunkSize(mtu: 512, limit: MessageChunker.maximumWriteChunkSize) == 509)
+        #expect(MessageChunker.chunkSize(mtu: 515, limit: MessageChunker.maximumWriteChunkSize) == 510)
+        #expect(MessageChunker.chunkSize(mtu: 23, limit: MessageChunker.maximumWriteChunkSize) == 20)
+        // A limit above the attribute value limit does not lift it.
+        #expect(MessageChunker.chunkSize(mtu: 517, limit: 600) == 512)
+        let chunks = MessageChunker.chunks(of: Self.message(1385), mtu: 517, limit: MessageChunker.maximumWriteChunkSize)
+        #expect(chunks.map(\.count) == [510, 510, 368])
+        #expect(chunks.flatMap { $0.dropFirst() } == Self.message(1385))
+    }
+
     @Test("ATT_MTU 23: chunks of 20 bytes, headers 0x01 then 0x00 on the last")
     func chunksAtMinimumMTU() {
         let chunks = MessageChunker.chunks(of: Self.message(50), mtu: 23)

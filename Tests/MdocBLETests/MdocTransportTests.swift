@@ -240,6 +240,32 @@ struct MdocTransportTests {
         #expect(error.reason == "the GATT client started the session but never enabled notifications of Server2Client (it subscribed to State only), so the message could not be sent")
     }
 
+    @Test("a client that subscribed to Server2Client, stopped and went away is reported gone, not as never subscribed",
+          arguments: MdocBLEMode.allCases)
+    func serverToAClientThatLeftAfterSubscribing(mode: MdocBLEMode) async throws {
+        let uuid = UUID()
+        let (accepted, connected) = try await SimTestSupport.connectedPair(serviceUUID: uuid)
+        let server = MdocGATTServerTransport(mode: mode, serviceUUID: uuid, ident: Self.ident, bearer: accepted)
+        defer { server.close() }
+        let manual = try await ManualMdocClient.discover(mode: mode, serviceUUID: uuid, bearer: connected)
+        try await manual.start()
+        try await server.waitForStart()
+        try await manual.client.setNotifications(false, for: manual.server2Client)
+        let sender = Task { () async -> BLEError? in
+            do throws(BLEError) {
+                try await server.send([7])
+                return nil
+            } catch {
+                return error
+            }
+        }
+        try await Task.sleep(for: .milliseconds(200))
+        manual.client.close()
+        let error = try #require(await sender.value, "the send to a client that went away succeeded")
+        #expect(error.code == .linkClosed, "\(error)")
+        #expect(!error.reason.contains("never enabled"), "\(error)")
+    }
+
     @Test("State 0x01 drops a partial message on the server", arguments: MdocBLEMode.allCases)
     func startResetsReassembly(mode: MdocBLEMode) async throws {
         let uuid = UUID()

@@ -78,6 +78,31 @@ struct BlueZSessionTests {
         }
     }
 
+    @Test("a reader finds a holder bluetoothd has met before, whose UUIDs still list the earlier session's service")
+    func knownDevice() throws {
+        let bluetoothd = try Bluetoothd()
+        var readerOutputs: [String] = []
+        for _ in 0..<2 {
+            let (holder, uri) = try Self.holder(["--transport", "sim", "--ble-mode", "peripheral", "--timeout", Self.programTimeout],
+                                                environment: bluetoothd.environment)
+            let reader = try ProgramRunner.run("mdoc-reader", [
+                "request", uri, "--preset", "age-over-18", "--timeout", Self.programTimeout, "--transport", "bluez",
+                "--log-level", "debug",
+            ] + HCISessionTests.trust, timeout: 120, environment: bluetoothd.environment)
+            let holderResult = holder.wait(timeout: 60)
+            #expect(reader.status == 0, "\(reader.standardError)")
+            #expect(holderResult.status == 0, "\(holderResult.standardError)")
+            readerOutputs.append(reader.standardError)
+        }
+        let report = bluetoothd.stop()
+
+        // The first time the device advertises the service; the second time bluetoothd lists the
+        // services resolved the first time, and only connecting shows the new one.
+        #expect(readerOutputs[0].contains("advertises=the service"), "\(readerOutputs[0])")
+        #expect(readerOutputs[1].contains("advertises=unknown: checking its services"), "\(readerOutputs[1])")
+        #expect(report.last == "registrations 0", "\(report)")
+    }
+
     @Test("Ctrl-C and SIGTERM unregister the application and the advertisement before the program ends",
           arguments: [(SIGINT, "peripheral"), (SIGTERM, "both")])
     func signalled(signal: Int32, mode: String) throws {

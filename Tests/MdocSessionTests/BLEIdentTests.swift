@@ -27,7 +27,7 @@ struct BLEIdentTests {
         let tagged = Vectors.annexD("e_device_key_bytes")
         let eDeviceKeyBytes = try EmbeddedCBOR<COSEKey>(cbor: CBOR.decode(tagged), at: .root)
         let overContent = try HKDF.deriveKey(
-            inputKeyMaterial: eDeviceKeyBytes.bytes, salt: [], info: BLEIdent.info, outputByteCount: BLEIdent.byteCount)
+            inputKeyMaterial: Array(eDeviceKeyBytes.bytes), salt: [], info: BLEIdent.info, outputByteCount: BLEIdent.byteCount)
         #expect(try BLEIdent.compute(eDeviceKeyBytes: eDeviceKeyBytes) != overContent.bytes)
     }
 

@@ -32,18 +32,18 @@ struct CredentialTests {
         let items = try #require(credential.issuerSigned.nameSpaces?[Fixture.nameSpace])
         let encoded = credential.encoded()
         for item in items {
-            #expect(encoded.offsets(of: item.bytes).count == 1)
+            #expect(encoded.offsets(of: Array(item.bytes)).count == 1)
         }
         // Rewrite one item's digestID head in a longer form inside the file: the item's bytes
         // must be read and written back as they are.
         let first = try #require(items.first)
         let digestIDKey: [UInt8] = [0x68] + Array("digestID".utf8)
         let digestID = UInt8(first.value.digestID)
-        let longer = try first.bytes.replacingOnly(digestIDKey + [digestID], with: digestIDKey + [0x18, digestID])
+        let longer = try Array(first.bytes).replacingOnly(digestIDKey + [digestID], with: digestIDKey + [0x18, digestID])
         let tampered = try encoded.replacingOnly(
             CBOR.encodedCBOR(first.bytes).encoded(), with: CBOR.encodedCBOR(longer).encoded())
         let decoded = try Credential(encoded: tampered)
-        #expect(decoded.issuerSigned.nameSpaces?[Fixture.nameSpace]?.first?.bytes == longer)
+        #expect(decoded.issuerSigned.nameSpaces?[Fixture.nameSpace]?.first.map { Array($0.bytes) } == longer)
         #expect(decoded.encoded() == tampered)
     }
 

@@ -353,7 +353,7 @@ struct IssuedDocumentVerificationTests {
     @Test("digests cover the received item bytes: a non-preferred encoding (digestID 0x1800) verifies")
     func digestsOverReceivedBytes() throws {
         var mdoc = try TestMdoc(pki: TestPKI())
-        let preferred = TestMdoc.item(digestID: 0, "family_name", "Doe").bytes
+        let preferred = Array(TestMdoc.item(digestID: 0, "family_name", "Doe").bytes)
         // The same IssuerSignedItem with digestID 0 written as 0x18 0x00 instead of 0x00.
         let digestIDKey: [UInt8] = [0x68] + Array("digestID".utf8)
         let nonPreferred = try preferred.replacingOnly(digestIDKey + [0x00], with: digestIDKey + [0x18, 0x00])

@@ -4,7 +4,8 @@
 
 /// Opens the Linux HCI user channel of adapter hci<index> with libbluetooth: an AF_BLUETOOTH
 /// raw HCI socket (close-on-exec, non-blocking) bound to HCI_CHANNEL_USER. Returns the socket,
-/// or -errno of the step that failed; *step names that step ("socket", "devinfo", "bind").
+/// or -errno of the step that failed; *step names that step ("socket", "devinfo", "bind"). When
+/// libbluetooth (opened on first use) cannot be opened, -ELIBACC is returned and *step says why.
 /// When the adapter exists and is up, nothing is bound, *adapter_is_up is 1 and -EBUSY is
 /// returned. No BlueZ type crosses this interface, so Swift never imports the BlueZ headers
 /// (whose libc includes would shadow Glibc's).

@@ -33,6 +33,8 @@ enum {
     MDOC_IMAGE_ERROR_PARAMETER = 4,
     /* Encoding failed inside the library; see the message. */
     MDOC_IMAGE_ERROR_ENCODE = 5,
+    /* libpng or libjpeg cannot be opened (it is opened on first use); see the message. */
+    MDOC_IMAGE_ERROR_LIBRARY = 6,
 };
 
 /* Size of the message buffers the functions fill (including the terminating NUL). */

@@ -8,12 +8,13 @@ import Logging
 /// The GATT client side of ISO/IEC 18013-5 BLE data retrieval (8.3.3.1.1) through bluetoothd:
 /// the mdoc reader in peripheral server mode, the mdoc in central client mode.
 ///
-/// ``connect(over:adapter:mode:serviceUUID:expectedIdent:timeout:logger:)`` discovers a device
-/// advertising the service (Adapter1.SetDiscoveryFilter, StartDiscovery), connects
+/// ``connect(over:adapter:links:mode:serviceUUID:expectedIdent:timeout:logger:)`` discovers a device
+/// advertising the service (``BlueZDiscovery``), connects
 /// (Device1.Connect), waits for ServicesResolved, finds the characteristics, checks Ident in
 /// central client mode, enables notifications of State and Server2Client (StartNotify) and
-/// writes State 0x01 (8.3.3.1.1.4). Chunks go out as WriteValue with type "command" (ATT Write
-/// Command), in order; notifications arrive as PropertiesChanged of a characteristic's Value.
+/// writes State 0x01 (8.3.3.1.1.4). Chunks of at most ``MessageChunker/maximumWriteChunkSize``
+/// octets go out as WriteValue with type "command" (ATT Write Command), in order; notifications
+/// arrive as PropertiesChanged of a characteristic's Value.
 actor BlueZClientTransport: MdocTransport {
     /// How often discovery and connection progress are polled.
     static let pollInterval: Duration = .milliseconds(50)
@@ -25,15 +26,16 @@ actor BlueZClientTransport: MdocTransport {
     private let statePath: String
     private let client2ServerPath: String
     private let server2ClientPath: String
-    private let subscription: DBusConnection.Registration
+    private let subscriptions: [DBusConnection.Registration]
+    private let links: BlueZRadio.ClientLinks
     private var inbox: MdocClientInbox
     private var isClosed = false
     private let sendTurn = MessageSendTurn()
     private let logger: Logger
 
     private init(mode: MdocBLEMode, mtu: Int, connection: DBusConnection, devicePath: String,
-                 characteristics: [BluetoothUUID: String], subscription: DBusConnection.Registration,
-                 signals: AsyncStream<DBusConnection.Delivery>, logger: Logger) {
+                 characteristics: [BluetoothUUID: String], subscriptions: [DBusConnection.Registration],
+                 links: BlueZRadio.ClientLinks, signals: AsyncStream<DBusConnection.Delivery>, logger: Logger) {
         self.mode = mode
         self.mtu = mtu
         self.connection = connection
@@ -41,7 +43,8 @@ actor BlueZClientTransport: MdocTransport {
         statePath = characteristics[MdocGATTProfile.state(mode: mode)] ?? ""
         client2ServerPath = characteristics[MdocGATTProfile.client2Server(mode: mode)] ?? ""
         server2ClientPath = characteristics[MdocGATTProfile.server2Client(mode: mode)] ?? ""
-        self.subscription = subscription
+        self.subscriptions = subscriptions
+        self.links = links
         inbox = MdocClientInbox(mtu: mtu)
         self.logger = logger
         Task { [weak self] in
@@ -55,64 +58,55 @@ actor BlueZClientTransport: MdocTransport {
     /// `adapter`, within `timeout`. `expectedIdent` is checked against the Ident characteristic
     /// in central client mode. Throws `peerNotFound`, `timeout`, `serviceNotFound`,
     /// `characteristicNotFound`, `identMismatch`, or `linkClosed` with bluetoothd's error.
+    ///
+    /// A device bluetoothd has resolved the services of before (a reader met earlier) lists
+    /// those services as its UUIDs, not the UUIDs it advertises now, so the fresh service UUID
+    /// of this session is not among them (org.bluez.Device.rst, UUIDs). Such a device is
+    /// recognised by bluetoothd reporting its RSSI during this discovery, which it does only for
+    /// advertisements matching a discovery filter; it is connected to and kept only if its
+    /// GATT services include `serviceUUID`.
+    ///
+    /// bluetoothd keeps a link up after the program that asked for it has gone, so every device
+    /// connected is in `links` until it is disconnected, for the radio to disconnect when it
+    /// closes.
     static func connect(
-        over connection: DBusConnection, adapter: String, mode: MdocBLEMode, serviceUUID: UUID, expectedIdent: [UInt8]?,
-        timeout: Duration, logger: Logger
+        over connection: DBusConnection, adapter: String, links: BlueZRadio.ClientLinks, mode: MdocBLEMode, serviceUUID: UUID,
+        expectedIdent: [UInt8]?, timeout: Duration, logger: Logger
     ) async throws(BLEError) -> BlueZClientTransport {
         let deadline = ContinuousClock.now + timeout
         let uuid = serviceUUID.uuidString.lowercased()
-        let devicePath = try await discover(uuid, over: connection, adapter: adapter, until: deadline, logger: logger)
-        logger.debug("connecting through bluetoothd", metadata: ["device": "\(devicePath)"])
-        do {
-            _ = try await connection.call(BlueZInterface.service, devicePath, BlueZInterface.device, "Connect",
-                                          timeout: max(deadline - ContinuousClock.now, .milliseconds(1)))
-        } catch {
-            throw BLEError(.linkClosed, "bluetoothd could not connect to \(devicePath): \(error)")
-        }
-        do {
-            return try await open(devicePath, uuid: uuid, over: connection, mode: mode, expectedIdent: expectedIdent,
-                                  until: deadline, logger: logger)
-        } catch {
-            _ = try? await connection.call(BlueZInterface.service, devicePath, BlueZInterface.device, "Disconnect")
-            throw error
-        }
-    }
-
-    /// Discovery with a UUID filter until a device advertising `uuid` is seen (it has an RSSI,
-    /// so it is in range now, not only in bluetoothd's cache); returns its object path.
-    private static func discover(
-        _ uuid: String, over connection: DBusConnection, adapter: String, until deadline: ContinuousClock.Instant, logger: Logger
-    ) async throws(BLEError) -> String {
-        do {
-            _ = try await connection.call(BlueZInterface.service, adapter, BlueZInterface.adapter, "SetDiscoveryFilter", [
-                .properties([("UUIDs", .strings([uuid])), ("Transport", .string("le"))]),
+        let discovery = try await BlueZDiscovery.start(uuid, over: connection, adapter: adapter, logger: logger)
+        defer { discovery.stop() }
+        while true {
+            let candidate = try await discovery.next(until: deadline)
+            logger.debug("connecting through bluetoothd", metadata: [
+                "device": "\(candidate.path)", "advertises": "\(candidate.isAdvertisingService ? "the service" : "unknown: checking its services")",
             ])
-            _ = try await connection.call(BlueZInterface.service, adapter, BlueZInterface.adapter, "StartDiscovery")
-        } catch {
-            throw BLEError(.transportUnavailable, "bluetoothd refused to start discovery on \(adapter): \(error)")
-        }
-        defer {
-            Task { _ = try? await connection.call(BlueZInterface.service, adapter, BlueZInterface.adapter, "StopDiscovery") }
-        }
-        logger.debug("discovering through bluetoothd", metadata: ["service": "\(uuid)", "adapter": "\(adapter)"])
-        while ContinuousClock.now < deadline {
-            let objects = try await managedObjects(over: connection)
-            for (path, interfaces) in objects where path.hasPrefix(adapter + "/") {
-                guard let device = interfaces[BlueZInterface.device]?.dictionaryValue,
-                      device["RSSI"] != nil || device["Connected"]?.boolValue == true,
-                      device["UUIDs"]?.stringsValue?.contains(where: { $0.lowercased() == uuid }) == true else { continue }
-                return path
+            links.insert(candidate.path)
+            do {
+                _ = try await connection.call(BlueZInterface.service, candidate.path, BlueZInterface.device, "Connect",
+                                              timeout: max(deadline - ContinuousClock.now, .milliseconds(1)))
+            } catch {
+                await links.disconnect(candidate.path, over: connection)
+                throw BLEError(.linkClosed, "bluetoothd could not connect to \(candidate.path): \(error)")
             }
-            try? await Task.sleep(for: pollInterval)
+            do {
+                return try await open(candidate.path, uuid: uuid, over: connection, links: links, mode: mode,
+                                      expectedIdent: expectedIdent, until: deadline, logger: logger)
+            } catch {
+                await links.disconnect(candidate.path, over: connection)
+                guard error.code == .serviceNotFound, !candidate.isAdvertisingService else { throw error }
+                logger.debug("the device does not have the service", metadata: ["device": "\(candidate.path)"])
+                discovery.exclude(candidate.path)
+            }
         }
-        throw BLEError(.peerNotFound, "no device advertising service \(uuid) was discovered")
     }
 
     /// After Device1.Connect: waits for the services, finds the 18013-5 characteristics,
     /// checks Ident, enables notifications and writes State 0x01.
     private static func open(
-        _ devicePath: String, uuid: String, over connection: DBusConnection, mode: MdocBLEMode, expectedIdent: [UInt8]?,
-        until deadline: ContinuousClock.Instant, logger: Logger
+        _ devicePath: String, uuid: String, over connection: DBusConnection, links: BlueZRadio.ClientLinks, mode: MdocBLEMode,
+        expectedIdent: [UInt8]?, until deadline: ContinuousClock.Instant, logger: Logger
     ) async throws(BLEError) -> BlueZClientTransport {
         while try await property(over: connection, devicePath, BlueZInterface.device, "ServicesResolved")?.boolValue != true {
             guard ContinuousClock.now < deadline else {
@@ -141,7 +135,9 @@ actor BlueZClientTransport: MdocTransport {
         for characteristic in required where characteristics[characteristic] == nil {
             throw BLEError(.characteristicNotFound, "the service \(uuid) lacks characteristic \(characteristic)")
         }
-        logger.debug("ATT MTU reported by bluetoothd", metadata: ["mtu": "\(mtu)", "chunkSize": "\(MessageChunker.chunkSize(mtu: mtu))"])
+        logger.debug("ATT MTU reported by bluetoothd", metadata: [
+            "mtu": "\(mtu)", "chunkSize": "\(MessageChunker.chunkSize(mtu: mtu, limit: MessageChunker.maximumWriteChunkSize))",
+        ])
         if mode == .centralClient, let expectedIdent, let identPath = characteristics[MdocGATTProfile.ident] {
             let read: [UInt8]
             do {
@@ -157,17 +153,26 @@ actor BlueZClientTransport: MdocTransport {
                 throw BLEError(.identMismatch, "the reader's Ident \(MdocGATTClientTransport.hex(read)) is not \(MdocGATTClientTransport.hex(expectedIdent)), derived from EDeviceKeyBytes")
             }
         }
+        // The device's and characteristics' changes, and the characteristics going away: when
+        // the GATT server's application ends, bluetoothd on the other side drops the service and
+        // this one removes its objects, while the link itself stays up.
         let (signals, sink) = AsyncStream.makeStream(of: DBusConnection.Delivery.self, bufferingPolicy: .unbounded)
-        let subscription: DBusConnection.Registration
-        do {
-            subscription = try await connection.subscribe(
-                "type='signal',sender='\(BlueZInterface.service)',interface='\(BlueZInterface.properties)',"
-                    + "member='PropertiesChanged',path_namespace='\(devicePath)'") { sink.yield($0) }
-        } catch {
-            throw BLEError(.linkClosed, "watching \(devicePath) on D-Bus failed: \(error)")
+        var subscriptions: [DBusConnection.Registration] = []
+        for rule in [
+            "type='signal',sender='\(BlueZInterface.service)',interface='\(BlueZInterface.properties)',"
+                + "member='PropertiesChanged',path_namespace='\(devicePath)'",
+            "type='signal',sender='\(BlueZInterface.service)',interface='\(BlueZInterface.objectManager)',"
+                + "member='InterfacesRemoved',arg0path='\(devicePath)/'",
+        ] {
+            do {
+                subscriptions.append(try await connection.subscribe(rule) { sink.yield($0) })
+            } catch {
+                subscriptions.forEach { $0.cancel() }
+                throw BLEError(.linkClosed, "watching \(devicePath) on D-Bus failed: \(error)")
+            }
         }
         let transport = BlueZClientTransport(mode: mode, mtu: mtu, connection: connection, devicePath: devicePath,
-                                             characteristics: characteristics, subscription: subscription,
+                                             characteristics: characteristics, subscriptions: subscriptions, links: links,
                                              signals: signals, logger: logger)
         try await transport.start()
         return transport
@@ -176,9 +181,10 @@ actor BlueZClientTransport: MdocTransport {
     func send(_ message: [UInt8]) async throws(BLEError) {
         await sendTurn.acquire()
         defer { sendTurn.release() }
-        let chunks = MessageChunker.chunks(of: message, mtu: mtu)
+        let limit = MessageChunker.maximumWriteChunkSize
+        let chunks = MessageChunker.chunks(of: message, mtu: mtu, limit: limit)
         logger.debug("sending a message as Client2Server writes through bluetoothd", metadata: [
-            "bytes": "\(message.count)", "chunks": "\(chunks.count)", "chunkSize": "\(MessageChunker.chunkSize(mtu: mtu))",
+            "bytes": "\(message.count)", "chunks": "\(chunks.count)", "chunkSize": "\(MessageChunker.chunkSize(mtu: mtu, limit: limit))",
         ])
         for chunk in chunks {
             try await writeCommand(client2ServerPath, chunk)
@@ -237,19 +243,29 @@ actor BlueZClientTransport: MdocTransport {
     private func disconnect() async {
         guard !isClosed else { return }
         isClosed = true
-        subscription.cancel()
+        subscriptions.forEach { $0.cancel() }
         inbox.events.finish()
-        _ = try? await connection.call(BlueZInterface.service, devicePath, BlueZInterface.device, "Disconnect")
+        await links.disconnect(devicePath, over: connection)
     }
 
-    /// Handles one PropertiesChanged under the device; false once the link ended.
+    /// Handles one PropertiesChanged under the device, or InterfacesRemoved of an object under
+    /// it; false once the link ended.
     private func handle(_ signal: DBusConnection.Delivery) -> Bool {
-        guard !isClosed, signal.arguments.count >= 2, let changed = signal.arguments[1].dictionaryValue else { return !isClosed }
+        guard !isClosed, signal.arguments.count >= 2 else { return !isClosed }
+        if signal.member == "InterfacesRemoved" {
+            guard let removed = signal.arguments[0].stringValue,
+                  [statePath, client2ServerPath, server2ClientPath].contains(removed) else { return true }
+            logger.debug("bluetoothd removed the service's characteristics: the GATT server's application ended")
+            close()
+            return false
+        }
+        guard let changed = signal.arguments[1].dictionaryValue else { return true }
         if signal.path == devicePath, changed["Connected"]?.boolValue == false {
             logger.debug("bluetoothd reports the device disconnected")
             isClosed = true
-            subscription.cancel()
+            subscriptions.forEach { $0.cancel() }
             inbox.events.finish()
+            links.remove(devicePath)
             return false
         }
         guard let value = changed["Value"]?.bytesValue else { return true }
@@ -261,7 +277,8 @@ actor BlueZClientTransport: MdocTransport {
         return true
     }
 
-    private static func managedObjects(over connection: DBusConnection) async throws(BLEError) -> [String: [String: DBusValue]] {
+    /// bluetoothd's objects by path, each with its interfaces' properties.
+    static func managedObjects(over connection: DBusConnection) async throws(BLEError) -> [String: [String: DBusValue]] {
         let reply: [DBusValue]
         do {
             reply = try await connection.call(BlueZInterface.service, "/", BlueZInterface.objectManager, "GetManagedObjects")

@@ -24,12 +24,16 @@ public final class BlueZRadio: MdocRadio {
     /// The adapter's object path, such as `/org/bluez/hci0`.
     public let adapterPath: String
     private let connection: DBusConnection
+    private let settings: BlueZDaemonSettings
     private let cleanups = Mutex<[ObjectIdentifier: @Sendable () async -> Void]>([:])
+    private let clientLinks = ClientLinks()
+    private let hasWarnedOfBearers = Atomic<Bool>(false)
 
-    private init(adapterName: String, adapterPath: String, connection: DBusConnection) {
+    private init(adapterName: String, adapterPath: String, connection: DBusConnection, settings: BlueZDaemonSettings) {
         self.adapterName = adapterName
         self.adapterPath = adapterPath
         self.connection = connection
+        self.settings = settings
     }
 
     /// Connects to bluetoothd on the system bus (`DBUS_SYSTEM_BUS_ADDRESS` when set) and checks
@@ -72,12 +76,15 @@ public final class BlueZRadio: MdocRadio {
         guard chosen.powered else {
             throw unavailable("adapter \(chosen.name) is powered off: power it on with `bluetoothctl power on` (and `rfkill unblock bluetooth` if it is blocked)")
         }
-        return BlueZRadio(adapterName: chosen.name, adapterPath: chosen.path, connection: connection)
+        return BlueZRadio(adapterName: chosen.name, adapterPath: chosen.path, connection: connection,
+                          settings: .local(modalias: chosen.modalias))
     }
 
     /// bluetoothd's adapters, by name. Throws `transportUnavailable` when bluetoothd does not
     /// run, refuses this user, or does not answer.
-    private static func adapters(over connection: DBusConnection) async throws(BLEError) -> [(name: String, path: String, powered: Bool)] {
+    private static func adapters(
+        over connection: DBusConnection
+    ) async throws(BLEError) -> [(name: String, path: String, powered: Bool, modalias: String?)] {
         let owned: Bool
         do {
             owned = try await connection.call(BlueZInterface.bus, BlueZInterface.busPath, BlueZInterface.bus, "NameHasOwner",
@@ -97,9 +104,10 @@ public final class BlueZRadio: MdocRadio {
         } catch {
             throw unavailable("bluetoothd did not list its adapters (\(error))")
         }
-        return objects.compactMap { path, interfaces -> (name: String, path: String, powered: Bool)? in
+        return objects.compactMap { path, interfaces -> (name: String, path: String, powered: Bool, modalias: String?)? in
             guard let properties = interfaces.dictionaryValue?[BlueZInterface.adapter]?.dictionaryValue else { return nil }
-            return (String(path.split(separator: "/").last ?? ""), path, properties["Powered"]?.boolValue ?? false)
+            return (String(path.split(separator: "/").last ?? ""), path, properties["Powered"]?.boolValue ?? false,
+                    properties["Modalias"]?.stringValue)
         }.sorted { $0.name < $1.name }
     }
 
@@ -109,12 +117,14 @@ public final class BlueZRadio: MdocRadio {
     /// and advertisement, in central client mode discovery, connection and the Ident check.
     public func holderLink(mode: MdocBLEMode, serviceUUID: UUID, ident: [UInt8], timeout: Duration,
                            logger: Logger) async throws(BLEError) -> any MdocTransport {
+        warnOfSeveralBearers(logger)
         switch mode {
         case .peripheralServer:
             return try await serve(mode: mode, serviceUUID: serviceUUID, ident: nil, timeout: timeout, logger: logger)
         case .centralClient:
-            return try await BlueZClientTransport.connect(over: connection, adapter: adapterPath, mode: mode, serviceUUID: serviceUUID,
-                                                          expectedIdent: ident, timeout: timeout, logger: logger)
+            return try await BlueZClientTransport.connect(over: connection, adapter: adapterPath, links: clientLinks, mode: mode,
+                                                          serviceUUID: serviceUUID, expectedIdent: ident, timeout: timeout,
+                                                          logger: logger)
         }
     }
 
@@ -122,10 +132,12 @@ public final class BlueZRadio: MdocRadio {
     /// connection, in central client mode the registered service (with Ident) and advertisement.
     public func readerLink(mode: MdocBLEMode, serviceUUID: UUID, ident: [UInt8], timeout: Duration,
                            logger: Logger) async throws(BLEError) -> any MdocTransport {
+        warnOfSeveralBearers(logger)
         switch mode {
         case .peripheralServer:
-            return try await BlueZClientTransport.connect(over: connection, adapter: adapterPath, mode: mode, serviceUUID: serviceUUID,
-                                                          expectedIdent: nil, timeout: timeout, logger: logger)
+            return try await BlueZClientTransport.connect(over: connection, adapter: adapterPath, links: clientLinks, mode: mode,
+                                                          serviceUUID: serviceUUID, expectedIdent: nil, timeout: timeout,
+                                                          logger: logger)
         case .centralClient:
             return try await serve(mode: mode, serviceUUID: serviceUUID, ident: ident, timeout: timeout, logger: logger)
         }
@@ -154,14 +166,57 @@ public final class BlueZRadio: MdocRadio {
         }.sorted { $0.address < $1.address }
     }
 
-    /// Unregisters whatever is still registered and leaves the bus.
+    /// Unregisters whatever is still registered, disconnects the devices still connected as
+    /// GATT client (bluetoothd would keep those links up), and leaves the bus.
     public func close() async {
         let pending = cleanups.withLock { cleanups in
             defer { cleanups = [:] }
             return Array(cleanups.values)
         }
         for cleanup in pending { await cleanup() }
+        await clientLinks.disconnectAll(over: connection)
         connection.close()
+    }
+
+    /// The devices the GATT client side connected through bluetoothd (Device1.Connect) and has
+    /// not disconnected yet.
+    final class ClientLinks: Sendable {
+        /// How long a Device1.Disconnect may take when the radio closes.
+        static let disconnectTimeout: Duration = .seconds(2)
+
+        private let paths = Mutex<Set<String>>([])
+
+        /// Records `path` as connected, before Device1.Connect.
+        func insert(_ path: String) {
+            paths.withLock { _ = $0.insert(path) }
+        }
+
+        /// Forgets `path`, which bluetoothd reported disconnected.
+        func remove(_ path: String) {
+            paths.withLock { _ = $0.remove(path) }
+        }
+
+        /// Device1.Disconnect of `path`, once.
+        func disconnect(_ path: String, over connection: DBusConnection) async {
+            guard paths.withLock({ $0.remove(path) }) != nil else { return }
+            _ = try? await connection.call(BlueZInterface.service, path, BlueZInterface.device, "Disconnect",
+                                           timeout: Self.disconnectTimeout)
+        }
+
+        /// Disconnects every device still connected.
+        func disconnectAll(over connection: DBusConnection) async {
+            for path in paths.withLock({ $0 }) {
+                await disconnect(path, over: connection)
+            }
+        }
+    }
+
+    /// Warns, once, when bluetoothd may carry a session over several ATT bearers
+    /// (``BlueZDaemonSettings``).
+    private func warnOfSeveralBearers(_ logger: Logger) {
+        guard let warning = settings.severalBearersWarning,
+              !hasWarnedOfBearers.exchange(true, ordering: .relaxed) else { return }
+        logger.warning("\(warning)")
     }
 
     // MARK: The GATT server side

@@ -26,6 +26,9 @@ actor BlueZServerTransport: MdocTransport {
     private var events = AsyncEventQueue<MdocTransportEvent>(limit: MdocGATTServerTransport.maximumQueuedEvents,
                                                              itemName: "messages")
     private var notifying: Set<BluetoothUUID> = []
+    /// Whether the client enabled Server2Client notifications at some point of the link; once
+    /// it has, their stop means the client went away, not that it never subscribed.
+    private var hasSubscribedToServer2Client = false
     private var hasStarted = false
     /// The device that wrote State 0x01, when bluetoothd named it.
     private var peerDevice: String?
@@ -78,7 +81,7 @@ actor BlueZServerTransport: MdocTransport {
         while !hasStarted || !notifying.contains(server2Client) {
             do {
                 try await nextChange()
-            } catch where hasStarted {
+            } catch where hasStarted && !hasSubscribedToServer2Client {
                 throw BLEError(.notSubscribed,
                                "the GATT client started the session but never enabled notifications of Server2Client (\(notifying.contains(state) ? "it subscribed to State only" : "it subscribed to neither State nor Server2Client")), so the message could not be sent")
             }
@@ -146,6 +149,7 @@ actor BlueZServerTransport: MdocTransport {
             logger.debug("notifications \(enabled ? "enabled" : "disabled") by the client", metadata: ["characteristic": "\(characteristic)"])
             if enabled {
                 notifying.insert(characteristic)
+                if characteristic == server2Client { hasSubscribedToServer2Client = true }
                 changeWaiters.resumeAll(.success(()))
             } else {
                 notifying.remove(characteristic)

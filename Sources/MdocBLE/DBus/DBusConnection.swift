@@ -52,6 +52,7 @@ final class DBusConnection: Sendable {
     /// Connects to the system bus: `DBUS_SYSTEM_BUS_ADDRESS` when set, else
     /// /run/dbus/system_bus_socket (sd_bus_open_system(3)). Throws when no bus answers.
     static func system() throws(DBusError) -> DBusConnection {
+        try openLibrary("connecting to the D-Bus system bus")
         var bus: OpaquePointer?
         let opened = sd_bus_open_system(&bus)
         guard opened >= 0, let bus else { throw DBusError.library(opened, "connecting to the D-Bus system bus") }
@@ -60,6 +61,7 @@ final class DBusConnection: Sendable {
 
     /// Connects to the bus at `address`, a D-Bus server address such as `unix:path=/run/x`.
     static func bus(at address: String) throws(DBusError) -> DBusConnection {
+        try openLibrary("connecting to the D-Bus bus at \(address)")
         var bus: OpaquePointer?
         let created = sd_bus_new(&bus)
         guard created >= 0, let bus else { throw DBusError.library(created, "creating a D-Bus connection") }
@@ -71,6 +73,14 @@ final class DBusConnection: Sendable {
             throw DBusError.library(result, "connecting to the D-Bus bus at \(address)")
         }
         return try DBusConnection(bus: bus)
+    }
+
+    /// Opens libsystemd, which the programs load only when they first talk D-Bus; `what` names
+    /// the connection that needs it.
+    private static func openLibrary(_ what: String) throws(DBusError) {
+        if let unavailable = mdoc_sd_bus_open() {
+            throw DBusError(name: DBusError.libraryErrorName, message: "\(what): \(String(cString: unavailable))")
+        }
     }
 
     private init(bus: OpaquePointer) throws(DBusError) {

@@ -78,13 +78,15 @@ public actor MdocGATTClientTransport: MdocTransport {
         client.close()
     }
 
-    /// Sends `message` as Write Commands on Client2Server of min(512, ATT_MTU − 3) octets.
+    /// Sends `message` as Write Commands on Client2Server of min(510, ATT_MTU − 3) octets
+    /// (``MessageChunker/maximumWriteChunkSize``).
     public func send(_ message: [UInt8]) async throws(BLEError) {
         await sendTurn.acquire()
         defer { sendTurn.release() }
-        let chunks = MessageChunker.chunks(of: message, mtu: mtu)
+        let limit = MessageChunker.maximumWriteChunkSize
+        let chunks = MessageChunker.chunks(of: message, mtu: mtu, limit: limit)
         logger.debug("sending a message as Client2Server write commands", metadata: [
-            "bytes": "\(message.count)", "chunks": "\(chunks.count)", "chunkSize": "\(MessageChunker.chunkSize(mtu: mtu))",
+            "bytes": "\(message.count)", "chunks": "\(chunks.count)", "chunkSize": "\(MessageChunker.chunkSize(mtu: mtu, limit: limit))",
             "mtu": "\(mtu)",
         ])
         for chunk in chunks {
@@ -149,7 +151,8 @@ public actor MdocGATTClientTransport: MdocTransport {
                              expectedIdent: [UInt8]?, logger: Logger) async throws(BLEError) -> Service {
         let mtu = try await step("exchanging the ATT MTU") { () throws(BLEError) in try await client.exchangeMTU(requestedMTU) }
         logger.debug("ATT MTU exchanged", metadata: [
-            "requested": "\(requestedMTU)", "mtu": "\(mtu)", "chunkSize": "\(MessageChunker.chunkSize(mtu: mtu))",
+            "requested": "\(requestedMTU)", "mtu": "\(mtu)",
+            "chunkSize": "\(MessageChunker.chunkSize(mtu: mtu, limit: MessageChunker.maximumWriteChunkSize))",
         ])
         let characteristics = try await step("discovering the service") { () throws(BLEError) in
             try await client.discoverCharacteristics(of: try await client.discoverPrimaryService(BluetoothUUID(serviceUUID)))

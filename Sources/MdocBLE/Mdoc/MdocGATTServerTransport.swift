@@ -36,6 +36,8 @@ public actor MdocGATTServerTransport: MdocTransport {
     /// The characteristics whose notifications the client enabled, as its Client
     /// Characteristic Configuration writes arrive.
     private var notifying: Set<BluetoothUUID> = []
+    /// Whether the client enabled Server2Client notifications at some point of the link.
+    private var hasSubscribedToServer2Client = false
     /// Why the link ended, once it did: tasks waiting for the start or a subscription fail with it.
     private var linkEnd: BLEError?
     /// Tasks waiting for the start or a subscription, resumed at each change of either.
@@ -90,8 +92,8 @@ public actor MdocGATTServerTransport: MdocTransport {
     /// Sends `message` as Server2Client notifications of min(512, ATT_MTU − 3) octets, once the
     /// client started the session and enabled Server2Client notifications. Throws `linkClosed`
     /// when the link ended before the start, `notSubscribed` when it ended while the client
-    /// had still not subscribed to Server2Client (or unsubscribed during the message), and the
-    /// notification errors.
+    /// had never subscribed to Server2Client, why the link ended when the client had subscribed
+    /// and then went away, and the notification errors.
     public func send(_ message: [UInt8]) async throws(BLEError) {
         await sendTurn.acquire()
         defer { sendTurn.release() }
@@ -100,6 +102,8 @@ public actor MdocGATTServerTransport: MdocTransport {
             do {
                 try await nextChange()
             } catch {
+                // A client that had subscribed and stopped went away: say why the link ended.
+                guard !hasSubscribedToServer2Client else { throw error }
                 throw BLEError(.notSubscribed,
                                "the GATT client started the session but never enabled notifications of Server2Client (\(subscriptionText)), so the message could not be sent")
             }
@@ -167,6 +171,7 @@ public actor MdocGATTServerTransport: MdocTransport {
             logger.debug("notifications \(enabled ? "enabled" : "disabled") by the client", metadata: ["characteristic": "\(characteristic)"])
             if enabled {
                 notifying.insert(characteristic)
+                if characteristic == server2Client { hasSubscribedToServer2Client = true }
             } else {
                 notifying.remove(characteristic)
             }

@@ -13,17 +13,27 @@ public struct MessageChunker: Sendable {
     /// (Bluetooth Core Vol 3 Part F 3.2.9).
     public static let maximumChunkSize = GATTServer.maximumAttributeValueLength
 
-    /// The chunk size for `mtu`: min(512, ATT_MTU − 3), the value a Write Command or Handle Value
-    /// Notification carries (ISO/IEC 18013-5 8.3.3.1.1.6, Core Vol 3 Part F 3.4.5.3, 3.4.7.1).
-    /// An ATT_MTU below the LE minimum of 23 counts as 23 (Core Vol 3 Part F 3.2.8).
-    public static func chunkSize(mtu: Int) -> Int {
-        min(maximumChunkSize, max(mtu, GATTServer.defaultMTU) - 3)
+    /// The largest chunk a GATT client writes to Client2Server, header included: 510 octets.
+    /// BlueZ 5.63 to 5.68 as GATT server (bluetoothd, and so every Linux holder or reader on
+    /// Debian 12 or Ubuntu 22.04) check the 512-octet limit of Core Vol 3 Part F 3.2.9 against
+    /// the attribute handle and the value together, and drop a Write Command whose value is 511
+    /// or 512 octets without a word. Chunks may be shorter than ATT_MTU − 3 (8.3.3.1.1.6), so
+    /// every peer takes these.
+    public static let maximumWriteChunkSize = maximumChunkSize - 2
+
+    /// The chunk size for `mtu`: min(`limit`, ATT_MTU − 3), the value a Write Command or Handle
+    /// Value Notification carries (ISO/IEC 18013-5 8.3.3.1.1.6, Core Vol 3 Part F 3.4.5.3,
+    /// 3.4.7.1). `limit` is ``maximumChunkSize`` for notifications and
+    /// ``maximumWriteChunkSize`` for writes. An ATT_MTU below the LE minimum of 23 counts as 23
+    /// (Core Vol 3 Part F 3.2.8).
+    public static func chunkSize(mtu: Int, limit: Int = maximumChunkSize) -> Int {
+        min(limit, maximumChunkSize, max(mtu, GATTServer.defaultMTU) - 3)
     }
 
-    /// `message` as chunks of at most ``chunkSize(mtu:)`` octets, every one full except the
-    /// last; an empty message is the single chunk `[0x00]`.
-    public static func chunks(of message: [UInt8], mtu: Int) -> [[UInt8]] {
-        let payloadSize = chunkSize(mtu: mtu) - 1
+    /// `message` as chunks of at most ``chunkSize(mtu:limit:)`` octets, every one full except
+    /// the last; an empty message is the single chunk `[0x00]`.
+    public static func chunks(of message: [UInt8], mtu: Int, limit: Int = maximumChunkSize) -> [[UInt8]] {
+        let payloadSize = chunkSize(mtu: mtu, limit: limit) - 1
         var chunks: [[UInt8]] = []
         chunks.reserveCapacity(message.count / payloadSize + 1)
         var start = message.startIndex

@@ -247,12 +247,15 @@ public struct HolderSession: Sendable {
         // are shown as one document carrying the least favourable of their terms: the least
         // trusted reader identity and intent to retain when any of them asks to retain.
         var documents: [PresentationRequest.Document] = []
+        var merges: [String: Merge] = [:]
         for docRequest in request.docRequests {
             let document = presentation(of: docRequest, identity: ReaderIdentity(
                 readerAuthenticationVerifier.verify(docRequest, sessionTranscript: session.transcript, at: time)))
-            if let index = documents.firstIndex(where: { $0.docType == document.docType }) {
-                documents[index] = Self.merging(documents[index], document)
+            if var merge = merges.removeValue(forKey: document.docType) {
+                merge.add(document, to: &documents[merge.index])
+                merges[document.docType] = merge
             } else {
+                merges[document.docType] = Merge(index: documents.count, first: document)
                 documents.append(document)
             }
         }
@@ -277,25 +280,36 @@ public struct HolderSession: Sendable {
             docType: itemsRequest.docType, elements: elements, readerAuthentication: identity, isAvailable: credential != nil)
     }
 
-    /// One document for two DocRequests of the same docType: every element of both, retained
-    /// when either asks to retain it, under the less trusted reader identity.
-    private static func merging(
-        _ first: PresentationRequest.Document, _ second: PresentationRequest.Document
-    ) -> PresentationRequest.Document {
-        var merged = first
-        for element in second.elements {
-            if let index = merged.elements.firstIndex(where: {
-                $0.nameSpace == element.nameSpace && $0.identifier == element.identifier
-            }) {
-                merged.elements[index].intentToRetain = merged.elements[index].intentToRetain || element.intentToRetain
-            } else {
-                merged.elements.append(element)
+    /// The DocRequests of one docType merged into one document: every element of each, retained
+    /// when any asks to retain it, under the least trusted reader identity. Each element's
+    /// position is kept, so that merging stays linear in the elements of all the requests.
+    private struct Merge {
+        /// The position of the merged document among the documents shown.
+        let index: Int
+        /// Name space → identifier → position in the merged document's elements.
+        private var positions: [String: [String: Int]] = [:]
+
+        init(index: Int, first: PresentationRequest.Document) {
+            self.index = index
+            for (position, element) in first.elements.enumerated() where positions[element.nameSpace]?[element.identifier] == nil {
+                positions[element.nameSpace, default: [:]][element.identifier] = position
             }
         }
-        if second.readerAuthentication.trustRank < first.readerAuthentication.trustRank {
-            merged.readerAuthentication = second.readerAuthentication
+
+        /// Merges `document` into `merged`.
+        mutating func add(_ document: PresentationRequest.Document, to merged: inout PresentationRequest.Document) {
+            for element in document.elements {
+                if let position = positions[element.nameSpace]?[element.identifier] {
+                    merged.elements[position].intentToRetain = merged.elements[position].intentToRetain || element.intentToRetain
+                } else {
+                    positions[element.nameSpace, default: [:]][element.identifier] = merged.elements.count
+                    merged.elements.append(element)
+                }
+            }
+            if document.readerAuthentication.trustRank < merged.readerAuthentication.trustRank {
+                merged.readerAuthentication = document.readerAuthentication
+            }
         }
-        return merged
     }
 
     /// Encrypts `response` into SessionData and waits for the next request.

@@ -47,6 +47,9 @@ public struct Credential: CBORRepresentable, CustomStringConvertible, CustomDebu
     /// Why the credential was made to fail verification, one note per reason; empty for an
     /// ordinary credential.
     public let testMaterial: [String]
+    /// Name space → element identifier → the item's position in its name space, so that
+    /// answering a request looks each element up in O(1).
+    private let itemPositions: [String: [String: Int]]
 
     /// A credential from its parts; throws `CBORError` (code `invalidValue` or a decoding code)
     /// when the IssuerAuth payload is not an MSO, when the MSO is for another doc type, or when
@@ -107,6 +110,7 @@ public struct Credential: CBORRepresentable, CustomStringConvertible, CustomDebu
         self.deviceKey = deviceKey
         self.mobileSecurityObject = mso
         self.testMaterial = testMaterial
+        self.itemPositions = Self.itemPositions(issuerSigned)
     }
 
     /// A credential just issued by ``DocumentIssuer``, whose parts agree by construction.
@@ -119,6 +123,20 @@ public struct Credential: CBORRepresentable, CustomStringConvertible, CustomDebu
         self.deviceKey = deviceKey
         self.mobileSecurityObject = mobileSecurityObject
         self.testMaterial = testMaterial
+        self.itemPositions = Self.itemPositions(issuerSigned)
+    }
+
+    /// The positions of the items of `issuerSigned`; of two items with one identifier, the first.
+    private static func itemPositions(_ issuerSigned: IssuerSigned) -> [String: [String: Int]] {
+        var positions: [String: [String: Int]] = [:]
+        for (nameSpace, items) in issuerSigned.nameSpaces ?? OrderedMap() {
+            var identifiers: [String: Int] = [:]
+            for (position, item) in items.enumerated() where identifiers[item.value.elementIdentifier] == nil {
+                identifiers[item.value.elementIdentifier] = position
+            }
+            positions[nameSpace] = identifiers
+        }
+        return positions
     }
 
     /// `{"docType", "issuerSigned", "deviceKey"}` and, for test material, `"testMaterial"`, in
@@ -148,7 +166,8 @@ public struct Credential: CBORRepresentable, CustomStringConvertible, CustomDebu
     /// The IssuerSignedItemBytes of one element, exactly as issued, or `nil` when the credential
     /// does not hold it.
     public func item(nameSpace: String, identifier: String) -> EmbeddedCBOR<IssuerSignedItem>? {
-        issuerSigned.nameSpaces?[nameSpace]?.first { $0.value.elementIdentifier == identifier }
+        guard let position = itemPositions[nameSpace]?[identifier] else { return nil }
+        return issuerSigned.nameSpaces?[nameSpace]?[position]
     }
 
     /// The doc type, the number of elements, the device key's curve and whether it is test

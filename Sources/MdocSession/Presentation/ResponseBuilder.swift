@@ -79,23 +79,24 @@ public struct ResponseBuilder: Sendable {
     /// the mdoc returns one Document per docType (8.3.2.1.2.2), holding what any of them asks
     /// for, intent to retain when any of them retains.
     static func itemsRequestsByDocType(_ request: DeviceRequest) -> [ItemsRequest] {
-        var merged = OrderedMap<String, ItemsRequest>()
+        var merged: [ItemsRequest] = []
+        var positions: [String: Int] = [:]
         for docRequest in request.docRequests {
             let itemsRequest = docRequest.itemsRequest.value
-            guard var combined = merged[itemsRequest.docType] else {
-                merged[itemsRequest.docType] = itemsRequest
+            guard let position = positions[itemsRequest.docType] else {
+                positions[itemsRequest.docType] = merged.count
+                merged.append(itemsRequest)
                 continue
             }
+            // In place: each element costs O(1), however many DocRequests there are.
             for (nameSpace, elements) in itemsRequest.nameSpaces {
-                var union = combined.nameSpaces[nameSpace] ?? OrderedMap()
                 for (identifier, intentToRetain) in elements {
-                    union[identifier] = (union[identifier] ?? false) || intentToRetain
+                    let retained = merged[position].nameSpaces[nameSpace]?[identifier] ?? false
+                    merged[position].nameSpaces[nameSpace, default: OrderedMap()][identifier] = retained || intentToRetain
                 }
-                combined.nameSpaces[nameSpace] = union
             }
-            merged[itemsRequest.docType] = combined
         }
-        return merged.map(\.value)
+        return merged
     }
 
     /// The response to a request that could not be read (8.3.2.1.2.3): status 11 "CBOR decoding
@@ -128,16 +129,19 @@ public struct ResponseBuilder: Sendable {
         var returned = OrderedMap<String, [EmbeddedCBOR<IssuerSignedItem>]>()
         var notReturned = OrderedMap<String, OrderedMap<String, ErrorCode>>()
         for (nameSpace, elements) in itemsRequest.nameSpaces {
+            var items: [EmbeddedCBOR<IssuerSignedItem>] = []
+            var errors = OrderedMap<String, ErrorCode>()
             for identifier in elements.keys {
                 if approved.contains(docType: itemsRequest.docType, nameSpace: nameSpace, identifier: identifier),
                    let item = credential.item(nameSpace: nameSpace, identifier: identifier) {
-                    returned[nameSpace] = (returned[nameSpace] ?? []) + [item]
+                    items.append(item)
                 } else {
-                    var errors = notReturned[nameSpace] ?? OrderedMap()
                     errors[identifier] = .dataNotReturned
-                    notReturned[nameSpace] = errors
                 }
             }
+            // The name spaces of an ItemsRequest are distinct, so each is set once.
+            if !items.isEmpty { returned[nameSpace] = items }
+            if !errors.isEmpty { notReturned[nameSpace] = errors }
         }
         guard !returned.isEmpty else { return nil }
 

@@ -13,11 +13,22 @@ final class CertificateCache: Sendable {
     /// starts over.
     static let maximumEntries = 64
 
-    private let entries = Mutex<[[UInt8]: Certificate]>([:])
+    private let entries = Mutex<[DER: Certificate]>([:])
+
+    /// A certificate's DER bytes as a key, hashed in one pass over the bytes (an array of bytes
+    /// hashes them one at a time, which cost more than the lookup it serves).
+    private struct DER: Hashable {
+        let bytes: [UInt8]
+
+        func hash(into hasher: inout Hasher) {
+            bytes.withUnsafeBytes { hasher.combine(bytes: $0) }
+        }
+    }
 
     /// The certificate for `der`, parsed now or earlier.
     func certificate(derEncoded der: [UInt8]) throws(CryptoError) -> Certificate {
-        if let cached = entries.withLock({ $0[der] }) {
+        let key = DER(bytes: der)
+        if let cached = entries.withLock({ $0[key] }) {
             return cached
         }
         let certificate = try Certificate(derEncoded: der)
@@ -25,7 +36,7 @@ final class CertificateCache: Sendable {
             if entries.count >= Self.maximumEntries {
                 entries.removeAll(keepingCapacity: true)
             }
-            entries[der] = certificate
+            entries[key] = certificate
         }
         return certificate
     }

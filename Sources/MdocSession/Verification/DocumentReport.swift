@@ -98,17 +98,22 @@ public struct DocumentReport: Sendable {
 
     /// The outcome, from the most serious failure down.
     public var outcome: Outcome {
-        let issuerChecks = checks.filter(\.isIssuerCheck)
-        if issuerChecks.contains(where: { !$0.passed }) || !issuerChecks.contains(where: { $0.kind == .issuerSignature }) {
-            return .issuerAuthenticationFailed
+        // One pass, copying nothing: a report holds a check per element.
+        var issuerSignature = false
+        var deviceFailed = false
+        var deviceAuthenticated = false
+        for check in checks {
+            if check.isIssuerCheck {
+                guard check.passed else { return .issuerAuthenticationFailed }
+                issuerSignature = issuerSignature || check.kind == .issuerSignature
+            } else if check.kind == .deviceAuthentication || check.kind == .keyAuthorization {
+                deviceFailed = deviceFailed || check.failed
+                deviceAuthenticated = deviceAuthenticated || (check.kind == .deviceAuthentication && check.passed)
+            }
         }
-        let deviceChecks = checks.filter { $0.kind == .deviceAuthentication || $0.kind == .keyAuthorization }
-        if deviceChecks.contains(where: \.failed) {
-            return .deviceAuthenticationFailed
-        }
-        if !deviceChecks.contains(where: { $0.kind == .deviceAuthentication && $0.passed }) {
-            return .deviceAuthenticationNotChecked
-        }
+        if !issuerSignature { return .issuerAuthenticationFailed }
+        if deviceFailed { return .deviceAuthenticationFailed }
+        if !deviceAuthenticated { return .deviceAuthenticationNotChecked }
         return .verified
     }
 

@@ -158,7 +158,6 @@ struct DocumentVerification {
             var seen = Set<UInt64>()
             var matched: [Bool] = []
             for item in items {
-                let element = "\(nameSpace)/\(item.value.elementIdentifier)"
                 let digestID = item.value.digestID
                 let outcome: VerificationCheck.Outcome
                 if !seen.insert(digestID).inserted {
@@ -169,10 +168,9 @@ struct DocumentVerification {
                         "the random salt is \(item.value.random.count) bytes; 9.1.2.5 requires at least \(IssuerSignedItem.minimumRandomByteCount)")
                 } else if let digests {
                     if let expected = digests[digestID] {
-                        // The digest covers IssuerSignedItemBytes (9.1.2.5): the received
-                        // content bytes inside the one tag-24 head that the preferred
-                        // serialization of 8.1 allows.
-                        let actual = algorithm.hash(item.cbor.encoded())
+                        // The digest covers IssuerSignedItemBytes (9.1.2.5), #6.24(bstr),
+                        // exactly as received, heads included, where it lies in the response.
+                        let actual = item.taggedBytes.withUnsafeBytes { algorithm.hash($0) }
                         outcome = actual == expected
                             ? .passed
                             : .failed(.digestMismatch, "the \(algorithm.rawValue) digest of the element does not match digestID \(digestID) in the MSO")
@@ -182,7 +180,9 @@ struct DocumentVerification {
                 } else {
                     outcome = .failed(.nameSpaceNotInMSO, "the MSO has no value digests for name space \"\(nameSpace)\"")
                 }
-                report.checks.append(VerificationCheck(.valueDigest, subject: element, outcome: outcome, detail: "digestID \(digestID)"))
+                report.checks.append(VerificationCheck(
+                    .valueDigest, subject: .element(nameSpace: nameSpace, identifier: item.value.elementIdentifier), outcome: outcome,
+                    detail: .digestID(digestID)))
                 if case .passed = outcome { matched.append(true) } else { matched.append(false) }
             }
             results[nameSpace] = matched

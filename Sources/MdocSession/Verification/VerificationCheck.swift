@@ -43,21 +43,65 @@ public struct VerificationCheck: Sendable, Hashable, CustomStringConvertible {
         }
     }
 
+    /// Text of a check kept in its parts until it is read, so that verifying thousands of
+    /// elements builds no string for a check nobody reads. Equal when the text is.
+    enum Text: Sendable, Hashable {
+        case text(String)
+        /// `nameSpace/identifier`.
+        case element(nameSpace: String, identifier: String)
+        /// `digestID N`.
+        case digestID(UInt64)
+
+        var text: String {
+            switch self {
+            case .text(let text): return text
+            case .element(let nameSpace, let identifier): return nameSpace + "/" + identifier
+            case .digestID(let digestID): return "digestID \(digestID)"
+            }
+        }
+
+        static func == (lhs: Text, rhs: Text) -> Bool {
+            switch (lhs, rhs) {
+            case (.text(let a), .text(let b)): return a == b
+            case (.element(let a, let b), .element(let c, let d)): return a == c && b == d
+            case (.digestID(let a), .digestID(let b)): return a == b
+            default: return lhs.text == rhs.text
+            }
+        }
+
+        func hash(into hasher: inout Hasher) {
+            hasher.combine(text)
+        }
+    }
+
     /// What was checked.
     public var kind: Kind
     /// What the check was about: an element (`org.iso.18013.5.1/family_name`), a certificate, ...
-    public var subject: String
+    public var subject: String {
+        get { subjectText.text }
+        set { subjectText = .text(newValue) }
+    }
     /// How it ended.
     public var outcome: Outcome
     /// What was established when it passed (for example "ES256 by CN=utopia ds, C=US").
-    public var detail: String
+    public var detail: String {
+        get { detailText.text }
+        set { detailText = .text(newValue) }
+    }
+    private var subjectText: Text
+    private var detailText: Text
 
     /// A check of `kind` about `subject` that ended with `outcome`.
     public init(_ kind: Kind, subject: String, outcome: Outcome, detail: String = "") {
+        self.init(kind, subject: .text(subject), outcome: outcome, detail: .text(detail))
+    }
+
+    /// A check whose text is built when it is read.
+    init(_ kind: Kind, subject: Text, outcome: Outcome, detail: Text = .text("")) {
         self.kind = kind
-        self.subject = subject
+        self.subjectText = subject
         self.outcome = outcome
-        self.detail = detail
+        self.detailText = detail
     }
 
     /// `true` when the check passed.

@@ -27,7 +27,7 @@ extension CBOR {
         case .negativeInt(let n):
             return n <= UInt64(Int64.max) ? .int(-1 - Int64(n)) : .bigInteger(Self.negativeDecimal(n))
         case .byteString(let bytes):
-            return .object([("$bytes", .string(Base64URL.encode(bytes)))])
+            return .object([("$bytes", .string(Base64URL.encode(Array(bytes))))])
         case .textString(let text):
             return .string(text)
         case .array(let items):

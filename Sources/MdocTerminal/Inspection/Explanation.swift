@@ -26,7 +26,8 @@ public struct Explanation: Sendable {
 
     /// A line for `bytes`: their hex after the label when they fit one line, otherwise their
     /// count, with the hex on lines below.
-    public static func bytes(_ label: TerminalText, _ bytes: [UInt8]) -> Explanation {
+    public static func bytes(_ label: TerminalText, _ bytes: some Collection<UInt8>) -> Explanation {
+        let bytes = Array(bytes)
         guard bytes.count > hexBytesPerLine else {
             return Explanation(label, bytes.isEmpty ? "empty" : "\(Hex.encode(bytes))")
         }

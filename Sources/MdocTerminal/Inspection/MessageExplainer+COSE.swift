@@ -57,7 +57,7 @@ extension MessageExplainer {
             case (COSEHeaders.Label.keyIdentifier, .byteString(let kid)):
                 return Explanation.bytes("kid (4)", kid)
             case (COSEHeaders.Label.x5chain, .byteString(let der)):
-                return Explanation("x5chain (33)", "1 certificate", children: x5chain([der], role: role))
+                return Explanation("x5chain (33)", "1 certificate", children: x5chain([Array(der)], role: role))
             case (COSEHeaders.Label.x5chain, .array(let items)):
                 let ders = items.compactMap(\.bytesValue)
                 guard ders.count == items.count else { return diagnostic("x5chain (33), not byte strings", entry.value) }

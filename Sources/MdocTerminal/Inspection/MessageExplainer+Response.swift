@@ -132,7 +132,7 @@ extension MessageExplainer {
 
     /// The image format of `bytes` by its signature, or `nil`: JPEG (ISO/IEC 10918) and JPEG 2000
     /// (ISO/IEC 15444), the portrait formats of ISO/IEC 18013-5 7.2.2.
-    static func imageKind(_ bytes: [UInt8]) -> String? {
+    static func imageKind(_ bytes: some Collection<UInt8>) -> String? {
         if bytes.starts(with: [0xff, 0xd8, 0xff]) { return "JPEG image" }
         if bytes.starts(with: [0x00, 0x00, 0x00, 0x0c, 0x6a, 0x50]) || bytes.starts(with: [0xff, 0x4f, 0xff, 0x51]) {
             return "JPEG 2000 image"

@@ -129,6 +129,7 @@ public struct GreyImage: Sendable, Hashable {
         case Int32(MDOC_IMAGE_ERROR_DECODE): return ImageError(.malformedImage, source: source, reason)
         case Int32(MDOC_IMAGE_ERROR_MEMORY): return ImageError(.tooLarge, source: source, reason)
         case Int32(MDOC_IMAGE_ERROR_PARAMETER): return ImageError(.invalidParameter, source: source, reason)
+        case Int32(MDOC_IMAGE_ERROR_LIBRARY): return ImageError(.libraryUnavailable, source: source, reason)
         default: return ImageError(.encodingFailed, source: source, reason)
         }
     }

@@ -23,6 +23,9 @@ public struct ImageError: Error, Sendable, Hashable, CustomStringConvertible {
         public static let encodingFailed = Code("encodingFailed")
         /// A parameter is out of its documented range (size, pixel count, quality).
         public static let invalidParameter = Code("invalidParameter")
+        /// libpng, libjpeg or zbar cannot be opened: the programs open them when an image is
+        /// first read or written, so a machine without them still verifies and inspects.
+        public static let libraryUnavailable = Code("libraryUnavailable")
     }
 
     /// What kind of failure this is.

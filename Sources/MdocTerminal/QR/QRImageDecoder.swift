@@ -28,6 +28,10 @@ public enum QRImageDecoder {
 
     /// The texts of the QR codes in `image`; `source` names the image in errors.
     public static func decode(_ image: GreyImage, source: String = "image") throws(ImageError) -> [String] {
+        // zbar is opened when an image is first scanned, not when the program starts.
+        if let unavailable = mdoc_zbar_open() {
+            throw ImageError(.libraryUnavailable, source: source, "cannot scan for QR codes: \(String(cString: unavailable))")
+        }
         guard let scanner = zbar_image_scanner_create() else {
             throw ImageError(.invalidParameter, source: source, "zbar could not create a scanner")
         }

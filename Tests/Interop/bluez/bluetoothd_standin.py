@@ -13,9 +13,18 @@ with the radio replaced by the `sim` transport (sim_att.py):
   When the client goes, the notifications it enabled are stopped, as bluetoothd does: StartNotify
   for every client that enables them, StopNotify when the last one has gone.
 - Adapter1.StartDiscovery finds the services advertised over sim (listening sockets in
-  /proc/net/unix) as Device1 objects; Device1.Connect connects, exchanges the MTU and discovers
-  the services; the remote GattCharacteristic1 objects read, write ("command" or "request"),
-  and turn notifications into PropertiesChanged(Value).
+  /proc/net/unix) as one Device1 object, whose address stays from session to session like a
+  phone's; Device1.Connect connects, exchanges the MTU and discovers the services; the remote
+  GattCharacteristic1 objects read, write ("command" or "request"), and turn notifications into
+  PropertiesChanged(Value).
+
+Where the real bluetoothd 5.66 behaves in ways a program must cope with, the stand-in does the
+same (checked against it in a VM, scripts/bluez-vm.sh): a written value above 510 octets is
+dropped; once a device's services were resolved, its UUIDs are those services, not what it
+advertises now, and its services stay after the link ends; during a filtered discovery each
+matching advertisement is an RSSI change, and the RSSI goes when the discovery stops. It serves
+one ATT bearer, as bluetoothd does with [GATT] Channels = 1 (with more, bluetoothd 5.66 spreads a
+message's chunks over several bearers and loses their order; docs/bluez.md).
 
 Usage: bluetoothd_standin.py [--no-adapter] [--powered-off] [--advertising-slots N] [--deny]
                              [--sim-namespace NS]
@@ -90,21 +99,29 @@ class Registration:
         self.listeners = []  # advertisements: [(socket, accept task)]
 
 
-def device_address(service_uuid):
-    """The address the stand-in gives the sim advertiser of `service_uuid`: a static random
-    address (Core Vol 6 Part B 1.3.2.1: the two top bits 0b11) derived from the UUID."""
-    digest = hashlib.sha256(service_uuid.encode()).digest()
+def device_address(namespace):
+    """The address of the one remote device the stand-in shows, whatever sim advertisers of the
+    namespace advertise (a phone keeps its address from session to session): a static random
+    address (Core Vol 6 Part B 1.3.2.1: the two top bits 0b11) derived from the namespace."""
+    digest = hashlib.sha256(("mdoc-sim/" + namespace).encode()).digest()
     return ":".join(f"{b:02X}" for b in bytes([digest[0] | 0xC0]) + digest[1:6])
 
 
 class RemoteDevice:
-    """A device found by discovery: a sim advertiser of one service UUID."""
+    """The device found by discovery: the sim advertisers of the namespace, as one device.
 
-    def __init__(self, path, service_uuid):
+    As bluetoothd 5.66 does: its UUIDs are the service UUIDs it advertises until its GATT
+    services were resolved over a connection, and from then on those services, even after the
+    link ends (GATT cache "always"); the services stay exported then, without their MTU. Its
+    RSSI is there only while a discovery reports it.
+    """
+
+    def __init__(self, path, address):
         self.path = path
-        self.service_uuid = service_uuid
-        self.address = device_address(service_uuid)
-        self.in_range = True
+        self.address = address
+        self.advertised = set()
+        self.rssi = None
+        self.resolved_uuids = None
         self.client = None
         self.connected = False
         self.resolved = False
@@ -112,15 +129,19 @@ class RemoteDevice:
         self.characteristics = {}  # path -> RemoteCharacteristic
         self.notifying = set()
 
+    @property
+    def uuids(self):
+        return self.resolved_uuids if self.resolved_uuids is not None else sorted(self.advertised)
+
     def properties(self):
         properties = {
             "Address": Variant("s", self.address), "AddressType": Variant("s", "random"), "Alias": Variant("s", self.address),
             "Adapter": Variant("o", ADAPTER_PATH), "Paired": Variant("b", False), "Trusted": Variant("b", False),
             "Connected": Variant("b", self.connected), "ServicesResolved": Variant("b", self.resolved),
-            "UUIDs": Variant("as", [self.service_uuid]),
+            "UUIDs": Variant("as", self.uuids),
         }
-        if self.in_range:
-            properties["RSSI"] = Variant("n", SIM_RSSI)
+        if self.rssi is not None:
+            properties["RSSI"] = Variant("n", self.rssi)
         return properties
 
 
@@ -180,8 +201,8 @@ class StandInBluetoothd:
     def interfaces_at(self, path):
         return self.managed_objects().get(path)
 
-    def emit_changed(self, path, interface, changed):
-        self.bus.send(Message.new_signal(path, PROPERTIES, "PropertiesChanged", "sa{sv}as", [interface, changed, []]))
+    def emit_changed(self, path, interface, changed, invalidated=()):
+        self.bus.send(Message.new_signal(path, PROPERTIES, "PropertiesChanged", "sa{sv}as", [interface, changed, list(invalidated)]))
 
     # MARK: Calls
 
@@ -267,6 +288,11 @@ class StandInBluetoothd:
             self.discovery.cancel()
             self.discovery = None
             self.emit_changed(ADAPTER_PATH, ADAPTER, {"Discovering": Variant("b", False)})
+            # bluetoothd forgets the RSSI of what the discovery found.
+            for device in self.devices.values():
+                if device.rssi is not None:
+                    device.rssi = None
+                    self.emit_changed(device.path, DEVICE, {}, ["RSSI"])
             return Message.new_method_return(message)
         raise DBusReplyError("org.freedesktop.DBus.Error.UnknownMethod", f"no method {ADAPTER}.{member}")
 
@@ -286,24 +312,27 @@ class StandInBluetoothd:
         return found
 
     async def discover(self):
+        """Every DISCOVERY_INTERVAL, the sim advertisers as the namespace's one device. As
+        bluetoothd does during a discovery with a filter, every advertisement that matches it
+        is reported as the device's RSSI, changed or not."""
+        path = ADAPTER_PATH + "/dev_" + device_address(self.namespace).replace(":", "_")
         while True:
             advertised = self.sim_advertisers()
-            for uuid in advertised:
-                if self.discovery_filter and uuid not in self.discovery_filter:
-                    continue
-                path = ADAPTER_PATH + "/dev_" + device_address(uuid).replace(":", "_")
-                device = self.devices.get(path)
+            matching = {uuid for uuid in advertised if not self.discovery_filter or uuid in self.discovery_filter}
+            device = self.devices.get(path)
+            if device is not None:
+                device.advertised = advertised
+            if matching:
                 if device is None:
-                    device = RemoteDevice(path, uuid)
+                    device = RemoteDevice(path, device_address(self.namespace))
+                    device.advertised = advertised
+                    device.rssi = SIM_RSSI
                     self.devices[path] = device
                     self.bus.send(Message.new_signal("/", OBJECT_MANAGER, "InterfacesAdded", "oa{sa{sv}}",
                                                      [path, {DEVICE: device.properties()}]))
-                elif not device.in_range:
-                    device.in_range = True
+                else:
+                    device.rssi = SIM_RSSI
                     self.emit_changed(path, DEVICE, {"RSSI": Variant("n", SIM_RSSI)})
-            for device in self.devices.values():
-                if device.service_uuid not in advertised and not device.connected:
-                    device.in_range = False
             await asyncio.sleep(DISCOVERY_INTERVAL)
 
     # MARK: Device1 and the remote characteristics
@@ -322,7 +351,12 @@ class StandInBluetoothd:
         raise DBusReplyError("org.freedesktop.DBus.Error.UnknownMethod", f"no method {DEVICE}.{member}")
 
     async def connect(self, device):
-        address = sim_address(device.service_uuid, self.namespace)
+        """Connects to a sim advertiser of the device (one the discovery filter names, if any),
+        exchanges the MTU and discovers its services, which replace those known from before."""
+        candidates = sorted(device.advertised & set(self.discovery_filter)) or sorted(device.advertised)
+        if not candidates:
+            raise DBusReplyError("org.bluez.Error.Failed", "le-connection-abort-by-local (the device is not advertising)")
+        address = sim_address(candidates[0], self.namespace)
         try:
             device.client = await AttributeClient.connect(
                 address, lambda handle, value: self.notified(device, handle, value), lambda: self.link_ended(device))
@@ -337,6 +371,10 @@ class StandInBluetoothd:
             device.client.close()
             self.link_ended(device)
             raise DBusReplyError("org.bluez.Error.Failed", f"GATT discovery failed: {failure}") from None
+        for path in sorted(device.objects, reverse=True):
+            self.bus.send(Message.new_signal("/", OBJECT_MANAGER, "InterfacesRemoved", "oas", [path, [device.objects[path][0]]]))
+        device.objects.clear()
+        device.characteristics.clear()
         for service_uuid, first, _, characteristics in services:
             service_path = f"{device.path}/service{first:04x}"
             device.objects[service_path] = (GATT_SERVICE, {
@@ -351,21 +389,20 @@ class StandInBluetoothd:
                     "MTU": Variant("q", mtu), "Value": Variant("ay", b""),
                 })
         device.resolved = True
-        self.emit_changed(device.path, DEVICE, {"ServicesResolved": Variant("b", True)})
+        device.resolved_uuids = sorted(service_uuid for service_uuid, _, _, _ in services)
+        self.emit_changed(device.path, DEVICE, {"ServicesResolved": Variant("b", True), "UUIDs": Variant("as", device.uuids)})
         self.log(f"connected {device.path} mtu {mtu} services {len(services)}")
 
     def link_ended(self, device):
+        """What bluetoothd does when a link ends: the services stay (GATT cache), without MTU."""
         if not device.connected:
             return
         device.connected = False
         device.resolved = False
         device.client = None
         device.notifying.clear()
-        for path in sorted(device.objects, reverse=True):
-            interface, _ = device.objects[path]
-            self.bus.send(Message.new_signal("/", OBJECT_MANAGER, "InterfacesRemoved", "oas", [path, [interface]]))
-        device.objects.clear()
-        device.characteristics.clear()
+        for _, properties in device.objects.values():
+            properties.pop("MTU", None)
         self.emit_changed(device.path, DEVICE, {"Connected": Variant("b", False), "ServicesResolved": Variant("b", False)})
         self.log(f"disconnected {device.path}")
 

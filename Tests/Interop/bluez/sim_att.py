@@ -8,7 +8,9 @@ Swift code it is tested against:
 - `AttributeServer`: a GATT server built from the objects of a registered GATT application
   (Core Specification Vol 3 Part G 3: service, characteristic declaration, value, CCCD), which
   answers a remote client's ATT requests by calling the application's GattCharacteristic1
-  methods, as bluetoothd does.
+  methods, as bluetoothd 5.66 does: writes granted by either write flag, WriteValue options
+  `device`, `link` and `mtu`, and a written value above 510 octets refused (dropped without a
+  word for a Write Command).
 - `AttributeClient`: the GATT client bluetoothd runs after Device1.Connect: MTU exchange,
   discovery of every service, characteristic and CCCD, reads, writes and notifications.
 """
@@ -39,6 +41,7 @@ WRITE_NOT_PERMITTED = 0x03
 INVALID_PDU = 0x04
 REQUEST_NOT_SUPPORTED = 0x06
 INVALID_OFFSET = 0x07
+INVALID_ATTRIBUTE_VALUE_LENGTH = 0x0D
 ATTRIBUTE_NOT_FOUND = 0x0A
 UNLIKELY_ERROR = 0x0E
 
@@ -56,6 +59,9 @@ DEFAULT_MTU = 23
 # bluetoothd's own receive MTU for LE ATT (BlueZ src/shared/att.h BT_ATT_MAX_LE_MTU).
 LOCAL_MTU = 517
 MAXIMUM_PDU = 517
+# The largest value bluetoothd 5.63 to 5.68 take in a write: 512 octets minus the 2-octet handle,
+# which their length check counts (src/shared/gatt-server.c check_length, fixed in 5.69).
+MAXIMUM_WRITTEN_VALUE = 510
 # How long a request may wait for its response (ATT's transaction timeout, Vol 3 Part F 3.3.3).
 TRANSACTION_TIMEOUT = 30.0
 
@@ -324,20 +330,28 @@ class AttributeServer:
         characteristic = attribute.characteristic
         if attribute.role == "cccd":
             if len(value) != 2:
-                raise ATTFailure(handle, 0x0D)  # Invalid Attribute Value Length
+                raise ATTFailure(handle, INVALID_ATTRIBUTE_VALUE_LENGTH)
             enabled = struct.unpack("<H", value)[0] & 0x0003 != 0
             attribute.value = bytes(value)
             await self._set_notifying(characteristic, enabled)
             return bytes([WRITE_RSP]) if opcode == WRITE_REQ else None
         if attribute.role != "value":
             raise ATTFailure(handle, WRITE_NOT_PERMITTED)
-        allowed = "write" if opcode == WRITE_REQ else "write-without-response"
-        if allowed not in characteristic.flags:
+        # bluetoothd grants writes by permission, which either write flag gives, so a Write
+        # Request to a write-without-response characteristic goes through (gatt-database.c).
+        if "write" not in characteristic.flags and "write-without-response" not in characteristic.flags:
             if opcode == WRITE_CMD:
                 return None
             raise ATTFailure(handle, WRITE_NOT_PERMITTED)
-        options = {"offset": ("q", 0), "mtu": ("q", self.mtu), "device": ("o", self.device_path), "link": ("s", "LE"),
-                   "type": ("s", "request" if opcode == WRITE_REQ else "command")}
+        # bluetoothd 5.63 to 5.68 check the handle and the value together against the 512-octet
+        # limit: a value above 510 octets is refused, without a word for a Write Command
+        # (src/shared/gatt-server.c check_length, fixed in 5.69).
+        if len(value) > MAXIMUM_WRITTEN_VALUE:
+            self.log(f"dropped a write of {len(value)} octets to {characteristic.path}, as bluetoothd 5.66 does")
+            if opcode == WRITE_CMD:
+                return None
+            raise ATTFailure(handle, INVALID_ATTRIBUTE_VALUE_LENGTH)
+        options = {"device": ("o", self.device_path), "link": ("s", "LE"), "mtu": ("q", self.mtu)}
         reply = await self.application.call(characteristic.owner, characteristic.path, GATT_CHARACTERISTIC_INTERFACE, "WriteValue", "aya{sv}", [bytes(value), options])
         if reply is None and opcode == WRITE_REQ:
             raise ATTFailure(handle, UNLIKELY_ERROR)

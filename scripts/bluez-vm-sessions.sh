@@ -1,0 +1,333 @@
+#!/usr/bin/env bash
+# Presentations between mdoc-holder and mdoc-reader through the real bluetoothd, run inside the
+# VM of scripts/bluez-vm.sh (which provides hci0, hci1 and bluetoothd):
+#
+#   scripts/bluez-vm.sh -- bash scripts/bluez-vm-sessions.sh [NAME...]
+#
+# With no NAME, all of them, in the order below. Each session starts the holder on hci0 and the
+# reader on hci1, checks that the reader verified the response (issuer and device authentication)
+# with the expected device authentication, that both programs ended with status 0, and, over
+# D-Bus, that nothing they registered with bluetoothd stayed registered. The outcome and time of
+# each go to standard error and BLUEZ_VM_LOGS/sessions.log; the programs' output to
+# BLUEZ_VM_LOGS/NAME.{holder,reader}.{out,err}. MDOC_BIN chooses the programs (.build/debug).
+#
+# Sessions (MODE is the 18013-5 BLE mode, peripheral or central):
+#   MODE-status   the demo mDL with its portrait (preset full), reader authentication, DeviceMac;
+#                 the reader ends with SessionData status 20, then State 0x02
+#   MODE-state    age-over-18 from a credential with a P-384 device key, so DeviceSignature;
+#                 the reader ends with State 0x02 only
+#   MODE-holder   driving; the holder ends the session once the response is out
+#                 (--terminate-after-response), the reader waits for it
+#   mixed-MODE    the holder on bluez:hci0, the reader on its own LE host through the HCI user
+#                 channel of hci1 (hci:user:1), which bluetoothd lets go of while it is off
+# A side that goes away mid-session (SIGKILL while the holder asks for consent):
+#   reader-gone   bluetoothd stops the notifications the dead reader had enabled (the link stays
+#                 up): the holder must end within seconds, not after its --timeout
+#   holder-gone   bluetoothd drops the dead holder's application and, on the reader's side,
+#                 removes the service's objects (the link stays up): the reader must end within
+#                 seconds
+# Checks of what bluetoothd refuses and of its settings:
+#   powered-off   hci0 powered off: the holder says so (status 8) and registers nothing
+#   slots         every advertising slot of hci0 taken (by bluetoothctl): the holder says so
+#   bearers       bluetoothd started again as Debian ships it ([GATT] Channels = 3, EATT): both
+#                 programs must warn of it; the session's outcome is reported, not required (its
+#                 chunks travel over several ATT bearers and may arrive out of order), then
+#                 bluetoothd starts again with Channels = 1
+set -uo pipefail
+cd "$(dirname "$0")/.."
+logs=${BLUEZ_VM_LOGS:?run this inside scripts/bluez-vm.sh}
+bin=${MDOC_BIN:-.build/debug}
+# How long each program waits for its peer and for each message, and the bound on a whole session.
+program_timeout=120
+session_timeout=300
+trust=(--trust Certs/demo/iaca.pem)
+reader_auth=(--reader-cert Certs/demo/reader.pem --reader-key Certs/demo/reader-key.pem)
+
+work=$(mktemp -d)
+# The holder refuses a credential others can read; git checks the demo one out 0644.
+cp Certs/demo/mdl.mdoc "$work/mdl.mdoc"
+chmod 600 "$work/mdl.mdoc"
+
+say() { echo "bluez-vm-sessions: $*" | tee -a "$logs/sessions.log" >&2; }
+# Polls `$@` every 0.2 s until it succeeds, for at most $1 seconds.
+wait_until() {
+    local limit=$1 started
+    shift
+    started=$(date +%s)
+    until "$@"; do
+        [ $(($(date +%s) - started)) -lt "$limit" ] || return 1
+        sleep 0.2
+    done
+}
+property() {
+    busctl --system get-property org.bluez "/org/bluez/$1" "$2" "$3" 2>/dev/null
+}
+powered_is() { [ "$(property "$1" org.bluez.Adapter1 Powered)" = "b $2" ]; }
+down() { hciconfig "$1" | grep -q DOWN; }
+free_slots_are() { [ "$(property hci0 org.bluez.LEAdvertisingManager1 SupportedInstances)" = "y $1" ]; }
+registrations() {
+    bash scripts/bluez-vm-guest.sh registrations "$logs"
+}
+# What must be registered after a check: nothing, and abandoned only what holder-gone left.
+abandoned_applications=0
+expected_registrations() {
+    echo "registered: applications 0 advertisements 0; abandoned: applications $abandoned_applications advertisements 0"
+    echo "hci0: active advertisements 0"
+    echo "hci1: active advertisements 0"
+}
+# The D-Bus monitor logs a reply a moment after the caller has it: the check waits for it.
+registrations_settle() {
+    wait_until 15 bash -c '[ "$(bash scripts/bluez-vm-guest.sh registrations "$1")" = "$2" ]' _ "$logs" "$(expected_registrations)"
+}
+elapsed() {
+    local took=$((($(date +%s%N) - $1) / 1000000))
+    echo "$((took / 1000)).$((took % 1000 / 100)) s"
+}
+
+p384_credential() {
+    [ -e "$work/p384.mdoc" ] && return 0
+    openssl genpkey -algorithm EC -pkeyopt ec_paramgen_curve:P-384 -out "$work/device-p384.pem" 2>/dev/null &&
+        "$bin/mdoc-issuer" issue --pki Certs/demo --doctype org.iso.18013.5.1.mDL --data Samples/mdl.json \
+            --device-key "$work/device-p384.pem" --out "$work/p384.mdoc" >/dev/null
+}
+
+# Powers adapter $1 on or off ($2) through bluetoothd; off also waits until the kernel has it down,
+# so that the HCI user channel can take it.
+power() {
+    local adapter=$1 state=$2
+    busctl --system set-property org.bluez "/org/bluez/$adapter" org.bluez.Adapter1 Powered b "$([ "$state" = on ] && echo true || echo false)" ||
+        return 1
+    if [ "$state" = on ]; then
+        wait_until 20 powered_is "$adapter" true
+    else
+        wait_until 20 down "$adapter"
+    fi
+}
+
+# session NAME HOLDER_TRANSPORT READER_TRANSPORT MODE DEVICE_AUTH HOLDER_ARGS... -- READER_ARGS...
+# Runs one presentation; its problems, if any, are left in `problems`, and the status says. It
+# reports its outcome unless `announce` is false.
+problems=()
+announce=true
+session() {
+    local name=$1 holder_transport=$2 reader_transport=$3 mode=$4 device_auth=$5
+    shift 5
+    local holder_args=() reader_args=()
+    while [ $# -gt 0 ] && [ "$1" != -- ]; do holder_args+=("$1"); shift; done
+    shift
+    reader_args=("$@")
+    local out=$logs/$name started uri="" holder_pid reader_status holder_status registered
+    problems=()
+    started=$(date +%s%N)
+    timeout --kill-after=10 "$session_timeout" "$bin/mdoc-holder" present --yes --no-qr --log-level debug \
+        --transport "$holder_transport" --ble-mode "$mode" --timeout "$program_timeout" "${holder_args[@]}" \
+        >"$out.holder.out" 2>"$out.holder.err" &
+    holder_pid=$!
+    wait_until "$program_timeout" bash -c "grep -q '^mdoc:' '$out.holder.out' || ! kill -0 $holder_pid 2>/dev/null"
+    uri=$(grep -m1 '^mdoc:' "$out.holder.out")
+    if [ -n "$uri" ]; then
+        timeout --kill-after=10 "$session_timeout" "$bin/mdoc-reader" request "$uri" --json --log-level debug \
+            --transport "$reader_transport" --ble-mode "$mode" --timeout "$program_timeout" "${trust[@]}" "${reader_args[@]}" \
+            >"$out.reader.out" 2>"$out.reader.err"
+        reader_status=$?
+    else
+        problems+=("the holder printed no engagement")
+        reader_status=none
+    fi
+    wait "$holder_pid"
+    holder_status=$?
+
+    [ "$reader_status" = 0 ] || problems+=("reader status $reader_status: $(tail -1 "$out.reader.err" 2>/dev/null)")
+    [ "$holder_status" = 0 ] || problems+=("holder status $holder_status: $(tail -1 "$out.holder.err")")
+    if [ "$reader_status" = 0 ]; then
+        grep -q '"outcome" *: *"verified"' "$out.reader.out" || problems+=("the reader's outcome is not verified")
+        grep -q "\"deviceAuthentication\" *: *\"$device_auth\"" "$out.reader.out" ||
+            problems+=("device authentication is not $device_auth")
+    fi
+    registrations_settle || problems+=("$(registrations | tr '\n' ' ')")
+    if [ ${#problems[@]} -eq 0 ]; then
+        ! $announce || say "$name: verified ($device_auth) in $(elapsed "$started"); nothing left registered"
+        return 0
+    fi
+    ! $announce || say "$name: FAILED after $(elapsed "$started"): $(printf '%s; ' "${problems[@]}")"
+    return 1
+}
+
+# The holder alone on hci0 must end with status 8 saying `$2`, leaving registered what was before.
+refused() {
+    local name=$1 text=$2 out=$logs/$1 status before after
+    before=$(registrations)
+    timeout --kill-after=10 "$session_timeout" "$bin/mdoc-holder" present --yes --no-qr --transport bluez:hci0 \
+        --ble-mode peripheral --timeout "$program_timeout" --credential "$work/mdl.mdoc" >"$out.holder.out" 2>"$out.holder.err"
+    status=$?
+    after=$(registrations)
+    if [ "$after" = "$before" ] && [ "$status" = 8 ] && grep -q "$text" "$out.holder.err"; then
+        say "$name: refused as it should: $(tail -1 "$out.holder.err")"
+        return 0
+    fi
+    say "$name: FAILED: holder status $status: $(tail -1 "$out.holder.err"); before: $(echo "$before" | tr '\n' ' ') after: $(echo "$after" | tr '\n' ' ')"
+    return 1
+}
+
+# Takes every advertising slot of hci0 with bluetoothctl processes (one advertisement each, on
+# hci0 selected by its address), runs `$@`, then gives the slots back.
+with_slots_taken() {
+    local slots address index fd fds=() pids=() status
+    slots=$(property hci0 org.bluez.LEAdvertisingManager1 SupportedInstances)
+    address=$(property hci0 org.bluez.Adapter1 Address)
+    address=${address#s \"}
+    for index in $(seq 1 "${slots#y }"); do
+        mkfifo "$work/advertiser$index"
+        bluetoothctl <"$work/advertiser$index" >"$logs/advertiser$index.log" 2>&1 &
+        pids+=($!)
+        exec {fd}>"$work/advertiser$index"
+        fds+=("$fd")
+        printf 'select %s\nadvertise on\n' "${address%\"}" >&"$fd"
+    done
+    # bluetoothctl's registrations in the monitor's log too, before the holder's are compared.
+    if wait_until 60 free_slots_are 0 &&
+        wait_until 15 bash -c 'bash scripts/bluez-vm-guest.sh registrations "$1" | grep -q "registered: applications 0 advertisements $2;"' \
+            _ "$logs" "${slots#y }"; then
+        "$@"
+        status=$?
+    else
+        say "slots: bluetoothctl did not take the ${slots#y } advertising slots of hci0"
+        status=1
+    fi
+    for fd in "${fds[@]}"; do
+        printf 'advertise off\nquit\n' >&"$fd"
+        exec {fd}>&-
+    done
+    for index in "${!pids[@]}"; do
+        timeout 30 tail --pid="${pids[$index]}" -f /dev/null
+    done
+    return $status
+}
+
+# Starts a full session whose holder asks for consent on a pipe, kills `$1` (reader or holder)
+# while the holder waits for the answer, lets the holder go on when it survives, and checks the
+# survivor ends with status 8 well before its timeout.
+gone() {
+    local victim=$1 name=$1-gone out=$logs/$1-gone consent=$work/consent-$1 fd holder_pid reader_pid survivor started status took registered
+    mkfifo "$consent"
+    # Without a timeout(1) in between, so that the signals reach the programs; their own
+    # --timeout bounds them.
+    "$bin/mdoc-holder" present --no-qr --log-level debug --transport bluez:hci0 \
+        --ble-mode peripheral --timeout "$program_timeout" --credential "$work/mdl.mdoc" <"$consent" >"$out.holder.out" 2>"$out.holder.err" &
+    holder_pid=$!
+    exec {fd}>"$consent"
+    if wait_until "$program_timeout" grep -q '^mdoc:' "$out.holder.out"; then
+        "$bin/mdoc-reader" request "$(grep -m1 '^mdoc:' "$out.holder.out")" \
+            --log-level debug --transport bluez:hci1 --ble-mode peripheral --timeout "$program_timeout" "${trust[@]}" \
+            --preset full >"$out.reader.out" 2>"$out.reader.err" &
+        reader_pid=$!
+    fi
+    if [ -z "${reader_pid:-}" ] || ! wait_until "$program_timeout" grep -q 'Release \[a\]ll' "$out.holder.out" "$out.holder.err"; then
+        say "$name: FAILED: the holder did not ask for consent"
+        exec {fd}>&-
+        kill "$holder_pid" ${reader_pid:+"$reader_pid"} 2>/dev/null
+        return 1
+    fi
+    started=$(date +%s%N)
+    if [ "$victim" = reader ]; then
+        kill -KILL "$reader_pid"
+        wait "$reader_pid" 2>/dev/null
+        echo a >&"$fd"
+        exec {fd}>&-
+        survivor=holder
+        wait "$holder_pid"
+        status=$?
+        # The dead reader's link stays up: disconnect it for the sessions after this one.
+        busctl --system call org.bluez /org/bluez/hci1/dev_00_AA_01_00_00_00 org.bluez.Device1 Disconnect >/dev/null 2>&1
+    else
+        kill -KILL "$holder_pid"
+        wait "$holder_pid" 2>/dev/null
+        exec {fd}>&-
+        survivor=reader
+        wait "$reader_pid"
+        status=$?
+        abandoned_applications=$((abandoned_applications + 1))
+    fi
+    took=$((($(date +%s%N) - started) / 1000000000))
+    registrations_settle
+    registered=$(registrations)
+    if [ "$status" = 8 ] && [ "$took" -lt $((program_timeout / 4)) ] && [ "$registered" = "$(expected_registrations)" ]; then
+        say "$name: the $survivor ended $took s after the $victim was killed: $(tail -1 "$out.$survivor.err")"
+        return 0
+    fi
+    say "$name: FAILED: the $survivor ended with status $status after $took s; $(echo "$registered" | tr '\n' ' ')"
+    return 1
+}
+
+# bluetoothd as Debian ships it: both programs must warn of its several ATT bearers.
+bearers() {
+    local out=$logs/bearers outcome
+    bash scripts/bluez-vm-guest.sh bluetoothd "$logs" default || { say "bearers: bluetoothd did not start again"; return 1; }
+    announce=false
+    if session bearers bluez:hci0 bluez:hci1 peripheral DeviceMac --credential "$work/mdl.mdoc" \
+        -- --preset full "${reader_auth[@]}"; then
+        outcome="verified"
+    else
+        outcome="not verified: $(printf '%s; ' "${problems[@]}")"
+    fi
+    announce=true
+    bash scripts/bluez-vm-guest.sh bluetoothd "$logs" 1 || { say "bearers: bluetoothd did not start again with Channels = 1"; return 1; }
+    if grep -q "ATT bearers (EATT" "$out.holder.err" && grep -q "ATT bearers (EATT" "$out.reader.err"; then
+        say "bearers: both programs warned of the ATT bearers; the session over them: $outcome"
+        return 0
+    fi
+    say "bearers: FAILED: a program did not warn of the ATT bearers"
+    return 1
+}
+
+run() {
+    local name=$1 mode=${1%%-*}
+    case $name in
+        peripheral-status | central-status)
+            session "$name" bluez:hci0 bluez:hci1 "$mode" DeviceMac --credential "$work/mdl.mdoc" \
+                -- --preset full "${reader_auth[@]}" --termination status ;;
+        peripheral-state | central-state)
+            p384_credential || { say "$name: could not issue the P-384 credential"; return 1; }
+            session "$name" bluez:hci0 bluez:hci1 "$mode" DeviceSignature --credential "$work/p384.mdoc" \
+                -- --preset age-over-18 --termination state ;;
+        peripheral-holder | central-holder)
+            session "$name" bluez:hci0 bluez:hci1 "$mode" DeviceMac --credential "$work/mdl.mdoc" --terminate-after-response \
+                -- --preset driving --termination wait ;;
+        mixed-peripheral | mixed-central)
+            power hci1 off || { say "$name: bluetoothd did not power hci1 off"; return 1; }
+            session "$name" bluez:hci0 hci:user:1 "${name#mixed-}" DeviceMac --credential "$work/mdl.mdoc" \
+                -- --preset full "${reader_auth[@]}"
+            local status=$?
+            power hci1 on || { say "$name: bluetoothd did not power hci1 on again"; return 1; }
+            return $status ;;
+        reader-gone | holder-gone)
+            gone "${name%-gone}" ;;
+        powered-off)
+            power hci0 off || { say "$name: bluetoothd did not power hci0 off"; return 1; }
+            refused "$name" "adapter hci0 is powered off"
+            local status=$?
+            power hci0 on || { say "$name: bluetoothd did not power hci0 on again"; return 1; }
+            return $status ;;
+        slots)
+            with_slots_taken refused "$name" "all advertising slots are in use" ;;
+        bearers)
+            bearers ;;
+        *)
+            say "unknown session $name"
+            return 1 ;;
+    esac
+}
+
+names=("$@")
+[ ${#names[@]} -gt 0 ] || names=(peripheral-status peripheral-state peripheral-holder central-status central-state
+    central-holder mixed-peripheral mixed-central reader-gone holder-gone powered-off slots bearers)
+failures=()
+for name in "${names[@]}"; do
+    run "$name" || failures+=("$name")
+done
+rm -rf "$work"
+if [ ${#failures[@]} -gt 0 ]; then
+    say "failed: ${failures[*]}"
+    exit 1
+fi
+say "all passed: ${names[*]}"
