@@ -276,6 +276,24 @@ struct CertificateChainValidationTests {
         )
     }
 
+    @Test func certificatesSharingANameKeepTheirOwnChecks() {
+        var rootExtensions = TestPKI.rootExtensions()
+        rootExtensions[1] = ("keyUsage", "critical,cRLSign")
+        let root = TestPKI.root("same name", extensions: rootExtensions)
+        var leafExtensions = TestPKI.leafExtensions()
+        leafExtensions[0] = ("keyUsage", "critical,keyAgreement")
+        let ds = TestPKI.issue("same name", issuer: root, extensions: leafExtensions)
+        #expect(ds.certificate.subject == root.certificate.subject)
+        let result = Self.validate(ds, root: root)
+        let keyUsage = result.failures.filter { $0.check == .keyUsage }
+        #expect(keyUsage.map(\.certificate) == [ds.certificate, root.certificate], "\(result)")
+        #expect(keyUsage.map(\.reason) == [
+            "keyUsage (keyAgreement) lacks digitalSignature (document signer)", "keyUsage (cRLSign) lacks keyCertSign (IACA)",
+        ])
+        #expect(result.passedChecks.contains { $0.certificate == root.certificate && $0.check == .basicConstraints })
+        #expect(!result.passedChecks.contains { $0.check == .keyUsage })
+    }
+
     // MARK: Chain length limit
 
     /// A root with `pathLength`, `intermediates` CA certificates below it and a leaf under the last.
