@@ -138,7 +138,7 @@ public enum ReportRenderer {
 
     /// One check as a line of the report: marker, kind, subject and what was found.
     static func line(_ check: VerificationCheck, _ palette: TerminalPalette) -> TerminalText {
-        var out: TerminalText = "\(marker(check.outcome, palette)) \(TerminalText(escaping: check.kind.rawValue).padded(to: 21)) \(check.subject)"
+        var out: TerminalText = "\(marker(check.outcome, palette)) \(TerminalText(escaping: check.kind.name).padded(to: 21)) \(check.subject.description)"
         switch check.outcome {
         case .passed: out += check.detail.isEmpty ? "" : ": \(check.detail)"
         case .failed(let reason): out += ": \(reason)"
@@ -149,7 +149,7 @@ public enum ReportRenderer {
 
     /// One check in JSON: `check`, `subject`, `result`, and `detail` or `code` and `reason`.
     static func json(_ check: VerificationCheck) -> JSONValue {
-        var fields: [(String, JSONValue)] = [("check", .string(check.kind.rawValue)), ("subject", .string(check.subject))]
+        var fields: [(String, JSONValue)] = [("check", .string(check.kind.name)), ("subject", .string(check.subject.description))]
         switch check.outcome {
         case .passed:
             fields.append(("result", .string("passed")))

@@ -37,10 +37,10 @@ public enum RequestReportRenderer {
             if let validation = authentication.chainValidation {
                 out += "  Certificate checks (ISO/IEC 18013-5 Annex B, mdoc reader authentication profile):\n"
                 for failure in validation.failures {
-                    out += "    \(palette.failed("FAIL")) \(TerminalText(escaping: failure.check.description).padded(to: 19)) \(failure.certificate): \(failure.reason)\n"
+                    out += "    \(palette.failed("FAIL")) \(TerminalText(escaping: failure.check.description).padded(to: 19)) \(failure.certificate?.subject ?? ""): \(failure.reason)\n"
                 }
                 for check in validation.passedChecks {
-                    out += "    \(palette.passed("ok"))   \(TerminalText(escaping: check.check.description).padded(to: 19)) \(check.certificate): \(check.detail)\n"
+                    out += "    \(palette.passed("ok"))   \(TerminalText(escaping: check.check.description).padded(to: 19)) \(check.certificate.subject): \(check.detail)\n"
                 }
             }
             for (nameSpace, elements) in document.itemsRequest.nameSpaces {
@@ -88,12 +88,12 @@ public enum RequestReportRenderer {
         members.append(("certificateChecks", .array(
             (validation?.failures ?? []).map { failure in
                 .object([
-                    ("certificate", .string(failure.certificate)), ("check", .string(failure.check.description)),
+                    ("certificate", .string(failure.certificate?.subject ?? "")), ("check", .string(failure.check.description)),
                     ("result", .string("failed")), ("reason", .string(failure.reason)),
                 ])
             } + (validation?.passedChecks ?? []).map { check in
                 .object([
-                    ("certificate", .string(check.certificate)), ("check", .string(check.check.description)),
+                    ("certificate", .string(check.certificate.subject)), ("check", .string(check.check.description)),
                     ("result", .string("passed")), ("detail", .string(check.detail)),
                 ])
             })))

@@ -54,14 +54,14 @@ public struct ReaderAuthenticationVerifier: Sendable {
     public func verify(_ docRequest: DocRequest, sessionTranscript: SessionTranscriptBinding, at time: Date) -> Report {
         guard let readerAuth = docRequest.readerAuth else {
             return Report(
-                checks: [VerificationCheck(.readerSignature, subject: "readerAuth", outcome: .skipped("the request carries no readerAuth"))],
+                checks: [VerificationCheck(.readerSignature, subject: .readerAuth, outcome: .skipped("the request carries no readerAuth"))],
                 readerCertificate: nil, trustAnchor: nil)
         }
         let chain = X5ChainVerification(
-            readerAuth, name: "readerAuth", kind: .readerCertificate, profile: .readerAuthentication,
+            readerAuth, name: .readerAuth, kind: .readerCertificate, profile: .readerAuthentication,
             validator: validator, certificates: certificates, time: time)
         var report = Report(
-            checks: chain.checks, readerCertificate: chain.leaf?.subject, trustAnchor: chain.trustAnchor,
+            checks: chain.checks, readerCertificate: chain.leaf?.subject, trustAnchor: chain.trustAnchor?.subject,
             certificateChain: chain.chain, chainValidation: chain.validation)
         guard let leaf = chain.leaf else {
             return report
@@ -70,7 +70,7 @@ public struct ReaderAuthenticationVerifier: Sendable {
         let algorithm = readerAuth.algorithm.map { "\($0)" } ?? "no algorithm"
         let valid = readerAuth.isValidSignature(publicKey: leaf.publicKey, detachedPayload: payload)
         report.checks.append(VerificationCheck(
-            .readerSignature, subject: "readerAuth",
+            .readerSignature, subject: .readerAuth,
             outcome: valid
                 ? .passed
                 : .failed(.invalidSignature, "the readerAuth signature (\(algorithm)) does not verify over this session's ReaderAuthenticationBytes with the key of \"\(leaf.subject)\""),
