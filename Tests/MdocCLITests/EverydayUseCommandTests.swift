@@ -108,7 +108,7 @@ import Testing
         let run = try IsolatedRun()
         defer { run.remove() }
         let holder = try run.start("mdoc-holder", ["present", "--credential", "Certs/demo/mdl.mdoc", "--yes", "--no-qr",
-                                                   "--timeout", "\(LiveSession.programTimeout)"])
+                                                   "--timeout", "\(LiveSession.awaitedHolderTimeout)"])
         defer { _ = holder.terminate() }
         let uri = try #require(await holder.awaitLine(startingWith: "mdoc:", number: 1, timeout: LiveSession.waitTimeout),
                                "\(holder.standardError)")

@@ -65,7 +65,8 @@ struct IsolatedRun {
         directory: String = ProgramRunner.repositoryRoot
     ) async throws -> (holder: ProgramRunner.Result, reader: ProgramRunner.Result) {
         let holder = try start(
-            "mdoc-holder", ["present"] + holderArguments + ["--timeout", "\(LiveSession.programTimeout)"], directory: directory)
+            "mdoc-holder", ["present"] + holderArguments + ["--timeout", "\(LiveSession.awaitedHolderTimeout)"],
+            directory: directory)
         if let holderInput { holder.send(holderInput) }
         holder.closeInput()
         // With --json the URI comes in the engagement object.

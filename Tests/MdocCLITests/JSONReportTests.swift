@@ -131,7 +131,8 @@ import Testing
         #expect(failure["outcome"] as? String == "failed" && failure["exitStatus"] as? Int == 8, "\(alone.standardOutput)")
 
         let advertising = try run.start("mdoc-holder", ["present", "--credential", "Certs/demo/mdl.mdoc", "--yes", "--no-qr",
-                                                        "--transport", "sim", "--ble-mode", "peripheral", "--timeout", "30"])
+                                                        "--transport", "sim", "--ble-mode", "peripheral",
+                                                        "--timeout", "\(LiveSession.awaitedHolderTimeout)"])
         _ = await advertising.awaitLine(startingWith: "mdoc:", number: 1, timeout: LiveSession.waitTimeout)
         // The holder prints its URI before it advertises; on a slow machine a short scan can
         // end before the advertising starts, so scan again until the holder is seen.

@@ -11,6 +11,11 @@ struct LiveSession {
     static let programTimeout = 60
     /// Seconds a test waits for a program to end before killing it.
     static let waitTimeout = TimeInterval(90 * TimeoutScale.factor)
+    /// Seconds a holder started by an `async` test waits for the reader the test starts after
+    /// it. The test's task resumes on a thread of the cooperative pool (two on a two-core
+    /// machine), which the synchronous program tests running beside it can hold for a minute
+    /// or more; the holder must still be there when the test gets one back.
+    static let awaitedHolderTimeout = Int(waitTimeout)
 
     /// The environment both programs run with: the session's own sim namespace.
     let environment: [String: String]
