@@ -2,6 +2,7 @@ import Foundation
 import MdocBLE
 import MdocCBOR
 import MdocModel
+import MdocTestPeers
 import Testing
 
 /// `mdoc-holder present` against a GATT client that breaks the 18013-5 connection sequence

@@ -1,6 +1,7 @@
 import Foundation
 import MdocCrypto
 @testable import MdocSession
+import MdocTestPeers
 import Testing
 
 /// A cloned credential against the real `mdoc-reader`: the genuine issuer data of the demo mDL

@@ -4,6 +4,8 @@ import MdocCBOR
 import MdocModel
 import MdocSession
 import MdocTestSupport
+import MdocPresentation
+import MdocTestPeers
 import Testing
 
 /// How the programs' GATT servers and clients treat the centrals and servers they meet (ISO/IEC
@@ -83,7 +85,7 @@ import Testing
                                                     timeout: LiveSession.waitTimeout), "\(reader.standardError)")
         }
         let radio = try await link.openOtherRadio()
-        let outcome = try await holder.present(over: radio, timeout: .seconds(Int64(Self.timeout)))
+        let outcome = await holder.present(over: radio, timeout: .seconds(Int64(Self.timeout)))
         await radio.close()
         let result = await reader.awaitExit(timeout: LiveSession.waitTimeout)
 
@@ -211,7 +213,7 @@ import Testing
             probe.close()
         }
         if let lateHolder {
-            let outcome = try await lateHolder.present(over: SimAdapter(), timeout: .seconds(Int64(Self.timeout)))
+            let outcome = await lateHolder.present(over: SimAdapter(), timeout: .seconds(Int64(Self.timeout)))
             #expect(outcome.isNormalEnd, "\(outcome)")
         } else {
             try await LinkFaultTests.verifySession(uri, over: link, context: "after centrals that left")

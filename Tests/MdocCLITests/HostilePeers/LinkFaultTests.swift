@@ -1,4 +1,5 @@
 import Foundation
+import MdocTestPeers
 import Testing
 
 /// Faults on the link (ISO/IEC 18013-5 8.3.3.1.1), injected by hostile peers in this process

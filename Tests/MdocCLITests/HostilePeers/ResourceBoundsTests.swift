@@ -1,5 +1,6 @@
 import Foundation
 import MdocBLE
+import MdocTestPeers
 import Testing
 
 /// A 10 MB hostile message is rejected with bounded memory (issue 6, part 6): the receiving

@@ -1,4 +1,8 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
 import MdocBLE
 import MdocCBOR
 import MdocCrypto
@@ -7,7 +11,7 @@ import MdocSession
 
 /// How far a ``HostileReader`` goes through the connection sequence of ISO/IEC 18013-5
 /// 8.3.3.1.1.4 (mdoc peripheral server mode) and the session before it vanishes or stalls.
-enum ReaderPhase: String, CaseIterable, Sendable, CustomStringConvertible {
+public enum ReaderPhase: String, CaseIterable, Sendable, CustomStringConvertible {
     /// The link is up; nothing was exchanged.
     case connected
     /// ATT_MTU exchanged.
@@ -25,11 +29,11 @@ enum ReaderPhase: String, CaseIterable, Sendable, CustomStringConvertible {
     /// The DeviceResponse received; the session not ended.
     case responseReceived
 
-    var description: String { rawValue }
+    public var description: String { rawValue }
 
     /// Whether the reader has not started the session by this phase: the holder does not take
     /// it for its reader yet (ISO/IEC 18013-5 8.3.3.1.1.4).
-    var isBeforeStart: Bool {
+    public var isBeforeStart: Bool {
         ReaderPhase.allCases.firstIndex(of: self)! < ReaderPhase.allCases.firstIndex(of: .started)!
     }
 }
@@ -38,44 +42,43 @@ enum ReaderPhase: String, CaseIterable, Sendable, CustomStringConvertible {
 /// mdoc peripheral server mode: it walks the connection sequence one ``ReaderPhase`` at a time
 /// and sends the real SessionEstablishment of a ``ReaderSession`` in the chunks a test chooses,
 /// as raw ATT Write Commands, so nothing in this process stops a broken chunk.
-final class HostileReader {
+public final class HostileReader {
     /// A characteristic whose notifications the reader enables at `.subscribed`.
-    enum Notification: Sendable {
+    public enum Notification: Sendable {
         case state
         case server2Client
     }
 
-    let link: any HostileLink
+    public let link: any HostileLink
     /// What the reader subscribes to at `.subscribed`.
-    let subscriptions: Set<Notification>
-    private(set) var session: ReaderSession
+    public let subscriptions: Set<Notification>
+    public private(set) var session: ReaderSession
     private let serviceUUID: UUID
     private let request: [UInt8]
     private var bearer: (any ATTBearer)?
     private var client: GATTClient?
     private var characteristics: [GATTRemoteCharacteristic] = []
     /// The ATT_MTU agreed; 23 before the exchange.
-    private(set) var mtu = 23
+    public private(set) var mtu = 23
     /// How far the sequence went.
-    private(set) var phase: ReaderPhase?
+    public private(set) var phase: ReaderPhase?
 
     /// A reader for the holder that showed `uri`, asking for age_over_18 of the mDL, enabling
     /// the notifications of `subscriptions` (both by default, as 8.3.3.1.1.4 has it).
-    init(uri: String, link: any HostileLink, subscriptions: Set<Notification> = [.state, .server2Client]) throws {
+    public init(uri: String, link: any HostileLink, subscriptions: Set<Notification> = [.state, .server2Client]) throws {
         self.link = link
         self.subscriptions = subscriptions
         let engagement = try MdocURI(uri)
         guard let uuid = engagement.deviceEngagementBytes.value.bleOptions?.peripheralServerModeUUID else {
-            throw LiveSessionError("the holder does not offer mdoc peripheral server mode")
+            throw PeerError("the holder does not offer mdoc peripheral server mode")
         }
         serviceUUID = uuid
         var elements = OrderedMap<String, Bool>()
         elements["age_over_18"] = false
-        let iaca: String = try String(contentsOfFile: ProgramRunner.repositoryRoot + "/Certs/demo/iaca.pem", encoding: .utf8)
         let spec = DocRequestSpec(docType: DocType.mDL, nameSpaces: [NameSpace.mDL: elements])
-        session = try ReaderSession(uri: engagement, request: [spec], trustAnchors: [try Certificate(pemEncoded: iaca)], now: { Date() })
+        session = try ReaderSession(uri: engagement, request: [spec], trustAnchors: [try DemoMaterial.iaca()], now: { Date() })
         guard case .send(let establishment) = try session.start() else {
-            throw LiveSessionError("the reader session did not start")
+            throw PeerError("the reader session did not start")
         }
         request = establishment
     }
@@ -85,7 +88,7 @@ final class HostileReader {
     }
 
     /// Goes through the sequence up to and including `last`.
-    func run(until last: ReaderPhase) async throws {
+    public func run(until last: ReaderPhase) async throws {
         for phase in ReaderPhase.allCases {
             try await step(phase)
             if phase == last { return }
@@ -94,24 +97,24 @@ final class HostileReader {
 
     /// Sends SessionEstablishment broken by `fault`, after ``run(until:)`` reached `.started`.
     /// Sends stop quietly when the holder closed the link (as it must for some faults).
-    func sendRequest(_ fault: ChunkFault) async throws {
+    public func sendRequest(_ fault: ChunkFault) async throws {
         try await send(fault.chunks(of: request, mtu: mtu))
     }
 
     /// Sends a message of `bytes` octets (not CBOR) in the largest chunks the link allows, after
     /// ``run(until:)`` reached `.started`.
-    func sendFlood(bytes: Int) async throws {
+    public func sendFlood(bytes: Int) async throws {
         try await send(ChunkFault.flood(bytes: bytes, mtu: mtu))
     }
 
     /// Vanishes: the link closes without State 0x02.
-    func close() {
+    public func close() {
         client?.close()
         bearer?.close()
     }
 
     /// Waits until the holder ends the link; notifications it sends meanwhile are skipped.
-    func awaitLinkEnd() async throws {
+    public func awaitLinkEnd() async throws {
         let client = try requireClient()
         while try await client.nextNotification() != nil {}
     }
@@ -154,7 +157,7 @@ final class HostileReader {
     /// Writes `chunks` to Client2Server as raw Write Commands; stops at the first that finds the
     /// link closed.
     private func send(_ chunks: [[UInt8]]) async throws {
-        guard let bearer else { throw LiveSessionError("not connected") }
+        guard let bearer else { throw PeerError("not connected") }
         let handle = try characteristic(MdocGATTProfile.client2Server(mode: .peripheralServer)).valueHandle
         for chunk in chunks {
             do {
@@ -176,17 +179,17 @@ final class HostileReader {
             guard from == handle else { continue }
             if let message = try reassembler.append(value) { return message }
         }
-        throw LiveSessionError("the holder closed the link before its response")
+        throw PeerError("the holder closed the link before its response")
     }
 
     private func requireClient() throws -> GATTClient {
-        guard let client else { throw LiveSessionError("not connected") }
+        guard let client else { throw PeerError("not connected") }
         return client
     }
 
     private func characteristic(_ uuid: BluetoothUUID) throws -> GATTRemoteCharacteristic {
         guard let found = characteristics.first(where: { $0.uuid == uuid }) else {
-            throw LiveSessionError("characteristic \(uuid) not discovered")
+            throw PeerError("characteristic \(uuid) not discovered")
         }
         return found
     }

@@ -1,6 +1,6 @@
 import Foundation
 import MdocBLE
-import MdocTerminal
+@testable import MdocPresentation
 import Synchronization
 import Testing
 
@@ -41,11 +41,11 @@ final class FreezableBearer: ATTBearer {
     }
 }
 
-/// ``SessionLink``'s bounded waits over real 18013-5 transports on the sim link
-/// (ISO/IEC 18013-5 8.3.3.1.1.5): a wait that runs out ends the link with State 0x02 before
-/// closing it, within ``SessionLink/endTimeout``, and a send that cannot go out says why.
-@Suite("SessionLink: bounded waits end the link in order (ISO/IEC 18013-5 8.3.3.1.1.5)", .timeLimit(.minutes(1)))
-struct SessionLinkTests {
+/// The drivers' bounded waits over real 18013-5 transports on the sim link (ISO/IEC 18013-5
+/// 8.3.3.1.1.5): a wait that runs out ends the link with State 0x02 before closing it, within
+/// ``SessionLink/endTimeout``, and a send that cannot go out says why.
+@Suite("DriverLink: bounded waits end the link in order (ISO/IEC 18013-5 8.3.3.1.1.5)", .timeLimit(.minutes(1)))
+struct DriverLinkTests {
     /// A GATT server and client transport in peripheral server mode over a fresh sim link; the
     /// server's bearer can be frozen.
     static func connect() async throws -> (server: MdocGATTServerTransport, client: MdocGATTClientTransport, serverBearer: FreezableBearer) {
@@ -60,12 +60,10 @@ struct SessionLinkTests {
         return (server, client, bearer)
     }
 
-    /// The LinkError `body` throws, nil when it returns.
-    static func failure(_ body: () async throws(LinkError) -> MdocTransportEvent) async -> LinkError? {
-        do {
-            _ = try await body()
-            return nil
-        } catch {
+    /// The failure of a wait on `transport` for `what` bounded by `first`, nil when an event came.
+    static func failure(of transport: any MdocTransport, within first: Duration, awaiting what: String) async -> LinkError? {
+        await DriverLink.run(transport, timeouts: SessionTimeouts(connection: first, idle: first)) { link, group in
+            guard case .failed(let error) = await link.next(within: first, awaiting: what, group: &group) else { return nil }
             return error
         }
     }
@@ -74,9 +72,7 @@ struct SessionLinkTests {
     func clientWaitEndsWithState() async throws {
         let (server, client, _) = try await Self.connect()
         defer { server.close() }
-        let error = await Self.failure { () throws(LinkError) in
-            try await SessionLink.receive(from: client, within: .milliseconds(300), awaiting: "message from the holder")
-        }
+        let error = await Self.failure(of: client, within: .milliseconds(300), awaiting: "message from the holder")
         #expect(error?.code == .timeout)
         #expect(error?.reason == "no message from the holder within 0.3 s")
         #expect(try await server.receive() == .ended)
@@ -87,9 +83,7 @@ struct SessionLinkTests {
     func serverWaitEndsWithState() async throws {
         let (server, client, _) = try await Self.connect()
         defer { client.close() }
-        let error = await Self.failure { () throws(LinkError) in
-            try await SessionLink.receive(from: server, within: .milliseconds(300), awaiting: "message from the reader")
-        }
+        let error = await Self.failure(of: server, within: .milliseconds(300), awaiting: "message from the reader")
         #expect(error?.code == .timeout)
         #expect(try await client.receive() == .ended)
         #expect(try await client.receive() == .disconnected)
@@ -101,9 +95,7 @@ struct SessionLinkTests {
         defer { server.close() }
         serverBearer.freeze()
         let started = ContinuousClock.now
-        let error = await Self.failure { () throws(LinkError) in
-            try await SessionLink.receive(from: client, within: .milliseconds(100), awaiting: "message from the holder")
-        }
+        let error = await Self.failure(of: client, within: .milliseconds(100), awaiting: "message from the holder")
         let elapsed = ContinuousClock.now - started
         #expect(error?.code == .timeout)
         // The unsubscription before State 0x02 got no answer: the end had its whole time, and

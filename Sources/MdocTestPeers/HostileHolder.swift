@@ -1,12 +1,15 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
 import MdocBLE
 import MdocCBOR
 import MdocModel
 import MdocSession
-import MdocTerminal
 
 /// How far a ``HostileHolder`` lets a session with a reader go before it vanishes or stalls.
-enum HolderPhase: String, CaseIterable, Sendable, CustomStringConvertible {
+public enum HolderPhase: String, CaseIterable, Sendable, CustomStringConvertible {
     /// The reader connected; nothing was exchanged.
     case accepted
     /// The reader exchanged ATT_MTU.
@@ -22,11 +25,11 @@ enum HolderPhase: String, CaseIterable, Sendable, CustomStringConvertible {
     /// The first chunks of the response were sent, not the last.
     case midResponse
 
-    var description: String { rawValue }
+    public var description: String { rawValue }
 
     /// Whether the reader has not started the session by this phase: a link that drops then
     /// is no session, and the reader connects again (ISO/IEC 18013-5 8.3.3.1.1.4).
-    var isBeforeStart: Bool {
+    public var isBeforeStart: Bool {
         HolderPhase.allCases.firstIndex(of: self)! < HolderPhase.allCases.firstIndex(of: .started)!
     }
 }
@@ -35,10 +38,10 @@ enum HolderPhase: String, CaseIterable, Sendable, CustomStringConvertible {
 /// a real `mdoc-reader`: a real ``HolderSession`` with the demo mDL (or a credential the test
 /// gives) answers the request, and the response leaves in the chunks a test chooses, as raw ATT
 /// notifications.
-final class HostileHolder {
-    let link: any HostileLink
+public final class HostileHolder {
+    public let link: any HostileLink
     /// The engagement the reader under test is given.
-    let uri: String
+    public let uri: String
     private var session: HolderSession
     private let serviceUUID: UUID
     private let server: GATTServer
@@ -52,16 +55,16 @@ final class HostileHolder {
     private var response: [UInt8]?
 
     /// A holder presenting the demo mDL.
-    convenience init(link: any HostileLink) throws {
+    public convenience init(link: any HostileLink) throws {
         try self.init(link: link, credential: try Self.demoMDL())
     }
 
     /// A holder presenting `credential`.
-    init(link: any HostileLink, credential: Credential) throws {
+    public init(link: any HostileLink, credential: Credential) throws {
         self.link = link
         let options = BleOptions.offering(peripheralServerMode: true, centralClientMode: false)
-        session = try HolderSession(credentials: [credential], readerTrustAnchors: [], bleOptions: options, now: { Date() })
-        guard let uuid = options.peripheralServerModeUUID else { throw LiveSessionError("no peripheral server UUID") }
+        session = try HolderSession(credentials: [credential], bleOptions: options)
+        guard let uuid = options.peripheralServerModeUUID else { throw PeerError("no peripheral server UUID") }
         serviceUUID = uuid
         server = GATTServer(services: [MdocGATTProfile.service(mode: .peripheralServer, serviceUUID: uuid, ident: nil)])
         uri = session.mdocURI.description
@@ -72,12 +75,12 @@ final class HostileHolder {
     }
 
     /// The committed demo mDL.
-    static func demoMDL() throws -> Credential {
-        return try CredentialFiles.load(ProgramRunner.repositoryRoot + "/Certs/demo/mdl.mdoc").credential
+    public static func demoMDL() throws -> Credential {
+        try DemoMaterial.mDL()
     }
 
     /// Lets the session go up to and including `last`.
-    func run(until last: HolderPhase) async throws {
+    public func run(until last: HolderPhase) async throws {
         for phase in HolderPhase.allCases {
             try await step(phase)
             if phase == last { return }
@@ -85,24 +88,24 @@ final class HostileHolder {
     }
 
     /// Sends the response in correct chunks (after `.requestReceived`).
-    func sendResponse() async throws {
+    public func sendResponse() async throws {
         try await send(ChunkFault.pieces(of: try builtResponse()))
     }
 
     /// Sends the response broken by `fault` (after `.requestReceived`); stops quietly when the
     /// reader closed the link.
-    func sendResponse(_ fault: ChunkFault) async throws {
+    public func sendResponse(_ fault: ChunkFault) async throws {
         try await send(fault.chunks(of: try builtResponse(), mtu: mtu))
     }
 
     /// Sends, as its response, a message of `bytes` octets (not CBOR) in the largest chunks the
     /// link allows.
-    func sendFlood(bytes: Int) async throws {
+    public func sendFlood(bytes: Int) async throws {
         try await send(ChunkFault.flood(bytes: bytes, mtu: mtu))
     }
 
     /// Vanishes: the link closes without State 0x02.
-    func close() {
+    public func close() {
         connection?.close()
         bearer?.close()
     }
@@ -143,7 +146,7 @@ final class HostileHolder {
         let connection = try requireConnection()
         while try await !done(self) {
             guard let event = try await connection.nextEvent() else {
-                throw LiveSessionError("the reader closed the link")
+                throw PeerError("the reader closed the link")
             }
             try handle(event)
         }
@@ -170,14 +173,14 @@ final class HostileHolder {
 
     /// The holder's answer to `request`: everything asked for, approved.
     private func answer(_ request: [UInt8]) throws -> [UInt8] {
-        guard case .askConsent(let question) = session.receive(request),
-              case .send(let message) = session.decide(question.allAvailable)
-        else { throw LiveSessionError("the holder session did not answer the request") }
+        guard case .requestReceived(let received) = session.receive(request),
+              case .send(let message) = session.decide(.all(requestedIn: received.deviceRequest))
+        else { throw PeerError("the holder session did not answer the request") }
         return message
     }
 
     private func builtResponse() throws -> [UInt8] {
-        guard let response else { throw LiveSessionError("no request was answered yet") }
+        guard let response else { throw PeerError("no request was answered yet") }
         return response
     }
 
@@ -185,7 +188,7 @@ final class HostileHolder {
     /// closed.
     private func send(_ chunks: [[UInt8]]) async throws {
         guard let bearer, let handle = server.valueHandle(of: MdocGATTProfile.server2Client(mode: .peripheralServer)) else {
-            throw LiveSessionError("not connected")
+            throw PeerError("not connected")
         }
         for chunk in chunks {
             do {
@@ -199,7 +202,7 @@ final class HostileHolder {
     }
 
     private func requireConnection() throws -> GATTServerConnection {
-        guard let connection else { throw LiveSessionError("not connected") }
+        guard let connection else { throw PeerError("not connected") }
         return connection
     }
 }

@@ -84,96 +84,81 @@ public enum SessionLink {
         }
     }
 
-    /// How long ending the link with State 0x02 may take when a wait ran out, before it is
-    /// closed anyway: a Write Command or notification and, for a GATT client, the unsubscription
-    /// before it.
+    /// How long ending the link with State 0x02 may take before it is closed anyway: a Write
+    /// Command or notification and, for a GATT client, the unsubscription before it.
     public static let endTimeout: Duration = .seconds(2)
 
-    /// Waits for the next event on `transport`; after `timeout` the session's transport is
-    /// ended, State 0x02 first (8.3.3.1.1.5, bounded by ``endTimeout``), and a
-    /// ``LinkError/Code/timeout`` names `what` was awaited.
-    public static func receive(
-        from transport: any MdocTransport, within timeout: Duration, awaiting what: String
-    ) async throws(LinkError) -> MdocTransportEvent {
-        try await bounded(
-            transport, within: timeout, failing: "while waiting for \(what)",
-            timedOut: "no \(what) within \(seconds(timeout))", endingOnTimeout: true
-        ) { () throws(BLEError) in try await transport.receive() }
-    }
-
     /// Sends `message` on `transport`; when the peer has not taken it after `timeout` (it never
-    /// started the session, never subscribed to the messages, or stopped reading) the link is
-    /// closed and a ``LinkError/Code/timeout`` names `what` was being sent and why it could not
-    /// be.
+    /// started the session, never subscribed to the messages, or stopped reading), or the calling
+    /// task is cancelled, the link is closed and a ``LinkError/Code/timeout`` (or
+    /// ``LinkError/Code/cancelled``) names `what` was being sent and why it could not be.
     public static func send(
         _ message: [UInt8], on transport: any MdocTransport, within timeout: Duration, sending what: String
     ) async throws(LinkError) {
-        try await bounded(
-            transport, within: timeout, failing: "sending \(what)",
-            timedOut: "the peer did not take \(what) within \(seconds(timeout))", endingOnTimeout: false
-        ) { () throws(BLEError) in try await transport.send(message) }
+        let result = await withTaskGroup(of: SendStep.self) { group -> Result<Void, LinkError> in
+            group.addTask {
+                do throws(BLEError) {
+                    try await transport.send(message)
+                    return .sent(.success(()))
+                } catch {
+                    return .sent(.failure(error))
+                }
+            }
+            group.addTask {
+                do {
+                    try await Task.sleep(for: timeout)
+                } catch {
+                    return .cancelled
+                }
+                return .timedOut
+            }
+            let first = await group.next()
+            if case .sent(let outcome)? = first {
+                group.cancelAll()
+                return outcome.mapError { linkError($0, "sending \(what)") }
+            }
+            // The peer did not take it in time, or the caller was cancelled: closing the link
+            // ends the send still waiting; what it then fails with says why it could not finish.
+            transport.close()
+            var failure = if case .timedOut? = first {
+                LinkError(.timeout, "the peer did not take \(what) within \(seconds(timeout))")
+            } else {
+                LinkError(.cancelled, "the session was cancelled while sending \(what)")
+            }
+            while let next = await group.next() {
+                if case .sent(.failure(let error)) = next, error.code != .linkClosed {
+                    failure.reason += ": \(error.reason)"
+                }
+            }
+            return .failure(failure)
+        }
+        try result.get()
+    }
+
+    /// Ends `transport` with State 0x02 (8.3.3.1.1.5); after ``endTimeout`` it is closed, which
+    /// ends what ``MdocTransport/end()`` still waits for. Runs to its end even when the calling
+    /// task is cancelled: a session that is cancelled still tells the peer it is over.
+    public static func end(_ transport: any MdocTransport) async {
+        await Task {
+            await withTaskGroup(of: Void.self) { group in
+                group.addTask { await transport.end() }
+                group.addTask {
+                    try? await Task.sleep(for: endTimeout)
+                    if !Task.isCancelled { transport.close() }
+                }
+                await group.next()
+                group.cancelAll()
+            }
+        }.value
     }
 
     // MARK: - Internals
 
-    /// What one task of a bounded operation reports.
-    private enum BoundedStep<Value: Sendable>: Sendable {
-        case finished(Result<Value, BLEError>)
+    /// What one task of a bounded send reports.
+    private enum SendStep: Sendable {
+        case sent(Result<Void, BLEError>)
         case timedOut
-    }
-
-    /// Runs `operation` on `transport` against a `timeout`. When the time runs out first the
-    /// link is ended (State 0x02, within ``endTimeout``) or closed, which ends the operation
-    /// still waiting, so nothing is left behind; the error the operation then ends with says why
-    /// it could not finish, unless it is only the link closing.
-    private static func bounded<Value: Sendable>(
-        _ transport: any MdocTransport, within timeout: Duration, failing context: String, timedOut: String,
-        endingOnTimeout: Bool, _ operation: @escaping @Sendable () async throws(BLEError) -> Value
-    ) async throws(LinkError) -> Value {
-        let result = await withTaskGroup(of: BoundedStep<Value>?.self) { group -> Result<Value, LinkError> in
-            group.addTask {
-                do throws(BLEError) {
-                    return .finished(.success(try await operation()))
-                } catch {
-                    return .finished(.failure(error))
-                }
-            }
-            group.addTask {
-                try? await Task.sleep(for: timeout)
-                return Task.isCancelled ? nil : .timedOut
-            }
-            guard case .finished(let outcome)?? = await group.next() else {
-                if endingOnTimeout {
-                    await end(transport, within: endTimeout)
-                } else {
-                    transport.close()
-                }
-                var reason = timedOut
-                while let next = await group.next() {
-                    if case .finished(.failure(let error))? = next, error.code != .linkClosed {
-                        reason += ": \(error.reason)"
-                    }
-                }
-                return .failure(LinkError(.timeout, reason))
-            }
-            group.cancelAll()
-            return outcome.mapError { linkError($0, context) }
-        }
-        return try result.get()
-    }
-
-    /// Ends `transport` with State 0x02; after `limit` it is closed, which ends what ``MdocTransport/end()``
-    /// still waits for.
-    private static func end(_ transport: any MdocTransport, within limit: Duration) async {
-        await withTaskGroup(of: Void.self) { group in
-            group.addTask { await transport.end() }
-            group.addTask {
-                try? await Task.sleep(for: limit)
-                if !Task.isCancelled { transport.close() }
-            }
-            await group.next()
-            group.cancelAll()
-        }
+        case cancelled
     }
 
     /// Runs the attempts side by side; the first link wins and the others are cancelled. When
@@ -208,7 +193,8 @@ public enum SessionLink {
         modes.isEmpty ? "none" : modes.map(\.rawValue).joined(separator: ", ")
     }
 
-    private static func linkError(_ error: BLEError, _ context: String) -> LinkError {
+    /// The failure of an operation on an open link, in `context`.
+    static func linkError(_ error: BLEError, _ context: String) -> LinkError {
         if error.code == .timeout || error.code == .peerNotFound {
             return LinkError(.timeout, context)
         }
@@ -221,18 +207,27 @@ public enum SessionLink {
     private static func linkError(_ error: BLEError, peer: String, uuid: UUID, mode: MdocBLEMode, timeout: Duration) -> LinkError {
         let service = "service \(uuid) (\(mode.rawValue) mode)"
         switch error.code {
+        case .timeout where peer == "mdoc", .peerNotFound where peer == "mdoc":
+            // An mdoc stops advertising, and connecting, once a reader started a session on the
+            // engagement (8.3.3.1.1.4): nothing on the air tells busy from gone.
+            return LinkError(
+                .timeout,
+                "no mdoc on \(service) within \(seconds(timeout)): the mdoc is busy with another reader or gone (an mdoc stops advertising an engagement once a reader has started a session on it; ask for its current engagement)")
         case .timeout, .peerNotFound:
             return LinkError(.timeout, "no \(peer) on \(service) within \(seconds(timeout))")
         case .sessionNotStarted:
             return LinkError(.timeout, "no \(peer) started a session on \(service) within \(seconds(timeout)): \(error.reason)")
         case .identMismatch:
             return LinkError(.bluetooth, "Ident mismatch on \(service): \(error.reason)")
+        case .serviceInUse:
+            return LinkError(.busy, "the \(peer) is busy: another reader serves \(service) for this engagement already")
         default:
             return LinkError(.bluetooth, "the link to the \(peer) on \(service) failed: \(error)")
         }
     }
 
-    private static func seconds(_ duration: Duration) -> String {
+    /// `duration` in seconds, whole when it is whole ("30 s", "0.5 s").
+    static func seconds(_ duration: Duration) -> String {
         let value = Double(duration.components.seconds) + Double(duration.components.attoseconds) / 1e18
         return value == value.rounded() ? "\(Int(value)) s" : "\(value) s"
     }

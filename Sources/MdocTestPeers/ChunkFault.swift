@@ -2,7 +2,7 @@ import MdocBLE
 
 /// A way a hostile peer breaks the chunking of one 18013-5 message (ISO/IEC 18013-5
 /// 8.3.3.1.1.6): what the receiving program's reassembly must reject or survive.
-enum ChunkFault: String, CaseIterable, Sendable, CustomStringConvertible {
+public enum ChunkFault: String, CaseIterable, Sendable, CustomStringConvertible {
     /// The second chunk is never sent.
     case dropped
     /// The second chunk is sent twice.
@@ -18,12 +18,12 @@ enum ChunkFault: String, CaseIterable, Sendable, CustomStringConvertible {
 
     /// The payload of each chunk a hostile peer cuts: smaller than a link allows, which is
     /// legal, so a short message still makes the several chunks the faults need.
-    static let pieceSize = 48
+    public static let pieceSize = 48
 
-    var description: String { rawValue }
+    public var description: String { rawValue }
 
     /// The chunks sent for `message` on a link with ATT_MTU `mtu`, broken as named.
-    func chunks(of message: [UInt8], mtu: Int) -> [[UInt8]] {
+    public func chunks(of message: [UInt8], mtu: Int) -> [[UInt8]] {
         var chunks = Self.pieces(of: message)
         switch self {
         case .dropped:
@@ -45,7 +45,7 @@ enum ChunkFault: String, CaseIterable, Sendable, CustomStringConvertible {
     }
 
     /// `message` in chunks of ``pieceSize`` payload octets with correct headers.
-    static func pieces(of message: [UInt8]) -> [[UInt8]] {
+    public static func pieces(of message: [UInt8]) -> [[UInt8]] {
         stride(from: 0, to: message.count, by: pieceSize).map { (start: Int) -> [UInt8] in
             let end = min(start + pieceSize, message.count)
             let header: UInt8 = end == message.count ? MessageChunker.lastChunkHeader : MessageChunker.moreChunksHeader
@@ -56,7 +56,7 @@ enum ChunkFault: String, CaseIterable, Sendable, CustomStringConvertible {
     }
 
     /// A message of `bytes` octets (not CBOR) in the largest chunks `mtu` allows.
-    static func flood(bytes: Int, mtu: Int) -> [[UInt8]] {
+    public static func flood(bytes: Int, mtu: Int) -> [[UInt8]] {
         let payload = MessageChunker.chunkSize(mtu: mtu) - 1
         let count = (bytes + payload - 1) / payload
         return (0..<count).map { (index: Int) -> [UInt8] in

@@ -9,7 +9,7 @@ import MdocTestSupport
 /// ``ReaderPhase`` or ``HolderPhase``, a stalled peer) is made of ATT PDUs, so it applies
 /// unchanged to any bearer: a new transport (such as `hci:tcp` with Bumble virtual controllers)
 /// only implements these calls and names its `--transport` value.
-protocol HostileLink: Sendable {
+public protocol HostileLink: Sendable {
     /// The `--transport` value the program under test runs with.
     var transport: String { get }
     /// The `--transport` value of a second, well-behaved program meeting the first one.
@@ -26,28 +26,31 @@ protocol HostileLink: Sendable {
 }
 
 /// The `sim` transport: Linux abstract SEQPACKET sockets named after the service UUID.
-struct SimHostileLink: HostileLink {
-    var transport: String { "sim" }
-    var otherTransport: String { "sim" }
+public struct SimHostileLink: HostileLink {
+    /// The sim link of this process.
+    public init() {}
+
+    public var transport: String { "sim" }
+    public var otherTransport: String { "sim" }
 
     /// The programs must look in this process's sim namespace (none unless the test run sets
     /// `MDOC_SIM_NAMESPACE`); the service UUIDs of each engagement are random, so tests running
     /// side by side do not meet.
-    var environment: [String: String] {
+    public var environment: [String: String] {
         [SimLink.namespaceVariable: ProcessInfo.processInfo.environment[SimLink.namespaceVariable] ?? ""]
     }
 
-    func connect(serviceUUID: UUID, timeout: Duration) async throws -> any ATTBearer {
+    public func connect(serviceUUID: UUID, timeout: Duration) async throws -> any ATTBearer {
         try await SimLink.connect(serviceUUID: serviceUUID, timeout: timeout)
     }
 
-    func accept(serviceUUID: UUID, timeout: Duration) async throws -> any ATTBearer {
+    public func accept(serviceUUID: UUID, timeout: Duration) async throws -> any ATTBearer {
         let advertiser = try SimLink.advertise(serviceUUID: serviceUUID)
         defer { advertiser.stop() }
         return try await advertiser.accept(timeout: timeout)
     }
 
-    func openOtherRadio() async throws -> any BLEAdapter {
+    public func openOtherRadio() async throws -> any BLEAdapter {
         SimAdapter()
     }
 }
@@ -55,12 +58,12 @@ struct SimHostileLink: HostileLink {
 /// Real (virtual) Bluetooth LE: three linked Bumble controllers; the program under test drives
 /// the first through `hci:tcp`, this process's hostile peer the second through an ``LEHost``,
 /// and a second program the third.
-final class HCIHostileLink: HostileLink {
+public final class HCIHostileLink: HostileLink {
     private let controllers: VirtualControllers
     private let host: LEHost
 
     /// Starts the controllers and the peer's host.
-    static func make() async throws -> HCIHostileLink {
+    public static func make() async throws -> HCIHostileLink {
         let controllers = try await VirtualControllers.start(count: 3)
         let host = try await LEHost.open(.tcp(host: "127.0.0.1", port: UInt16(controllers.ports[1])))
         return HCIHostileLink(controllers: controllers, host: host)
@@ -75,19 +78,19 @@ final class HCIHostileLink: HostileLink {
         controllers.stop()
     }
 
-    var transport: String { controllers.transport(0) }
-    var otherTransport: String { controllers.transport(2) }
-    var environment: [String: String] { [:] }
+    public var transport: String { controllers.transport(0) }
+    public var otherTransport: String { controllers.transport(2) }
+    public var environment: [String: String] { [:] }
 
-    func openOtherRadio() async throws -> any BLEAdapter {
+    public func openOtherRadio() async throws -> any BLEAdapter {
         try await LEHost.open(.tcp(host: "127.0.0.1", port: UInt16(controllers.ports[2])))
     }
 
-    func connect(serviceUUID: UUID, timeout: Duration) async throws -> any ATTBearer {
+    public func connect(serviceUUID: UUID, timeout: Duration) async throws -> any ATTBearer {
         try await host.connect(serviceUUID: serviceUUID, timeout: timeout)
     }
 
-    func accept(serviceUUID: UUID, timeout: Duration) async throws -> any ATTBearer {
+    public func accept(serviceUUID: UUID, timeout: Duration) async throws -> any ATTBearer {
         let advertisement = try await host.advertise(serviceUUID: serviceUUID)
         do {
             let bearer = try await advertisement.accept(timeout: timeout)
@@ -101,15 +104,15 @@ final class HCIHostileLink: HostileLink {
 }
 
 /// The bearers the link-fault tests run over.
-enum LinkKind: String, CaseIterable, Sendable, CustomStringConvertible {
+public enum LinkKind: String, CaseIterable, Sendable, CustomStringConvertible {
     case sim
     /// `hci:tcp` through Bumble virtual controllers.
     case hci
 
-    var description: String { rawValue }
+    public var description: String { rawValue }
 
     /// A fresh link of this kind.
-    func make() async throws -> any HostileLink {
+    public func make() async throws -> any HostileLink {
         switch self {
         case .sim: return SimHostileLink()
         case .hci: return try await HCIHostileLink.make()

@@ -1,3 +1,5 @@
+import MdocSession
+
 /// Who is asking, as reader authentication established it for one DocRequest (ISO/IEC 18013-5
 /// 9.1.4): what the holder is shown before consenting.
 public enum ReaderIdentity: Sendable, Hashable, CustomStringConvertible {

@@ -1,4 +1,5 @@
 import MdocModel
+import MdocSession
 
 /// A DeviceRequest as the holder is shown it before consenting (ISO/IEC 18013-5 8.3.2.1.2.1,
 /// 9.1.4): per requested document, the elements with readable names and whether the reader
