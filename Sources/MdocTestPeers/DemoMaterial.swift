@@ -42,3 +42,16 @@ public enum DemoMaterial {
         try certificate("iaca.pem")
     }
 }
+
+extension DemoMaterial {
+    /// A private key of Certs/demo (PEM).
+    public static func privateKey(_ name: String) throws -> PrivateKey {
+        try PrivateKey(pemRepresentation: try String(contentsOfFile: path(name), encoding: .utf8))
+    }
+
+    /// The demo reader's signing key and certificate (Certs/demo/reader-key.pem, reader.pem),
+    /// issued under Certs/demo/reader-root.pem.
+    public static func readerAuthentication() throws -> (key: PrivateKey, chain: [Certificate]) {
+        (try privateKey("reader-key.pem"), [try certificate("reader.pem")])
+    }
+}

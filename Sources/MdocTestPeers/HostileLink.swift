@@ -2,8 +2,8 @@ import Foundation
 import MdocBLE
 import MdocTestSupport
 
-/// The bearer under ATT that a hostile peer in this test process shares with a program under
-/// test.
+/// The bearer under ATT that a hostile peer in this test process shares with a program or a
+/// session driver under test.
 ///
 /// Every fault the hostile peers inject (``ChunkFault``, a peer vanishing at a
 /// ``ReaderPhase`` or ``HolderPhase``, a stalled peer) is made of ATT PDUs, so it applies
@@ -23,6 +23,9 @@ public protocol HostileLink: Sendable {
     /// A radio for a well-behaved peer in this process, on the bearer of ``otherTransport``
     /// (the toolkit's own 18013-5 connector runs over it); the caller closes it.
     func openOtherRadio() async throws -> any BLEAdapter
+    /// A radio for the side under test when it runs in this process, on the bearer of
+    /// ``transport``; the caller closes it.
+    func openRadio() async throws -> any BLEAdapter
 }
 
 /// The `sim` transport: Linux abstract SEQPACKET sockets named after the service UUID.
@@ -51,6 +54,10 @@ public struct SimHostileLink: HostileLink {
     }
 
     public func openOtherRadio() async throws -> any BLEAdapter {
+        SimAdapter()
+    }
+
+    public func openRadio() async throws -> any BLEAdapter {
         SimAdapter()
     }
 }
@@ -84,6 +91,10 @@ public final class HCIHostileLink: HostileLink {
 
     public func openOtherRadio() async throws -> any BLEAdapter {
         try await LEHost.open(.tcp(host: "127.0.0.1", port: UInt16(controllers.ports[2])))
+    }
+
+    public func openRadio() async throws -> any BLEAdapter {
+        try await LEHost.open(.tcp(host: "127.0.0.1", port: UInt16(controllers.ports[0])))
     }
 
     public func connect(serviceUUID: UUID, timeout: Duration) async throws -> any ATTBearer {

@@ -63,9 +63,11 @@ public final class HostileReader {
     /// How far the sequence went.
     public private(set) var phase: ReaderPhase?
 
-    /// A reader for the holder that showed `uri`, asking for age_over_18 of the mDL, enabling
-    /// the notifications of `subscriptions` (both by default, as 8.3.3.1.1.4 has it).
-    public init(uri: String, link: any HostileLink, subscriptions: Set<Notification> = [.state, .server2Client]) throws {
+    /// A reader for the holder that showed `uri`, asking for `specs` (age_over_18 of the mDL
+    /// unless given), enabling the notifications of `subscriptions` (both by default, as
+    /// 8.3.3.1.1.4 has it).
+    public init(uri: String, link: any HostileLink, asking specs: [DocRequestSpec]? = nil,
+                subscriptions: Set<Notification> = [.state, .server2Client]) throws {
         self.link = link
         self.subscriptions = subscriptions
         let engagement = try MdocURI(uri)
@@ -76,7 +78,7 @@ public final class HostileReader {
         var elements = OrderedMap<String, Bool>()
         elements["age_over_18"] = false
         let spec = DocRequestSpec(docType: DocType.mDL, nameSpaces: [NameSpace.mDL: elements])
-        session = try ReaderSession(uri: engagement, request: [spec], trustAnchors: [try DemoMaterial.iaca()], now: { Date() })
+        session = try ReaderSession(uri: engagement, request: specs ?? [spec], trustAnchors: [try DemoMaterial.iaca()], now: { Date() })
         guard case .send(let establishment) = try session.start() else {
             throw PeerError("the reader session did not start")
         }
@@ -105,6 +107,30 @@ public final class HostileReader {
     /// ``run(until:)`` reached `.started`.
     public func sendFlood(bytes: Int) async throws {
         try await send(ChunkFault.flood(bytes: bytes, mtu: mtu))
+    }
+
+    /// Sends SessionEstablishment in correct chunks with `pause` after each but the last, after
+    /// ``run(until:)`` reached `.started`: a slow peer that keeps sending.
+    public func sendRequest(pausingFor pause: Duration) async throws {
+        let pieces = ChunkFault.pieces(of: request)
+        for (index, piece) in pieces.enumerated() {
+            guard try await send([piece]) else { return }
+            if index < pieces.count - 1 { try await Task.sleep(for: pause) }
+        }
+    }
+
+    /// Sends `count` chunks that each say more follow, with `pause` after each, after
+    /// ``run(until:)`` reached `.started`: a peer that keeps sending and never finishes.
+    public func trickle(chunks count: Int, pausingFor pause: Duration) async throws {
+        for _ in 0..<count {
+            guard try await send([[MessageChunker.moreChunksHeader, 0xA5, 0xA5, 0xA5]]) else { return }
+            try await Task.sleep(for: pause)
+        }
+    }
+
+    /// The holder's next whole message on Server2Client, after the request was sent.
+    public func receiveResponse() async throws -> [UInt8] {
+        try await receiveMessage()
     }
 
     /// Vanishes: the link closes without State 0x02.
@@ -156,7 +182,9 @@ public final class HostileReader {
 
     /// Writes `chunks` to Client2Server as raw Write Commands; stops at the first that finds the
     /// link closed.
-    private func send(_ chunks: [[UInt8]]) async throws {
+    /// Returns false when the link was closed.
+    @discardableResult
+    private func send(_ chunks: [[UInt8]]) async throws -> Bool {
         guard let bearer else { throw PeerError("not connected") }
         let handle = try characteristic(MdocGATTProfile.client2Server(mode: .peripheralServer)).valueHandle
         for chunk in chunks {
@@ -165,9 +193,10 @@ public final class HostileReader {
             } catch {
                 // The program under test closed the link, as it must for some faults.
                 guard error.code == .linkClosed else { throw error }
-                return
+                return false
             }
         }
+        return true
     }
 
     /// The next whole message on Server2Client.

@@ -147,7 +147,7 @@ public actor InMemoryRadio: MdocRadio {
             // The holder leaves a reader whose Ident is not the engagement's; the reader goes on
             // advertising (8.3.3.1.1.4).
             search.waiter.resume(returning: .failure(BLEError(
-                .identMismatch, "the reader's Ident \(Hex.encode(advertisement.ident)) differs from \(Hex.encode(expected)), derived from EDeviceKeyBytes")))
+                .identMismatch, "the reader's Ident \(Hex.encode(advertisement.ident)) differs from \(Hex.encode(expected)), derived from EDeviceKeyBytes: it is not the reader this engagement was shown to")))
             return
         }
         advertisements[uuid] = nil
