@@ -235,7 +235,7 @@ let package = Package(
         .testTarget(
             name: "MdocTerminalTests",
             dependencies: [
-                "MdocCBOR", "MdocModel", "MdocSession", "MdocBLE", "MdocTerminal", "MdocTestSupport",
+                "MdocCBOR", "MdocCrypto", "MdocCOSE", "MdocModel", "MdocSession", "MdocBLE", "MdocTerminal", "MdocTestSupport",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Logging", package: "swift-log"),
             ],

@@ -13,10 +13,12 @@ int mdoc_certificate_add_basic_constraints_ca(X509 *certificate, long path_lengt
     BASIC_CONSTRAINTS *constraints = BASIC_CONSTRAINTS_new();
     if (constraints == NULL) return 0;
     constraints->ca = 0xFF;
-    constraints->pathlen = ASN1_INTEGER_new();
-    int ok = constraints->pathlen != NULL && path_length >= 0
-        && ASN1_INTEGER_set(constraints->pathlen, path_length) == 1
-        && add_extension(certificate, NID_basic_constraints, constraints, 1);
+    int ok = 1;
+    if (path_length >= 0) {
+        constraints->pathlen = ASN1_INTEGER_new();
+        ok = constraints->pathlen != NULL && ASN1_INTEGER_set(constraints->pathlen, path_length) == 1;
+    }
+    ok = ok && add_extension(certificate, NID_basic_constraints, constraints, 1);
     BASIC_CONSTRAINTS_free(constraints);
     return ok;
 }

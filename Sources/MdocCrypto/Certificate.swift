@@ -14,50 +14,120 @@ import Foundation
 /// `X509_get_ext_d2i`); the fields and extensions are read once, at initialisation. The DER bytes
 /// given are kept unchanged in ``derRepresentation``; equality compares them.
 public struct Certificate: Sendable, Hashable, CustomStringConvertible {
-    let handle: X509Handle
+    /// The fields, read once; a certificate is copied as one reference.
+    private final class Storage: Sendable {
+        let handle: X509Handle
+        let derRepresentation: [UInt8]
+        let subject: String
+        let issuer: String
+        let commonName: String?
+        let serialNumber: String
+        let notValidBefore: Date
+        let notValidAfter: Date
+        let publicKey: PublicKey
+        let keyUsage: KeyUsage?
+        let extendedKeyUsage: [String]?
+        let basicConstraints: BasicConstraints?
+        let subjectKeyIdentifier: [UInt8]?
+        let authorityKeyIdentifier: [UInt8]?
+        let signatureAlgorithm: SignatureAlgorithm
+        let criticalExtensionOIDs: [String]
+        let hasIssuerAlternativeName: Bool
+        let isSelfIssued: Bool
+
+        init(derEncoded bytes: [UInt8]) throws(CryptoError) {
+            let handle = try X509Handle.parse(derEncoded: bytes)
+            let x509 = handle.pointer
+            self.handle = handle
+            derRepresentation = bytes
+            subject = try X509Fields.name(X509_get_subject_name(x509), field: "subject")
+            issuer = try X509Fields.name(X509_get_issuer_name(x509), field: "issuer")
+            commonName = X509Fields.attribute(NID_commonName, in: X509_get_subject_name(x509))
+            serialNumber = Certificate.hexSerial(X509_get0_serialNumber(x509))
+            notValidBefore = try X509Fields.date(X509_get0_notBefore(x509), field: "notBefore")
+            notValidAfter = try X509Fields.date(X509_get0_notAfter(x509), field: "notAfter")
+            guard let key = X509_get_pubkey(x509) else {
+                ERR_clear_error()
+                throw CryptoError(.unsupportedAlgorithm, "certificate \"\(subject)\": the public key does not decode")
+            }
+            do {
+                publicKey = try PublicKey(key: EVPKey(takingOwnershipOf: key))
+            } catch {
+                throw CryptoError(error.code, "certificate \"\(subject)\": \(error.reason)")
+            }
+            keyUsage = try KeyUsage(of: x509)
+            extendedKeyUsage = try Certificate.extendedKeyUsage(of: x509)
+            basicConstraints = try BasicConstraints(of: x509)
+            subjectKeyIdentifier = try X509Fields.decodedExtension(
+                NID_subject_key_identifier, named: "subjectKeyIdentifier", in: x509,
+                read: { X509Fields.bytes($0.assumingMemoryBound(to: ASN1_OCTET_STRING.self)) },
+                free: { ASN1_OCTET_STRING_free($0.assumingMemoryBound(to: ASN1_OCTET_STRING.self)) }
+            )
+            authorityKeyIdentifier = try X509Fields.decodedExtension(
+                NID_authority_key_identifier, named: "authorityKeyIdentifier", in: x509,
+                read: { raw in
+                    let identifier = raw.assumingMemoryBound(to: AUTHORITY_KEYID.self).pointee.keyid
+                    return identifier.map { X509Fields.bytes($0) }
+                },
+                free: { AUTHORITY_KEYID_free($0.assumingMemoryBound(to: AUTHORITY_KEYID.self)) }
+            ) ?? nil
+            signatureAlgorithm = SignatureAlgorithm(of: x509)
+            criticalExtensionOIDs = Certificate.criticalExtensions(of: x509)
+            hasIssuerAlternativeName = X509_get_ext_by_NID(x509, NID_issuer_alt_name, -1) >= 0
+            isSelfIssued = X509_NAME_cmp(X509_get_subject_name(x509), X509_get_issuer_name(x509)) == 0
+        }
+    }
+
+    private let storage: Storage
+
+    var handle: X509Handle { storage.handle }
 
     /// The DER encoding exactly as given.
-    public let derRepresentation: [UInt8]
+    public var derRepresentation: [UInt8] { storage.derRepresentation }
     /// The subject distinguished name, e.g. `CN=utopia ds, C=US`: RFC 4514 attribute syntax and
     /// escaping, RDNs in the order they are encoded (as `openssl x509 -subject` prints them, not
     /// reversed as RFC 4514 section 2.1 would), separated by ", ".
-    public let subject: String
+    public var subject: String { storage.subject }
     /// The issuer distinguished name, in the format of ``subject``.
-    public let issuer: String
+    public var issuer: String { storage.issuer }
     /// The first commonName attribute (2.5.4.3) of the subject, if any.
-    public let commonName: String?
+    public var commonName: String? { storage.commonName }
+    /// The first countryName attribute (2.5.4.6) of the subject, if any.
+    public var countryName: String? {
+        X509Fields.attribute(NID_countryName, in: X509_get_subject_name(handle.pointer))
+    }
     /// The serial number as lowercase hexadecimal of its content octets
     /// (RFC 5280 section 4.1.2.2), with a leading "-" if it is (wrongly) negative.
-    public let serialNumber: String
+    public var serialNumber: String { storage.serialNumber }
     /// The start of the validity period (RFC 5280 section 4.1.2.5).
-    public let notValidBefore: Date
+    public var notValidBefore: Date { storage.notValidBefore }
     /// The end of the validity period (RFC 5280 section 4.1.2.5). Chain validation, like
     /// OpenSSL, treats the certificate as expired from this instant on.
-    public let notValidAfter: Date
+    public var notValidAfter: Date { storage.notValidAfter }
     /// The subject public key; always on a curve ISO/IEC 18013-5 allows (``Curve``).
-    public let publicKey: PublicKey
+    public var publicKey: PublicKey { storage.publicKey }
     /// The key usage extension (RFC 5280 section 4.2.1.3), or `nil` when absent.
-    public let keyUsage: KeyUsage?
+    public var keyUsage: KeyUsage? { storage.keyUsage }
     /// The extended key usage purposes as dotted OIDs (RFC 5280 section 4.2.1.12), or `nil`
     /// when the extension is absent.
-    public let extendedKeyUsage: [String]?
+    public var extendedKeyUsage: [String]? { storage.extendedKeyUsage }
     /// The basic constraints extension (RFC 5280 section 4.2.1.9), or `nil` when absent.
-    public let basicConstraints: BasicConstraints?
+    public var basicConstraints: BasicConstraints? { storage.basicConstraints }
     /// The subject key identifier (RFC 5280 section 4.2.1.2), or `nil` when absent.
-    public let subjectKeyIdentifier: [UInt8]?
+    public var subjectKeyIdentifier: [UInt8]? { storage.subjectKeyIdentifier }
     /// The keyIdentifier of the authority key identifier extension (RFC 5280 section 4.2.1.1),
     /// or `nil` when the extension or its keyIdentifier field is absent.
-    public let authorityKeyIdentifier: [UInt8]?
+    public var authorityKeyIdentifier: [UInt8]? { storage.authorityKeyIdentifier }
     /// The algorithm the issuer signed this certificate with (RFC 5280 section 4.1.1.2).
-    public let signatureAlgorithm: SignatureAlgorithm
+    public var signatureAlgorithm: SignatureAlgorithm { storage.signatureAlgorithm }
     /// The dotted OIDs of the extensions marked critical, in certificate order.
-    public let criticalExtensionOIDs: [String]
+    public var criticalExtensionOIDs: [String] { storage.criticalExtensionOIDs }
     /// Whether the certificate has an issuer alternative name extension (RFC 5280 section
     /// 4.2.1.7; ISO/IEC 18013-5 Annex B asks for one in IACA and document signer certificates).
-    public let hasIssuerAlternativeName: Bool
+    public var hasIssuerAlternativeName: Bool { storage.hasIssuerAlternativeName }
     /// Whether subject and issuer are the same name (RFC 5280 section 6.1: a self-issued
     /// certificate), as for a root.
-    public let isSelfIssued: Bool
+    public var isSelfIssued: Bool { storage.isSelfIssued }
 
     /// Parses one DER-encoded certificate; the bytes must hold exactly one certificate.
     ///
@@ -66,45 +136,7 @@ public struct Certificate: Sendable, Hashable, CustomStringConvertible {
     /// ``CryptoError/Code/unsupportedAlgorithm`` when the public key is not on a curve
     /// ISO/IEC 18013-5 allows.
     public init(derEncoded bytes: [UInt8]) throws(CryptoError) {
-        let handle = try X509Handle.parse(derEncoded: bytes)
-        let x509 = handle.pointer
-        self.handle = handle
-        derRepresentation = bytes
-        subject = try X509Fields.name(X509_get_subject_name(x509), field: "subject")
-        issuer = try X509Fields.name(X509_get_issuer_name(x509), field: "issuer")
-        commonName = X509Fields.attribute(NID_commonName, in: X509_get_subject_name(x509))
-        serialNumber = Certificate.hexSerial(X509_get0_serialNumber(x509))
-        notValidBefore = try X509Fields.date(X509_get0_notBefore(x509), field: "notBefore")
-        notValidAfter = try X509Fields.date(X509_get0_notAfter(x509), field: "notAfter")
-        guard let key = X509_get_pubkey(x509) else {
-            ERR_clear_error()
-            throw CryptoError(.unsupportedAlgorithm, "certificate \"\(subject)\": the public key does not decode")
-        }
-        do {
-            publicKey = try PublicKey(key: EVPKey(takingOwnershipOf: key))
-        } catch {
-            throw CryptoError(error.code, "certificate \"\(subject)\": \(error.reason)")
-        }
-        keyUsage = try KeyUsage(of: x509)
-        extendedKeyUsage = try Certificate.extendedKeyUsage(of: x509)
-        basicConstraints = try BasicConstraints(of: x509)
-        subjectKeyIdentifier = try X509Fields.decodedExtension(
-            NID_subject_key_identifier, named: "subjectKeyIdentifier", in: x509,
-            read: { X509Fields.bytes($0.assumingMemoryBound(to: ASN1_OCTET_STRING.self)) },
-            free: { ASN1_OCTET_STRING_free($0.assumingMemoryBound(to: ASN1_OCTET_STRING.self)) }
-        )
-        authorityKeyIdentifier = try X509Fields.decodedExtension(
-            NID_authority_key_identifier, named: "authorityKeyIdentifier", in: x509,
-            read: { raw in
-                let identifier = raw.assumingMemoryBound(to: AUTHORITY_KEYID.self).pointee.keyid
-                return identifier.map { X509Fields.bytes($0) }
-            },
-            free: { AUTHORITY_KEYID_free($0.assumingMemoryBound(to: AUTHORITY_KEYID.self)) }
-        ) ?? nil
-        signatureAlgorithm = SignatureAlgorithm(of: x509)
-        criticalExtensionOIDs = Certificate.criticalExtensions(of: x509)
-        hasIssuerAlternativeName = X509_get_ext_by_NID(x509, NID_issuer_alt_name, -1) >= 0
-        isSelfIssued = X509_NAME_cmp(X509_get_subject_name(x509), X509_get_issuer_name(x509)) == 0
+        storage = try Storage(derEncoded: bytes)
     }
 
     /// Parses the single `CERTIFICATE` block of a PEM text (RFC 7468 section 5); other blocks
@@ -142,11 +174,11 @@ public struct Certificate: Sendable, Hashable, CustomStringConvertible {
     }
 
     public static func == (lhs: Certificate, rhs: Certificate) -> Bool {
-        lhs.derRepresentation == rhs.derRepresentation
+        lhs.storage === rhs.storage || lhs.derRepresentation == rhs.derRepresentation
     }
 
     public func hash(into hasher: inout Hasher) {
-        hasher.combine(derRepresentation)
+        derRepresentation.withUnsafeBytes { hasher.combine(bytes: $0) }
     }
 
     public var description: String {

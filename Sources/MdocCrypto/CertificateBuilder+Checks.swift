@@ -36,8 +36,17 @@ extension CertificateBuilder {
     }
 
     /// ``extendedKeyUsageOIDs``: none for a root; otherwise, when given, at least one, each a
-    /// dotted OID, none repeated.
+    /// dotted OID, none repeated, and not together with a deviation that sets or removes them.
+    /// ``deviations`` only for an end-entity certificate.
     private func checkExtendedKeyUsages() throws(CryptoError) {
+        if !deviations.isEmpty {
+            guard !profile.isRoot else {
+                throw CryptoError(.invalidParameter, "certificate builder: deviations are made in end-entity certificates, not in a \(profile) certificate")
+            }
+            guard extendedKeyUsageOIDs == nil || deviations.isDisjoint(with: [.noExtendedKeyUsage, .wrongExtendedKeyUsage]) else {
+                throw CryptoError(.invalidParameter, "certificate builder: extendedKeyUsage purposes are given and a deviation replaces them")
+            }
+        }
         guard let purposes = extendedKeyUsageOIDs else { return }
         guard !profile.isRoot else {
             throw CryptoError(.invalidParameter, "certificate builder: a \(profile) certificate has no extendedKeyUsage (ISO/IEC 18013-5 Annex B)")
@@ -87,6 +96,7 @@ extension CertificateBuilder.DistinguishedName {
         try Self.checkAttribute(commonName, named: "commonName")
         if let stateOrProvince { try Self.checkAttribute(stateOrProvince, named: "stateOrProvinceName") }
         if let organization { try Self.checkAttribute(organization, named: "organizationName") }
+        for unit in organizationalUnits { try Self.checkAttribute(unit, named: "organizationalUnitName") }
     }
 
     private static func checkAttribute(_ value: String, named name: String) throws(CryptoError) {
@@ -108,6 +118,7 @@ extension CertificateBuilder.DistinguishedName {
         var attributes: [(Int32, Int32, String)] = [(NID_countryName, MBSTRING_ASC, country)]
         if let stateOrProvince { attributes.append((NID_stateOrProvinceName, MBSTRING_UTF8, stateOrProvince)) }
         if let organization { attributes.append((NID_organizationName, MBSTRING_UTF8, organization)) }
+        attributes += organizationalUnits.map { (NID_organizationalUnitName, MBSTRING_UTF8, $0) }
         attributes.append((NID_commonName, MBSTRING_UTF8, commonName))
         for (nid, type, value) in attributes {
             let bytes = Array(value.utf8)

@@ -55,9 +55,46 @@ extension CertificateBuilder {
         }
     }
 
+    /// A departure from the ISO/IEC 18013-5 Annex B profile of an end-entity certificate, made
+    /// on purpose so that a verifier has something to reject: negative test material. Each is
+    /// one check of ``CertificateChainValidator`` made to fail.
+    public enum Deviation: String, Sendable, Hashable, CaseIterable, CustomStringConvertible {
+        /// No extendedKeyUsage extension (check ``CertificateCheck/extendedKeyUsage``).
+        case noExtendedKeyUsage = "no-eku"
+        /// The other role's extended key usage: a document signer with 1.0.18013.5.1.6, a reader
+        /// certificate with 1.0.18013.5.1.2 (check ``CertificateCheck/extendedKeyUsage``).
+        case wrongExtendedKeyUsage = "wrong-eku"
+        /// keyUsage without digitalSignature, nonRepudiation only (check
+        /// ``CertificateCheck/keyUsage``).
+        case noDigitalSignature = "no-digital-signature"
+        /// No subjectKeyIdentifier (check ``CertificateCheck/keyIdentifiers``).
+        case noSubjectKeyIdentifier = "no-subject-key-id"
+        /// No authorityKeyIdentifier (check ``CertificateCheck/keyIdentifiers``).
+        case noAuthorityKeyIdentifier = "no-authority-key-id"
+        /// A CA certificate in the end-entity's place: critical basicConstraints cA TRUE, and
+        /// keyCertSign besides digitalSignature (check ``CertificateCheck/basicConstraints``).
+        case certificateAuthority = "ca"
+
+        /// The name options and test-material marks use, such as `no-eku`.
+        public var description: String { rawValue }
+
+        /// What the certificate lacks or has, for people: `no extendedKeyUsage`.
+        public var explanation: String {
+            switch self {
+            case .noExtendedKeyUsage: return "no extendedKeyUsage"
+            case .wrongExtendedKeyUsage: return "the other role's extendedKeyUsage"
+            case .noDigitalSignature: return "keyUsage without digitalSignature"
+            case .noSubjectKeyIdentifier: return "no subjectKeyIdentifier"
+            case .noAuthorityKeyIdentifier: return "no authorityKeyIdentifier"
+            case .certificateAuthority: return "a CA certificate (cA TRUE and keyCertSign)"
+            }
+        }
+    }
+
     /// A subject distinguished name (RFC 5280 section 4.1.2.6) with the attributes ISO/IEC 18013-5
     /// Annex B uses: countryName (mandatory, ISO 3166-1 alpha-2), stateOrProvinceName and
-    /// organizationName (optional), commonName (mandatory). Encoded in the order C, ST, O, CN.
+    /// organizationName (optional), commonName (mandatory), and organizationalUnitName, which
+    /// marks test material. Encoded in the order C, ST, O, OU, CN.
     public struct DistinguishedName: Sendable, Hashable, CustomStringConvertible {
         /// The countryName: two upper-case letters (ISO 3166-1 alpha-2), a PrintableString.
         public var country: String
@@ -65,6 +102,9 @@ extension CertificateBuilder {
         public var stateOrProvince: String?
         /// The organizationName, if any.
         public var organization: String?
+        /// organizationalUnitName attributes, one per value, in order; this toolkit writes
+        /// `TEST: ...` here on certificates made to fail (``CertificateBuilder/deviations``).
+        public var organizationalUnits: [String] = []
         /// The commonName.
         public var commonName: String
 
@@ -81,6 +121,7 @@ extension CertificateBuilder {
             var parts = ["C=\(country)"]
             if let stateOrProvince { parts.append("ST=\(stateOrProvince)") }
             if let organization { parts.append("O=\(organization)") }
+            parts += organizationalUnits.map { "OU=\($0)" }
             parts.append("CN=\(commonName)")
             return parts.joined(separator: ", ")
         }

@@ -57,6 +57,10 @@ public struct CertificateBuilder: Sendable {
     /// example ``CertificateProfile/eudiPIDDocumentSignerOID`` for an EU PID Provider's
     /// document signer. Roots carry no extendedKeyUsage, so it must be `nil` for them.
     public var extendedKeyUsageOIDs: [String]?
+    /// Departures from the profile made on purpose, for negative test material; none by
+    /// default. End-entity certificates only. Mark such a certificate as test material, for
+    /// example with a `TEST: ...` organizationalUnitName in its ``subject``.
+    public var deviations: Set<Deviation> = []
 
     /// A builder for one certificate of `profile`.
     public init(
@@ -193,6 +197,24 @@ public struct CertificateBuilder: Sendable {
         return first.withCString { withCStrings(strings.dropFirst(), pointers + [$0], body) }
     }
 
+    /// The key usage bits: the profile's, changed by the deviations.
+    private var keyUsage: Certificate.KeyUsage {
+        var usage = profile.keyUsage
+        if deviations.contains(.noDigitalSignature) { usage = .nonRepudiation }
+        if deviations.contains(.certificateAuthority) { usage.insert(.keyCertSign) }
+        return usage
+    }
+
+    /// The extendedKeyUsage purposes written, or `nil` for none: the ones given, else the
+    /// profile's, else (``Deviation/wrongExtendedKeyUsage``) the other role's.
+    private var extendedKeyUsagePurposes: [String]? {
+        if deviations.contains(.noExtendedKeyUsage) { return nil }
+        if deviations.contains(.wrongExtendedKeyUsage) {
+            return [profile.chainProfile == .documentSigner ? CertificateProfile.readerAuthenticationOID : CertificateProfile.documentSignerOID]
+        }
+        return extendedKeyUsageOIDs ?? profile.extendedKeyUsageOID.map { [$0] }
+    }
+
     private func addExtensions(to certificate: OpaquePointer, issuer: Certificate?) throws(CryptoError) {
         func require(_ status: Int32, _ name: String) throws(CryptoError) {
             guard status == 1 else {
@@ -201,16 +223,20 @@ public struct CertificateBuilder: Sendable {
         }
         if profile.isRoot {
             try require(mdoc_certificate_add_basic_constraints_ca(certificate, 0), "basicConstraints")
+        } else if deviations.contains(.certificateAuthority) {
+            try require(mdoc_certificate_add_basic_constraints_ca(certificate, -1), "basicConstraints")
         }
-        try require(mdoc_certificate_add_key_usage(certificate, UInt32(profile.keyUsage.rawValue)), "keyUsage")
-        if let purposes = extendedKeyUsageOIDs ?? profile.extendedKeyUsageOID.map({ [$0] }) {
+        try require(mdoc_certificate_add_key_usage(certificate, UInt32(keyUsage.rawValue)), "keyUsage")
+        if let purposes = extendedKeyUsagePurposes {
             let status = Self.withCStrings(purposes[...]) { pointers in
                 pointers.withUnsafeBufferPointer { mdoc_certificate_add_extended_key_usage(certificate, $0.baseAddress, $0.count) }
             }
             try require(status, "extendedKeyUsage")
         }
-        try require(mdoc_certificate_add_subject_key_identifier(certificate), "subjectKeyIdentifier")
-        if let identifier = issuer?.subjectKeyIdentifier {
+        if !deviations.contains(.noSubjectKeyIdentifier) {
+            try require(mdoc_certificate_add_subject_key_identifier(certificate), "subjectKeyIdentifier")
+        }
+        if let identifier = issuer?.subjectKeyIdentifier, !deviations.contains(.noAuthorityKeyIdentifier) {
             let status = identifier.withUnsafeBufferPointer { buffer in
                 mdoc_certificate_add_authority_key_identifier(certificate, buffer.baseAddress, buffer.count)
             }

@@ -62,7 +62,7 @@ public struct CertificateChainValidator: Sendable {
     ) -> CertificateValidationResult {
         var report = CertificateValidationReport()
         guard let leaf = chain.first else {
-            report.fail("", .emptyChain, "the chain holds no certificate")
+            report.fail(nil, .emptyChain, "the chain holds no certificate")
             return report.result(path: [])
         }
         guard chain.count <= Self.maximumChainLength else {

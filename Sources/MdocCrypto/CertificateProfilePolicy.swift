@@ -50,6 +50,18 @@ struct CertificateProfilePolicy {
         }
     }
 
+    /// Checks `certificate` on its own in one place of an Annex B path, as the end-entity
+    /// certificate or (`asRoot`) as the root, against `issuer` when it is known: the checks of
+    /// ``evaluate(path:anchored:into:)`` for that place, without the validity period.
+    func evaluate(_ certificate: Certificate, asRoot: Bool, issuer: Certificate?, into report: inout CertificateValidationReport) {
+        if asRoot {
+            checkRoot(certificate, intermediateCount: 0, into: &report)
+        } else {
+            checkLeaf(certificate, issuer: issuer, into: &report)
+        }
+        checkCommon(certificate, into: &report)
+    }
+
     private func checkValidity(_ certificate: Certificate, checkedAt: String, into report: inout CertificateValidationReport) {
         if time < certificate.notValidBefore {
             report.fail(
@@ -92,7 +104,9 @@ struct CertificateProfilePolicy {
         report.record(
             certificate, .keyIdentifiers,
             failure: keyIdentifierProblem(certificate, issuer: issuer),
-            passed: "subjectKeyIdentifier present, authorityKeyIdentifier matches the issuer"
+            passed: issuer == nil
+                ? "subjectKeyIdentifier and authorityKeyIdentifier present (the issuer is not known to match them)"
+                : "subjectKeyIdentifier present, authorityKeyIdentifier matches the issuer"
         )
     }
 

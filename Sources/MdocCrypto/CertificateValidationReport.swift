@@ -1,9 +1,17 @@
 /// Collects the outcome of each (certificate, check) pair while a chain is validated; a failure
 /// replaces an earlier pass for the same pair and the first failure for a pair is kept.
 struct CertificateValidationReport {
+    /// A check of one certificate. Certificates are told apart by their DER bytes, not their
+    /// names, which two certificates of a path may share; the hash takes the name, which equal
+    /// certificates share, and is cheaper than hashing the DER.
     private struct Key: Hashable {
-        let certificate: String
+        let certificate: Certificate?
         let check: CertificateCheck
+
+        func hash(into hasher: inout Hasher) {
+            hasher.combine(certificate?.subject)
+            hasher.combine(check)
+        }
     }
 
     private var failures: [CertificateValidationFailure] = []
@@ -11,19 +19,16 @@ struct CertificateValidationReport {
     private var passed: [CertificateValidationResult.PassedCheck] = []
 
     mutating func pass(_ certificate: Certificate, _ check: CertificateCheck, _ detail: String) {
-        guard !failed.contains(Key(certificate: certificate.subject, check: check)) else { return }
-        passed.append(.init(certificate: certificate.subject, check: check, detail: detail))
+        guard !failed.contains(Key(certificate: certificate, check: check)) else { return }
+        passed.append(.init(certificate: certificate, check: check, detail: detail))
     }
 
-    mutating func fail(_ subject: String, _ check: CertificateCheck, _ reason: String) {
-        let key = Key(certificate: subject, check: check)
+    /// Records that `check` failed for `certificate` (`nil`: the chain as a whole).
+    mutating func fail(_ certificate: Certificate?, _ check: CertificateCheck, _ reason: String) {
+        let key = Key(certificate: certificate, check: check)
         guard failed.insert(key).inserted else { return }
-        passed.removeAll { $0.certificate == subject && $0.check == check }
-        failures.append(CertificateValidationFailure(certificate: subject, check: check, reason: reason))
-    }
-
-    mutating func fail(_ certificate: Certificate, _ check: CertificateCheck, _ reason: String) {
-        fail(certificate.subject, check, reason)
+        passed.removeAll { $0.certificate == certificate && $0.check == check }
+        failures.append(CertificateValidationFailure(certificate: certificate, check: check, reason: reason))
     }
 
     /// Records `passed` when `failure` is `nil`, else the failure.
@@ -37,7 +42,7 @@ struct CertificateValidationReport {
 
     /// The result, failures ordered by the failing certificate's position in `path`.
     func result(path: [Certificate]) -> CertificateValidationResult {
-        let order = { (subject: String) -> Int in path.firstIndex { $0.subject == subject } ?? path.count }
+        let order = { (certificate: Certificate?) -> Int in certificate.flatMap { path.firstIndex(of: $0) } ?? path.count }
         let sorted = failures.enumerated().sorted { lhs, rhs in
             let (left, right) = (order(lhs.element.certificate), order(rhs.element.certificate))
             return left != right ? left < right : lhs.offset < rhs.offset

@@ -6,21 +6,21 @@
 public struct CertificateValidationResult: Sendable, CustomStringConvertible {
     /// A check that ran and passed for one certificate.
     public struct PassedCheck: Sendable, Hashable, CustomStringConvertible {
-        /// The subject name of the certificate checked.
-        public let certificate: String
+        /// The certificate checked.
+        public let certificate: Certificate
         /// The check.
         public let check: CertificateCheck
         /// What was found, in words.
         public let detail: String
 
-        /// A pass of `check` for the certificate with subject `certificate`, with what was found.
-        public init(certificate: String, check: CertificateCheck, detail: String) {
+        /// A pass of `check` for `certificate`, with what was found.
+        public init(certificate: Certificate, check: CertificateCheck, detail: String) {
             self.certificate = certificate
             self.check = check
             self.detail = detail
         }
 
-        public var description: String { "certificate \"\(certificate)\": \(check): ok, \(detail)" }
+        public var description: String { "certificate \"\(certificate.subject)\": \(check): ok, \(detail)" }
     }
 
     /// The path OpenSSL built, leaf first, ending with the trust anchor when one was found;

@@ -40,6 +40,13 @@ public enum DataElementCatalogue {
         }
     }
 
+    /// The data elements ISO/IEC 18013-5 7.2.1 Table 5 makes mandatory in an mDL (name space
+    /// ``NameSpace/mDL``), in the table's order.
+    public static let mandatoryMDLElements = [
+        "family_name", "given_name", "birth_date", "issue_date", "expiry_date", "issuing_country", "issuing_authority",
+        "document_number", "portrait", "driving_privileges", "un_distinguishing_sign",
+    ]
+
     /// NN of `age_over_NN` when NN is exactly two digits (ISO/IEC 18013-5 7.2.5).
     static func ageOverThreshold(_ identifier: String) -> String? {
         let prefix = "age_over_"

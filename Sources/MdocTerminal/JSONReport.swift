@@ -12,6 +12,8 @@ public enum JSONReport {
     public enum Kind: String, Sendable, CaseIterable {
         /// `mdoc-reader verify` and `request`: the verification of a DeviceResponse.
         case verificationReport
+        /// `mdoc-reader verify-request`: the reader authentication of a DeviceRequest.
+        case requestVerification
         /// `mdoc-reader scan`: the devices seen.
         case scan
         /// `mdoc-holder present`: the engagement shown (one per session).

@@ -31,6 +31,11 @@ public enum ExitStatus: Int32, Sendable, CaseIterable {
     /// did not match, or the peer ended the session with an error status (ISO/IEC 18013-5
     /// Table 20: 10 or 11).
     case sessionFailed = 8
+    /// Reader authentication of a DeviceRequest did not hold (`verify-request`): a DocRequest
+    /// carries no readerAuth, its certificate chain does not validate to a trusted reader root
+    /// under the ISO/IEC 18013-5 Annex B reader authentication profile, or its signature does
+    /// not verify over the SessionTranscript.
+    case readerAuthenticationFailed = 9
     /// The command line is wrong: an unknown option, a missing or malformed value, options that
     /// contradict each other, or a name (such as a doc type) the program does not know.
     case usage = 64

@@ -29,13 +29,7 @@ public enum ReportRenderer {
             }
             out += "  Checks:\n"
             for check in document.checks {
-                out += "    \(marker(check.outcome, palette)) \(TerminalText(escaping: check.kind.rawValue).padded(to: 21)) \(check.subject)"
-                switch check.outcome {
-                case .passed: out += check.detail.isEmpty ? "" : ": \(check.detail)"
-                case .failed(let reason): out += ": \(reason)"
-                case .skipped(let reason): out += ": not checked, \(reason)"
-                }
-                out += "\n"
+                out += "    " + line(check, palette) + "\n"
             }
             if !document.elements.isEmpty, document.outcome != .verified {
                 out += "  Elements NOT verified: \(notVerifiedReason(document.outcome)). \"iss\" marks an element only issuer data authentication vouches for.\n"
@@ -99,19 +93,7 @@ public enum ReportRenderer {
         if let method = document.deviceAuthenticationMethod {
             members.append(("deviceAuthentication", .string(method.rawValue)))
         }
-        members.append(("checks", .array(document.checks.map { check in
-            var fields: [(String, JSONValue)] = [("check", .string(check.kind.rawValue)), ("subject", .string(check.subject))]
-            switch check.outcome {
-            case .passed:
-                fields.append(("result", .string("passed")))
-                if !check.detail.isEmpty { fields.append(("detail", .string(check.detail))) }
-            case .failed(let failure):
-                fields += [("result", .string("failed")), ("code", .string(failure.code.description)), ("reason", .string(failure.reason))]
-            case .skipped(let reason):
-                fields += [("result", .string("skipped")), ("reason", .string(reason))]
-            }
-            return .object(fields)
-        })))
+        members.append(("checks", .array(document.checks.map(json))))
         var nameSpaces: [(String, [(String, JSONValue)])] = []
         for element in document.elements {
             let value = element.value.jsonValue(expandEmbedded: true)
@@ -154,8 +136,35 @@ public enum ReportRenderer {
         outcomeText(VerificationReport.Outcome(rawValue: outcome.rawValue) ?? .issuerAuthenticationFailed, palette)
     }
 
-    /// The marker of a check, four columns wide; the colour covers the word only.
-    private static func marker(_ outcome: VerificationCheck.Outcome, _ palette: TerminalPalette) -> TerminalText {
+    /// One check as a line of the report: marker, kind, subject and what was found.
+    static func line(_ check: VerificationCheck, _ palette: TerminalPalette) -> TerminalText {
+        var out: TerminalText = "\(marker(check.outcome, palette)) \(TerminalText(escaping: check.kind.name).padded(to: 21)) \(check.subject.description)"
+        switch check.outcome {
+        case .passed: out += check.detail.isEmpty ? "" : ": \(check.detail)"
+        case .failed(let reason): out += ": \(reason)"
+        case .skipped(let reason): out += ": not checked, \(reason)"
+        }
+        return out
+    }
+
+    /// One check in JSON: `check`, `subject`, `result`, and `detail` or `code` and `reason`.
+    static func json(_ check: VerificationCheck) -> JSONValue {
+        var fields: [(String, JSONValue)] = [("check", .string(check.kind.name)), ("subject", .string(check.subject.description))]
+        switch check.outcome {
+        case .passed:
+            fields.append(("result", .string("passed")))
+            if !check.detail.isEmpty { fields.append(("detail", .string(check.detail))) }
+        case .failed(let failure):
+            fields += [("result", .string("failed")), ("code", .string(failure.code.description)), ("reason", .string(failure.reason))]
+        case .skipped(let reason):
+            fields += [("result", .string("skipped")), ("reason", .string(reason))]
+        }
+        return .object(fields)
+    }
+
+    /// The marker of a check: "ok", "FAIL" or "--" (not checked), four columns wide; the
+    /// colour covers the word only.
+    static func marker(_ outcome: VerificationCheck.Outcome, _ palette: TerminalPalette) -> TerminalText {
         switch outcome {
         case .passed: return palette.passed("ok") + "  "
         case .failed: return palette.failed("FAIL")

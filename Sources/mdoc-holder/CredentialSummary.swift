@@ -27,6 +27,7 @@ struct CredentialSummary {
     func line(nameWidth: Int, docTypeWidth: Int) -> TerminalText {
         TerminalText(escaping: name).padded(to: nameWidth) + "  " + TerminalText(escaping: credential.docType).padded(to: docTypeWidth)
             + "  \(TerminalText(count: elementCount, "element")), valid until \(validity.validUntil.text)"
+            + (credential.testMaterial.isEmpty ? "" : ", TEST MATERIAL")
     }
 
     /// The text of `show`: everything but the device key's private half.
@@ -36,6 +37,12 @@ struct CredentialSummary {
         out += "  Issuer:      \(issuer ?? "no certificate in the IssuerAuth")\n"
         out += "  Valid:       \(validity.validFrom.text) to \(validity.validUntil.text), signed \(validity.signed.text)\n"
         out += "  Device key:  \(credential.deviceKey.curve)\n"
+        if !credential.testMaterial.isEmpty {
+            out += "  TEST MATERIAL, made to fail verification:\n"
+            for note in credential.testMaterial {
+                out += "    - \(note)\n"
+            }
+        }
         for (nameSpace, items) in credential.issuerSigned.nameSpaces ?? OrderedMap() {
             out += "  Elements in \(nameSpace):\n"
             for item in items {
@@ -58,6 +65,7 @@ struct CredentialSummary {
             ("validUntil", .string(validity.validUntil.text)),
             ("signed", .string(validity.signed.text)),
             ("deviceKeyCurve", .string("\(credential.deviceKey.curve)")),
+            ("testMaterial", .array(credential.testMaterial.map(JSONValue.string))),
         ]
         if values {
             var nameSpaces: [(String, JSONValue)] = []

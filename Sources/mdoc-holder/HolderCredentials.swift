@@ -44,6 +44,11 @@ enum HolderCredentials {
             ProgramOutput.standardError.writeLine(
                 "mdoc-holder: note: \(loaded.path) may be read by others; it is used because its device key is published test material (anyone can present this credential)")
         }
+        let notes = loaded.credential.testMaterial
+        if !notes.isEmpty {
+            ProgramOutput.standardError.writeLine(
+                "mdoc-holder: note: \(loaded.path) is TEST MATERIAL, made to fail verification: \(notes.joined(separator: "; "))")
+        }
         return loaded
     }
 }

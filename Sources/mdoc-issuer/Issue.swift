@@ -30,18 +30,39 @@ struct Issue: ParsableCommand {
 
             --doctype takes a docType (a reverse domain name such as org.iso.18013.5.1.mDL) or \
             one of the short names mdl (org.iso.18013.5.1.mDL), pid (eu.europa.ec.eudi.pid.1) \
-            and av (eu.europa.ec.av.1), as `mdoc-reader request --doctype` does.
+            and av (eu.europa.ec.av.1), as `mdoc-reader request --doctype` does. An mDL that \
+            lacks an element ISO/IEC 18013-5 Table 5 makes mandatory is issued with a warning \
+            naming it.
+
+            Negative test material: --signed, --valid-from and --valid-until set the MSO's \
+            times as given (an expired, a not yet valid, or a signed-outside-the-certificate \
+            document); --ds-not-before, --ds-not-after and --ds-deviation issue the document \
+            with a new document signer certificate, made from the PKI's IACA (iaca.pem, \
+            iaca-key.pem) like ds.pem but with that validity and those departures from the \
+            Annex B profile: no-eku, wrong-eku, no-digital-signature, no-subject-key-id, \
+            no-authority-key-id, ca. Its subject gets an organizationalUnitName "TEST: ..." per \
+            departure. A document that would fail verification is written as test material: \
+            the credential file holds a "testMaterial" note per reason (mdoc inspect and \
+            mdoc-holder show them), and the output lists them under TEST MATERIAL. For a \
+            document signer or MSO valid in the past, make the PKI with \
+            `mdoc-issuer pki --not-before`.
 
             Examples:
               mdoc-issuer issue --pki Certs/demo --doctype mdl --data Samples/mdl.json \\
                 --out mdl.mdoc
               mdoc-issuer issue --pki my-pki --doctype pid --data Samples/pid.json \\
                 --out pid.mdoc --json
+              mdoc-issuer issue --pki my-pki --doctype mdl --data Samples/mdl.json \\
+                --out no-eku.mdoc --ds-deviation no-eku
+              mdoc-issuer issue --pki my-pki --doctype mdl --data Samples/mdl.json \\
+                --out expired.mdoc --valid-from 2021-01-01T00:00:00Z \\
+                --valid-until 2022-01-01T00:00:00Z
 
             Exit codes: 0 issued; 2 the data file is not valid issuer data (the message names \
-            the JSON path) or cannot make a document; 7 unusable --pki or --device-key, or \
-            --out exists (without --force) or cannot be written; 64 usage error (a --doctype \
-            that is neither a short name nor a reverse domain name included).
+            the JSON path) or cannot make a document; 7 unusable --pki or --device-key, a test \
+            document signer the IACA cannot issue, or --out exists (without --force) or cannot \
+            be written; 64 usage error (a --doctype that is neither a short name nor a reverse \
+            domain name included).
             """
     )
 
@@ -64,8 +85,29 @@ struct Issue: ParsableCommand {
     @Option(help: "The credential file to write (by convention with the extension .mdoc).", completion: .file())
     var out: String
 
-    @Option(name: .customLong("valid-days"), help: "How many days the MSO is valid from now.")
-    var validDays: Int = 365
+    @Option(name: .customLong("valid-days"), help: "How many days the MSO is valid from its validFrom (default: 365).")
+    var validDays: Int?
+
+    @Option(help: "The MSO validFrom, RFC 3339 (default: now).")
+    var validFrom: String?
+
+    @Option(help: "The MSO validUntil, RFC 3339 (default: validFrom plus --valid-days, within the document signer's validity).")
+    var validUntil: String?
+
+    @Option(help: "The MSO signed time, RFC 3339 (default: now, or validFrom when that is earlier).")
+    var signed: String?
+
+    @Option(name: .customLong("ds-not-before"),
+            help: "Issue with a new document signer certificate valid from this time, RFC 3339 (test material when that makes it fail).")
+    var documentSignerNotBefore: String?
+
+    @Option(name: .customLong("ds-not-after"),
+            help: "Issue with a new document signer certificate valid until this time, RFC 3339 (test material when that makes it fail).")
+    var documentSignerNotAfter: String?
+
+    @Option(name: .customLong("ds-deviation"), parsing: .singleValue,
+            help: "Issue with a new document signer certificate that breaks the Annex B profile this way (test material); repeat for several.")
+    var documentSignerDeviations: [CertificateBuilder.Deviation] = []
 
     @Option(name: .customLong("device-key"), help: "The device private key (PEM or COSE_Key); default a new P-256 key.",
             completion: .file())
@@ -80,13 +122,32 @@ struct Issue: ParsableCommand {
     var json = false
 
     func validate() throws {
-        guard (1...Self.maximumValidDays).contains(validDays) else {
-            throw ValidationError("--valid-days must be 1 to \(Self.maximumValidDays)")
+        if let validDays {
+            guard (1...Self.maximumValidDays).contains(validDays) else {
+                throw ValidationError("--valid-days must be 1 to \(Self.maximumValidDays)")
+            }
+            guard validUntil == nil else { throw ValidationError("give --valid-days or --valid-until, not both") }
         }
         guard DocTypeNames.isQualified(docType) else {
             throw ValidationError(
                 "--doctype \(doctype): neither a short name nor a docType (a reverse domain name such as org.iso.18013.5.1.mDL); the short names are \(DocTypeNames.listText)")
         }
+        for (name, value) in [("--valid-from", validFrom), ("--valid-until", validUntil), ("--signed", signed),
+                              ("--ds-not-before", documentSignerNotBefore), ("--ds-not-after", documentSignerNotAfter)] {
+            if let value, (try? TDate(text: value)) == nil {
+                throw ValidationError("\(name) \(value): not an RFC 3339 date-time (for example 2021-01-01T00:00:00Z)")
+            }
+        }
+    }
+
+    /// The date an option checked by ``validate()`` gives, or `nil`.
+    private func date(_ option: String?) -> Date? {
+        option.flatMap { try? TDate(text: $0) }?.date
+    }
+
+    /// Whether the document gets a new document signer certificate of its own.
+    private var makesDocumentSigner: Bool {
+        documentSignerNotBefore != nil || documentSignerNotAfter != nil || !documentSignerDeviations.isEmpty
     }
 
     /// The docType `--doctype` names.
@@ -101,7 +162,7 @@ struct Issue: ParsableCommand {
 
     private func issue(rule: DocumentSignerRule) throws(ProgramFailure) {
         let now = Date(timeIntervalSince1970: Date().timeIntervalSince1970.rounded(.down))
-        let (issuer, documentSigner) = try loadIssuer(at: now, rule: rule)
+        let (issuer, documentSigner, iaca) = try loadIssuer(at: now, rule: rule)
         let device = try loadDeviceKey()
         let elements: IssuerData
         do {
@@ -109,23 +170,19 @@ struct Issue: ParsableCommand {
         } catch {
             throw ProgramFailure(.malformedInput, "\(error)")
         }
-        var until = now.addingTimeInterval(Double(validDays) * 86_400)
-        if until > documentSigner.notValidAfter {
-            if until.timeIntervalSince(documentSigner.notValidAfter) >= Self.validityNoteThreshold {
-                ProgramOutput.standardError.write(
-                    "mdoc-issuer: note: the MSO validity ends with the document signer certificate, \(TDate(documentSigner.notValidAfter).text), not after --valid-days \(validDays)\n")
-            }
-            until = documentSigner.notValidAfter
-        }
-        let validity = ValidityInfo(signed: TDate(now), validFrom: TDate(now), validUntil: TDate(until))
+        let validity = validityInfo(now: now, documentSigner: documentSigner)
+        let notes = TestMaterialNotes.notes(documentSigner: documentSigner, iaca: iaca, rule: rule, validity: validity, at: now)
         let credential: Credential
         do {
-            credential = try issuer.issueCredential(
-                docType: docType, nameSpaces: elements.nameSpaces, deviceKey: device, validityInfo: validity)
+            credential = notes.isEmpty
+                ? try issuer.issueCredential(docType: docType, nameSpaces: elements.nameSpaces, deviceKey: device, validityInfo: validity)
+                : try issuer.issueTestCredential(
+                    docType: docType, nameSpaces: elements.nameSpaces, deviceKey: device, validityInfo: validity, testMaterial: notes)
         } catch {
             throw ProgramFailure(.malformedInput, "\(data): cannot issue the document: \(error)")
         }
         try OutputFile.create(credential.encoded(), at: out, mode: OutputFile.privateMode, replacing: force)
+        warnOfMissingMandatoryElements(elements)
         let count = elements.nameSpaces.reduce(0) { $0 + $1.1.count }
         if json {
             let issued = JSONReport.object(.issuedCredential, [
@@ -140,6 +197,7 @@ struct Issue: ParsableCommand {
                 ("validUntil", .string(validity.validUntil.text)),
                 ("deviceKeyCurve", .string("\(device.curve)")),
                 ("documentSigner", .string("\(documentSigner.subject)")),
+                ("testMaterial", .array(notes.map(JSONValue.string))),
             ])
             ProgramOutput.standardOutput.writeLine(TerminalText(lines: issued.serialized(pretty: true)))
             return
@@ -147,11 +205,48 @@ struct Issue: ParsableCommand {
         ProgramOutput.standardOutput.writeLine(
             "Issued \(docType) with \(TerminalText(count: count, "data element")) in \(TerminalText(count: elements.nameSpaces.count, "name space")), "
                 + "valid until \(validity.validUntil.text), device key \(device.curve), to \(out)")
+        if !notes.isEmpty {
+            ProgramOutput.standardOutput.writeLine("TEST MATERIAL, made to fail verification (the credential file says so too):")
+            for note in notes {
+                ProgramOutput.standardOutput.writeLine("  - \(note)")
+            }
+        }
     }
 
-    /// The document signer of `--pki`, checked against its IACA at `time`, its extended key
-    /// usage under `rule`.
-    private func loadIssuer(at time: Date, rule: DocumentSignerRule) throws(ProgramFailure) -> (DocumentIssuer, Certificate) {
+    /// The MSO's ValidityInfo: the times given, else validFrom now, signed at validFrom or now
+    /// whichever is earlier, and validUntil `--valid-days` after validFrom but not past the
+    /// document signer certificate (with a note when that cuts it by ``validityNoteThreshold``
+    /// or more).
+    private func validityInfo(now: Date, documentSigner: Certificate) -> ValidityInfo {
+        let from = date(validFrom) ?? now
+        let signedAt = date(signed) ?? min(now, from)
+        let days = validDays ?? 365
+        var until = date(validUntil) ?? from.addingTimeInterval(Double(days) * 86_400)
+        if validUntil == nil, until > documentSigner.notValidAfter, from < documentSigner.notValidAfter {
+            if until.timeIntervalSince(documentSigner.notValidAfter) >= Self.validityNoteThreshold {
+                ProgramOutput.standardError.write(
+                    "mdoc-issuer: note: the MSO validity ends with the document signer certificate, \(TDate(documentSigner.notValidAfter).text), not after --valid-days \(days)\n")
+            }
+            until = documentSigner.notValidAfter
+        }
+        return ValidityInfo(signed: TDate(signedAt), validFrom: TDate(from), validUntil: TDate(until))
+    }
+
+    /// A warning naming the data elements ISO/IEC 18013-5 Table 5 makes mandatory in an mDL that
+    /// the data lacks.
+    private func warnOfMissingMandatoryElements(_ elements: IssuerData) {
+        guard docType == DocType.mDL else { return }
+        let present = Set(elements.nameSpaces.first { $0.0 == NameSpace.mDL }?.1.map(\.identifier) ?? [])
+        let missing = DataElementCatalogue.mandatoryMDLElements.filter { !present.contains($0) }
+        guard !missing.isEmpty else { return }
+        ProgramOutput.standardError.writeLine(
+            "mdoc-issuer: warning: the mDL lacks \(missing.joined(separator: ", ")), mandatory in \(NameSpace.mDL) (ISO/IEC 18013-5 7.2.1, Table 5)")
+    }
+
+    /// The issuer of the document and its document signer certificate, and the PKI's IACA: the
+    /// document signer of `--pki`, checked against the IACA at `time` with its extended key
+    /// usage under `rule`; or, for test material, a new one the IACA issues now.
+    private func loadIssuer(at time: Date, rule: DocumentSignerRule) throws(ProgramFailure) -> (DocumentIssuer, Certificate, Certificate) {
         let documentSigner: Certificate
         let iaca: Certificate
         let key: PrivateKey
@@ -165,6 +260,10 @@ struct Issue: ParsableCommand {
         guard key.publicKey == documentSigner.publicKey else {
             throw ProgramFailure(.badTrustInput, "--pki \(pki): ds-key.pem is not the key of ds.pem")
         }
+        if makesDocumentSigner {
+            let test = try testDocumentSigner(like: documentSigner, iaca: iaca, at: time)
+            return (DocumentIssuer(documentSignerKey: test.key, documentSignerChain: [test.certificate]), test.certificate, iaca)
+        }
         let result = CertificateChainValidator(trustAnchors: [iaca]).validate(
             chain: [documentSigner], profile: .documentSigner, acceptingExtendedKeyUsages: rule.acceptedExtendedKeyUsages, at: time)
         guard result.isValid else {
@@ -176,7 +275,25 @@ struct Issue: ParsableCommand {
                     ? "--pki \(pki): ds.pem cannot sign \(docType): \(reason), which \(rule) requires"
                     : "--pki \(pki): ds.pem does not chain to iaca.pem now: \(reason)")
         }
-        return (DocumentIssuer(documentSignerKey: key, documentSignerChain: [documentSigner]), documentSigner)
+        return (DocumentIssuer(documentSignerKey: key, documentSignerChain: [documentSigner]), documentSigner, iaca)
+    }
+
+    /// A new document signer certificate with the `--ds-*` validity and deviations, issued by
+    /// the PKI's IACA with iaca-key.pem.
+    private func testDocumentSigner(like template: Certificate, iaca: Certificate, at time: Date) throws(ProgramFailure) -> TestDocumentSigner {
+        let iacaKey: PrivateKey
+        do {
+            iacaKey = try KeyFiles.loadPrivateKey(pki + "/iaca-key.pem")
+        } catch {
+            throw ProgramFailure(.badTrustInput, "--pki \(error) (a test document signer is issued with the IACA's key)")
+        }
+        do {
+            return try TestDocumentSigner(
+                like: template, notBefore: date(documentSignerNotBefore), notAfter: date(documentSignerNotAfter),
+                deviations: documentSignerDeviations, iaca: iaca, iacaKey: iacaKey, at: time)
+        } catch {
+            throw ProgramFailure(.badTrustInput, "--pki \(pki): cannot make the test document signer: \(error.reason)")
+        }
     }
 
     private func single(_ certificates: [Certificate], _ path: String) throws(InputError) -> Certificate {

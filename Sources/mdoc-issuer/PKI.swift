@@ -16,7 +16,8 @@ struct PKI: ParsableCommand {
         abstract: "Make a test PKI: IACA, document signer, reader root and reader certificates with their keys.",
         discussion: """
             Writes into DIR (created, mode 0700, if missing) the ISO/IEC 18013-5 Annex B \
-            certificates and their private keys, each certificate valid for --valid-days from now:
+            certificates and their private keys, each certificate valid for --valid-days from now \
+            (or from --not-before):
 
               iaca.pem          IACA root (self-signed CA, pathLenConstraint 0)
               ds.pem            document signer, issued by the IACA (EKU 1.0.18013.5.1.2)
@@ -52,8 +53,12 @@ struct PKI: ParsableCommand {
     @Option(help: "The curve of every key.")
     var curve: CurveName = .p256
 
-    @Option(name: .customLong("valid-days"), help: "How many days every certificate is valid from now.")
+    @Option(name: .customLong("valid-days"), help: "How many days every certificate is valid from --not-before.")
     var validDays: Int = 365
+
+    @Option(name: .customLong("not-before"),
+            help: "The start of every certificate's validity, RFC 3339 (default: now); an earlier one makes documents issued in the past possible, as test material needs.")
+    var notBefore: String?
 
     @Option(help: "The countryName of every certificate (ISO 3166-1 alpha-2, upper case).")
     var country: String = "US"
@@ -79,6 +84,9 @@ struct PKI: ParsableCommand {
     func validate() throws {
         guard (1...Self.maximumValidDays).contains(validDays) else {
             throw ValidationError("--valid-days must be 1 to \(Self.maximumValidDays)")
+        }
+        if let notBefore, (try? TDate(text: notBefore)) == nil {
+            throw ValidationError("--not-before \(notBefore): not an RFC 3339 date-time (for example 2021-01-01T00:00:00Z)")
         }
         for purpose in documentSignerPurposes {
             if let problem = ObjectIdentifierSyntax.problem(in: purpose) {
@@ -142,7 +150,7 @@ struct PKI: ParsableCommand {
 
     /// IACA, document signer, reader root, reader: certificates and keys.
     private func build() throws(CryptoError) -> [(certificate: Certificate, key: PrivateKey)] {
-        let now = Date(timeIntervalSince1970: Date().timeIntervalSince1970.rounded(.down))
+        let now = notBefore.flatMap { try? TDate(text: $0) }?.date ?? Date(timeIntervalSince1970: Date().timeIntervalSince1970.rounded(.down))
         let end = now.addingTimeInterval(Double(validDays) * 86_400)
         let base = url.hasSuffix("/") ? String(url.dropLast()) : url
         func builder(

@@ -2,29 +2,60 @@ import ArgumentParser
 import MdocCBOR
 import MdocTerminal
 
-/// `mdoc inspect`: decode any 18013-5 message or CBOR item into annotated diagnostic notation.
+/// `mdoc inspect`: explain any 18013-5 message, certificate or CBOR item, or show it in
+/// diagnostic notation or JSON.
 struct Inspect: ParsableCommand {
     static let configuration = CommandConfiguration(
-        abstract: "Decode an 18013-5 message or any CBOR into diagnostic notation or JSON.",
+        abstract: "Explain an 18013-5 message, certificate or any CBOR, or show it as diagnostic notation or JSON.",
         discussion: """
             ARG is a file path, '-' for standard input, or an mdoc: URI itself. The input may be \
-            binary CBOR, hex or base64url text, or an mdoc: URI; the encoding is detected. \
-            Embedded CBOR (tag 24) is decoded and shown inside <<...>>.
+            binary, hex or base64url text, or an mdoc: URI; the encoding is detected. Besides \
+            CBOR (every ISO/IEC 18013-5 message and mdoc-issuer's credential files), it may be an \
+            X.509 certificate (DER, hex DER or PEM), an NDEF message (NFC handover) or a JWS \
+            (server retrieval).
+
+            Output (one of):
+              --explain     what each field means, as `openssl x509 -text` does: engagement \
+            keys and BLE modes, requested elements with intent to retain, the MSO, every \
+            certificate with its extensions and the ISO/IEC 18013-5 Annex B profile it fits. \
+            The default when standard output is a terminal.
+              --diagnostic  CBOR diagnostic notation (RFC 8949 section 8) with embedded CBOR \
+            (tag 24) shown inside <<...>>. The default otherwise, as in a pipe.
+              --json        lossless JSON of the CBOR (docs/inspect-json.md): byte strings as \
+            {"$bytes": base64url}, tags as {"$tag": n, "$value": ...}, integer map keys as \
+            decimal strings.
+
+            Nothing is verified: use `mdoc-reader verify` for a DeviceResponse and `mdoc-reader \
+            verify-request` for a DeviceRequest.
 
             Examples:
-              mdoc inspect Vectors/iso18013-5-annex-d/device_response.hex
+              mdoc inspect Vectors/iso18013-5-annex-d/device_response.hex --explain
               mdoc inspect 'mdoc:owBjMS4wAYIB2BhYS6QBAiABIVgg...'
+              mdoc inspect Certs/demo/ds.pem
               mdoc inspect response.cbor --json
 
-            Exit codes: 0 decoded; 2 the input is not readable or not well-formed CBOR.
+            Exit codes: 0 decoded; 2 the input is not readable, or none of the kinds above \
+            (--json: not CBOR).
             """
     )
+
+    /// How `inspect` writes what it decoded.
+    enum Format: String, EnumerableFlag {
+        case explain, diagnostic, json
+
+        static func help(for value: Format) -> ArgumentHelp? {
+            switch value {
+            case .explain: return "Explain every field (the default on a terminal)."
+            case .diagnostic: return "Print CBOR diagnostic notation (the default when not on a terminal)."
+            case .json: return "Print lossless JSON (docs/inspect-json.md)."
+            }
+        }
+    }
 
     @Argument(help: "A file path, '-' for standard input, or an mdoc: URI.", completion: .file())
     var input: String
 
-    @Flag(help: "Print JSON instead of diagnostic notation.")
-    var json = false
+    @Flag var format: Format?
 
     func run() throws {
         ProgramFailure.reporting(program: "mdoc") { () throws(ProgramFailure) in
@@ -33,22 +64,31 @@ struct Inspect: ParsableCommand {
     }
 
     private func inspect() throws(ProgramFailure) {
+        let source: InputSource
+        let content: InspectedContent
         do {
-            let source = try InputSource.load(input, allowURI: true)
-            let item = try CBOR.decode(source.bytes)
-            if json {
-                ProgramOutput.standardOutput.writeLine(TerminalText(lines: item.jsonValue(expandEmbedded: true).serialized(pretty: true)))
-            } else {
-                let kind = MessageKind(of: item).map { $0.rawValue } ?? "CBOR data item"
-                ProgramOutput.standardOutput.writeLine("/ \(kind), \(source.bytes.count) bytes, from \(source.encoding.rawValue) input /")
-                ProgramOutput.standardOutput.writeLine(TerminalText(lines: item.diagnosticNotation(expandEmbedded: true, indent: true)))
-            }
-        } catch let error as InputError {
-            throw ProgramFailure(.malformedInput, "\(error)")
-        } catch let error as CBORError {
-            throw ProgramFailure(.malformedInput, "\(input): not well-formed CBOR: \(error)")
+            source = try InputSource.load(input, allowURI: true)
+            content = try InspectedContent(source)
         } catch {
-            throw ProgramFailure(.malformedInput, "\(input): \(error)")
+            throw ProgramFailure(.malformedInput, "\(error)")
+        }
+        let output = ProgramOutput.standardOutput
+        let chosen = format ?? (output.isTerminal ? .explain : .diagnostic)
+        switch (chosen, content) {
+        case (.json, .cbor(let item)):
+            output.writeLine(TerminalText(lines: item.losslessJSON.serialized(pretty: true)))
+        case (.json, _):
+            throw ProgramFailure(
+                .malformedInput, "\(input): --json writes CBOR (docs/inspect-json.md), and this input is not CBOR; use --explain")
+        case (.diagnostic, .cbor(let item)):
+            let kind = MessageKind(of: item).map { $0.rawValue } ?? "CBOR data item"
+            output.writeLine("/ \(kind), \(source.bytes.count) bytes, from \(source.encoding.rawValue) input /")
+            output.writeLine(TerminalText(lines: item.diagnosticNotation(expandEmbedded: true, indent: true)))
+        case (.explain, _), (.diagnostic, _):
+            var explanation = content.explanation
+            let size: TerminalText = "\(source.bytes.count) bytes, from \(source.encoding.rawValue) input"
+            explanation.value = explanation.value.map { $0 + ", " + size } ?? size
+            output.write(explanation.rendered())
         }
     }
 }

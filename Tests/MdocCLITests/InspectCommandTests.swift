@@ -40,6 +40,46 @@ import Testing
         #expect(result.standardOutput.contains("\"status\": 20"))
     }
 
+    @Test func explainsARequestWithIntentToRetainAndTheReaderCertificate() throws {
+        let result = try ProgramRunner.run("mdoc", ["inspect", "--explain", "\(vectors)/device_request.hex"])
+        #expect(result.status == 0, "\(result.standardError)")
+        #expect(result.standardOutput.hasPrefix("DeviceRequest (18013-5 8.3.2.1.2.1): 719 bytes, from hex input\n  Version: 1.0\n"))
+        #expect(result.standardOutput.contains("portrait (Portrait): intent to retain: no"))
+        #expect(result.standardOutput.contains("Annex B profile, mdoc reader authentication: fits"))
+    }
+
+    @Test func explainsAPEMCertificateEvenWhenNotOnATerminal() throws {
+        // Not a terminal: the default is diagnostic notation, which a certificate has not.
+        let result = try ProgramRunner.run("mdoc", ["inspect", "Certs/demo/ds.pem"])
+        #expect(result.status == 0, "\(result.standardError)")
+        #expect(result.standardOutput.hasPrefix("X.509 certificate (RFC 5280): "))
+        #expect(result.standardOutput.contains("Subject: C=US, CN=swift-mdoc Demo Document Signer"))
+        #expect(result.standardOutput.contains("Annex B profile, document signer: fits"))
+    }
+
+    @Test func writesJSONOnlyForCBOR() throws {
+        let result = try ProgramRunner.run("mdoc", ["inspect", "--json", "\(vectors)/ds_cert.hex"])
+        #expect(result.status == 2)
+        #expect(result.standardOutput.isEmpty)
+        #expect(result.standardError.contains("--json writes CBOR (docs/inspect-json.md), and this input is not CBOR; use --explain"))
+    }
+
+    @Test func theOutputFormatsExcludeEachOther() throws {
+        let result = try ProgramRunner.run("mdoc", ["inspect", "--json", "--explain", "\(vectors)/device_request.hex"])
+        #expect(result.status == 64)
+    }
+
+    @Test func theJSONKeepsTagsAndIntegerKeys() throws {
+        let result = try ProgramRunner.run("mdoc", ["inspect", "--json", "\(vectors)/device_engagement.hex"])
+        #expect(result.status == 0)
+        let json = try JSONSerialization.jsonObject(with: Data(result.standardOutput.utf8)) as? [String: Any]
+        #expect(json?["0"] as? String == "1.0")
+        let security = json?["1"] as? [Any]
+        let keyBytes = security?.last as? [String: Any]
+        #expect(keyBytes?["$tag"] as? Int == 24)
+        #expect((keyBytes?["$embedded"] as? [String: Any])?["-1"] as? Int == 1)
+    }
+
     static let hostileInputs: [(String, [UInt8])] = [
         ("empty file", []),
         ("random bytes", (0..<512).map { UInt8(truncatingIfNeeded: $0 &* 2_654_435_761 >> 7) }),

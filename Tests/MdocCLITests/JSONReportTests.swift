@@ -97,6 +97,13 @@ import Testing
         outputs.append(("verify", verified.standardOutput))
         let failed = try await run.run("mdoc-reader", ["verify", "\(v)/device_response.hex", "--trust", "\(v)/iaca_cert.hex", "--json"])
         outputs.append(("verify, expired", failed.standardOutput))
+        for (what, root) in [("verify-request", "reader_root_cert"), ("verify-request, untrusted", "iaca_cert")] {
+            let request = try await run.run("mdoc-reader", [
+                "verify-request", "\(v)/device_request.hex", "--transcript", "\(v)/session_transcript_bytes.hex",
+                "--trust-readers", "\(v)/\(root).hex", "--at", "2021-01-01T00:00:00Z", "--json",
+            ])
+            outputs.append((what, request.standardOutput))
+        }
 
         // A session: a policy refusing one element, one element the holder lacks, a trusted reader.
         let policy = run.home + "/policy.json"
@@ -126,10 +133,17 @@ import Testing
         let advertising = try run.start("mdoc-holder", ["present", "--credential", "Certs/demo/mdl.mdoc", "--yes", "--no-qr",
                                                         "--transport", "sim", "--ble-mode", "peripheral", "--timeout", "30"])
         _ = await advertising.awaitLine(startingWith: "mdoc:", number: 1, timeout: LiveSession.waitTimeout)
-        let scan = try await run.run("mdoc-reader", ["scan", "--transport", "sim", "--timeout", "2", "--json"])
+        // The holder prints its URI before it advertises; on a slow machine a short scan can
+        // end before the advertising starts, so scan again until the holder is seen.
+        var scan = try await run.run("mdoc-reader", ["scan", "--transport", "sim", "--timeout", "2", "--json"])
+        var devices = try #require(try Self.objects(scan.standardOutput).first?["devices"] as? [Any])
+        let scanning = Date()
+        while devices.isEmpty, Date().timeIntervalSince(scanning) < LiveSession.waitTimeout {
+            scan = try await run.run("mdoc-reader", ["scan", "--transport", "sim", "--timeout", "2", "--json"])
+            devices = try #require(try Self.objects(scan.standardOutput).first?["devices"] as? [Any])
+        }
         _ = advertising.terminate()
         outputs.append(("scan", scan.standardOutput))
-        let devices = try #require(try Self.objects(scan.standardOutput).first?["devices"] as? [Any])
         #expect(!devices.isEmpty, "\(scan.standardOutput)")
 
         #expect(try await run.run("mdoc-holder", ["import", "Certs/demo/mdl.mdoc"]).status == 0)

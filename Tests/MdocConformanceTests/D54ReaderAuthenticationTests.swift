@@ -45,7 +45,7 @@ struct D54ReaderAuthenticationTests {
         #expect(failed.count == 1, "\(report.checks)")
         let check = try #require(failed.first)
         #expect(check.kind == .readerCertificate)
-        #expect(check.subject == "CN=reader")
+        #expect(check.subject == .certificate(try AnnexD.certificate("reader_cert")))
         #expect(check.failureReason?.contains("validity") == true, "\(check)")
         #expect(check.failureReason?.contains("expired") == true, "\(check)")
         // The signature itself still verifies over this session's bytes.

@@ -22,7 +22,7 @@ struct CertificateChainValidationTests {
 
     /// The (certificate, check) pairs of the failures.
     static func failed(_ result: CertificateValidationResult) -> [String] {
-        result.failures.map { "\($0.certificate): \($0.check)" }
+        result.failures.map { "\($0.certificate?.subject ?? "chain"): \($0.check)" }
     }
 
     // MARK: Annex D chains
@@ -45,7 +45,7 @@ struct CertificateChainValidationTests {
         let iaca = try Self.annexD("iaca_cert")
         let result = CertificateChainValidator(trustAnchors: [iaca])
             .validate(chain: [ds], profile: .documentSigner, at: Self.annexDTime)
-        let passed = Set(result.passedChecks.map { "\($0.certificate): \($0.check)" })
+        let passed = Set(result.passedChecks.map { "\($0.certificate.subject): \($0.check)" })
         let dsChecks = [
             "validity", "keyUsage", "extendedKeyUsage", "basicConstraints", "keyIdentifiers", "signatureAlgorithm",
             "criticalExtension", "chainTooLong", "issuerNotTrusted", "signature",
@@ -73,7 +73,7 @@ struct CertificateChainValidationTests {
             result.failures.first?.description
                 == "certificate \"CN=utopia ds, C=US\": validity: expired on 2021-10-01T00:00:00Z (checked at 2026-11-21T00:00:00Z)"
         )
-        #expect(result.passedChecks.contains { $0.certificate == "CN=utopia iaca, C=US" && $0.check == .validity })
+        #expect(result.passedChecks.contains { $0.certificate == iaca && $0.check == .validity })
     }
 
     @Test func notYetValidNamesEveryCertificate() throws {
@@ -274,6 +274,24 @@ struct CertificateChainValidationTests {
             Set(Self.failed(result))
                 == ["CN=test ds, C=US: validity", "CN=test ds, C=US: keyUsage", "CN=test ds, C=US: extendedKeyUsage"]
         )
+    }
+
+    @Test func certificatesSharingANameKeepTheirOwnChecks() {
+        var rootExtensions = TestPKI.rootExtensions()
+        rootExtensions[1] = ("keyUsage", "critical,cRLSign")
+        let root = TestPKI.root("same name", extensions: rootExtensions)
+        var leafExtensions = TestPKI.leafExtensions()
+        leafExtensions[0] = ("keyUsage", "critical,keyAgreement")
+        let ds = TestPKI.issue("same name", issuer: root, extensions: leafExtensions)
+        #expect(ds.certificate.subject == root.certificate.subject)
+        let result = Self.validate(ds, root: root)
+        let keyUsage = result.failures.filter { $0.check == .keyUsage }
+        #expect(keyUsage.map(\.certificate) == [ds.certificate, root.certificate], "\(result)")
+        #expect(keyUsage.map(\.reason) == [
+            "keyUsage (keyAgreement) lacks digitalSignature (document signer)", "keyUsage (cRLSign) lacks keyCertSign (IACA)",
+        ])
+        #expect(result.passedChecks.contains { $0.certificate == root.certificate && $0.check == .basicConstraints })
+        #expect(!result.passedChecks.contains { $0.check == .keyUsage })
     }
 
     // MARK: Chain length limit

@@ -67,7 +67,7 @@ struct AnnexDVerificationFailureTests {
         let failed = report.documents.flatMap(\.failures)
         #expect(failed.count == 1, "\(report.failureSummary)")
         #expect(failed.first?.kind == .valueDigest)
-        #expect(failed.first?.subject == "org.iso.18013.5.1/family_name")
+        #expect(failed.first?.subject == .element(nameSpace: "org.iso.18013.5.1", identifier: "family_name"))
         #expect(failed.first?.failureReason?.contains("digestID 0") == true)
         #expect(Self.checks(report, .valueDigest).filter(\.passed).count == 5)
         let familyName = report.documents.first?.elements.first { $0.identifier == "family_name" }
@@ -154,7 +154,7 @@ struct AnnexDVerificationFailureTests {
         let report = try Self.verifier().verify(response, at: Self.time)
         #expect(report.status == 10)
         #expect(report.outcome == .issuerAuthenticationFailed)
-        #expect(Self.checks(report, .structure).map(\.subject) == ["status"])
+        #expect(Self.checks(report, .structure).map(\.subject) == [.responseStatus])
         #expect(Self.checks(report, .structure).allSatisfy { $0.failed })
     }
 

@@ -138,4 +138,33 @@ import Foundation
         try elsewhere.accept("1.3.6.1.4.1.99999.1", forDocType: DocType.mDL)
         #expect(try Self.verify(mdoc, policy: elsewhere).outcome == .issuerAuthenticationFailed)
     }
+
+    @Test func setRuleReplacesTheRuleOfOneDocType() throws {
+        let closed = DocumentSignerRule(name: "closed ecosystem", standardExtendedKeyUsages: ["1.3.6.1.4.1.99999.2"])
+        var policy = DocumentSignerPolicy.standard
+        try policy.accept("1.3.6.1.4.1.99999.3", forDocType: DocType.mDL)
+        try policy.setRule(closed, forDocType: DocType.mDL)
+        #expect(policy.rule(for: DocType.mDL).name == "closed ecosystem")
+        #expect(policy.rule(for: DocType.mDL).acceptedExtendedKeyUsages == ["1.3.6.1.4.1.99999.2", "1.3.6.1.4.1.99999.3"])
+        #expect(policy.rule(for: DocType.eudiPID) == .eudiPID)
+        #expect(policy.rules[DocType.mDL] == closed)
+
+        // The standard mDL document signer no longer signs mDLs; one of the ecosystem does.
+        let standardSigner = try Self.verify(try Self.mdoc(DocType.mDL, pki: try TestPKI()), policy: policy)
+        #expect(standardSigner.documents.flatMap(\.failures).map(\.failureCode) == [.certificate(.extendedKeyUsage)])
+        #expect(standardSigner.failureSummary.first?.contains("which the closed ecosystem rule (1.3.6.1.4.1.99999.2; added: 1.3.6.1.4.1.99999.3) requires") == true)
+        let pki = try Self.pki(documentSignerPurposes: ["1.3.6.1.4.1.99999.2"])
+        let ecosystemSigner = try Self.verify(try Self.mdoc(DocType.mDL, pki: pki), policy: policy)
+        #expect(ecosystemSigner.outcome == .verified, "\(ecosystemSigner.failureSummary)")
+        #expect(ecosystemSigner.documents.first?.documentSignerRule?.name == "closed ecosystem")
+    }
+
+    @Test func setRuleRefusesBadInput() {
+        var policy = DocumentSignerPolicy.standard
+        #expect(throws: CryptoError.self) {
+            try policy.setRule(DocumentSignerRule(name: "bad", standardExtendedKeyUsages: ["1.2.x"]), forDocType: "org.example")
+        }
+        #expect(throws: CryptoError.self) { try policy.setRule(.mDL, forDocType: "") }
+        #expect(policy == .standard)
+    }
 }

@@ -153,7 +153,7 @@ struct IssuedDocumentVerificationTests {
         #expect(report.outcome == .issuerAuthenticationFailed)
         let failures = Self.failures(report)
         #expect(failures.map(\.kind) == [.valueDigest], "\(report.failureSummary)")
-        #expect(failures.first?.subject == "org.iso.18013.5.1/age_over_18")
+        #expect(failures.first?.subject == .element(nameSpace: "org.iso.18013.5.1", identifier: "age_over_18"))
         #expect(failures.first?.failureReason?.contains("digestID 7 is not in the MSO") == true)
         #expect(report.documents.first?.elements.first { $0.identifier == "age_over_18" }?.issuerAuthenticated == false)
         // The other elements' digests match, but their document failed: none is verified.
@@ -167,7 +167,7 @@ struct IssuedDocumentVerificationTests {
         mdoc.undigestedItems = [("org.example.other", TestMdoc.item(digestID: 0, "colour", "blue"))]
         let report = try mdoc.verify()
         #expect(report.outcome == .issuerAuthenticationFailed)
-        #expect(Self.failures(report).map(\.subject) == ["org.example.other/colour"], "\(report.failureSummary)")
+        #expect(Self.failures(report).map(\.subject) == [.element(nameSpace: "org.example.other", identifier: "colour")], "\(report.failureSummary)")
     }
 
     @Test("two returned elements with the same digestID fail")
@@ -179,7 +179,7 @@ struct IssuedDocumentVerificationTests {
         #expect(report.outcome == .issuerAuthenticationFailed)
         let failures = Self.failures(report)
         #expect(failures.map(\.kind) == [.valueDigest], "\(report.failureSummary)")
-        #expect(failures.first?.subject == "org.iso.18013.5.1/family_name")
+        #expect(failures.first?.subject == .element(nameSpace: "org.iso.18013.5.1", identifier: "family_name"))
         #expect(failures.first?.failureReason?.contains("more than one") == true)
     }
 
@@ -243,7 +243,7 @@ struct IssuedDocumentVerificationTests {
         #expect(report.outcome == .issuerAuthenticationFailed)
         let failures = Self.failures(report)
         #expect(failures.map(\.kind) == [.issuerCertificate], "\(report.failureSummary)")
-        #expect(failures.first?.subject == "CN=test ds, C=US")
+        #expect(failures.first?.subject == .certificate(mdoc.pki.documentSigner))
         #expect(failures.first?.failureReason?.contains("validity") == true)
         #expect(Self.checks(report, .issuerSignature).first?.passed == true)
     }
@@ -272,7 +272,7 @@ struct IssuedDocumentVerificationTests {
         #expect(report.outcome == .deviceAuthenticationFailed)
         let failures = Self.failures(report)
         #expect(failures.map(\.kind) == [.keyAuthorization], "\(report.failureSummary)")
-        #expect(failures.first?.subject == "org.iso.18013.5.1/resident_address")
+        #expect(failures.first?.subject == .element(nameSpace: "org.iso.18013.5.1", identifier: "resident_address"))
         #expect(Self.checks(report, .deviceAuthentication).first?.passed == true)
         let element = report.documents.first?.elements.first { $0.identifier == "resident_address" }
         #expect(element?.source == .deviceSigned)
@@ -367,7 +367,7 @@ struct IssuedDocumentVerificationTests {
         #expect(bytes.offsets(of: nonPreferred).count == 1)
         let report = try mdoc.verifier.verify(bytes, at: TestPKI.referenceTime)
         #expect(report.outcome == .verified, "\(report.failureSummary)")
-        #expect(Self.checks(report, .valueDigest).first { $0.subject.hasSuffix("/family_name") }?.passed == true)
+        #expect(Self.checks(report, .valueDigest).first { $0.subject.element?.identifier == "family_name" }?.passed == true)
 
         // Re-encoding the item (preferred form) would not match the MSO digest.
         mdoc.issuerItems[0] = (TestMdoc.nameSpace, TestMdoc.item(digestID: 0, "family_name", "Doe"))
@@ -384,7 +384,7 @@ struct IssuedDocumentVerificationTests {
             #expect(report.outcome == .verified, "\(report.failureSummary)")
         } else {
             #expect(report.outcome == .issuerAuthenticationFailed)
-            #expect(Self.failures(report).map(\.subject) == ["org.iso.18013.5.1/family_name"], "\(report.failureSummary)")
+            #expect(Self.failures(report).map(\.subject) == [.element(nameSpace: "org.iso.18013.5.1", identifier: "family_name")], "\(report.failureSummary)")
             #expect(Self.failures(report).first?.failureReason?.contains("random salt is 15 bytes") == true)
         }
     }
@@ -395,7 +395,7 @@ struct IssuedDocumentVerificationTests {
         mdoc.digestOverrides[2] = [UInt8](repeating: 0, count: 32)
         let report = try mdoc.verify()
         #expect(report.outcome == .issuerAuthenticationFailed)
-        #expect(Self.failures(report).map(\.subject) == ["org.iso.18013.5.1/document_number"], "\(report.failureSummary)")
+        #expect(Self.failures(report).map(\.subject) == [.element(nameSpace: "org.iso.18013.5.1", identifier: "document_number")], "\(report.failureSummary)")
     }
 
     /// ISO/IEC 18013-5 8.1 requires preferred serialization, so the head of

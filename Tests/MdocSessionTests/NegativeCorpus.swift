@@ -42,7 +42,7 @@ struct FailedCheck: Hashable, Sendable, CustomStringConvertible {
         code = check.failureCode
     }
 
-    var description: String { "\(kind.rawValue)/\(code.map { "\($0)" } ?? "nil")" }
+    var description: String { "\(kind)/\(code.map { "\($0)" } ?? "nil")" }
 }
 
 /// What a component reported for a negative case, in codes.

@@ -44,11 +44,13 @@ struct TestPKI: Sendable {
     ]
 
     /// A PKI whose certificates carry `iacaExtensions` and `documentSignerExtensions` (the
-    /// Annex B ones by default; tests break them one at a time).
+    /// Annex B ones by default; tests break them one at a time) and the countryNames
+    /// `iacaCountry` and `documentSignerCountry` (none when `nil`).
     init(
         name: String = "test", documentSignerNotAfter: Date = TestPKI.notAfter,
         iacaExtensions: [(String, String)] = TestPKI.iacaExtensions,
-        documentSignerExtensions: [(String, String)] = TestPKI.documentSignerExtensions
+        documentSignerExtensions: [(String, String)] = TestPKI.documentSignerExtensions,
+        iacaCountry: String? = "US", documentSignerCountry: String? = "US"
     ) throws(TestDataError) {
         do {
             iacaKey = try PrivateKey(generating: .p256)
@@ -57,9 +59,9 @@ struct TestPKI: Sendable {
             throw TestDataError("key generation failed: \(error)")
         }
         iaca = try TestCertificateBuilder.issue(
-            commonName: "\(name) iaca", key: iacaKey, issuer: nil, extensions: iacaExtensions)
+            commonName: "\(name) iaca", country: iacaCountry, key: iacaKey, issuer: nil, extensions: iacaExtensions)
         documentSigner = try TestCertificateBuilder.issue(
-            commonName: "\(name) ds", key: documentSignerKey, issuer: (iaca, iacaKey),
+            commonName: "\(name) ds", country: documentSignerCountry, key: documentSignerKey, issuer: (iaca, iacaKey),
             extensions: documentSignerExtensions, notAfter: documentSignerNotAfter)
     }
 }
@@ -67,9 +69,11 @@ struct TestPKI: Sendable {
 /// X.509 v3 certificates made with OpenSSL (X509_new, X509V3_EXT_nconf, X509_sign) for keys held
 /// as ``PrivateKey``s.
 enum TestCertificateBuilder {
-    /// A certificate "CN=`commonName`, C=US" for `key`, signed by `issuer` (self-signed when nil).
+    /// A certificate "CN=`commonName`, C=`country`" (no C when `country` is nil) for `key`,
+    /// signed by `issuer` (self-signed when nil).
     static func issue(
         commonName: String,
+        country: String? = "US",
         key: PrivateKey,
         issuer: (certificate: Certificate, key: PrivateKey)?,
         extensions: [(String, String)],
@@ -92,7 +96,9 @@ enum TestCertificateBuilder {
         ASN1_TIME_set(X509_getm_notBefore(certificate), time_t(TestPKI.notBefore.timeIntervalSince1970))
         ASN1_TIME_set(X509_getm_notAfter(certificate), time_t(notAfter.timeIntervalSince1970))
         X509_NAME_add_entry_by_txt(name, "CN", MBSTRING_UTF8, commonName, -1, -1, 0)
-        X509_NAME_add_entry_by_txt(name, "C", MBSTRING_UTF8, "US", -1, -1, 0)
+        if let country {
+            X509_NAME_add_entry_by_txt(name, "C", MBSTRING_UTF8, country, -1, -1, 0)
+        }
         X509_set_subject_name(certificate, name)
         X509_set_issuer_name(certificate, issuerX509.map { X509_get_subject_name($0) } ?? name)
         X509_set_pubkey(certificate, subjectKey)

@@ -58,6 +58,8 @@ struct TestMdoc {
     /// The key that makes the DeviceSignature; ``deviceKey`` when nil.
     var deviceSigningKey: PrivateKey?
     var keyAuthorizations: KeyAuthorizations?
+    /// MSO entries of later editions (such as `status`), after the modelled ones.
+    var msoAdditionalEntries = CBORMap()
     var deviceNameSpaces = DeviceNameSpaces()
     /// How the DeviceSignature or DeviceMac carries its payload.
     var payload = Payload.detached
@@ -120,7 +122,7 @@ struct TestMdoc {
             digestAlgorithm: digestAlgorithm, valueDigests: valueDigests,
             deviceKeyInfo: DeviceKeyInfo(
                 deviceKey: msoDeviceKey ?? COSEKey(publicKey: deviceKey.publicKey), keyAuthorizations: keyAuthorizations),
-            docType: msoDocType ?? docType, validityInfo: validityInfo)
+            docType: msoDocType ?? docType, validityInfo: validityInfo, additionalEntries: msoAdditionalEntries)
     }
 
     /// The document: IssuerAuth signed by the document signer with its certificate in x5chain,

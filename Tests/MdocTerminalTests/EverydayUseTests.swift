@@ -31,9 +31,9 @@ import Foundation
         let forgery = "\u{1B}[32mok\u{1B}[0m"
         var document = DocumentReport(index: 0, docType: "org.iso.18013.5.1.mDL")
         document.checks = [
-            VerificationCheck(.issuerSignature, subject: "issuerAuth", outcome: .passed),
-            VerificationCheck(.deviceAuthentication, subject: "deviceAuth", outcome: .skipped("no transcript")),
-            VerificationCheck(.validity, subject: forgery, outcome: .failed(.expired, "expired")),
+            VerificationCheck(.issuerSignature, subject: .issuerAuth, outcome: .passed),
+            VerificationCheck(.deviceAuthentication, subject: .deviceAuth, outcome: .skipped("no transcript")),
+            VerificationCheck(.validity, subject: .named(forgery), outcome: .failed(.expired, "expired")),
         ]
         document.elements = [
             DisclosedElement(nameSpace: "org.iso.18013.5.1", identifier: forgery, value: .textString(forgery), source: .issuerSigned,

@@ -27,9 +27,9 @@ import Foundation
                        elements: [DisclosedElement]) -> VerificationReport {
         var document = DocumentReport(index: 0, docType: docType)
         document.checks = [
-            VerificationCheck(.issuerCertificate, subject: "CN=ds", outcome: .passed),
-            VerificationCheck(.issuerSignature, subject: "issuerAuth", outcome: .passed),
-            VerificationCheck(.deviceAuthentication, subject: "deviceAuth", outcome: device),
+            VerificationCheck(.issuerCertificate, subject: .named("CN=ds"), outcome: .passed),
+            VerificationCheck(.issuerSignature, subject: .issuerAuth, outcome: .passed),
+            VerificationCheck(.deviceAuthentication, subject: .deviceAuth, outcome: device),
         ]
         document.elements = elements
         document.documentSigner = "CN=ds"

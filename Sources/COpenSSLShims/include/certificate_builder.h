@@ -6,7 +6,8 @@
 // (with OpenSSL's error queue holding the reason).
 #include <openssl/x509.h>
 
-// basicConstraints (RFC 5280 4.2.1.9), critical: cA TRUE with pathLenConstraint `path_length`.
+// basicConstraints (RFC 5280 4.2.1.9), critical: cA TRUE with pathLenConstraint `path_length`,
+// or without one when `path_length` is negative.
 int mdoc_certificate_add_basic_constraints_ca(X509 *certificate, long path_length);
 
 // keyUsage (RFC 5280 4.2.1.3), critical: bit n of `bits` sets the named bit n

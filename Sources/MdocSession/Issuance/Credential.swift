@@ -14,9 +14,14 @@ import MdocModel
 /// Credential = {
 ///   "docType": tstr,               ; equal to the MSO docType
 ///   "issuerSigned": IssuerSigned,  ; 8.3.2.1.2.2: every IssuerSignedItemBytes and the IssuerAuth
-///   "deviceKey": COSE_Key          ; RFC 9052 section 7 with "d" (-4): the private SDeviceKey
+///   "deviceKey": COSE_Key,         ; RFC 9052 section 7 with "d" (-4): the private SDeviceKey
+///   ? "testMaterial": [+ tstr]     ; made to fail verification: why, one note per reason
 /// }
 /// ```
+///
+/// A credential with ``testMaterial`` is negative test material (``DocumentIssuer/issueTestCredential(docType:nameSpaces:deviceKey:validityInfo:keyAuthorizations:testMaterial:)``):
+/// it was issued to be rejected, for example expired or signed by a document signer outside the
+/// Annex B profile, and says so in the file.
 ///
 /// IssuerSignedItemBytes and the IssuerAuth protected header and payload are kept as the bytes
 /// that were issued and written back unchanged, so the MSO digests and signature stay valid
@@ -39,6 +44,9 @@ public struct Credential: CBORRepresentable, CustomStringConvertible, CustomDebu
     public let deviceKey: PrivateKey
     /// The MSO inside ``issuerSigned``'s IssuerAuth, with its signed bytes.
     public let mobileSecurityObject: EmbeddedCBOR<MobileSecurityObject>
+    /// Why the credential was made to fail verification, one note per reason; empty for an
+    /// ordinary credential.
+    public let testMaterial: [String]
     /// Name space → element identifier → the item's position in its name space, so that
     /// answering a request looks each element up in O(1).
     private let itemPositions: [String: [String: Int]]
@@ -47,7 +55,7 @@ public struct Credential: CBORRepresentable, CustomStringConvertible, CustomDebu
     /// when the IssuerAuth payload is not an MSO, when the MSO is for another doc type, or when
     /// its deviceKey is not the public half of `deviceKey`.
     public init(docType: String, issuerSigned: IssuerSigned, deviceKey: PrivateKey) throws(CBORError) {
-        try self.init(docType: docType, issuerSigned: issuerSigned, deviceKey: deviceKey, at: .root)
+        try self.init(docType: docType, issuerSigned: issuerSigned, deviceKey: deviceKey, testMaterial: [], at: .root)
     }
 
     /// Reads the map described on the type; error paths start at `path`.
@@ -63,10 +71,20 @@ public struct Credential: CBORRepresentable, CustomStringConvertible, CustomDebu
         } catch {
             throw CBORError(.invalidValue, "the device key is not a usable private key: \(error)", path: keyPath)
         }
-        try self.init(docType: docType, issuerSigned: issuerSigned, deviceKey: deviceKey, at: path)
+        var testMaterial: [String] = []
+        if let notes = map[text: "testMaterial"] {
+            let notesPath = path.appending(key: "testMaterial")
+            for (index, note) in try notes.array(at: notesPath).enumerated() {
+                testMaterial.append(try note.text(at: notesPath.appending(index: index)))
+            }
+            guard !testMaterial.isEmpty else {
+                throw CBORError(.invalidValue, "testMaterial holds no note", path: notesPath)
+            }
+        }
+        try self.init(docType: docType, issuerSigned: issuerSigned, deviceKey: deviceKey, testMaterial: testMaterial, at: path)
     }
 
-    private init(docType: String, issuerSigned: IssuerSigned, deviceKey: PrivateKey, at path: CBORPath) throws(CBORError) {
+    private init(docType: String, issuerSigned: IssuerSigned, deviceKey: PrivateKey, testMaterial: [String], at path: CBORPath) throws(CBORError) {
         let issuerSignedPath = path.appending(key: "issuerSigned")
         let mso = try issuerSigned.mobileSecurityObjectBytes(at: issuerSignedPath)
         let msoPath = issuerSignedPath.appending(key: "issuerAuth").appending(index: 2).appending(.embedded)
@@ -91,15 +109,20 @@ public struct Credential: CBORRepresentable, CustomStringConvertible, CustomDebu
         self.issuerSigned = issuerSigned
         self.deviceKey = deviceKey
         self.mobileSecurityObject = mso
+        self.testMaterial = testMaterial
         self.itemPositions = Self.itemPositions(issuerSigned)
     }
 
     /// A credential just issued by ``DocumentIssuer``, whose parts agree by construction.
-    init(docType: String, issuerSigned: IssuerSigned, deviceKey: PrivateKey, mobileSecurityObject: EmbeddedCBOR<MobileSecurityObject>) {
+    init(
+        docType: String, issuerSigned: IssuerSigned, deviceKey: PrivateKey, mobileSecurityObject: EmbeddedCBOR<MobileSecurityObject>,
+        testMaterial: [String] = []
+    ) {
         self.docType = docType
         self.issuerSigned = issuerSigned
         self.deviceKey = deviceKey
         self.mobileSecurityObject = mobileSecurityObject
+        self.testMaterial = testMaterial
         self.itemPositions = Self.itemPositions(issuerSigned)
     }
 
@@ -116,13 +139,17 @@ public struct Credential: CBORRepresentable, CustomStringConvertible, CustomDebu
         return positions
     }
 
-    /// `{"docType", "issuerSigned", "deviceKey"}` in deterministic order (RFC 8949 4.2.1); the
-    /// embedded bytes inside IssuerSigned are written unchanged.
+    /// `{"docType", "issuerSigned", "deviceKey"}` and, for test material, `"testMaterial"`, in
+    /// deterministic order (RFC 8949 4.2.1); the embedded bytes inside IssuerSigned are written
+    /// unchanged.
     public var cbor: CBOR {
         var map = CBORMap()
         map.append("docType", .textString(docType))
         map.append("issuerSigned", issuerSigned.cbor)
         map.append("deviceKey", COSEKey(privateKey: deviceKey).cbor)
+        if !testMaterial.isEmpty {
+            map.append("testMaterial", .array(testMaterial.map(CBOR.textString)))
+        }
         return CBOR.map(map).sortedDeterministically()
     }
 
@@ -143,10 +170,11 @@ public struct Credential: CBORRepresentable, CustomStringConvertible, CustomDebu
         return issuerSigned.nameSpaces?[nameSpace]?[position]
     }
 
-    /// The doc type, the number of elements and the device key's curve; never the key.
+    /// The doc type, the number of elements, the device key's curve and whether it is test
+    /// material; never the key.
     public var description: String {
         let count = (issuerSigned.nameSpaces ?? OrderedMap()).values.reduce(0) { $0 + $1.count }
-        return "Credential(\(docType), \(count) elements, device key \(deviceKey.curve))"
+        return "Credential(\(docType), \(count) elements, device key \(deviceKey.curve)\(testMaterial.isEmpty ? "" : ", TEST MATERIAL"))"
     }
 
     /// The same as ``description``.

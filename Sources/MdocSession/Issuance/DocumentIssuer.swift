@@ -62,7 +62,7 @@ public struct DocumentIssuer: Sendable {
     ) throws(IssuanceError) -> IssuerSigned {
         try issueDocument(
             docType: docType, nameSpaces: nameSpaces, deviceKey: deviceKey, validityInfo: validityInfo,
-            keyAuthorizations: keyAuthorizations
+            keyAuthorizations: keyAuthorizations, checkingValidity: true
         ).issuerSigned
     }
 
@@ -78,10 +78,38 @@ public struct DocumentIssuer: Sendable {
     ) throws(IssuanceError) -> Credential {
         let issued = try issueDocument(
             docType: docType, nameSpaces: nameSpaces, deviceKey: deviceKey.publicKey, validityInfo: validityInfo,
-            keyAuthorizations: keyAuthorizations)
+            keyAuthorizations: keyAuthorizations, checkingValidity: true)
         return Credential(
             docType: docType, issuerSigned: issued.issuerSigned, deviceKey: deviceKey,
-            mobileSecurityObject: issued.mobileSecurityObject)
+            mobileSecurityObject: issued.mobileSecurityObject, testMaterial: [])
+    }
+
+    /// Issues negative test material: a credential made to fail verification, marked with
+    /// `testMaterial` (at least one note, each saying why) in ``Credential/testMaterial``.
+    ///
+    /// As ``issueCredential(docType:nameSpaces:deviceKey:validityInfo:keyAuthorizations:)``, but
+    /// `validityInfo` is taken as it is: `signed` may come after `validFrom` or lie outside the
+    /// document signer certificate's validity, and `validUntil` may come before `validFrom`
+    /// (9.1.2.4 rules these out; readers check the signing time against the certificate, 9.3.1).
+    /// The document signer certificate may be one made to break its profile
+    /// (`CertificateBuilder.deviations`). Everything else is checked as for any credential.
+    public func issueTestCredential(
+        docType: String,
+        nameSpaces: [(String, [(identifier: String, value: CBOR)])],
+        deviceKey: PrivateKey,
+        validityInfo: ValidityInfo,
+        keyAuthorizations: KeyAuthorizations? = nil,
+        testMaterial notes: [String]
+    ) throws(IssuanceError) -> Credential {
+        guard !notes.isEmpty, !notes.contains(where: \.isEmpty) else {
+            throw IssuanceError(.invalidTestMaterial, "test material needs at least one note saying why it fails, and no empty note")
+        }
+        let issued = try issueDocument(
+            docType: docType, nameSpaces: nameSpaces, deviceKey: deviceKey.publicKey, validityInfo: validityInfo,
+            keyAuthorizations: keyAuthorizations, checkingValidity: false)
+        return Credential(
+            docType: docType, issuerSigned: issued.issuerSigned, deviceKey: deviceKey,
+            mobileSecurityObject: issued.mobileSecurityObject, testMaterial: notes)
     }
 
     // MARK: Steps
@@ -91,11 +119,14 @@ public struct DocumentIssuer: Sendable {
         nameSpaces: [(String, [(identifier: String, value: CBOR)])],
         deviceKey: PublicKey,
         validityInfo: ValidityInfo,
-        keyAuthorizations: KeyAuthorizations?
+        keyAuthorizations: KeyAuthorizations?,
+        checkingValidity: Bool
     ) throws(IssuanceError) -> (issuerSigned: IssuerSigned, mobileSecurityObject: EmbeddedCBOR<MobileSecurityObject>) {
         let (documentSigner, algorithm) = try checkSigner()
         try Self.checkNameSpaces(docType: docType, nameSpaces)
-        try Self.checkValidity(validityInfo, documentSigner: documentSigner)
+        if checkingValidity {
+            try Self.checkValidity(validityInfo, documentSigner: documentSigner)
+        }
 
         var generator = SystemRandomNumberGenerator()
         var issuerNameSpaces = OrderedMap<String, [EmbeddedCBOR<IssuerSignedItem>]>()

@@ -27,6 +27,8 @@ public struct IssuanceError: Error, Sendable, Hashable, CustomStringConvertible 
         public static let exceedsDecodingLimits = Code("exceedsDecodingLimits")
         /// Signing the MSO failed inside the crypto library.
         public static let signingFailed = Code("signingFailed")
+        /// Test material was asked for without a note saying why it fails, or with an empty one.
+        public static let invalidTestMaterial = Code("invalidTestMaterial")
     }
 
     /// What kind of failure this is; compare this, not the message.

@@ -12,14 +12,24 @@ import Foundation
 /// procedure for issuer data authentication", and 9.1.3, mdoc authentication), producing a
 /// ``VerificationReport`` that lists every check.
 ///
-/// For each document: the document signer certificate in the issuerAuth `x5chain` must chain to
-/// a trust anchor under the Annex B document-signer profile at the verification time, with an
-/// extended key usage the ``DocumentSignerPolicy`` accepts for the document's doc type; the
-/// IssuerAuth signature must verify with it; the MSO must decode, name an allowed digest
-/// algorithm and the document's docType, and be valid at the time; every returned
-/// IssuerSignedItemBytes must hash (as received) to its value digest; the DeviceSignature or
-/// DeviceMac must verify over DeviceAuthenticationBytes built from the session transcript; and
-/// device-signed elements must be allowed by the MSO KeyAuthorizations.
+/// Each document is checked by the verifier's ``DocumentVerifierPolicy``, after swift-certificates'
+/// `Verifier` and its policies. By default that is ``StandardDocumentPolicy``, the checks of the
+/// standard: the document signer certificate in the issuerAuth `x5chain` must chain to a trust
+/// anchor under the Annex B document-signer profile at the verification time, with an extended
+/// key usage the ``DocumentSignerPolicy`` accepts for the document's doc type; the IssuerAuth
+/// signature must verify with it; the MSO must decode, name the document's docType and an
+/// allowed digest algorithm, and be valid at the time; every returned IssuerSignedItemBytes must
+/// hash (as received) to its value digest; the DeviceSignature or DeviceMac must verify over
+/// DeviceAuthenticationBytes built from the session transcript; and device-signed elements must
+/// be allowed by the MSO KeyAuthorizations. An application adds rules of its own, or replaces one
+/// of these, with a ``DocumentPolicyBuilder`` block:
+///
+/// ```swift
+/// let verifier = DeviceResponseVerifier(trustAnchors: iacas, sessionTranscript: transcript) {
+///     StandardDocumentPolicy()
+///     IACACountryPolicy()
+/// }
+/// ```
 ///
 /// The verification time is a parameter, never read from a clock here (design.md rule 5).
 public struct DeviceResponseVerifier: Sendable {
@@ -30,19 +40,31 @@ public struct DeviceResponseVerifier: Sendable {
     public var sessionTranscript: SessionTranscriptBinding?
     /// The reader's ephemeral private key (EReaderKey), needed to derive EMacKey for DeviceMac.
     public var readerKey: PrivateKey?
-    /// Which extended key usages a document signer may carry, per doc type.
-    public var documentSignerPolicy: DocumentSignerPolicy
+    /// The policy every document is checked with.
+    public var policy: any DocumentVerifierPolicy
 
-    /// A verifier trusting `trustAnchors` (IACA certificates), checking document signers'
-    /// extended key usages under `documentSignerPolicy`.
+    /// A verifier trusting `trustAnchors` (IACA certificates) that checks what the standard
+    /// requires (``StandardDocumentPolicy``), document signers' extended key usages under
+    /// `documentSignerPolicy`.
     public init(
         trustAnchors: [Certificate], documentSignerPolicy: DocumentSignerPolicy = .standard,
         sessionTranscript: SessionTranscriptBinding? = nil, readerKey: PrivateKey? = nil
     ) {
+        self.init(trustAnchors: trustAnchors, sessionTranscript: sessionTranscript, readerKey: readerKey) {
+            StandardDocumentPolicy(documentSigners: documentSignerPolicy)
+        }
+    }
+
+    /// A verifier trusting `trustAnchors` (IACA certificates) that checks each document with the
+    /// policies of `policy`, in order.
+    public init(
+        trustAnchors: [Certificate], sessionTranscript: SessionTranscriptBinding? = nil, readerKey: PrivateKey? = nil,
+        @DocumentPolicyBuilder policy: () -> some DocumentVerifierPolicy
+    ) {
         self.validator = CertificateChainValidator(trustAnchors: trustAnchors)
-        self.documentSignerPolicy = documentSignerPolicy
         self.sessionTranscript = sessionTranscript
         self.readerKey = readerKey
+        self.policy = policy()
     }
 
     /// The trust anchors.
@@ -57,15 +79,15 @@ public struct DeviceResponseVerifier: Sendable {
     /// Verifies a decoded DeviceResponse.
     public func verify(_ response: DeviceResponse, at time: Date) -> VerificationReport {
         let documents = (response.documents ?? []).enumerated().map { index, document in
-            var report = DocumentVerification(
-                document: document, index: index, validator: validator, documentSignerPolicy: documentSignerPolicy,
-                certificates: certificates,
-                sessionTranscript: sessionTranscript, readerKey: readerKey, time: time
-            ).run()
+            var verification = DocumentVerification(
+                document: document, index: index, time: time, sessionTranscript: sessionTranscript, readerKey: readerKey,
+                validator: validator, certificates: certificates)
+            policy.evaluate(&verification)
+            var report = verification.finish()
             // 8.3.2.1.2.3: a response with an error status carries no data to rely on.
             if response.status != .ok {
                 report.checks.insert(VerificationCheck(
-                    .structure, subject: "status",
+                    .structure, subject: .responseStatus,
                     outcome: .failed(.errorStatus, "the response status is \(response.status); documents of a failed response are not accepted")),
                     at: 0)
             }

@@ -1,3 +1,5 @@
+import MdocCrypto
+
 #if canImport(FoundationEssentials)
 import FoundationEssentials
 #else
@@ -75,8 +77,14 @@ public struct DocumentReport: Sendable {
     public var elements: [DisclosedElement]
     /// The subject of the document signer certificate, when the x5chain held one.
     public var documentSigner: String?
-    /// The trust anchor the chain ended at, when it validated.
+    /// The subject of the trust anchor the chain ended at, when it validated.
     public var trustAnchor: String?
+    /// The certificates of the issuerAuth `x5chain`, leaf (the document signer) first, as far
+    /// as they parse.
+    public var certificateChain: [Certificate] = []
+    /// Every check of the chain's validation under the Annex B document signer profile (the
+    /// path built, each check passed and failed), when the chain parsed.
+    public var chainValidation: CertificateValidationResult?
     /// The rule the document signer's extended key usage was checked against, the one
     /// ``DocumentSignerPolicy`` gives the doc type; `nil` in a report not made by a verifier.
     public var documentSignerRule: DocumentSignerRule?
@@ -96,22 +104,30 @@ public struct DocumentReport: Sendable {
         self.elementErrors = []
     }
 
-    /// The outcome, from the most serious failure down.
+    /// The outcome, from the most serious failure down: issuer data authentication failed
+    /// unless every check of it passed, one on the issuer certificate and one on the issuer
+    /// signature among them; then device authentication failed when a check of mdoc
+    /// authentication failed, or was not checked unless a device authentication check passed.
     public var outcome: Outcome {
         // One pass, copying nothing: a report holds a check per element.
+        var issuerCertificate = false
         var issuerSignature = false
         var deviceFailed = false
         var deviceAuthenticated = false
         for check in checks {
-            if check.isIssuerCheck {
+            switch check.kind.mechanism {
+            case .issuerDataAuthentication:
                 guard check.passed else { return .issuerAuthenticationFailed }
+                issuerCertificate = issuerCertificate || check.kind == .issuerCertificate
                 issuerSignature = issuerSignature || check.kind == .issuerSignature
-            } else if check.kind == .deviceAuthentication || check.kind == .keyAuthorization {
+            case .mdocAuthentication:
                 deviceFailed = deviceFailed || check.failed
                 deviceAuthenticated = deviceAuthenticated || (check.kind == .deviceAuthentication && check.passed)
+            case .readerAuthentication:
+                continue
             }
         }
-        if !issuerSignature { return .issuerAuthenticationFailed }
+        if !issuerCertificate || !issuerSignature { return .issuerAuthenticationFailed }
         if deviceFailed { return .deviceAuthenticationFailed }
         if !deviceAuthenticated { return .deviceAuthenticationNotChecked }
         return .verified

@@ -25,6 +25,11 @@ public struct ReaderAuthenticationVerifier: Sendable {
         public var readerCertificate: String?
         /// The trust anchor the chain ended at, when it validated.
         public var trustAnchor: String?
+        /// The certificates of the readerAuth `x5chain`, leaf first, as far as they parse.
+        public var certificateChain: [Certificate] = []
+        /// Every check of the chain's validation under the Annex B reader authentication
+        /// profile (the path built, each check passed and failed), when the chain parsed.
+        public var chainValidation: CertificateValidationResult?
 
         /// `true` when the request carried reader authentication and every check passed.
         public var isAuthenticated: Bool {
@@ -35,6 +40,9 @@ public struct ReaderAuthenticationVerifier: Sendable {
         public var isAnonymous: Bool {
             !checks.isEmpty && checks.allSatisfy { if case .skipped = $0.outcome { return true } else { return false } }
         }
+
+        /// The identity the holder is shown for this DocRequest.
+        public var identity: ReaderIdentity { ReaderIdentity(self) }
     }
 
     /// A verifier trusting `trustAnchors` (reader root certificates).
@@ -46,13 +54,15 @@ public struct ReaderAuthenticationVerifier: Sendable {
     public func verify(_ docRequest: DocRequest, sessionTranscript: SessionTranscriptBinding, at time: Date) -> Report {
         guard let readerAuth = docRequest.readerAuth else {
             return Report(
-                checks: [VerificationCheck(.readerSignature, subject: "readerAuth", outcome: .skipped("the request carries no readerAuth"))],
+                checks: [VerificationCheck(.readerSignature, subject: .readerAuth, outcome: .skipped("the request carries no readerAuth"))],
                 readerCertificate: nil, trustAnchor: nil)
         }
         let chain = X5ChainVerification(
-            readerAuth, name: "readerAuth", kind: .readerCertificate, profile: .readerAuthentication,
+            readerAuth, name: .readerAuth, kind: .readerCertificate, profile: .readerAuthentication,
             validator: validator, certificates: certificates, time: time)
-        var report = Report(checks: chain.checks, readerCertificate: chain.leaf?.subject, trustAnchor: chain.trustAnchor)
+        var report = Report(
+            checks: chain.checks, readerCertificate: chain.leaf?.subject, trustAnchor: chain.trustAnchor?.subject,
+            certificateChain: chain.chain, chainValidation: chain.validation)
         guard let leaf = chain.leaf else {
             return report
         }
@@ -60,7 +70,7 @@ public struct ReaderAuthenticationVerifier: Sendable {
         let algorithm = readerAuth.algorithm.map { "\($0)" } ?? "no algorithm"
         let valid = readerAuth.isValidSignature(publicKey: leaf.publicKey, detachedPayload: payload)
         report.checks.append(VerificationCheck(
-            .readerSignature, subject: "readerAuth",
+            .readerSignature, subject: .readerAuth,
             outcome: valid
                 ? .passed
                 : .failed(.invalidSignature, "the readerAuth signature (\(algorithm)) does not verify over this session's ReaderAuthenticationBytes with the key of \"\(leaf.subject)\""),

@@ -1,33 +1,9 @@
 /// One check made while verifying a DeviceResponse or a reader's request, and its outcome
 /// (design.md rule 5: a report lists every check, so a caller never interprets a bare Bool).
+///
+/// What was checked is a ``Kind`` and what it was checked on a ``Subject``: typed values that a
+/// program compares, which the reports print as the names docs/json-report.md lists.
 public struct VerificationCheck: Sendable, Hashable, CustomStringConvertible {
-    /// What was checked.
-    public enum Kind: String, Sendable, Hashable, CaseIterable {
-        /// The structure decodes (MSO, COSE objects, embedded items).
-        case structure
-        /// The document signer certificate chains to a trust anchor under the Annex B profile
-        /// (18013-5 9.3.3, B.1).
-        case issuerCertificate = "issuer certificate"
-        /// The IssuerAuth COSE_Sign1 verifies with the document signer key (9.1.2.4).
-        case issuerSignature = "issuer signature"
-        /// The MSO validity window contains the verification time (9.3.1 step 5).
-        case validity
-        /// The MSO docType equals the document's docType (9.3.1 step 4).
-        case docType
-        /// The MSO digest algorithm is one 18013-5 allows (9.1.2.5).
-        case digestAlgorithm = "digest algorithm"
-        /// A returned element's digest equals the MSO's value digest (9.3.1 step 3).
-        case valueDigest = "value digest"
-        /// DeviceSignature or DeviceMac verifies over DeviceAuthenticationBytes (9.1.3).
-        case deviceAuthentication = "device authentication"
-        /// Device-signed elements are authorised by the MSO KeyAuthorizations (9.1.2.4).
-        case keyAuthorization = "key authorization"
-        /// The reader certificate chains to a trusted reader root under the Annex B profile.
-        case readerCertificate = "reader certificate"
-        /// ReaderAuth verifies over ReaderAuthenticationBytes (9.1.4).
-        case readerSignature = "reader signature"
-    }
-
     /// How the check ended.
     public enum Outcome: Sendable, Hashable {
         /// The check passed.
@@ -47,15 +23,12 @@ public struct VerificationCheck: Sendable, Hashable, CustomStringConvertible {
     /// elements builds no string for a check nobody reads. Equal when the text is.
     enum Text: Sendable, Hashable {
         case text(String)
-        /// `nameSpace/identifier`.
-        case element(nameSpace: String, identifier: String)
         /// `digestID N`.
         case digestID(UInt64)
 
         var text: String {
             switch self {
             case .text(let text): return text
-            case .element(let nameSpace, let identifier): return nameSpace + "/" + identifier
             case .digestID(let digestID): return "digestID \(digestID)"
             }
         }
@@ -63,7 +36,6 @@ public struct VerificationCheck: Sendable, Hashable, CustomStringConvertible {
         static func == (lhs: Text, rhs: Text) -> Bool {
             switch (lhs, rhs) {
             case (.text(let a), .text(let b)): return a == b
-            case (.element(let a, let b), .element(let c, let d)): return a == c && b == d
             case (.digestID(let a), .digestID(let b)): return a == b
             default: return lhs.text == rhs.text
             }
@@ -76,11 +48,8 @@ public struct VerificationCheck: Sendable, Hashable, CustomStringConvertible {
 
     /// What was checked.
     public var kind: Kind
-    /// What the check was about: an element (`org.iso.18013.5.1/family_name`), a certificate, ...
-    public var subject: String {
-        get { subjectText.text }
-        set { subjectText = .text(newValue) }
-    }
+    /// What the check was about: an element, a certificate, the issuerAuth, ...
+    public var subject: Subject
     /// How it ended.
     public var outcome: Outcome
     /// What was established when it passed (for example "ES256 by CN=utopia ds, C=US").
@@ -88,18 +57,17 @@ public struct VerificationCheck: Sendable, Hashable, CustomStringConvertible {
         get { detailText.text }
         set { detailText = .text(newValue) }
     }
-    private var subjectText: Text
     private var detailText: Text
 
     /// A check of `kind` about `subject` that ended with `outcome`.
-    public init(_ kind: Kind, subject: String, outcome: Outcome, detail: String = "") {
-        self.init(kind, subject: .text(subject), outcome: outcome, detail: .text(detail))
+    public init(_ kind: Kind, subject: Subject, outcome: Outcome, detail: String = "") {
+        self.init(kind, subject: subject, outcome: outcome, detail: .text(detail))
     }
 
-    /// A check whose text is built when it is read.
-    init(_ kind: Kind, subject: Text, outcome: Outcome, detail: Text = .text("")) {
+    /// A check whose detail is built when it is read.
+    init(_ kind: Kind, subject: Subject, outcome: Outcome, detail: Text) {
         self.kind = kind
-        self.subjectText = subject
+        self.subject = subject
         self.outcome = outcome
         self.detailText = detail
     }
@@ -129,21 +97,14 @@ public struct VerificationCheck: Sendable, Hashable, CustomStringConvertible {
     }
 
     /// `true` for checks that belong to issuer data authentication (9.3.1).
-    public var isIssuerCheck: Bool {
-        switch kind {
-        case .structure, .issuerCertificate, .issuerSignature, .validity, .docType, .digestAlgorithm, .valueDigest:
-            return true
-        case .deviceAuthentication, .keyAuthorization, .readerCertificate, .readerSignature:
-            return false
-        }
-    }
+    public var isIssuerCheck: Bool { kind.mechanism == .issuerDataAuthentication }
 
     /// One line: kind, subject and outcome.
     public var description: String {
         switch outcome {
-        case .passed: return "\(kind.rawValue) (\(subject)): passed\(detail.isEmpty ? "" : ", \(detail)")"
-        case .failed(let reason): return "\(kind.rawValue) (\(subject)): FAILED: \(reason)"
-        case .skipped(let reason): return "\(kind.rawValue) (\(subject)): not checked: \(reason)"
+        case .passed: return "\(kind) (\(subject)): passed\(detail.isEmpty ? "" : ", \(detail)")"
+        case .failed(let reason): return "\(kind) (\(subject)): FAILED: \(reason)"
+        case .skipped(let reason): return "\(kind) (\(subject)): not checked: \(reason)"
         }
     }
 }

@@ -11,7 +11,12 @@ public struct VerificationFailure: Sendable, Hashable, CustomStringConvertible {
     /// How a check failed. New codes may be added without breaking callers.
     public struct Code: Sendable, Hashable, CustomStringConvertible {
         private let name: String
-        private init(_ name: String) { self.name = name }
+
+        /// A code of an application's own, for the failures of its ``DocumentVerifierPolicy``,
+        /// named `name` (as reports print it). Codes are equal when their names are; choose one
+        /// that no code here has.
+        public init(_ name: String) { self.name = name }
+
         /// The code's name, as tests, logs and `--json` print it.
         public var description: String { name }
 
@@ -82,6 +87,19 @@ public struct VerificationFailure: Sendable, Hashable, CustomStringConvertible {
         public static let randomTooShort = Code("randomTooShort")
         /// The MSO KeyAuthorizations do not allow the device key to sign the element (9.1.2.4).
         public static let notAuthorized = Code("notAuthorized")
+
+        // MARK: Application rules
+
+        /// The document signer's countryName is not its IACA's, one of them has none, or the
+        /// issuing country the document returns names another country (Annex B;
+        /// ``IACACountryPolicy``).
+        public static let countryMismatch = Code("countryMismatch")
+        /// The application's status information says that the document signer certificate, a
+        /// certificate above it or the document itself has been revoked (``RevocationPolicy``).
+        public static let revoked = Code("revoked")
+        /// The application's status information cannot say whether the document or its signer
+        /// has been revoked, and the ``RevocationPolicy`` does not accept that.
+        public static let revocationStatusUnknown = Code("revocationStatusUnknown")
     }
 
     /// How the check failed; compare this, not the message.

@@ -15,25 +15,32 @@ struct X5ChainVerification {
     /// The leaf certificate, when the chain held one that parses. It is returned even when
     /// validation failed, so the caller can still say whether the signature itself holds.
     var leaf: Certificate?
-    /// The subject of the trust anchor the chain validated to, or `nil`.
-    var trustAnchor: String?
+    /// The trust anchor the chain validated to, or `nil`.
+    var trustAnchor: Certificate?
     /// The checks made.
     var checks: [VerificationCheck] = []
+    /// The certificates of the `x5chain`, leaf first, as far as they parse.
+    var chain: [Certificate] = []
+    /// Every check of chain validation, when the chain parsed and was validated.
+    var validation: CertificateValidationResult?
 
+    /// Verifies the `x5chain` of `signed`, which checks name `name` (``VerificationCheck/Subject/issuerAuth``
+    /// or ``VerificationCheck/Subject/readerAuth``).
     init(
-        _ signed: COSESign1, name: String, kind: VerificationCheck.Kind, profile: CertificateProfile,
+        _ signed: COSESign1, name: VerificationCheck.Subject, kind: VerificationCheck.Kind, profile: CertificateProfile,
         rule: DocumentSignerRule? = nil, validator: CertificateChainValidator, certificates: CertificateCache, time: Date
     ) {
         guard !signed.x5chain.isEmpty else {
-            checks.append(VerificationCheck(kind, subject: "\(name) x5chain", outcome: .failed(.missingCertificateChain, "the \(name) has no x5chain (COSE header 33)")))
+            checks.append(VerificationCheck(
+                kind, subject: .x5chain(of: name), outcome: .failed(.missingCertificateChain, "the \(name) has no x5chain (COSE header 33)")))
             return
         }
-        var chain: [Certificate] = []
         for (position, der) in signed.x5chain.enumerated() {
             do {
                 chain.append(try certificates.certificate(derEncoded: der))
             } catch {
-                checks.append(VerificationCheck(kind, subject: "\(name) x5chain[\(position)]", outcome: .failed(.unreadableCertificate, "\(error)")))
+                checks.append(VerificationCheck(
+                    kind, subject: .x5chain(of: name, position: position), outcome: .failed(.unreadableCertificate, "\(error)")))
                 return
             }
         }
@@ -41,22 +48,24 @@ struct X5ChainVerification {
         self.leaf = leaf
         let purposes = rule?.acceptedExtendedKeyUsages ?? [profile.extendedKeyUsageOID]
         let result = validator.validate(chain: chain, profile: profile, acceptingExtendedKeyUsages: purposes, at: time)
+        validation = result
         guard result.isValid else {
             for failure in result.failures {
                 var reason = "\(failure)"
                 if let rule, failure.check == .extendedKeyUsage {
                     reason += ", which \(rule) requires for this doc type"
                 }
-                checks.append(VerificationCheck(kind, subject: failure.certificate, outcome: .failed(.certificate(failure.check), reason)))
+                let subject = failure.certificate.map(VerificationCheck.Subject.certificate) ?? .x5chain(of: name)
+                checks.append(VerificationCheck(kind, subject: subject, outcome: .failed(.certificate(failure.check), reason)))
             }
             return
         }
-        let anchor = result.path.last?.subject ?? ""
+        let anchor = result.path.last
         trustAnchor = anchor
-        var detail = "chains to \"\(anchor)\" under the \(profile.leafName) profile"
+        var detail = "chains to \"\(anchor?.subject ?? "")\" under the \(profile.leafName) profile"
         if let rule, let purpose = leaf.extendedKeyUsage?.first(where: purposes.contains) {
             detail += "; extendedKeyUsage \(purpose) accepted by \(rule)"
         }
-        checks.append(VerificationCheck(kind, subject: leaf.subject, outcome: .passed, detail: detail))
+        checks.append(VerificationCheck(kind, subject: .certificate(leaf), outcome: .passed, detail: detail))
     }
 }

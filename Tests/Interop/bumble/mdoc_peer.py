@@ -463,4 +463,9 @@ async def disconnect(connection):
 
 
 def watch_disconnection(connection, link):
-    connection.on("disconnection", lambda reason: link.events.put_nowait(("disconnected", f"reason {reason}")))
+    # Bumble handles an ATT Write Command in a task it starts when the PDU arrives, so a write
+    # that came just before the link ended (State 0x02, then Disconnect) is taken after the
+    # Disconnection Complete that arrived with it. The event is queued behind that task.
+    loop = asyncio.get_running_loop()
+    connection.on("disconnection", lambda reason: loop.call_soon(
+        link.events.put_nowait, ("disconnected", f"reason {reason}")))

@@ -31,13 +31,31 @@ public enum MessageKind: String, Sendable, CaseIterable {
     case coseKey = "COSE_Key (RFC 9052 7)"
     /// An embedded CBOR data item.
     case encodedCBOR = "embedded CBOR, tag 24 (RFC 8949 3.4.5.1)"
+    /// DeviceAuth: a DeviceSignature or a DeviceMac.
+    case deviceAuth = "DeviceAuth (18013-5 8.3.2.1.2.2)"
+    /// DeviceAuthentication, what DeviceSignature and DeviceMac cover.
+    case deviceAuthentication = "DeviceAuthentication (18013-5 9.1.3.4)"
+    /// ReaderAuthentication, what ReaderAuth covers.
+    case readerAuthentication = "ReaderAuthentication (18013-5 9.1.4)"
+    /// The Sig_structure a COSE_Sign1 signs.
+    case sigStructure = "Sig_structure (RFC 9052 4.4)"
+    /// The MAC_structure a COSE_Mac0 authenticates.
+    case macStructure = "MAC_structure (RFC 9052 6.3)"
+    /// The driving_privileges data element.
+    case drivingPrivileges = "driving_privileges (18013-5 7.2.4)"
+    /// A credential file of this toolkit (IssuerSigned and the private device key).
+    case credential = "credential (swift-mdoc credential file)"
 
     /// The kind of `item`, or `nil` for CBOR that is none of these.
     public init?(of item: CBOR) {
         switch item {
         case .map(let map):
             let has = { (key: String) in map[text: key] != nil }
-            if has("version") && (has("documents") || has("status")) && !has("docRequests") {
+            if has("docType") && has("issuerSigned") && has("deviceKey") {
+                self = .credential
+            } else if map.count == 1 && (has("deviceMac") || has("deviceSignature")) {
+                self = .deviceAuth
+            } else if has("version") && (has("documents") || has("status")) && !has("docRequests") {
                 self = .deviceResponse
             } else if has("docRequests") {
                 self = .deviceRequest
@@ -60,6 +78,14 @@ public enum MessageKind: String, Sendable, CaseIterable {
             } else {
                 return nil
             }
+        case .array(let items) where items.first?.textValue != nil:
+            switch (items[0].textValue, items.count) {
+            case ("DeviceAuthentication", 4): self = .deviceAuthentication
+            case ("ReaderAuthentication", 3): self = .readerAuthentication
+            case ("Signature1", 4): self = .sigStructure
+            case ("MAC0", 4): self = .macStructure
+            default: return nil
+            }
         case .array(let items) where items.count == 4:
             guard items[0].bytesValue != nil, items[1].mapValue != nil else {
                 return nil
@@ -70,6 +96,8 @@ public enum MessageKind: String, Sendable, CaseIterable {
                 return nil
             }
             self = .sessionTranscript
+        case .array(let items) where !items.isEmpty && items.allSatisfy({ $0.mapValue?[text: "vehicle_category_code"] != nil }):
+            self = .drivingPrivileges
         case .tagged(18, let content):
             guard MessageKind(of: content) == .coseSign1 else { return nil }
             self = .coseSign1
