@@ -81,7 +81,7 @@ struct InMemoryTransportTests {
         let radio = InMemoryRadio()
         let uuid = UUID()
         let first = Task { try await radio.readerLink(mode: .centralClient, serviceUUID: uuid, ident: [], timeout: .seconds(30), logger: Self.logger) }
-        try await Task.sleep(for: .milliseconds(50))
+        while try await radio.scan(for: .zero).isEmpty { try await Task.sleep(for: .milliseconds(10)) }
         await #expect(throws: BLEError(.serviceInUse, "")) {
             _ = try await radio.readerLink(mode: .centralClient, serviceUUID: uuid, ident: [], timeout: .seconds(30), logger: Self.logger)
         }

@@ -40,6 +40,9 @@ public actor InMemoryRadio: MdocRadio {
     private var advertisements: [UUID: Advertisement] = [:]
     private var searches: [UUID: [Search]] = [:]
     private var links: [any MdocTransport] = []
+    /// Waits withdrawn before they began (their time ran out first), with the error they end
+    /// with when they begin.
+    private var withdrawn: [UUID: BLEError] = [:]
     private var isClosed = false
 
     /// A radio on which nobody advertises yet.
@@ -94,9 +97,6 @@ public actor InMemoryRadio: MdocRadio {
     // MARK: - Meeting
 
     private func advertise(_ uuid: UUID, mode: MdocBLEMode, ident: [UInt8], timeout: Duration) async throws(BLEError) -> any MdocTransport {
-        guard advertisements[uuid] == nil else {
-            throw BLEError(.serviceInUse, "another peer advertises \(uuid) already")
-        }
         let id = UUID()
         return try await bounded(id: id, timeout: timeout, expiry: BLEError(.timeout, "no central connected to \(uuid) within \(timeout)")) {
             await self.awaitClient(uuid, id: id, mode: mode, ident: ident)
@@ -110,11 +110,21 @@ public actor InMemoryRadio: MdocRadio {
         }.get()
     }
 
-    /// Advertises `uuid` until a client comes.
+    /// Advertises `uuid` until a client comes; fails at once when another server advertises it.
     private func awaitClient(_ uuid: UUID, id: UUID, mode: MdocBLEMode, ident: [UInt8]) async -> Result<any MdocTransport, BLEError> {
         await withCheckedContinuation { (waiter: Waiter) in
             guard !isClosed else {
                 waiter.resume(returning: .failure(BLEError(.linkClosed, "the radio was closed")))
+                return
+            }
+            if let error = withdrawn.removeValue(forKey: id) {
+                waiter.resume(returning: .failure(error))
+                return
+            }
+            // Checked where the advertisement is made, on the actor: two servers that start at
+            // once cannot both pass the check.
+            guard advertisements[uuid] == nil else {
+                waiter.resume(returning: .failure(BLEError(.serviceInUse, "another peer advertises \(uuid) already")))
                 return
             }
             advertisements[uuid] = Advertisement(id: id, mode: mode, ident: ident, waiter: waiter)
@@ -127,6 +137,10 @@ public actor InMemoryRadio: MdocRadio {
         await withCheckedContinuation { (waiter: Waiter) in
             guard !isClosed else {
                 waiter.resume(returning: .failure(BLEError(.linkClosed, "the radio was closed")))
+                return
+            }
+            if let error = withdrawn.removeValue(forKey: id) {
+                waiter.resume(returning: .failure(error))
                 return
             }
             searches[uuid, default: []].append(Search(id: id, mode: mode, expectedIdent: expectedIdent, waiter: waiter))
@@ -178,15 +192,18 @@ public actor InMemoryRadio: MdocRadio {
             while let next = await group.next() {
                 if let next { result = next }
             }
+            withdrawn[id] = nil
             return result
         }
     }
 
-    /// Ends the wait of `id`, if it still waits, with `error`.
+    /// Ends the wait of `id` with `error`: now if it waits, as soon as it begins if it has not
+    /// begun yet (``bounded(id:timeout:expiry:_:)`` forgets it once the wait is over).
     private func withdraw(_ id: UUID, _ error: BLEError) {
         if let (uuid, advertisement) = advertisements.first(where: { $0.value.id == id }) {
             advertisements[uuid] = nil
             advertisement.waiter.resume(returning: .failure(error))
+            return
         }
         for (uuid, waiting) in searches {
             guard let index = waiting.firstIndex(where: { $0.id == id }) else { continue }
@@ -194,6 +211,8 @@ public actor InMemoryRadio: MdocRadio {
             let search = remaining.remove(at: index)
             searches[uuid] = remaining.isEmpty ? nil : remaining
             search.waiter.resume(returning: .failure(error))
+            return
         }
+        withdrawn[id] = error
     }
 }
