@@ -28,6 +28,6 @@ public struct ReaderRootTrust: ReaderTrustDelegate {
 
     /// The identity `docRequest`'s reader authentication establishes.
     public func identity(of docRequest: DocRequest, in request: ReceivedRequest) -> ReaderIdentity {
-        ReaderIdentity(verifier.verify(docRequest, sessionTranscript: request.sessionTranscript, at: now()))
+        verifier.verify(docRequest, sessionTranscript: request.sessionTranscript, at: now()).identity
     }
 }

@@ -1,5 +1,3 @@
-import MdocSession
-
 /// Who is asking, as reader authentication established it for one DocRequest (ISO/IEC 18013-5
 /// 9.1.4): what the holder is shown before consenting.
 public enum ReaderIdentity: Sendable, Hashable, CustomStringConvertible {
@@ -27,7 +25,7 @@ public enum ReaderIdentity: Sendable, Hashable, CustomStringConvertible {
 
     /// How far the identity is established: untrusted (a claim that failed) below anonymous
     /// below trusted.
-    var trustRank: Int {
+    package var trustRank: Int {
         switch self {
         case .untrusted: return 0
         case .anonymous: return 1
