@@ -105,10 +105,12 @@ struct LinkFaultTests {
         let holder = try await Self.startHolder(link)
         let reader = try HostileReader(uri: holder.uri, link: link)
         try await reader.run(until: .started)
+        let started = ContinuousClock.now
         try await reader.sendRequest(fault)
         let result = await holder.result
         reader.close()
 
+        #expect(ContinuousClock.now - started < generousTimeouts.idle, "the holder waited for its bound")
         #expect(!result.end.isNormalEnd)
         #expect(result.end.description.contains(Self.holderError(fault)), "\(result.end)")
         withExtendedLifetime(link) {}
@@ -196,10 +198,12 @@ struct LinkFaultTests {
         let holder = try HostileHolder(link: link)
         let reader = try await Self.read(holder.uri, over: link)
         try await holder.run(until: .requestReceived)
+        let started = ContinuousClock.now
         try await holder.sendResponse(fault)
         let result = await reader.value
         holder.close()
 
+        #expect(ContinuousClock.now - started < generousTimeouts.idle, "the reader waited for its bound")
         #expect(!result.end.isNormalEnd)
         #expect(result.end.description.contains(Self.readerError(fault)), "\(result.end)")
         Self.expectNothingVerified(result)
@@ -215,9 +219,11 @@ struct LinkFaultTests {
         let timeouts = SessionTimeouts(connection: phase.isBeforeStart ? Self.stall : generousTimeouts.connection, idle: generousTimeouts.idle)
         let reader = try await Self.read(holder.uri, over: link, timeouts: timeouts)
         try await holder.run(until: phase)
+        let vanished = ContinuousClock.now
         holder.close()
         let result = await reader.value
 
+        #expect(ContinuousClock.now - vanished < generousTimeouts.idle, "the reader waited for its bound")
         #expect(!result.end.isNormalEnd, "\(result.end)")
         if phase == .accepted || phase == .mtuExchanged {
             #expect(result.end.description.contains("\(Self.stallText): 1 link was made and dropped before the session started ("),

@@ -1,3 +1,4 @@
+import Logging
 import MdocBLE
 import MdocCBOR
 import MdocCrypto
@@ -109,4 +110,45 @@ func verifiedValues(_ result: ReaderSessionResult, docType: String = DocType.mDL
         }
     }
     return values
+}
+
+/// The messages logged through ``logger``, for tests of what the BLE layers report.
+final class LogRecorder: Sendable {
+    private let messages = Mutex<[String]>([])
+
+    /// A logger at info level whose messages this recorder keeps.
+    var logger: Logger {
+        Logger(label: "mdoc.ble") { _ in Handler(recorder: self) }
+    }
+
+    /// How many messages so far contain `text`.
+    func count(containing text: String) -> Int {
+        messages.withLock { $0.filter { $0.contains(text) }.count }
+    }
+
+    /// Waits, in steps of 10 ms, until `count` messages contain `text`; false when `bound` ran out
+    /// first.
+    func await(_ count: Int, containing text: String, within bound: Duration) async throws -> Bool {
+        let end = ContinuousClock.now + bound
+        while self.count(containing: text) < count {
+            guard ContinuousClock.now < end else { return false }
+            try await Task.sleep(for: .milliseconds(10))
+        }
+        return true
+    }
+
+    private struct Handler: LogHandler {
+        let recorder: LogRecorder
+        var logLevel: Logger.Level = .info
+        var metadata: Logger.Metadata = [:]
+
+        subscript(metadataKey key: String) -> Logger.Metadata.Value? {
+            get { metadata[key] }
+            set { metadata[key] = newValue }
+        }
+
+        func log(event: LogEvent) {
+            recorder.messages.withLock { $0.append(event.message.description) }
+        }
+    }
 }
