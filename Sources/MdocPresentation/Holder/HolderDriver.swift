@@ -152,11 +152,9 @@ public struct HolderDriver: Sendable {
                         guard endsAfterResponse, session.responsesSent > 0 else { break actions }
                         action = session.terminate()
                     case .sendAndFinish(let bytes, let outcome):
-                        await link.finish(sending: bytes)
-                        return .session(outcome)
+                        return await link.end(sending: bytes, outcome)
                     case .finished(let outcome):
-                        await link.finish(sending: nil)
-                        return .session(outcome)
+                        return await link.end(sending: nil, outcome)
                     }
                 }
                 wait = await link.next(within: timeouts.idle, awaiting: "message from the reader", group: &group)
@@ -187,14 +185,11 @@ public struct HolderDriver: Sendable {
     private static func cancel(_ session: inout HolderSession, on link: DriverLink) async -> LiveSessionEnd {
         switch session.terminate() {
         case .sendAndFinish(let bytes, let outcome):
-            await link.finish(sending: bytes)
-            return .session(outcome)
+            return await link.end(sending: bytes, outcome)
         case .finished(let outcome):
-            await link.finish(sending: nil)
-            return .session(outcome)
+            return await link.end(sending: nil, outcome)
         case .send, .requestReceived:
-            await link.finish(sending: nil)
-            return .session(.terminatedByHolder)
+            return await link.end(sending: nil, .terminatedByHolder)
         }
     }
 }

@@ -113,11 +113,7 @@ public actor InMemoryRadio: MdocRadio {
     /// Advertises `uuid` until a client comes; fails at once when another server advertises it.
     private func awaitClient(_ uuid: UUID, id: UUID, mode: MdocBLEMode, ident: [UInt8]) async -> Result<any MdocTransport, BLEError> {
         await withCheckedContinuation { (waiter: Waiter) in
-            guard !isClosed else {
-                waiter.resume(returning: .failure(BLEError(.linkClosed, "the radio was closed")))
-                return
-            }
-            if let error = withdrawn.removeValue(forKey: id) {
+            if let error = unwaited(id) {
                 waiter.resume(returning: .failure(error))
                 return
             }
@@ -135,17 +131,19 @@ public actor InMemoryRadio: MdocRadio {
     /// Looks for `uuid` until its server advertises it.
     private func awaitServer(_ uuid: UUID, id: UUID, mode: MdocBLEMode, expectedIdent: [UInt8]?) async -> Result<any MdocTransport, BLEError> {
         await withCheckedContinuation { (waiter: Waiter) in
-            guard !isClosed else {
-                waiter.resume(returning: .failure(BLEError(.linkClosed, "the radio was closed")))
-                return
-            }
-            if let error = withdrawn.removeValue(forKey: id) {
+            if let error = unwaited(id) {
                 waiter.resume(returning: .failure(error))
                 return
             }
             searches[uuid, default: []].append(Search(id: id, mode: mode, expectedIdent: expectedIdent, waiter: waiter))
             meet(uuid)
         }
+    }
+
+    /// Why the wait of `id` ends before it begins: the radio was closed, or its time ran out.
+    private func unwaited(_ id: UUID) -> BLEError? {
+        if let error = withdrawn.removeValue(forKey: id) { return error }
+        return isClosed ? BLEError(.linkClosed, "the radio was closed") : nil
     }
 
     /// Connects the first client looking for `uuid` with its advertiser, if both are there.

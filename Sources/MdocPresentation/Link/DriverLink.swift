@@ -170,6 +170,12 @@ struct DriverLink {
         }.value
     }
 
+    /// Ends the session as ``finish(sending:)`` does, and says it ended with `outcome`.
+    func end(sending status: [UInt8]?, _ outcome: SessionOutcome) async -> LiveSessionEnd {
+        await finish(sending: status)
+        return .session(outcome)
+    }
+
     private func schedule(_ number: Int, at deadline: ContinuousClock.Instant, group: inout TaskGroup<Void>) {
         let feed = self.feed
         group.addTask {

@@ -148,11 +148,9 @@ public struct ReaderDriver: Sendable {
                         (first, what) = (timeouts.idle, "end of the session")
                     }
                 case .sendAndFinish(let bytes, let outcome):
-                    await link.finish(sending: bytes)
-                    return .session(outcome)
+                    return await link.end(sending: bytes, outcome)
                 case .finished(let outcome):
-                    await link.finish(sending: nil)
-                    return .session(outcome)
+                    return await link.end(sending: nil, outcome)
                 }
                 switch await link.next(within: first, awaiting: what, group: &group) {
                 case .event(.message(let bytes)):
