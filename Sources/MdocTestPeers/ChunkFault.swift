@@ -22,6 +22,29 @@ public enum ChunkFault: String, CaseIterable, Sendable, CustomStringConvertible 
 
     public var description: String { rawValue }
 
+    /// What a holder reports when a hostile reader's request arrives broken by this fault.
+    public var holderFailure: String {
+        switch self {
+        case .dropped, .duplicated, .reordered: return "the session failed (messageDecodingFailed)"
+        case .oversized: return "pduTooLarge"
+        case .badHeader: return "invalidChunkHeader"
+        case .overLimit: return "messageTooLarge"
+        }
+    }
+
+    /// What a reader reports when a hostile holder's response arrives broken by this fault: the
+    /// response is mostly ciphertext, so two chunks in each other's place keep its CBOR
+    /// well-formed and fail its decryption, while a missing or doubled chunk breaks the CBOR.
+    public var readerFailure: String {
+        switch self {
+        case .dropped, .duplicated: return "the session failed (messageDecodingFailed)"
+        case .reordered: return "the session failed (decryptionFailed)"
+        case .oversized: return "pduTooLarge"
+        case .badHeader: return "invalidChunkHeader"
+        case .overLimit: return "messageTooLarge"
+        }
+    }
+
     /// The chunks sent for `message` on a link with ATT_MTU `mtu`, broken as named.
     public func chunks(of message: [UInt8], mtu: Int) -> [[UInt8]] {
         var chunks = Self.pieces(of: message)

@@ -41,29 +41,6 @@ struct LinkFaultTests {
     /// The stall bound as the failures name it.
     static let stallText = "within \(15 * TimeoutScale.factor) s"
 
-    /// What the holder reports when a hostile reader's request arrives broken by the fault.
-    static func holderError(_ fault: ChunkFault) -> String {
-        switch fault {
-        case .dropped, .duplicated, .reordered: return "the session failed (messageDecodingFailed)"
-        case .oversized: return "pduTooLarge"
-        case .badHeader: return "invalidChunkHeader"
-        case .overLimit: return "messageTooLarge"
-        }
-    }
-
-    /// What the reader reports when a hostile holder's response arrives broken by the fault:
-    /// the response is mostly ciphertext, so two chunks in each other's place keep its CBOR
-    /// well-formed and fail its decryption, while a missing or doubled chunk breaks the CBOR.
-    static func readerError(_ fault: ChunkFault) -> String {
-        switch fault {
-        case .dropped, .duplicated: return "the session failed (messageDecodingFailed)"
-        case .reordered: return "the session failed (decryptionFailed)"
-        case .oversized: return "pduTooLarge"
-        case .badHeader: return "invalidChunkHeader"
-        case .overLimit: return "messageTooLarge"
-        }
-    }
-
     // MARK: The holder under test
 
     /// A holder in peripheral server mode running over the link's side under test.
@@ -112,7 +89,7 @@ struct LinkFaultTests {
 
         #expect(ContinuousClock.now - started < generousTimeouts.idle, "the holder waited for its bound")
         #expect(!result.end.isNormalEnd)
-        #expect(result.end.description.contains(Self.holderError(fault)), "\(result.end)")
+        #expect(result.end.description.contains(fault.holderFailure), "\(result.end)")
         withExtendedLifetime(link) {}
     }
 
@@ -205,7 +182,7 @@ struct LinkFaultTests {
 
         #expect(ContinuousClock.now - started < generousTimeouts.idle, "the reader waited for its bound")
         #expect(!result.end.isNormalEnd)
-        #expect(result.end.description.contains(Self.readerError(fault)), "\(result.end)")
+        #expect(result.end.description.contains(fault.readerFailure), "\(result.end)")
         Self.expectNothingVerified(result)
     }
 

@@ -23,16 +23,6 @@ import Testing
         try #require(try MdocURI(uri).deviceEngagementBytes.value.bleOptions)
     }
 
-    /// What the holder reports when a hostile reader's request arrives broken by the fault.
-    static func holderError(_ fault: ChunkFault) -> String {
-        switch fault {
-        case .dropped, .duplicated, .reordered: return "the session failed (messageDecodingFailed)"
-        case .oversized: return "pduTooLarge"
-        case .badHeader: return "invalidChunkHeader"
-        case .overLimit: return "messageTooLarge"
-        }
-    }
-
     /// Starts `mdoc-holder present` in peripheral server mode with `--yes`.
     static func startHolder(_ link: any HostileLink, timeout: Int = HostileProgramTests.timeout,
                             keepRunning: Bool = false) throws -> BackgroundProgram {
@@ -66,7 +56,6 @@ import Testing
         try #require(await holder.awaitLine(startingWith: "mdoc:", number: number, timeout: LiveSession.waitTimeout),
                      "engagement \(number): \(holder.standardError)")
     }
-
 
     /// One `--keep-running` holder meets every fault, and after each a real `mdoc-reader`
     /// verifies the next session; SIGTERM then ends it with status 0.
@@ -117,7 +106,7 @@ import Testing
         let counted = [faults, faults - 1].map { "mdoc-holder: interrupted after \(engagement) sessions (\($0) failed)" }
         #expect(counted.contains { result.standardError.contains($0) }, "\(result.standardError)")
         for fault in faultsTried {
-            #expect(result.standardError.contains(Self.holderError(fault)), "\(fault)")
+            #expect(result.standardError.contains(fault.holderFailure), "\(fault)")
         }
     }
 
