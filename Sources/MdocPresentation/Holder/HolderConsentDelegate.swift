@@ -12,7 +12,7 @@ public protocol HolderConsentDelegate: Sendable {
     /// DocRequest's reader and the holder's credentials.
     func presentation(of request: ReceivedRequest, identities: [ReaderIdentity], credentials: [Credential]) -> PresentationRequest
 
-    /// The elements to release for `request`; ``ElementSelection/none`` declines it all.
+    /// The elements to release for `request`; `ElementSelection.none` declines it all.
     ///
     /// The task is cancelled when the reader ends the session or leaves before the answer: return
     /// promptly then (whatever is returned is not sent), and stop asking.

@@ -7,14 +7,14 @@ import MdocSession
 
 /// Runs the mdoc's side of one presentation (ISO/IEC 18013-5 9.1.1 over the BLE transport of
 /// 8.3.3.1.1): it makes the engagement, waits for a reader in the modes offered, drives the
-/// ``HolderSession`` state machine with what arrives, asks the delegates who is asking and what
+/// `HolderSession` state machine with what arrives, asks the delegates who is asking and what
 /// to release, and returns how the session ended.
 ///
 /// Every wait is bounded by ``SessionTimeouts`` inside, except the holder's decision, which a
 /// person may take their time over; the reader ending the session or leaving meanwhile cancels
 /// it. Cancelling the task that runs the driver ends the session cleanly: status 20 and State
 /// 0x02 to the reader, then ``LiveSessionEnd/session(_:)`` with
-/// ``SessionOutcome/terminatedByHolder``.
+/// `SessionOutcome.terminatedByHolder`.
 ///
 /// A driver is one engagement: make a new one, with a fresh ephemeral key, for the next reader.
 public struct HolderDriver: Sendable {
@@ -46,7 +46,7 @@ public struct HolderDriver: Sendable {
     ///   - endsAfterResponse: whether to end the session once a response is delivered.
     ///   - logger: where the BLE layers log.
     ///   - events: told what happens, for progress; the session waits while it runs.
-    /// - Throws: ``SessionError`` when the options offer no usable mode or the key cannot agree
+    /// - Throws: `SessionError` when the options offer no usable mode or the key cannot agree
     ///   keys.
     public init(
         credentials: [Credential], bleOptions: BleOptions, eDeviceKey: PrivateKey? = nil,

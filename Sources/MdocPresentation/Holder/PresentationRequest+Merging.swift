@@ -8,7 +8,7 @@ extension PresentationRequest {
     /// element names, and whether `credentials` hold each document and element (ISO/IEC 18013-5
     /// 8.3.2.1.2.1).
     ///
-    /// Consent is given per docType (``ElementSelection``), so DocRequests for one docType are
+    /// Consent is given per docType (`ElementSelection`), so DocRequests for one docType are
     /// shown as one document under the least favourable of their terms: every element of each,
     /// retained when any of them asks to retain it, under the least trusted reader identity.
     public init(merging request: ReceivedRequest, identities: [ReaderIdentity], credentials: [Credential]) {

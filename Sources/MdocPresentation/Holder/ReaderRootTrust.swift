@@ -11,7 +11,7 @@ import Foundation
 /// Reader authentication against the holder's reader roots (ISO/IEC 18013-5 9.1.4): the readerAuth
 /// COSE_Sign1 over ReaderAuthenticationBytes of this session, signed by a reader certificate that
 /// chains to one of the roots under the Annex B reader-authentication profile
-/// (``ReaderAuthenticationVerifier``), at the time `now` gives.
+/// (`ReaderAuthenticationVerifier`), at the time `now` gives.
 ///
 /// It never refuses a request by itself: an untrusted or anonymous reader is shown as such, and
 /// whether it may have anything is the holder's decision.

@@ -3,14 +3,14 @@ import Synchronization
 
 /// One end of an ISO/IEC 18013-5 link held in memory, for sessions in one process: what one end
 /// sends the other receives, cut into chunks and joined again as the BLE service does
-/// (8.3.3.1.1.6, ``MessageReassembler`` limits included), State 0x02 from ``end()`` arrives as
+/// (8.3.3.1.1.6, `MessageReassembler` limits included), State 0x02 from ``end()`` arrives as
 /// `.ended` (8.3.3.1.1.5), and ``close()`` as `.disconnected`.
 ///
 /// ``pair(mode:mtu:)`` makes the two ends; ``InMemoryRadio`` makes them when a holder and a
 /// reader meet on a service UUID.
 public final class InMemoryTransport: MdocTransport {
     /// The most received events held until ``receive()`` takes them, as for the GATT transports
-    /// (``MdocGATTServerTransport/maximumQueuedEvents``); beyond it the peer is flooding.
+    /// (`MdocGATTServerTransport.maximumQueuedEvents`); beyond it the peer is flooding.
     public static let maximumQueuedEvents = MdocGATTServerTransport.maximumQueuedEvents
 
     /// The 18013-5 BLE mode the link stands for.
@@ -53,7 +53,7 @@ public final class InMemoryTransport: MdocTransport {
         get async { state.withLock { $0.lastReceived } }
     }
 
-    /// Sends `message` to the other end, in the chunks of ``MessageChunker``. Throws `linkClosed`
+    /// Sends `message` to the other end, in the chunks of `MessageChunker`. Throws `linkClosed`
     /// once either end closed the link.
     public func send(_ message: [UInt8]) async throws(BLEError) {
         guard !state.withLock(\.isClosed), let peer = peer.withLock({ $0 }) else {

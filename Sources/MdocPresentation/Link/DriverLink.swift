@@ -82,7 +82,7 @@ struct DriverLink {
 
     /// The next event of the transport, waiting at most `first` for its first chunks, then
     /// ``SessionTimeouts/idle`` between chunks and ``SessionTimeouts/message`` for the whole
-    /// message (the transport's ``MdocTransport/lastReceived`` tells how far it got). When a
+    /// message (the transport's `MdocTransport.lastReceived` tells how far it got). When a
     /// bound runs out the link is ended with State 0x02 (8.3.3.1.1.5) and the failure names
     /// `what` was awaited.
     mutating func next(within first: Duration, awaiting what: String, group: inout TaskGroup<Void>) async -> Wait {

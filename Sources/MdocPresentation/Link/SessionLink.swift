@@ -136,7 +136,7 @@ public enum SessionLink {
     }
 
     /// Ends `transport` with State 0x02 (8.3.3.1.1.5); after ``endTimeout`` it is closed, which
-    /// ends what ``MdocTransport/end()`` still waits for. Runs to its end even when the calling
+    /// ends what `MdocTransport.end()` still waits for. Runs to its end even when the calling
     /// task is cancelled: a session that is cancelled still tells the peer it is over.
     public static func end(_ transport: any MdocTransport) async {
         await Task {

@@ -13,13 +13,13 @@ import Foundation
 
 /// Runs the mdoc reader's side of one session (ISO/IEC 18013-5 9.1.1 over the BLE transport of
 /// 8.3.3.1.1): it finds the mdoc of a scanned engagement in a mode both offer, sends the request,
-/// drives the ``ReaderSession`` state machine until the response is verified, ends the session
+/// drives the `ReaderSession` state machine until the response is verified, ends the session
 /// as ``termination`` says, and returns the report and how the session ended.
 ///
 /// Every wait is bounded by ``SessionTimeouts`` inside: finding the mdoc, the response (which
 /// waits for the holder's consent, ``SessionTimeouts/response``), and each message's progress.
 /// Cancelling the task that runs the driver ends the session cleanly: status 20 and State 0x02
-/// to the mdoc, then ``LiveSessionEnd/session(_:)`` with ``SessionOutcome/terminatedByReader``.
+/// to the mdoc, then ``LiveSessionEnd/session(_:)`` with `SessionOutcome.terminatedByReader`.
 public struct ReaderDriver: Sendable {
     /// The bounds of each wait.
     public var timeouts: SessionTimeouts
@@ -44,7 +44,7 @@ public struct ReaderDriver: Sendable {
     }
 
     /// A driver asking the mdoc that showed `uri` for `request`, verifying the response against
-    /// `trustAnchors` (IACA certificates) at the time `now` gives; see ``ReaderSession`` for the
+    /// `trustAnchors` (IACA certificates) at the time `now` gives; see `ReaderSession` for the
     /// other parameters.
     public init(
         uri: MdocURI, request: [DocRequestSpec], readerAuthentication: (key: PrivateKey, chain: [Certificate])? = nil,
@@ -172,7 +172,7 @@ public struct ReaderDriver: Sendable {
         return ReaderSessionResult(end: end, mode: transport.mode, report: report, response: response)
     }
 
-    /// How the session ended, from what ``ReaderSession/transportEnded()`` returned.
+    /// How the session ended, from what `ReaderSession.transportEnded()` returned.
     private static func outcome(of action: ReaderAction) -> SessionOutcome {
         switch action {
         case .finished(let outcome), .sendAndFinish(_, let outcome):
