@@ -90,7 +90,7 @@ struct LinkBehaviourTests {
         for (number, subscribing) in [false, true].enumerated() {
             let probe = try await ProbingCentral.probe(.centralClient, serviceUUID: holder.centralServiceUUID, over: link, subscribing: subscribing)
             probe.close()
-            #expect(try await log.await(number + 1, containing: "a central left before starting the session", within: .seconds(60)),
+            #expect(try await log.waitFor(number + 1, containing: "a central left before starting the session", within: .seconds(60)),
                     "probe \(number + 1)")
         }
         let otherRadio = try await link.openOtherRadio()

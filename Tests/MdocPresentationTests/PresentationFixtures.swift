@@ -128,7 +128,7 @@ final class LogRecorder: Sendable {
 
     /// Waits, in steps of 10 ms, until `count` messages contain `text`; false when `bound` ran out
     /// first.
-    func await(_ count: Int, containing text: String, within bound: Duration) async throws -> Bool {
+    func waitFor(_ count: Int, containing text: String, within bound: Duration) async throws -> Bool {
         let end = ContinuousClock.now + bound
         while self.count(containing: text) < count {
             guard ContinuousClock.now < end else { return false }
