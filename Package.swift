@@ -2,9 +2,9 @@
 //
 // swift-mdoc: the ISO/IEC 18013-5 mobile document toolkit for Linux.
 // Architecture: ../shared/design.md, sections 1 and 2. Arrows point down only:
-// executables -> MdocTerminal -> MdocBLE, MdocSession -> MdocModel -> MdocCOSE -> MdocCrypto,
-// MdocCBOR. MdocBLE knows messages only as bytes and imports no other module; MdocSession never
-// imports MdocBLE.
+// executables -> MdocTerminal -> MdocPresentation -> MdocBLE, MdocSession -> MdocModel -> MdocCOSE
+// -> MdocCrypto, MdocCBOR. MdocBLE knows messages only as bytes and imports no other module;
+// MdocSession never imports MdocBLE; MdocPresentation is where the two meet: it runs sessions.
 
 import PackageDescription
 
@@ -23,6 +23,7 @@ let package = Package(
         .library(name: "MdocModel", targets: ["MdocModel"]),
         .library(name: "MdocSession", targets: ["MdocSession"]),
         .library(name: "MdocBLE", targets: ["MdocBLE"]),
+        .library(name: "MdocPresentation", targets: ["MdocPresentation"]),
         .executable(name: "mdoc", targets: ["mdoc"]),
         .executable(name: "mdoc-reader", targets: ["mdoc-reader"]),
         .executable(name: "mdoc-holder", targets: ["mdoc-holder"]),
@@ -114,9 +115,17 @@ let package = Package(
             swiftSettings: strictSettings
         ),
         .target(
+            name: "MdocPresentation",
+            dependencies: [
+                "MdocCBOR", "MdocCrypto", "MdocModel", "MdocSession", "MdocBLE",
+                .product(name: "Logging", package: "swift-log"),
+            ],
+            swiftSettings: strictSettings
+        ),
+        .target(
             name: "MdocTerminal",
             dependencies: [
-                "MdocCBOR", "MdocCrypto", "MdocCOSE", "MdocModel", "MdocSession", "MdocBLE",
+                "MdocCBOR", "MdocCrypto", "MdocCOSE", "MdocModel", "MdocSession", "MdocBLE", "MdocPresentation",
                 "CQREncode", "CZBar", "CImageIO",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Logging", package: "swift-log"),
@@ -136,7 +145,7 @@ let package = Package(
         .executableTarget(
             name: "mdoc-reader",
             dependencies: [
-                "MdocCBOR", "MdocCrypto", "MdocCOSE", "MdocModel", "MdocSession", "MdocBLE", "MdocTerminal",
+                "MdocCBOR", "MdocCrypto", "MdocCOSE", "MdocModel", "MdocSession", "MdocBLE", "MdocPresentation", "MdocTerminal",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Logging", package: "swift-log"),
             ],
@@ -145,7 +154,7 @@ let package = Package(
         .executableTarget(
             name: "mdoc-holder",
             dependencies: [
-                "MdocCBOR", "MdocCrypto", "MdocCOSE", "MdocModel", "MdocSession", "MdocBLE", "MdocTerminal",
+                "MdocCBOR", "MdocCrypto", "MdocCOSE", "MdocModel", "MdocSession", "MdocBLE", "MdocPresentation", "MdocTerminal",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Logging", package: "swift-log"),
             ],
@@ -162,8 +171,8 @@ let package = Package(
         .executableTarget(
             name: "mdoc-benchmark",
             dependencies: [
-                "MdocCBOR", "MdocCrypto", "MdocCOSE", "MdocModel", "MdocSession", "MdocBLE", "MdocTerminal", "MdocTestSupport",
-                .product(name: "ArgumentParser", package: "swift-argument-parser"),
+                "MdocCBOR", "MdocCrypto", "MdocCOSE", "MdocModel", "MdocSession", "MdocBLE", "MdocPresentation", "MdocTerminal",
+                "MdocTestSupport", .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ],
             swiftSettings: strictSettings
         ),
@@ -172,6 +181,16 @@ let package = Package(
         .target(
             name: "MdocTestSupport",
             dependencies: ["MdocCBOR", "CSpawnShims"],
+            swiftSettings: strictSettings
+        ),
+        // Test support: peers in the test process that break the 18013-5 BLE service on purpose,
+        // and a holder that connects when told, for the program and the driver tests; not a
+        // product.
+        .target(
+            name: "MdocTestPeers",
+            dependencies: [
+                "MdocCBOR", "MdocCrypto", "MdocModel", "MdocSession", "MdocBLE", "MdocPresentation", "MdocTestSupport",
+            ],
             swiftSettings: strictSettings
         ),
 
@@ -198,7 +217,7 @@ let package = Package(
         .testTarget(
             name: "MdocSessionTests",
             dependencies: [
-                "MdocCBOR", "MdocCrypto", "MdocCOSE", "MdocModel", "MdocSession", "MdocTestSupport",
+                "MdocCBOR", "MdocCrypto", "MdocCOSE", "MdocModel", "MdocSession", "MdocPresentation", "MdocTestSupport",
                 .product(name: "PropertyBased", package: "swift-property-based"),
             ],
             swiftSettings: strictSettings
@@ -223,10 +242,19 @@ let package = Package(
             swiftSettings: strictSettings
         ),
         .testTarget(
+            name: "MdocPresentationTests",
+            dependencies: [
+                "MdocCBOR", "MdocCrypto", "MdocModel", "MdocSession", "MdocBLE", "MdocPresentation", "MdocTestSupport",
+                "MdocTestPeers",
+            ],
+            swiftSettings: strictSettings
+        ),
+        .testTarget(
             name: "MdocCLITests",
             dependencies: [
                 "mdoc", "mdoc-reader", "mdoc-holder", "mdoc-issuer",
-                "MdocCBOR", "MdocCrypto", "MdocCOSE", "MdocModel", "MdocSession", "MdocBLE", "MdocTerminal", "MdocTestSupport",
+                "MdocCBOR", "MdocCrypto", "MdocCOSE", "MdocModel", "MdocSession", "MdocBLE", "MdocPresentation", "MdocTerminal",
+                "MdocTestSupport", "MdocTestPeers",
             ],
             swiftSettings: strictSettings
         ),

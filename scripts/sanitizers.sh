@@ -10,7 +10,7 @@
 # pointer whose spare bits hold an enum's case, and reports what globals keep that way as leaked
 # (FuzzTesting/README.md). ThreadSanitizer runs with scripts/tsan-suppressions.txt (the reason is
 # in the file). Both slow the programs several times over, so the bounds a correct session must
-# end within are tripled (MDOC_TEST_TIMEOUT_SCALE, Tests/MdocCLITests/TimeoutScale.swift).
+# end within are tripled (MDOC_TEST_TIMEOUT_SCALE, Sources/MdocTestSupport/TimeoutScale.swift).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 bash scripts/install-deps.sh --test

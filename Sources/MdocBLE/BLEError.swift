@@ -57,6 +57,10 @@ public struct BLEError: Error, Sendable, Hashable, CustomStringConvertible {
         public static let controllerError = Code("controllerError")
         /// A transport name (`hci:tcp:HOST:PORT`, …) is not well formed.
         public static let invalidTransport = Code("invalidTransport")
+        /// The service UUID is advertised already by another peer on the same bearer (the `sim`
+        /// transport's shared namespace): another reader serves the engagement in mdoc central
+        /// client mode.
+        public static let serviceInUse = Code("serviceInUse")
         /// The transport cannot be opened here: no such device, no Bluetooth in the kernel, an
         /// adapter in use, or no permission; the reason says what to do.
         public static let transportUnavailable = Code("transportUnavailable")

@@ -20,8 +20,10 @@ import MdocBLE
 import MdocCBOR
 import MdocCrypto
 import MdocModel
+import MdocPresentation
 import MdocSession
 import MdocTestSupport
+import Synchronization
 
 #if canImport(FoundationEssentials)
 import FoundationEssentials
@@ -39,6 +41,36 @@ struct LinkSessionFigures {
     let setupMicroseconds: Double
     let transferMicroseconds: Double
     let sessionMicroseconds: Double
+}
+
+/// The moments and counters of one session, recorded by the drivers' event handlers.
+final class LinkSessionMarks: Sendable {
+    struct Figures: Sendable {
+        let started: ContinuousClock.Instant
+        var connected: ContinuousClock.Instant?
+        var sending: ContinuousClock.Instant?
+        var delivered: ContinuousClock.Instant?
+        var before: LEHostStatistics?
+        var after: LEHostStatistics?
+        var mtu = 0
+        var responseBytes = 0
+    }
+
+    private let state: Mutex<Figures>
+
+    init(started: ContinuousClock.Instant) {
+        state = Mutex(Figures(started: started))
+    }
+
+    /// Records what `change` sets.
+    func record(_ change: (inout Figures) -> Void) {
+        state.withLock { change(&$0) }
+    }
+
+    /// What was recorded.
+    var figures: Figures {
+        state.withLock { $0 }
+    }
 }
 
 enum LinkBenchmark {
@@ -83,65 +115,62 @@ enum LinkBenchmark {
         report(results, primitives: primitives, json: json)
     }
 
-    /// One whole session in `mode`; ends the program when any step fails or the response does
-    /// not verify.
+    /// One whole session in `mode`, the holder's and the reader's drivers side by side; ends
+    /// the program when the session fails or the response does not verify.
     private static func session(
         mode: MdocBLEMode, credential: Credential, iaca: Certificate, request: [DocRequestSpec],
         holderHost: LEHost, readerHost: LEHost
     ) async -> LinkSessionFigures {
         let clock = ContinuousClock()
-        let started = clock.now
+        let marks = LinkSessionMarks(started: clock.now)
         let options = BleOptions.offering(peripheralServerMode: mode == .peripheralServer, centralClientMode: mode == .centralClient)
-        var holder = prepare("a holder session") {
-            try HolderSession(credentials: [credential], readerTrustAnchors: [], bleOptions: options, now: { Date() })
-        }
-        var reader = prepare("a reader session") {
-            try ReaderSession(uri: holder.mdocURI, request: request, trustAnchors: [iaca], now: { Date() })
-        }
-        let uuid = (mode == .peripheralServer ? options.peripheralServerModeUUID : options.centralClientModeUUID)!
-        let ident = holder.bleIdent
-        do {
-            async let holderSide = MdocBLEConnector.holder(mode: mode, serviceUUID: uuid, ident: ident,
-                                                           timeout: .seconds(30), over: holderHost)
-            let readerLink = try await MdocBLEConnector.reader(mode: mode, serviceUUID: uuid, ident: ident,
-                                                               timeout: .seconds(30), over: readerHost)
-            let holderLink = try await holderSide
-            let connected = clock.now
-
-            guard case .send(let establishment) = try reader.start() else { fail("the reader did not start with a request") }
-            try await readerLink.send(establishment)
-            guard case .message(let requestBytes) = try await holderLink.receive(),
-                  case .askConsent(let presentation) = holder.receive(requestBytes),
-                  case .send(let response) = holder.decide(presentation.allAvailable) else {
-                fail("the holder did not answer the request with a response")
+        let timeouts = SessionTimeouts(connection: .seconds(30), idle: .seconds(30))
+        let holder = prepare("a holder session") {
+            try HolderDriver(
+                credentials: [credential], bleOptions: options, trust: ReaderRootTrust(trustAnchors: []),
+                consent: HolderConsent.approvingAllAvailable, timeouts: timeouts
+            ) { event in
+                switch event {
+                case .connected: marks.record { $0.connected = clock.now }
+                case .sending:
+                    let before = await holderHost.statistics
+                    marks.record { $0.before = before; $0.sending = clock.now }
+                default: break
+                }
             }
-            let before = await holderHost.statistics
-            let sending = clock.now
-            async let sent: Void = holderLink.send(response)
-            guard case .message(let received) = try await readerLink.receive() else { fail("no response reached the reader") }
-            let delivered = clock.now
-            try await sent
-            let after = await holderHost.statistics
-            guard case .received(let verification, _) = reader.receive(received), verification.outcome == .verified else {
-                fail("the response did not verify")
-            }
-            if case .sendAndFinish(let termination, _) = reader.terminate() {
-                try await readerLink.send(termination)
-            }
-            await readerLink.end()
-            _ = try? await holderLink.receive()
-            holderLink.close()
-            let finished = clock.now
-            return LinkSessionFigures(
-                responseBytes: response.count, mtu: await readerLink.mtu,
-                attPDUs: after.attPDUsSent - before.attPDUsSent, aclOctets: after.aclOctetsSent - before.aclOctetsSent,
-                aclPackets: after.aclPacketsSent - before.aclPacketsSent,
-                setupMicroseconds: Stopwatch.microseconds(connected - started),
-                transferMicroseconds: Stopwatch.microseconds(delivered - sending),
-                sessionMicroseconds: Stopwatch.microseconds(finished - started))
-        } catch {
-            fail("a \(mode.rawValue) mode session failed: \(error)")
         }
+        let reader = prepare("a reader session") {
+            try ReaderDriver(uri: holder.mdocURI, request: request, trustAnchors: [iaca], timeouts: timeouts) { event in
+                switch event {
+                case .connected(let mtu): marks.record { $0.mtu = mtu }
+                case .received(let bytes):
+                    let delivered = clock.now
+                    let after = await holderHost.statistics
+                    marks.record { $0.after = after; $0.delivered = delivered; $0.responseBytes = bytes }
+                default: break
+                }
+            }
+        }
+        async let holderSide = holder.run(over: holderHost)
+        let read = await reader.run(over: readerHost, mode: mode)
+        let presented = await holderSide
+        let finished = clock.now
+        guard read.end.isNormalEnd, presented.end.isNormalEnd else {
+            fail("a \(mode.rawValue) mode session failed: reader: \(read.end); holder: \(presented.end)")
+        }
+        guard read.report?.outcome == .verified else { fail("the response did not verify") }
+        let figures = marks.figures
+        guard let connected = figures.connected, let sending = figures.sending, let delivered = figures.delivered,
+              let before = figures.before, let after = figures.after else {
+            fail("a \(mode.rawValue) mode session left out a step")
+        }
+        return LinkSessionFigures(
+            responseBytes: figures.responseBytes, mtu: figures.mtu,
+            attPDUs: after.attPDUsSent - before.attPDUsSent, aclOctets: after.aclOctetsSent - before.aclOctetsSent,
+            aclPackets: after.aclPacketsSent - before.aclPacketsSent,
+            setupMicroseconds: Stopwatch.microseconds(connected - figures.started),
+            transferMicroseconds: Stopwatch.microseconds(delivered - sending),
+            sessionMicroseconds: Stopwatch.microseconds(finished - figures.started))
     }
 
     /// The OpenSSL work on the same messages, timed in this run.

@@ -1,3 +1,4 @@
+import MdocPresentation
 import MdocSession
 import MdocTerminal
 
@@ -11,7 +12,7 @@ enum HolderJSON {
 
     /// A session that ended with `outcome`.
     static func session(
-        _ outcome: SessionOutcome, disclosures: [(request: PresentationRequest, released: ElementSelection)]
+        _ outcome: SessionOutcome, disclosures: [HolderSessionResult.Disclosure]
     ) -> JSONValue {
         var members: [(String, JSONValue)] = [("outcome", .string(name(outcome))), ("description", .string(outcome.description))]
         if case .failed(let error) = outcome {
@@ -22,7 +23,7 @@ enum HolderJSON {
 
     /// A session that did not complete: no reader came, the link was lost, the transport failed.
     static func session(
-        failure: ProgramFailure, disclosures: [(request: PresentationRequest, released: ElementSelection)]
+        failure: ProgramFailure, disclosures: [HolderSessionResult.Disclosure]
     ) -> JSONValue {
         JSONReport.object(.holderSession, [
             ("outcome", .string("failed")), ("description", .string(failure.message.description)),
@@ -32,7 +33,7 @@ enum HolderJSON {
 
     /// `requests` and the number of elements `released` in all of them.
     private static func requests(
-        _ disclosures: [(request: PresentationRequest, released: ElementSelection)]
+        _ disclosures: [HolderSessionResult.Disclosure]
     ) -> [(String, JSONValue)] {
         let requests = disclosures.map { disclosure -> JSONValue in
             .object([("documents", .array(disclosure.request.documents.map { document in

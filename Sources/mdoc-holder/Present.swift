@@ -1,8 +1,10 @@
 import ArgumentParser
+import Logging
 import MdocBLE
 import MdocCBOR
 import MdocCrypto
 import MdocModel
+import MdocPresentation
 import MdocSession
 import MdocTerminal
 
@@ -153,7 +155,7 @@ struct Present: AsyncParsableCommand {
         if let origin = trust.origin {
             ProgramOutput.standardError.writeLine("mdoc-holder: trusting the reader roots of \(origin)")
         }
-        var consent = ConsentSource.prompt
+        var consent = ConsentSource.Kind.prompt
         if yes {
             consent = .approveAll
         } else if let policy {
@@ -200,38 +202,65 @@ struct Present: AsyncParsableCommand {
     /// One session on `adapter`: a fresh ephemeral key and engagement, shown, then served to its
     /// end; with `--json`, its outcome as one line of JSON.
     private func presentOnce(
-        credentials: [Credential], anchors: [Certificate], consent: ConsentSource, adapter: any MdocRadio, transport: TransportSpec
+        credentials: [Credential], anchors: [Certificate], consent: ConsentSource.Kind, adapter: any MdocRadio, transport: TransportSpec
     ) async throws(ProgramFailure) {
-        let session: HolderSession
+        let seconds = Duration.milliseconds(Int64(timeout * 1000))
+        let driver: HolderDriver
         do {
-            session = try HolderSession(
-                credentials: credentials, readerTrustAnchors: anchors, bleOptions: bleMode.bleOptions, now: { Date() })
+            driver = try HolderDriver(
+                credentials: credentials, bleOptions: bleMode.bleOptions, trust: ReaderRootTrust(trustAnchors: anchors),
+                consent: ConsentSource(kind: consent, output: humanOutput),
+                timeouts: SessionTimeouts(connection: seconds, idle: seconds), endsAfterResponse: terminateAfterResponse,
+                events: { Self.show($0, transport: transport) })
         } catch {
             throw ProgramFailure(.badTrustInput, "cannot start a session: \(error)")
         }
-        try showEngagement(session.mdocURI.description)
+        try showEngagement(driver.mdocURI.description)
 
-        var presentation = HolderPresentation(
-            session: session, consent: consent, output: humanOutput, adapter: adapter, transport: transport,
-            timeout: .milliseconds(Int64(timeout * 1000)), terminateAfterResponse: terminateAfterResponse)
-        let outcome: SessionOutcome
-        do {
-            outcome = try await presentation.run()
-        } catch {
+        let result = await driver.run(over: adapter)
+        switch result.end {
+        case .link(let error):
+            let failure = ProgramFailure(.sessionFailed, "\(error)")
             if json {
                 ProgramOutput.standardOutput.writeLine(TerminalText(lines: HolderJSON.session(
-                    failure: error, disclosures: presentation.disclosures).serialized()))
+                    failure: failure, disclosures: result.disclosures).serialized()))
             }
-            throw error
+            throw failure
+        case .session(let outcome):
+            if json {
+                ProgramOutput.standardOutput.writeLine(TerminalText(lines: HolderJSON.session(
+                    outcome, disclosures: result.disclosures).serialized()))
+            }
+            guard outcome.isNormalEnd else {
+                throw ProgramFailure(.sessionFailed, "\(outcome)")
+            }
+            ProgramOutput.standardError.write("mdoc-holder: \(outcome)\n")
         }
-        if json {
-            ProgramOutput.standardOutput.writeLine(TerminalText(lines: HolderJSON.session(
-                outcome, disclosures: presentation.disclosures).serialized()))
+    }
+
+    /// What the holder says on standard error as the session goes.
+    private static func show(_ event: HolderEvent, transport: TransportSpec) {
+        let line: TerminalText
+        switch event {
+        case .waiting(let modes):
+            let names = modes.map { $0 == .peripheralServer ? "peripheral server mode" : "central client mode" }
+            line = "waiting for a reader (\(names.joined(separator: " and ")), transport \(transport))"
+        case .connected(let mode):
+            line = "reader connected in mdoc \(mode == .peripheralServer ? "peripheral server" : "central client") mode"
+        case .requested, .sending:
+            return
+        case .decided(_, let released):
+            line = released.isEmpty ? "sending no elements" : "sending \(TerminalText(count: released.count, "approved element"))"
+        case .readerLeftDuringConsent(let outcome):
+            // The prompt's question stays on its line without an answer: start a new one.
+            ProgramOutput.standardError.write("\n")
+            line = outcome == .terminatedByReader
+                ? "the reader ended the session before you decided; nothing was sent"
+                : "the reader left before you decided; nothing was sent"
+        case .readerWentQuiet(let error):
+            line = "\(error); ending the session"
         }
-        guard outcome.isNormalEnd else {
-            throw ProgramFailure(.sessionFailed, "\(outcome)")
-        }
-        ProgramOutput.standardError.write("mdoc-holder: \(outcome)\n")
+        ProgramOutput.standardError.writeLine("mdoc-holder: \(line)")
     }
 
     /// Draws the QR code (unless `--no-qr`, or the terminal is too narrow for it), prints the

@@ -1,5 +1,6 @@
 import ArgumentParser
 import MdocBLE
+import MdocPresentation
 import MdocSession
 import MdocTerminal
 
@@ -7,5 +8,4 @@ extension RequestPreset: ExpressibleByArgument {}
 
 extension MdocBLEMode: ExpressibleByArgument {}
 
-
-extension ReaderExchange.Termination: ExpressibleByArgument {}
+extension ReaderTermination: ExpressibleByArgument {}

@@ -4,6 +4,7 @@ import MdocCBOR
 import MdocCOSE
 import MdocCrypto
 import MdocModel
+import MdocPresentation
 import MdocSession
 import MdocTerminal
 
@@ -99,10 +100,14 @@ struct Request: AsyncParsableCommand {
     var bleMode: MdocBLEMode?
 
     @Option(help: "How to end the session after the response: status (SessionData status 20, then BLE State end), state (BLE State end only) or wait (let the mdoc end it).")
-    var termination: ReaderExchange.Termination = .status
+    var termination: ReaderTermination = .status
 
-    @Option(help: "Seconds to wait for the mdoc, and for its response.")
+    @Option(help: "Seconds to wait for the mdoc, and for each message to make progress.")
     var timeout: Double = 30
+
+    @Option(name: .customLong("consent-timeout"),
+            help: "Seconds to wait for the response once the mdoc has the request: its holder reads the request and decides.")
+    var consentTimeout: Double = 120
 
     @Flag(help: "Print the result as JSON.")
     var json = false
@@ -123,6 +128,9 @@ struct Request: AsyncParsableCommand {
         }
         guard timeout > 0 else {
             throw ValidationError("--timeout must be more than 0 seconds")
+        }
+        guard consentTimeout > 0 else {
+            throw ValidationError("--consent-timeout must be more than 0 seconds")
         }
         _ = try requestBuilder.specs()
     }
@@ -156,7 +164,7 @@ struct Request: AsyncParsableCommand {
             try OutputFile.checkWritable(portraitOut, option: "--portrait-out")
         }
         let uri = try engagementURI()
-        var session: ReaderSession
+        let session: ReaderSession
         do {
             session = try ReaderSession(
                 uri: uri, request: specs, readerAuthentication: authentication,
@@ -164,27 +172,38 @@ struct Request: AsyncParsableCommand {
         } catch {
             throw ProgramFailure(.malformedInput, "cannot start a session with this engagement: \(error)")
         }
-        guard let options = uri.deviceEngagementBytes.value.bleOptions else {
+        guard uri.deviceEngagementBytes.value.bleOptions != nil else {
             throw ProgramFailure(.malformedInput, "the engagement offers no BLE retrieval method")
         }
+        let transport = await live.resolvedTransport()
+        let progress = ReaderProgress(transport: transport)
+        let seconds = Duration.milliseconds(Int64(timeout * 1000))
+        let driver = ReaderDriver(
+            session: session,
+            timeouts: SessionTimeouts(connection: seconds, idle: seconds, response: .milliseconds(Int64(consentTimeout * 1000))),
+            termination: termination, events: progress.show)
         let mode: MdocBLEMode
         do {
-            mode = try SessionLink.readerMode(for: options, preferring: bleMode)
+            mode = try driver.mode(preferring: bleMode)
         } catch {
             throw ProgramFailure(.sessionFailed, "\(error)")
         }
-        let transport = await live.resolvedTransport()
         let adapter = try await live.openRadio()
-        var exchange = ReaderExchange(adapter: adapter, transport: transport,
-                                      timeout: .milliseconds(Int64(timeout * 1000)), termination: termination)
-        let report: VerificationReport
-        do {
-            report = try await exchange.run(&session, options: options, mode: mode)
-        } catch {
-            await adapter.close()
-            throw error
-        }
+        let result = await driver.run(over: adapter, mode: mode)
         await adapter.close()
+        progress.finish()
+        let report: VerificationReport
+        switch result.end {
+        case .link(let error):
+            throw ProgramFailure(.sessionFailed, "\(error)")
+        case .session(let outcome):
+            ProgramOutput.standardError.writeLine("mdoc-reader: \(outcome)")
+            guard let received = result.report else {
+                throw ProgramFailure(
+                    .sessionFailed, outcome.isNormalEnd ? "the session ended without a response: \(outcome)" : "\(outcome)")
+            }
+            report = received
+        }
 
         if let portraitOut {
             try writePortrait(report, to: portraitOut)

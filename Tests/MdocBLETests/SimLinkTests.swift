@@ -155,7 +155,7 @@ struct SimLinkTests {
     func connectionsUntilStopped() async throws {
         let uuid = UUID()
         let advertiser = try SimLink.advertise(serviceUUID: uuid)
-        #expect(await SimTestSupport.errorCode { () throws(BLEError) in try SimLink.advertise(serviceUUID: uuid) } == .systemCall)
+        #expect(await SimTestSupport.errorCode { () throws(BLEError) in try SimLink.advertise(serviceUUID: uuid) } == .serviceInUse)
         let first = try await SimLink.connect(serviceUUID: uuid, timeout: .seconds(5))
         let firstAccepted = try await advertiser.accept(timeout: .seconds(5))
         first.close()

@@ -1,4 +1,5 @@
 import Foundation
+import MdocTestSupport
 
 /// One live presentation between the real `mdoc-holder` and `mdoc-reader` programs over the `sim`
 /// transport, isolated from every other test by its own `MDOC_SIM_NAMESPACE`.

@@ -15,7 +15,7 @@ import Foundation
 struct HolderEngagementTests {
     static func holder(_ options: BleOptions, eDeviceKey: PrivateKey? = nil) throws -> HolderSession {
         try HolderSession(
-            credentials: [], readerTrustAnchors: [], eDeviceKey: eDeviceKey, bleOptions: options, now: { TestPKI.referenceTime })
+            credentials: [], eDeviceKey: eDeviceKey, bleOptions: options)
     }
 
     @Test("the mdoc: URI parses back to the engagement's exact bytes, with version 1.0, cipher suite 1 and EDeviceKey")

@@ -2,6 +2,7 @@ import MdocCBOR
 import MdocCOSE
 import MdocCrypto
 import MdocModel
+import MdocPresentation
 import MdocSession
 
 #if canImport(FoundationEssentials)
@@ -81,10 +82,17 @@ enum TestCredentials {
 }
 
 /// A holder and a reader wired directly in memory: bytes one side sends are passed to the other,
-/// and every byte string each side sent is recorded.
+/// and every byte string each side sent is recorded. Each request is shown to the holder as the
+/// presentation drivers show it by default: reader authentication against the holder's reader
+/// roots (``ReaderRootTrust``), DocRequests of one docType merged
+/// (``PresentationRequest/init(merging:identities:credentials:)``).
 struct SessionPair {
     var holder: HolderSession
     var reader: ReaderSession
+    /// The holder's credentials, which the request shown says it holds or not.
+    let credentials: [Credential]
+    /// The holder's trust in readers.
+    let holderTrust: ReaderRootTrust
     /// The reader's ephemeral key, so a test can decrypt what the holder sent.
     let eReaderKey: PrivateKey
     /// Every message the holder produced, in order.
@@ -102,9 +110,10 @@ struct SessionPair {
         eDeviceKey: PrivateKey? = nil
     ) throws {
         holder = try HolderSession(
-            credentials: credentials, readerTrustAnchors: readerAnchors, eDeviceKey: eDeviceKey,
-            bleOptions: .offering(peripheralServerMode: true, centralClientMode: true),
-            responseBuilder: responseBuilder, now: { TestPKI.referenceTime })
+            credentials: credentials, eDeviceKey: eDeviceKey,
+            bleOptions: .offering(peripheralServerMode: true, centralClientMode: true), responseBuilder: responseBuilder)
+        self.credentials = credentials
+        holderTrust = ReaderRootTrust(trustAnchors: readerAnchors, now: { TestPKI.referenceTime })
         // The reader scans the QR code: only the URI text crosses over.
         let uri = try MdocURI(holder.mdocURI.description)
         eReaderKey = try PrivateKey(generating: .p256)
@@ -134,22 +143,43 @@ struct SessionPair {
         return reader.receive(message)
     }
 
-    /// Starts, expects a consent question, answers it with `decide(request)`, and passes the
-    /// response to the reader.
+    /// The request `action` hands over, as the holder is shown it; throws for any other action.
+    func question(_ action: HolderAction) throws -> PresentationRequest {
+        guard case .requestReceived(let request) = action else {
+            throw TestDataError("expected a request for the holder to decide on, got \(action)")
+        }
+        let identities = request.deviceRequest.docRequests.map { holderTrust.identity(of: $0, in: request) }
+        return PresentationRequest(merging: request, identities: identities, credentials: credentials)
+    }
+
+    /// Starts and returns the request the holder is asked about.
+    mutating func ask() throws -> PresentationRequest {
+        let action = try start()
+        return try question(action)
+    }
+
+    /// Starts, expects a request, answers it with `decide(request)`, and passes the response to
+    /// the reader.
     mutating func exchange(
         _ decide: (PresentationRequest) -> ElementSelection
     ) throws -> (request: PresentationRequest, report: VerificationReport, response: DeviceResponse) {
-        try answer(start(), decide)
+        let action = try start()
+        return try answer(action, decide)
     }
 
-    /// Answers a consent question `action` with `decide(request)` and passes the response to the
-    /// reader.
+    /// Answers the request `action` hands over with `decide(request)` and passes the response to
+    /// the reader.
     mutating func answer(
         _ action: HolderAction, _ decide: (PresentationRequest) -> ElementSelection
     ) throws -> (request: PresentationRequest, report: VerificationReport, response: DeviceResponse) {
-        guard case .askConsent(let request) = action else {
-            throw TestDataError("expected a consent question, got \(action)")
-        }
+        try answer(question(action), decide)
+    }
+
+    /// Answers `request`, the pending one, with `decide(request)` and passes the response to the
+    /// reader.
+    mutating func answer(
+        _ request: PresentationRequest, _ decide: (PresentationRequest) -> ElementSelection
+    ) throws -> (request: PresentationRequest, report: VerificationReport, response: DeviceResponse) {
         guard case .send(let message) = holder.decide(decide(request)) else {
             throw TestDataError("decide did not send a response")
         }

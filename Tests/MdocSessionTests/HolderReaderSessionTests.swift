@@ -2,6 +2,7 @@ import MdocCBOR
 import MdocCOSE
 import MdocCrypto
 import MdocModel
+import MdocPresentation
 import MdocSession
 import Testing
 
@@ -53,10 +54,7 @@ struct HolderReaderSessionTests {
         var request = Self.mDLRequest(["family_name"], intentToRetain: true)
         request.nameSpaces[NameSpace.mDL]?["portrait"] = false
         var pair = try SessionPair(credentials: [TestCredentials.mDL(pki: pki)], request: [request], issuerAnchors: [pki.iaca])
-        guard case .askConsent(let question) = try pair.start() else {
-            Issue.record("no consent question")
-            return
-        }
+        let question = try pair.ask()
         #expect(question.documents.first?.elements.map(\.intentToRetain) == [true, false])
     }
 
@@ -67,10 +65,7 @@ struct HolderReaderSessionTests {
         let second = Self.mDLRequest(["family_name", "age_over_18"], intentToRetain: true)
         var pair = try SessionPair(
             credentials: [TestCredentials.mDL(pki: pki)], request: [first, second], issuerAnchors: [pki.iaca])
-        guard case .askConsent(let question) = try pair.start() else {
-            Issue.record("no consent question")
-            return
-        }
+        let question = try pair.ask()
         // One decision covers both DocRequests, so it is taken seeing the retention either asks for.
         #expect(question.documents.count == 1)
         let document = try #require(question.documents.first)
@@ -80,7 +75,7 @@ struct HolderReaderSessionTests {
         // And they are answered together: one Document, no contradicting documentErrors.
         var approved = ElementSelection()
         approved.insert(docType: DocType.mDL, nameSpace: NameSpace.mDL, identifier: "age_over_18")
-        let (_, report, response) = try pair.answer(.askConsent(question)) { _ in approved }
+        let (_, report, response) = try pair.answer(question) { _ in approved }
         #expect(report.outcome == .verified, "\(report.failureSummary)")
         #expect(response.documents?.count == 1)
         #expect(response.documentErrors == nil)
@@ -97,16 +92,13 @@ struct HolderReaderSessionTests {
         ]
         var pair = try SessionPair(
             credentials: [TestCredentials.mDL(pki: pki), TestCredentials.pid(pki: pki)], request: requests, issuerAnchors: [pki.iaca])
-        guard case .askConsent(let question) = try pair.start() else {
-            Issue.record("no consent question")
-            return
-        }
+        let question = try pair.ask()
         #expect(question.documents.map(\.docType) == [DocType.mDL, DocType.eudiPID])
         let mDL = try #require(question.documents.first)
         #expect(mDL.elements.map(\.identifier) == ["family_name", "given_name", "age_over_18"])
         #expect(mDL.elements.map(\.intentToRetain) == [true, true, false])
 
-        let (_, report, response) = try pair.answer(.askConsent(question)) { $0.allAvailable }
+        let (_, report, response) = try pair.answer(question) { $0.allAvailable }
         #expect(report.outcome == .verified, "\(report.failureSummary)")
         #expect(response.documents?.map(\.docType) == [DocType.mDL, DocType.eudiPID])
         #expect(report.documents.first?.elements.map(\.identifier) == ["family_name", "given_name", "age_over_18"])
@@ -119,10 +111,7 @@ struct HolderReaderSessionTests {
         var pair = try SessionPair(
             credentials: [TestCredentials.mDL(pki: pki, deviceKey: PrivateKey(generating: .x25519))],
             request: [Self.mDLRequest(["family_name"])], issuerAnchors: [pki.iaca])
-        guard case .askConsent(let question) = try pair.start() else {
-            Issue.record("no consent question")
-            return
-        }
+        let question = try pair.ask()
         guard case .sendAndFinish(let message, .failed(let error)) = pair.holder.decide(question.allAvailable) else {
             Issue.record("the holder did not end the session as failed")
             return
@@ -294,7 +283,7 @@ struct HolderReaderSessionTests {
         let pki = try TestPKI()
         var pair = try SessionPair(
             credentials: [TestCredentials.mDL(pki: pki)], request: [Self.drivingRequest], issuerAnchors: [pki.iaca])
-        guard case .askConsent = try pair.start(), case .sendAndFinish(let message, .terminatedByHolder) = pair.holder.terminate() else {
+        guard case .requestReceived = try pair.start(), case .sendAndFinish(let message, .terminatedByHolder) = pair.holder.terminate() else {
             Issue.record("the holder did not terminate")
             return
         }
@@ -335,7 +324,7 @@ struct HolderReaderSessionTests {
         let pki = try TestPKI()
         var pair = try SessionPair(
             credentials: [TestCredentials.mDL(pki: pki)], request: [Self.drivingRequest], issuerAnchors: [pki.iaca])
-        guard case .askConsent = try pair.start(), case .send(let response) = pair.holder.decide(.none) else {
+        guard case .requestReceived = try pair.start(), case .send(let response) = pair.holder.decide(.none) else {
             Issue.record("no response")
             return
         }
@@ -418,7 +407,7 @@ struct HolderReaderSessionTests {
         _ = try pair.exchange(\.allAvailable)
         let firstResponse = try #require(pair.holderSent.first)
         guard case .send(let second) = try pair.reader.request([Self.mDLRequest(["given_name"])]),
-              case .askConsent = pair.toHolder(second)
+              case .requestReceived = pair.toHolder(second)
         else {
             Issue.record("no second request")
             return

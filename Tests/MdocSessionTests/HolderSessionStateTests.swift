@@ -2,6 +2,7 @@ import MdocCBOR
 import MdocCOSE
 import MdocCrypto
 import MdocModel
+import MdocPresentation
 import MdocSession
 import Testing
 
@@ -24,7 +25,7 @@ struct HolderSessionStateTests {
         }
         #expect(beforeAnything.code == .transportEndedEarly)
 
-        guard case .askConsent = try pair.start() else {
+        guard case .requestReceived = try pair.start() else {
             Issue.record("no consent question")
             return
         }
@@ -64,7 +65,7 @@ struct HolderSessionStateTests {
     @Test("status 20 while the holder is still deciding ends the session; so does a request before the answer")
     func messagesDuringConsent() throws {
         var (pair, _) = try Self.pair()
-        guard case .askConsent = try pair.start() else {
+        guard case .requestReceived = try pair.start() else {
             Issue.record("no consent question")
             return
         }

@@ -2,6 +2,7 @@ import MdocCBOR
 import MdocCOSE
 import MdocCrypto
 import MdocModel
+import MdocPresentation
 import MdocSession
 
 #if canImport(FoundationEssentials)
@@ -49,7 +50,7 @@ extension NegativeCorpus {
         switch action {
         case .sendAndFinish(let message, let outcome): return Rejection(outcome, sent: message)
         case .finished(let outcome): return Rejection(outcome, sent: nil)
-        case .send, .askConsent: return .notRejected("the holder went on: \(action)")
+        case .send, .requestReceived: return .notRejected("the holder went on: \(action)")
         }
     }
 
@@ -82,8 +83,8 @@ extension NegativeCorpus {
 
     /// Starts `pair`, approves everything asked, and returns the holder's response message.
     static func firstResponse(_ pair: inout SessionPair) throws -> [UInt8] {
-        guard case .askConsent(let request) = try pair.start(),
-              case .send(let response) = pair.holder.decide(request.allAvailable)
+        guard case .requestReceived(let request) = try pair.start(),
+              case .send(let response) = pair.holder.decide(.all(requestedIn: request.deviceRequest))
         else { throw TestDataError("the session did not reach its first response") }
         return response
     }
@@ -244,7 +245,7 @@ extension NegativeCorpus {
             },
             NegativeCase("every requested element is refused", .response(.ok, notReturned: [DocType.mDL: 0])) {
                 var pair = try pair()
-                guard case .askConsent = try pair.start(), case .send(let response) = pair.holder.decide(.none) else {
+                guard case .requestReceived = try pair.start(), case .send(let response) = pair.holder.decide(.none) else {
                     return .notRejected("the holder did not answer")
                 }
                 return rejection(pair.toReader(response))

@@ -1,5 +1,6 @@
 import MdocCBOR
 import MdocModel
+import MdocPresentation
 import MdocSession
 import Testing
 

@@ -1,6 +1,7 @@
 import MdocCBOR
 import MdocCrypto
 import MdocModel
+import MdocPresentation
 import MdocSession
 import PropertyBased
 import Testing

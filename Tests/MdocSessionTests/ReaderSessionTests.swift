@@ -2,6 +2,7 @@ import MdocCBOR
 import MdocCOSE
 import MdocCrypto
 import MdocModel
+import MdocPresentation
 import MdocSession
 import Testing
 
@@ -98,14 +99,14 @@ struct ReaderSessionTests {
         let pki = try TestPKI()
         let credential = try TestCredentials.mDL(pki: pki)
         var holder = try HolderSession(
-            credentials: [credential], readerTrustAnchors: [], eDeviceKey: PrivateKey(generating: .x25519),
-            bleOptions: .offering(peripheralServerMode: true, centralClientMode: false), now: { TestPKI.referenceTime })
+            credentials: [credential], eDeviceKey: PrivateKey(generating: .x25519),
+            bleOptions: .offering(peripheralServerMode: true, centralClientMode: false))
         var reader = try ReaderSession(
             engagement: holder.deviceEngagement, request: Self.request, trustAnchors: [pki.iaca], now: { TestPKI.referenceTime })
         #expect(reader.eReaderKeyBytes.value.curve == .x25519)
         guard case .send(let establishment) = try reader.start(),
-              case .askConsent(let question) = holder.receive(establishment),
-              case .send(let response) = holder.decide(question.allAvailable),
+              case .requestReceived(let request) = holder.receive(establishment),
+              case .send(let response) = holder.decide(.all(requestedIn: request.deviceRequest)),
               case .received(let report, _) = reader.receive(response)
         else {
             Issue.record("the exchange did not complete")

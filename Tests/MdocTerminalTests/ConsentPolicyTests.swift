@@ -1,4 +1,5 @@
 import Foundation
+import MdocPresentation
 import MdocSession
 import MdocTerminal
 import Testing

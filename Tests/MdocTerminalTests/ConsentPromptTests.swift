@@ -1,3 +1,4 @@
+import MdocPresentation
 import MdocSession
 import MdocTerminal
 import Testing

@@ -1,4 +1,5 @@
 import MdocModel
+import MdocPresentation
 import MdocSession
 
 /// Requests shared by the consent tests.

@@ -1,4 +1,5 @@
 import MdocCBOR
+import MdocPresentation
 import MdocSession
 import MdocTerminal
 import Testing

@@ -191,6 +191,11 @@ actor BlueZClientTransport: MdocTransport {
         }
     }
 
+    /// When the last Server2Client chunk arrived, `nil` before the first.
+    var lastReceived: ContinuousClock.Instant? {
+        inbox.lastReceived
+    }
+
     func receive() async throws(BLEError) -> MdocTransportEvent {
         if let ready = inbox.events.next() { return try ready.get() ?? .disconnected }
         return try await withCheckedContinuation { inbox.events.wait($0) }.get() ?? .disconnected

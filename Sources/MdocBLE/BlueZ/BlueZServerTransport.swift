@@ -22,6 +22,8 @@ actor BlueZServerTransport: MdocTransport {
     private let client2Server: BluetoothUUID
     private let server2Client: BluetoothUUID
     private var reassembler = MessageReassembler(mtu: GATTServer.defaultMTU)
+    /// When the last Client2Server chunk arrived, `nil` before the first.
+    private(set) var lastReceived: ContinuousClock.Instant?
     private var linkMTU = GATTServer.defaultMTU
     private var events = AsyncEventQueue<MdocTransportEvent>(limit: MdocGATTServerTransport.maximumQueuedEvents,
                                                              itemName: "messages")
@@ -186,6 +188,7 @@ actor BlueZServerTransport: MdocTransport {
                     events.enqueue(.ended)
                 }
             } else if characteristic == client2Server {
+                lastReceived = .now
                 do {
                     if let message = try reassembler.append(value) {
                         logger.debug("received a message on Client2Server", metadata: ["bytes": "\(message.count)"])

@@ -9,6 +9,8 @@ struct MdocClientInbox {
     var events = AsyncEventQueue<MdocTransportEvent>(limit: MdocGATTClientTransport.maximumQueuedEvents, itemName: "messages")
     /// Joins Server2Client chunks.
     var reassembler: MessageReassembler
+    /// When the last Server2Client chunk arrived.
+    private(set) var lastReceived: ContinuousClock.Instant?
 
     /// An inbox for a link with ATT_MTU `mtu`.
     init(mtu: Int) {
@@ -24,6 +26,7 @@ struct MdocClientInbox {
             if value == [MdocGATTProfile.stateEnd] { events.enqueue(.ended) }
             return true
         }
+        lastReceived = .now
         do {
             if let message = try reassembler.append(value) {
                 logger.debug("received a message on Server2Client", metadata: ["bytes": "\(message.count)"])

@@ -94,6 +94,11 @@ public actor MdocGATTClientTransport: MdocTransport {
         }
     }
 
+    /// When the last Server2Client chunk arrived, `nil` before the first.
+    public var lastReceived: ContinuousClock.Instant? {
+        inbox.lastReceived
+    }
+
     /// The next message from the server, `.ended` for its State 0x02 notification,
     /// `.disconnected` once the link closed. Throws the chunking errors of
     /// ``MessageReassembler`` (the link is then closed) and `queueOverflow` when more than

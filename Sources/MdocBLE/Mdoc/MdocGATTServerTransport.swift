@@ -29,6 +29,8 @@ public actor MdocGATTServerTransport: MdocTransport {
     private let client2Server: BluetoothUUID
     private let server2Client: BluetoothUUID
     private var reassembler = MessageReassembler(mtu: GATTServer.defaultMTU)
+    /// When the last Client2Server chunk arrived, `nil` before the first.
+    public private(set) var lastReceived: ContinuousClock.Instant?
     private var events = AsyncEventQueue<MdocTransportEvent>(limit: MdocGATTServerTransport.maximumQueuedEvents,
                                                              itemName: "messages")
     /// Whether the client wrote State 0x01.
@@ -196,6 +198,7 @@ public actor MdocGATTServerTransport: MdocTransport {
                     close()
                     return false
                 }
+                lastReceived = .now
                 do {
                     if let message = try reassembler.append(value) {
                         logger.debug("received a message on Client2Server", metadata: ["bytes": "\(message.count)"])

@@ -26,8 +26,8 @@ public enum SimLink: Sendable {
         namespace + "mdoc-sim/" + serviceUUID.uuidString.lowercased()
     }
 
-    /// Starts advertising `serviceUUID`: binds its address and listens. Throws `systemCall` when
-    /// the address is in use (someone advertises it already) or the socket fails.
+    /// Starts advertising `serviceUUID`: binds its address and listens. Throws `serviceInUse`
+    /// when someone advertises it already, `systemCall` when the socket fails.
     public static func advertise(serviceUUID: UUID) throws(BLEError) -> SimAdvertiser {
         try advertise(address: address(of: serviceUUID))
     }
@@ -38,6 +38,9 @@ public enum SimLink: Sendable {
         guard bound == 0, listen(socket, 1) == 0 else {
             let code = bound == 0 ? errno : bound
             close(socket)
+            if code == EADDRINUSE {
+                throw BLEError(.serviceInUse, "another peer advertises \"\(address)\" already")
+            }
             throw SystemCall.failure(bound == 0 ? "listen" : "bind", code, "advertising \"\(address)\"")
         }
         return SimAdvertiser(address: address, listener: socket)

@@ -2,8 +2,9 @@
 public enum HolderAction: Sendable {
     /// Send these bytes to the reader, then wait for its next message.
     case send([UInt8])
-    /// Show the request to the holder and pass the decision to ``HolderSession/decide(_:)``.
-    case askConsent(PresentationRequest)
+    /// A request arrived: judge who asks and what to release, then answer with
+    /// ``HolderSession/decide(_:)``.
+    case requestReceived(ReceivedRequest)
     /// Send these bytes (a status message), then end the transport: the session is over.
     case sendAndFinish([UInt8], SessionOutcome)
     /// The session is over; end the transport without sending anything.

@@ -25,7 +25,7 @@ public enum ReaderIdentity: Sendable, Hashable, CustomStringConvertible {
 
     /// How far the identity is established: untrusted (a claim that failed) below anonymous
     /// below trusted.
-    var trustRank: Int {
+    package var trustRank: Int {
         switch self {
         case .untrusted: return 0
         case .anonymous: return 1

@@ -19,19 +19,15 @@ import Foundation
 /// SessionEstablishment. Each DeviceResponse is decrypted and verified with
 /// ``DeviceResponseVerifier`` against the issuer trust anchors, the transcript and EReaderKey
 /// (for DeviceMac). Status codes follow ``SessionStatusMapping``.
+///
+/// Each state carries the established session it encrypts with: ready before the first
+/// request, awaiting a response, idle once every request was answered.
 public struct ReaderSession: Sendable {
     private enum State: Sendable {
-        case ready
-        case awaitingResponse
-        case idle
+        case ready(ReaderReadyState)
+        case awaitingResponse(ReaderAwaitingResponseState)
+        case idle(ReaderIdleState)
         case finished(SessionOutcome)
-    }
-
-    /// The key and certificates reader authentication signs with (9.1.4).
-    private struct ReaderSigner: Sendable {
-        let key: PrivateKey
-        let algorithm: COSEAlgorithm
-        let x5chain: CBOR
     }
 
     /// DeviceEngagementBytes, as scanned.
@@ -51,8 +47,7 @@ public struct ReaderSession: Sendable {
     private let signer: ReaderSigner?
     private let verifier: DeviceResponseVerifier
     private let now: @Sendable () -> Date
-    private var encryption: SessionEncryption
-    private var state = State.ready
+    private var state: State
 
     /// A session with the mdoc that showed `engagement`, asking for `request`.
     ///
@@ -122,12 +117,12 @@ public struct ReaderSession: Sendable {
         self.eReaderKeyBytes = eReaderKeyBytes
         self.sessionTranscript = transcript
         self.initialRequest = request
-        self.signer = try readerAuthentication.map { (auth) throws(SessionError) in try Self.signer(key: auth.key, chain: auth.chain) }
+        self.signer = try readerAuthentication.map { (auth) throws(SessionError) in try ReaderSigner(key: auth.key, chain: auth.chain) }
         self.verifier = DeviceResponseVerifier(
             trustAnchors: trustAnchors, documentSignerPolicy: documentSignerPolicy, sessionTranscript: transcript,
             readerKey: readerKey)
         self.now = now
-        self.encryption = SessionEncryption(role: .reader, keys: keys)
+        self.state = .ready(ReaderReadyState(session: EstablishedSession(role: .reader, keys: keys, transcript: transcript)))
     }
 
     /// A session with the mdoc whose `mdoc:` URI was scanned; see the designated initialiser.
@@ -154,11 +149,11 @@ public struct ReaderSession: Sendable {
     /// The first message: SessionEstablishment carrying EReaderKeyBytes and the encrypted
     /// DeviceRequest (9.1.1.4). Callable once, before anything else.
     public mutating func start() throws(SessionError) -> ReaderAction {
-        guard case .ready = state else {
+        guard case .ready(var ready) = state else {
             throw SessionError(.invalidState, "the session has already started")
         }
-        let data = try encryptedRequest(initialRequest)
-        state = .awaitingResponse
+        let data = try ready.session.encrypt(deviceRequest(initialRequest))
+        state = .awaitingResponse(ReaderAwaitingResponseState(session: ready.session))
         return .send(SessionEstablishment(eReaderKey: eReaderKeyBytes, data: data).encoded())
     }
 
@@ -166,56 +161,51 @@ public struct ReaderSession: Sendable {
     /// allows several requests in one session). Throws, leaving the session as it was, when a
     /// request is outstanding, the session has ended, or the request cannot be built.
     public mutating func request(_ specs: [DocRequestSpec]) throws(SessionError) -> ReaderAction {
-        guard case .idle = state else {
+        guard case .idle(var idle) = state else {
             throw SessionError(.invalidState, "a new request needs a session whose last request was answered")
         }
         try Self.check(specs)
-        let data = try encryptedRequest(specs)
-        state = .awaitingResponse
-        return .send(SessionData(data: data).encoded())
+        let message = try idle.session.seal(deviceRequest(specs))
+        state = .awaitingResponse(ReaderAwaitingResponseState(session: idle.session))
+        return .send(message)
     }
 
     /// Handles one message from the mdoc.
     public mutating func receive(_ message: [UInt8]) -> ReaderAction {
-        if case .finished(let outcome) = state {
-            return .finished(outcome)
-        }
-        let sessionData: SessionData
-        do {
-            sessionData = try SessionData(encoded: message)
-        } catch {
-            return fail(SessionError(.messageDecodingFailed, "the message from the mdoc is not SessionData: \(error)"))
-        }
-        guard let data = sessionData.data else {
-            guard let status = sessionData.status else {
-                return fail(SessionError(.unexpectedMessage, "the mdoc sent SessionData with neither data nor status"))
+        do throws(SessionError) {
+            switch state {
+            case .finished(let outcome):
+                return .finished(outcome)
+            case .ready(let waiting as any AcceptsSessionData), .idle(let waiting as any AcceptsSessionData):
+                switch try waiting.content(of: message) {
+                case .status(let status):
+                    return end(SessionStatusMapping.outcome(for: status, from: .mdoc))
+                case .data:
+                    throw SessionError(.unexpectedMessage, "the mdoc sent data while no request was outstanding")
+                }
+            case .awaitingResponse(var awaiting):
+                switch try awaiting.content(of: message) {
+                case .status(let status):
+                    return end(SessionStatusMapping.outcome(for: status, from: .mdoc))
+                case .data(let sealed, let status):
+                    let plaintext = try awaiting.session.open(sealed)
+                    let response: DeviceResponse
+                    do {
+                        response = try DeviceResponse(encoded: plaintext)
+                    } catch {
+                        throw SessionError(.messageDecodingFailed, "the decrypted message is not a DeviceResponse: \(error)")
+                    }
+                    responsesReceived += 1
+                    // A status beside the response (20 from an mdoc that ends the session with
+                    // it) ends the session once the response is taken (9.1.1.4).
+                    state = status.map { .finished(SessionStatusMapping.outcome(for: $0, from: .mdoc)) }
+                        ?? .idle(ReaderIdleState(session: awaiting.session))
+                    return .received(verifier.verify(response, at: now()), response)
+                }
             }
-            let outcome = SessionStatusMapping.outcome(for: status, from: .mdoc)
-            state = .finished(outcome)
-            return .finished(outcome)
-        }
-        guard case .awaitingResponse = state else {
-            return fail(SessionError(.unexpectedMessage, "the mdoc sent data while no request was outstanding"))
-        }
-        let plaintext: [UInt8]
-        do {
-            plaintext = try encryption.decrypt(data)
         } catch {
             return fail(error)
         }
-        let response: DeviceResponse
-        do {
-            response = try DeviceResponse(encoded: plaintext)
-        } catch {
-            return fail(SessionError(.messageDecodingFailed, "the decrypted message is not a DeviceResponse: \(error)"))
-        }
-        responsesReceived += 1
-        if let status = sessionData.status {
-            state = .finished(SessionStatusMapping.outcome(for: status, from: .mdoc))
-        } else {
-            state = .idle
-        }
-        return .received(verifier.verify(response, at: now()), response)
     }
 
     /// Ends the session with status 20 (9.1.1.4); after an end already reached, reports it.
@@ -230,20 +220,22 @@ public struct ReaderSession: Sendable {
     /// The transport ended (BLE State 0x02 or a disconnect, 8.3.3.1.1.5): a normal end when every
     /// request was answered and at least one response arrived, an error otherwise.
     public mutating func transportEnded() -> ReaderAction {
-        if case .finished(let outcome) = state {
+        switch state {
+        case .finished(let outcome):
             return .finished(outcome)
+        case .idle:
+            return end(.transportEnded)
+        case .ready, .awaitingResponse:
+            return end(.failed(SessionError(.transportEndedEarly, "the connection ended before the mdoc answered the request")))
         }
-        let outcome: SessionOutcome
-        if case .idle = state {
-            outcome = .transportEnded
-        } else {
-            outcome = .failed(SessionError(.transportEndedEarly, "the connection ended before the mdoc answered the request"))
-        }
-        state = .finished(outcome)
-        return .finished(outcome)
     }
 
     // MARK: - Internals
+
+    private mutating func end(_ outcome: SessionOutcome) -> ReaderAction {
+        state = .finished(outcome)
+        return .finished(outcome)
+    }
 
     private mutating func fail(_ error: SessionError) -> ReaderAction {
         let outcome = SessionOutcome.failed(error)
@@ -251,28 +243,17 @@ public struct ReaderSession: Sendable {
         return .sendAndFinish(SessionStatusMapping.message(for: error), outcome)
     }
 
-    private mutating func encryptedRequest(_ specs: [DocRequestSpec]) throws(SessionError) -> [UInt8] {
+    /// The encoded DeviceRequest of `specs`, each DocRequest signed when the session has a signer.
+    private func deviceRequest(_ specs: [DocRequestSpec]) throws(SessionError) -> [UInt8] {
         var docRequests: [DocRequest] = []
         for spec in specs {
             let itemsRequest = EmbeddedCBOR(spec.itemsRequest)
-            docRequests.append(DocRequest(itemsRequest: itemsRequest, readerAuth: try readerAuth(for: itemsRequest)))
+            let readerAuth = try signer.map { (signer) throws(SessionError) in
+                try signer.readerAuth(for: itemsRequest, transcript: sessionTranscript)
+            }
+            docRequests.append(DocRequest(itemsRequest: itemsRequest, readerAuth: readerAuth))
         }
-        return try encryption.encrypt(DeviceRequest(docRequests: docRequests).encoded())
-    }
-
-    /// ReaderAuth: a COSE_Sign1 with detached payload ReaderAuthenticationBytes and the reader
-    /// chain in the unprotected x5chain header (9.1.4).
-    private func readerAuth(for itemsRequest: EmbeddedCBOR<ItemsRequest>) throws(SessionError) -> COSESign1? {
-        guard let signer else { return nil }
-        var headers = CBORMap()
-        headers.append(CBOR(COSEHeaders.Label.x5chain), signer.x5chain)
-        do {
-            return try COSESign1.sign(
-                payload: sessionTranscript.readerAuthenticationBytes(itemsRequestBytes: itemsRequest),
-                detached: true, algorithm: signer.algorithm, key: signer.key, unprotectedHeaders: headers)
-        } catch {
-            throw SessionError(.messageConstructionFailed, "signing the reader authentication failed: \(error)")
-        }
+        return DeviceRequest(docRequests: docRequests).encoded()
     }
 
     private static func check(_ request: [DocRequestSpec]) throws(SessionError) {
@@ -282,18 +263,5 @@ public struct ReaderSession: Sendable {
         if let problem = request.lazy.compactMap(\.problem).first {
             throw SessionError(.messageConstructionFailed, problem)
         }
-    }
-
-    private static func signer(key: PrivateKey, chain: [Certificate]) throws(SessionError) -> ReaderSigner {
-        guard let leaf = chain.first else {
-            throw SessionError(.messageConstructionFailed, "reader authentication needs the reader certificate chain")
-        }
-        guard leaf.publicKey == key.publicKey else {
-            throw SessionError(.messageConstructionFailed, "the reader key is not the key of \"\(leaf.subject)\"")
-        }
-        guard let algorithm = COSEAlgorithm.signatureAlgorithm(forKeyOn: key.curve) else {
-            throw SessionError(.messageConstructionFailed, "a \(key.curve) key cannot sign reader authentication")
-        }
-        return ReaderSigner(key: key, algorithm: algorithm, x5chain: COSEHeaders.x5chainValue(chain.map(\.derRepresentation)))
     }
 }

@@ -1,3 +1,4 @@
+import MdocPresentation
 import MdocSession
 
 /// A holder's standing consent decisions, read from a JSON policy file (docs/consent-policy.md),

@@ -1,3 +1,4 @@
+import MdocPresentation
 import MdocSession
 
 #if canImport(Glibc)
@@ -5,6 +6,8 @@ import Glibc
 #elseif canImport(Darwin)
 import Darwin
 #endif
+
+import Foundation
 
 /// Asks the holder, line by line, which requested elements to release (ISO/IEC 18013-5 6.3.2.4,
 /// 8.3.2.1.2.1): shows the request, then `[a]ll / [n]one / [c]hoose`, and with `choose` a yes/no
@@ -23,21 +26,50 @@ public struct ConsentPrompt {
 
     private let readLine: () -> String?
     private let sink: (String) -> Void
+    private let isCancelled: () -> Bool
 
     /// A prompt reading lines (without their line ending; `nil` at the end of input) from
     /// `readLine` and writing text to `write`; the text is ``TerminalText``, every part of it
-    /// that the reader chose escaped.
-    public init(readLine: @escaping () -> String?, write: @escaping (String) -> Void) {
+    /// that the reader chose escaped. When `isCancelled` says so after `readLine` gave `nil`,
+    /// the answer is no longer wanted: the prompt stops without another word and releases
+    /// nothing.
+    public init(readLine: @escaping () -> String?, write: @escaping (String) -> Void,
+                isCancelled: @escaping () -> Bool = { false }) {
         self.readLine = readLine
         self.sink = write
+        self.isCancelled = isCancelled
     }
 
-    /// A prompt on standard input and `output`, standard output unless the program keeps that
-    /// for JSON (written unbuffered, so each question shows before the answer is read).
-    public static func standard(output: ProgramOutput = .standardOutput) -> ConsentPrompt {
+    /// A prompt on `lines` (standard input by default) and `output`, standard output unless the
+    /// program keeps that for JSON (written unbuffered, so each question shows before the answer
+    /// is read), that stops when `cancellation` is cancelled.
+    public static func standard(
+        output: ProgramOutput = .standardOutput, lines: InputLines = .standardInput,
+        cancellation: InputLines.Cancellation = InputLines.Cancellation()
+    ) -> ConsentPrompt {
         ConsentPrompt(
-            readLine: { Swift.readLine(strippingNewline: true) },
-            write: { FileDescriptorWriter.writeAll($0, to: output.fileDescriptor) })
+            readLine: { lines.readLine(until: cancellation) },
+            write: { FileDescriptorWriter.writeAll($0, to: output.fileDescriptor) },
+            isCancelled: { cancellation.isCancelled })
+    }
+
+    /// Asks on `output` and `lines` for `request` on a thread of its own, away from the
+    /// cooperative pool, while the calling task waits; cancelling the task stops the prompt at
+    /// once (the reader left), and nothing is released.
+    public static func ask(
+        _ request: PresentationRequest, output: ProgramOutput = .standardOutput, lines: InputLines = .standardInput
+    ) async -> ElementSelection {
+        let cancellation = InputLines.Cancellation()
+        return await withTaskCancellationHandler {
+            await withCheckedContinuation { (continuation: CheckedContinuation<ElementSelection, Never>) in
+                let thread = Thread {
+                    continuation.resume(returning: standard(output: output, lines: lines, cancellation: cancellation).ask(request))
+                }
+                thread.start()
+            }
+        } onCancel: {
+            cancellation.cancel()
+        }
     }
 
     /// `true` when standard input and `output` are both terminals: a person sees the question
@@ -60,7 +92,7 @@ public struct ConsentPrompt {
         }
         guard let choice = question("\nRelease [a]ll \(available.count), [n]one, or [c]hoose? ",
                                     answers: [("all", ["a", "all"]), ("none", ["n", "none"]), ("choose", ["c", "choose"])]) else {
-            return refuse()
+            return isCancelled() ? .none : refuse()
         }
         switch choice {
         case "all":
@@ -73,7 +105,7 @@ public struct ConsentPrompt {
             for (document, element) in available {
                 guard let answer = question("  \(RequestPresentationText.name(document.docType)): release \(RequestPresentationText.elementText(element))? [y/n] ",
                                             answers: [("yes", ["y", "yes"]), ("no", ["n", "no"])]) else {
-                    return refuse()
+                    return isCancelled() ? .none : refuse()
                 }
                 if answer == "yes" {
                     selection.insert(docType: document.docType, nameSpace: element.nameSpace, identifier: element.identifier)
@@ -87,13 +119,13 @@ public struct ConsentPrompt {
 
     /// Asks `prompt` until a line is one of the spellings of an answer (case-insensitive,
     /// surrounding whitespace ignored) and returns that answer; `nil` at the end of input or
-    /// after ``maximumAttempts`` misses. `answers` are in the order the prompt names them, and
+    /// after ``maximumAttempts`` misses, and once cancelled. `answers` are in the order the prompt names them, and
     /// a miss lists them in that order.
     private func question(_ prompt: TerminalText, answers: [(answer: String, spellings: [String])]) -> String? {
         for attempt in 1...Self.maximumAttempts {
             write(prompt)
             guard let line = readLine() else {
-                write("\n")
+                if !isCancelled() { write("\n") }
                 return nil
             }
             let typed = line.trimmingASCIIWhitespace().lowercased()

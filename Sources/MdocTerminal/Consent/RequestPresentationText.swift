@@ -1,4 +1,5 @@
 import MdocCBOR
+import MdocPresentation
 import MdocSession
 
 /// The text a holder reads before consenting (ISO/IEC 18013-5 8.3.2.1.2.1 and 9.1.4): for each

@@ -1,5 +1,6 @@
 import Logging
 import MdocBLE
+import MdocPresentation
 
 /// The bearer a live session runs over, as given to `--transport` (design.md section 4).
 ///

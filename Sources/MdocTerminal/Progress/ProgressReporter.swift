@@ -22,6 +22,9 @@ public struct ProgressReporter: Sendable {
         case connected(mtu: Int)
         /// SessionEstablishment (with the DeviceRequest) was sent, this many bytes.
         case requestSent(bytes: Int)
+        /// The mdoc has the request and its holder is deciding what to release (ISO/IEC 18013-5
+        /// 8.3.2.1.2.1): a person's decision, which may take a while.
+        case waitingForConsent
         /// Part of the response has arrived, this many bytes so far.
         case receiving(bytes: Int)
         /// The whole response (SessionData) arrived, this many bytes.
@@ -87,6 +90,7 @@ public struct ProgressReporter: Sendable {
         case .connecting(let target): return "connecting to \(target)"
         case .connected(let mtu): return "connected (ATT MTU \(mtu))"
         case .requestSent(let bytes): return "request sent (\(bytes) bytes)"
+        case .waitingForConsent: return "waiting for the holder's consent"
         case .receiving(let bytes): return "receiving response (\(bytes) bytes so far)"
         case .received(let bytes): return "response received (\(bytes) bytes)"
         case .verifying: return "verifying"

@@ -1,6 +1,7 @@
 import Foundation
 import MdocCrypto
 @testable import MdocSession
+import MdocTestPeers
 import Testing
 
 /// A cloned credential against the real `mdoc-reader`: the genuine issuer data of the demo mDL
@@ -30,7 +31,7 @@ import Testing
         let reader = try BackgroundProgram("mdoc-reader", [
             "request", holder.uri, "--elements", "portrait,family_name", "--portrait-out", portrait,
             "--trust", "Certs/demo/iaca.pem", "--ble-mode", "peripheral", "--transport", link.transport,
-            "--timeout", String(LinkFaultTests.timeout),
+            "--timeout", String(HostileProgramTests.timeout),
         ] + (json ? ["--json"] : []), environment: link.environment)
         try await holder.run(until: .requestReceived)
         try await holder.sendResponse()

@@ -1,5 +1,6 @@
 import Foundation
 import MdocBLE
+import MdocTestPeers
 import Testing
 
 /// A 10 MB hostile message is rejected with bounded memory (issue 6, part 6): the receiving
@@ -24,13 +25,13 @@ import Testing
 
     @Test func tenMegabyteRequestIsRejectedByTheHolderWithBoundedMemory() async throws {
         let link = SimHostileLink()
-        let holder = try LinkFaultTests.startHolder(link, keepRunning: true)
-        let reader = try HostileReader(uri: try await LinkFaultTests.engagement(holder), link: link)
+        let holder = try HostileProgramTests.startHolder(link, keepRunning: true)
+        let reader = try HostileReader(uri: try await HostileProgramTests.engagement(holder), link: link)
         try await reader.run(until: .started)
         let before = try #require(Self.kibibytes("VmHWM", of: holder.processIdentifier))
         try await reader.sendFlood(bytes: Self.hostileMessageSize)
         // The holder rejected it once it shows its next engagement.
-        _ = try await LinkFaultTests.engagement(holder, 2)
+        _ = try await HostileProgramTests.engagement(holder, 2)
         let peak = try #require(Self.kibibytes("VmHWM", of: holder.processIdentifier))
         reader.close()
         holder.interrupt()
@@ -44,7 +45,7 @@ import Testing
     @Test func tenMegabyteResponseIsRejectedByTheReaderWithBoundedMemory() async throws {
         let link = SimHostileLink()
         let holder = try HostileHolder(link: link)
-        let reader = try LinkFaultTests.startReader(holder.uri, over: link)
+        let reader = try HostileProgramTests.startReader(holder.uri, over: link)
         try await holder.run(until: .requestReceived)
         let before = try #require(Self.kibibytes("VmHWM", of: reader.processIdentifier))
         // The peak is read while the reader runs: it is gone once it rejected the message.
@@ -65,7 +66,7 @@ import Testing
         print("resource bounds: mdoc-reader given a \(Self.hostileMessageSize)-byte message: peak RSS \(peak) KiB (\(before) KiB before, +\(peak - before) KiB)")
         #expect(result.status == 8, "\(result.standardError)")
         #expect(result.standardError.contains("messageTooLarge"), "\(result.standardError)")
-        LinkFaultTests.expectNothingVerified(result)
+        HostileProgramTests.expectNothingVerified(result)
         #expect(peak - before < Self.allowedGrowthKiB, "peak RSS grew by \(peak - before) KiB")
     }
 }

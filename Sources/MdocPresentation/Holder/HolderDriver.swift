@@ -1,0 +1,195 @@
+import Logging
+import MdocBLE
+import MdocCBOR
+import MdocCrypto
+import MdocModel
+import MdocSession
+
+/// Runs the mdoc's side of one presentation (ISO/IEC 18013-5 9.1.1 over the BLE transport of
+/// 8.3.3.1.1): it makes the engagement, waits for a reader in the modes offered, drives the
+/// `HolderSession` state machine with what arrives, asks the delegates who is asking and what
+/// to release, and returns how the session ended.
+///
+/// Every wait is bounded by ``SessionTimeouts`` inside, except the holder's decision, which a
+/// person may take their time over; the reader ending the session or leaving meanwhile cancels
+/// it. Cancelling the task that runs the driver ends the session cleanly: status 20 and State
+/// 0x02 to the reader, then ``LiveSessionEnd/session(_:)`` with
+/// `SessionOutcome.terminatedByHolder`.
+///
+/// A driver is one engagement: make a new one, with a fresh ephemeral key, for the next reader.
+public struct HolderDriver: Sendable {
+    /// The documents presented.
+    public let credentials: [Credential]
+    /// The bounds of each wait.
+    public var timeouts: SessionTimeouts
+    /// Whether the holder ends the session (status 20, then State 0x02) as soon as a response
+    /// is delivered, instead of waiting for the reader's next request or end.
+    public var endsAfterResponse: Bool
+
+    private let session: HolderSession
+    private let trust: any ReaderTrustDelegate
+    private let consent: any HolderConsentDelegate
+    private let events: @Sendable (HolderEvent) async -> Void
+    private let logger: Logger
+
+    /// A new engagement presenting `credentials`.
+    ///
+    /// - Parameters:
+    ///   - credentials: the documents the holder can present, at most one per docType is used.
+    ///   - bleOptions: the BLE modes and service UUIDs to offer, such as
+    ///     `BleOptions.offering(peripheralServerMode:centralClientMode:)`.
+    ///   - eDeviceKey: the ephemeral device key; a new P-256 key when `nil`.
+    ///   - responseBuilder: how responses are built (the device authentication policy).
+    ///   - trust: who is asking: the reader authentication policy.
+    ///   - consent: what is released.
+    ///   - timeouts: the bounds of each wait.
+    ///   - endsAfterResponse: whether to end the session once a response is delivered.
+    ///   - logger: where the BLE layers log.
+    ///   - events: told what happens, for progress; the session waits while it runs.
+    /// - Throws: `SessionError` when the options offer no usable mode or the key cannot agree
+    ///   keys.
+    public init(
+        credentials: [Credential], bleOptions: BleOptions, eDeviceKey: PrivateKey? = nil,
+        responseBuilder: ResponseBuilder = ResponseBuilder(), trust: any ReaderTrustDelegate,
+        consent: any HolderConsentDelegate, timeouts: SessionTimeouts = .holder, endsAfterResponse: Bool = false,
+        logger: Logger = Logger(label: "mdoc.ble"), events: @escaping @Sendable (HolderEvent) async -> Void = { _ in }
+    ) throws(SessionError) {
+        self.session = try HolderSession(
+            credentials: credentials, eDeviceKey: eDeviceKey, bleOptions: bleOptions, responseBuilder: responseBuilder)
+        self.credentials = credentials
+        self.trust = trust
+        self.consent = consent
+        self.timeouts = timeouts
+        self.endsAfterResponse = endsAfterResponse
+        self.logger = logger
+        self.events = events
+    }
+
+    /// DeviceEngagementBytes of this engagement (8.2.1.1).
+    public var deviceEngagement: EmbeddedCBOR<DeviceEngagement> { session.deviceEngagement }
+
+    /// The `mdoc:` URI to show as a QR code (8.2.2.3).
+    public var mdocURI: MdocURI { session.mdocURI }
+
+    /// The modes the engagement offers.
+    public var modes: [MdocBLEMode] {
+        guard let options = session.deviceEngagement.value.bleOptions else { return [] }
+        return MdocBLEMode.allCases.filter { SessionLink.serviceUUID(of: $0, in: options) != nil }
+    }
+
+    /// Waits over `radio` for a reader in any mode the engagement offers, within
+    /// ``SessionTimeouts/connection``, and runs the session with the first that starts one.
+    public func run(over radio: any MdocRadio) async -> HolderSessionResult {
+        guard let options = session.deviceEngagement.value.bleOptions else {
+            return HolderSessionResult(
+                end: .link(LinkError(.noCommonMode, "the engagement offers no BLE retrieval method")), mode: nil, disclosures: [])
+        }
+        await events(.waiting(modes))
+        logger.debug("Ident computed from EDeviceKeyBytes (HKDF \"BLEIdent\", 8.3.3.1.1.4)",
+                     metadata: ["ident": "\(Hex.encode(session.bleIdent))"])
+        let link: any MdocTransport
+        do {
+            link = try await SessionLink.holder(
+                over: radio, options: options, ident: session.bleIdent, timeout: timeouts.connection, logger: logger)
+        } catch {
+            let end = Task.isCancelled ? LinkError(.cancelled, "the session was cancelled while waiting for a reader") : error
+            return HolderSessionResult(end: .link(end), mode: nil, disclosures: [])
+        }
+        await events(.connected(link.mode))
+        return await run(on: link)
+    }
+
+    /// Runs the session on `transport`, a link a reader has started, until it ends; the
+    /// transport is closed when this returns.
+    public func run(on transport: any MdocTransport) async -> HolderSessionResult {
+        var session = self.session
+        var disclosures: [HolderSessionResult.Disclosure] = []
+        let end = await DriverLink.run(transport, timeouts: timeouts) { link, group -> LiveSessionEnd in
+            var wait = await link.next(within: timeouts.idle, awaiting: "message from the reader", group: &group)
+            while true {
+                var action: HolderAction
+                switch wait {
+                case .event(let event):
+                    action = Self.action(for: event, in: &session)
+                case .failed(let error):
+                    // A reader that goes quiet after its response ends the session normally
+                    // (18013-5 leaves ending to either side); before it, the session failed.
+                    guard case .finished(let outcome) = session.transportEnded(), outcome.isNormalEnd else {
+                        return .link(error)
+                    }
+                    await events(.readerWentQuiet(error))
+                    return .session(outcome)
+                case .cancelled:
+                    return await Self.cancel(&session, on: link)
+                }
+                actions: while true {
+                    switch action {
+                    case .requestReceived(let request):
+                        let presentation = await presentation(of: request)
+                        await events(.requested(presentation))
+                        switch await link.decide(presentation, by: consent, group: &group) {
+                        case .decided(let selection):
+                            disclosures.append(HolderSessionResult.Disclosure(request: presentation, released: selection))
+                            await events(.decided(presentation, selection))
+                            action = session.decide(selection)
+                        case .interrupted(.event(let event)):
+                            action = Self.action(for: event, in: &session)
+                            if case .finished(let outcome) = action {
+                                await events(.readerLeftDuringConsent(outcome))
+                            }
+                        case .interrupted(.failed(let error)):
+                            return .link(error)
+                        case .interrupted(.cancelled):
+                            return await Self.cancel(&session, on: link)
+                        }
+                    case .send(let bytes):
+                        await events(.sending(bytes: bytes.count))
+                        do throws(LinkError) {
+                            try await link.send(bytes, sending: "the message to the reader")
+                        } catch {
+                            return .link(error)
+                        }
+                        guard endsAfterResponse, session.responsesSent > 0 else { break actions }
+                        action = session.terminate()
+                    case .sendAndFinish(let bytes, let outcome):
+                        return await link.end(sending: bytes, outcome)
+                    case .finished(let outcome):
+                        return await link.end(sending: nil, outcome)
+                    }
+                }
+                wait = await link.next(within: timeouts.idle, awaiting: "message from the reader", group: &group)
+            }
+        }
+        return HolderSessionResult(end: end, mode: transport.mode, disclosures: disclosures)
+    }
+
+    /// The request as the holder is shown it: each DocRequest's reader identity from the trust
+    /// delegate, shaped by the consent delegate.
+    private func presentation(of request: ReceivedRequest) async -> PresentationRequest {
+        var identities: [ReaderIdentity] = []
+        for docRequest in request.deviceRequest.docRequests {
+            identities.append(await trust.identity(of: docRequest, in: request))
+        }
+        return consent.presentation(of: request, identities: identities, credentials: credentials)
+    }
+
+    /// What the session does with an event of the transport.
+    private static func action(for event: MdocTransportEvent, in session: inout HolderSession) -> HolderAction {
+        switch event {
+        case .message(let bytes): return session.receive(bytes)
+        case .ended, .disconnected: return session.transportEnded()
+        }
+    }
+
+    /// The holder's task was cancelled: status 20 and State 0x02 end the session (9.1.1.4).
+    private static func cancel(_ session: inout HolderSession, on link: DriverLink) async -> LiveSessionEnd {
+        switch session.terminate() {
+        case .sendAndFinish(let bytes, let outcome):
+            return await link.end(sending: bytes, outcome)
+        case .finished(let outcome):
+            return await link.end(sending: nil, outcome)
+        case .send, .requestReceived:
+            return await link.end(sending: nil, .terminatedByHolder)
+        }
+    }
+}

@@ -1,0 +1,195 @@
+import MdocBLE
+import MdocSession
+
+/// One live session's link as its driver sees it (ISO/IEC 18013-5 8.3.3.1.1): a single queue of
+/// what happened (a message, State 0x02, the link closing, a bound running out, the holder's
+/// decision), fed by a receive task, timers and the consent task, all children of the session's
+/// task group. The driver takes one input at a time, so no two waits race, and nothing outlives
+/// the session: when ``run(_:timeouts:_:)`` returns, the link is closed and every task ended.
+struct DriverLink {
+    /// What the driver's loop is told.
+    enum Input: Sendable {
+        /// The transport delivered an event, or failed.
+        case event(Result<MdocTransportEvent, BLEError>)
+        /// A timer of wait `number` went off.
+        case tick(Int)
+        /// The holder decided what to release.
+        case decided(ElementSelection)
+    }
+
+    /// How a wait for the peer ended.
+    enum Wait: Sendable {
+        /// The transport delivered an event.
+        case event(MdocTransportEvent)
+        /// The transport failed, or a bound ran out (the link is then ended).
+        case failed(LinkError)
+        /// The task running the session was cancelled.
+        case cancelled
+    }
+
+    /// How a wait for the holder's decision ended.
+    enum Decision: Sendable {
+        case decided(ElementSelection)
+        /// The peer did something first: the decision is no longer wanted.
+        case interrupted(Wait)
+    }
+
+    /// The transport of the session.
+    let transport: any MdocTransport
+    /// The session's bounds.
+    let timeouts: SessionTimeouts
+    private var inputs: AsyncStream<Input>.Iterator
+    private let feed: AsyncStream<Input>.Continuation
+    /// The number of the current wait; ticks of earlier waits are stale.
+    private var wait = 0
+
+    private init(transport: any MdocTransport, timeouts: SessionTimeouts, inputs: AsyncStream<Input>, feed: AsyncStream<Input>.Continuation) {
+        self.transport = transport
+        self.timeouts = timeouts
+        self.inputs = inputs.makeAsyncIterator()
+        self.feed = feed
+    }
+
+    /// Runs `body` over `transport` and closes the transport after it; returns once every task
+    /// of the session ended. A task that receives from the transport for the whole session
+    /// feeds the queue until the link is over.
+    static func run<Result: Sendable>(
+        _ transport: any MdocTransport, timeouts: SessionTimeouts,
+        _ body: (inout DriverLink, inout TaskGroup<Void>) async -> Result
+    ) async -> Result {
+        await withTaskGroup(of: Void.self) { group in
+            let (inputs, feed) = AsyncStream.makeStream(of: Input.self)
+            group.addTask {
+                while true {
+                    let event: Swift.Result<MdocTransportEvent, BLEError>
+                    do throws(BLEError) {
+                        event = .success(try await transport.receive())
+                    } catch {
+                        event = .failure(error)
+                    }
+                    feed.yield(.event(event))
+                    guard case .success(.message) = event else { return }
+                }
+            }
+            var link = DriverLink(transport: transport, timeouts: timeouts, inputs: inputs, feed: feed)
+            let result = await body(&link, &group)
+            transport.close()
+            feed.finish()
+            group.cancelAll()
+            return result
+        }
+    }
+
+    /// The next event of the transport, waiting at most `first` for its first chunks, then
+    /// ``SessionTimeouts/idle`` between chunks and ``SessionTimeouts/message`` for the whole
+    /// message (the transport's `MdocTransport.lastReceived` tells how far it got). When a
+    /// bound runs out the link is ended with State 0x02 (8.3.3.1.1.5) and the failure names
+    /// `what` was awaited.
+    mutating func next(within first: Duration, awaiting what: String, group: inout TaskGroup<Void>) async -> Wait {
+        wait += 1
+        let number = wait
+        let started = ContinuousClock.now
+        var firstSeen: ContinuousClock.Instant?
+        // Until chunks are seen the watch looks at least once per idle bound, so that chunks
+        // arriving early put the message under the idle bound from then on.
+        schedule(number, at: min(started + first, started + timeouts.idle), group: &group)
+        while let input = await inputs.next() {
+            switch input {
+            case .event(let event):
+                wait += 1
+                return Self.wait(event, awaiting: what)
+            case .tick(number):
+                let now = ContinuousClock.now
+                let latest = await transport.lastReceived.flatMap { $0 > started ? $0 : nil }
+                if firstSeen == nil { firstSeen = latest }
+                let idleDeadline = latest.map { $0 + timeouts.idle } ?? started + first
+                let messageDeadline = firstSeen.map { $0 + timeouts.message } ?? idleDeadline
+                guard now >= min(idleDeadline, messageDeadline) else {
+                    let next = latest == nil ? min(idleDeadline, now + timeouts.idle) : min(idleDeadline, messageDeadline)
+                    schedule(number, at: next, group: &group)
+                    continue
+                }
+                wait += 1
+                await SessionLink.end(transport)
+                if messageDeadline < idleDeadline {
+                    return .failed(LinkError(
+                        .timeout, "the \(what) took longer than \(SessionLink.seconds(timeouts.message)) to arrive, though the peer kept sending"))
+                }
+                if latest != nil {
+                    return .failed(LinkError(
+                        .timeout, "the \(what) stopped arriving: nothing more came within \(SessionLink.seconds(timeouts.idle))"))
+                }
+                return .failed(LinkError(.timeout, "no \(what) within \(SessionLink.seconds(first))"))
+            case .tick, .decided:
+                continue
+            }
+        }
+        return .cancelled
+    }
+
+    /// Asks `consent` to decide on `request` in a task of the session, and waits for the answer
+    /// or for the peer to act first (a message, State 0x02, the link closing), whichever comes
+    /// first. The decision has no bound: a person takes the time they need. When the peer acts
+    /// first, the decision task is cancelled as the session ends.
+    mutating func decide(
+        _ request: PresentationRequest, by consent: any HolderConsentDelegate, group: inout TaskGroup<Void>
+    ) async -> Decision {
+        let feed = self.feed
+        group.addTask {
+            let selection = await consent.decide(request)
+            feed.yield(.decided(selection))
+        }
+        while let input = await inputs.next() {
+            switch input {
+            case .decided(let selection):
+                return .decided(selection)
+            case .event(let event):
+                return .interrupted(Self.wait(event, awaiting: "the holder's decision"))
+            case .tick:
+                continue
+            }
+        }
+        return .interrupted(.cancelled)
+    }
+
+    /// Sends `message`, bounded by ``SessionTimeouts/idle``; `what` names it in the failure.
+    func send(_ message: [UInt8], sending what: String) async throws(LinkError) {
+        try await SessionLink.send(message, on: transport, within: timeouts.idle, sending: what)
+    }
+
+    /// Ends the session on the link: sends `status` when given (a status message the peer can
+    /// no longer take changes nothing), then State 0x02 (8.3.3.1.1.5). Runs to its end, within
+    /// ``SessionLink/endTimeout`` for each step, even when the session's task is cancelled.
+    func finish(sending status: [UInt8]?) async {
+        let transport = self.transport
+        await Task {
+            if let status {
+                try? await SessionLink.send(status, on: transport, within: SessionLink.endTimeout, sending: "the status message")
+            }
+            await SessionLink.end(transport)
+        }.value
+    }
+
+    /// Ends the session as ``finish(sending:)`` does, and says it ended with `outcome`.
+    func end(sending status: [UInt8]?, _ outcome: SessionOutcome) async -> LiveSessionEnd {
+        await finish(sending: status)
+        return .session(outcome)
+    }
+
+    private func schedule(_ number: Int, at deadline: ContinuousClock.Instant, group: inout TaskGroup<Void>) {
+        let feed = self.feed
+        group.addTask {
+            guard (try? await Task.sleep(until: deadline, clock: .continuous)) != nil else { return }
+            feed.yield(.tick(number))
+        }
+    }
+
+    private static func wait(_ event: Result<MdocTransportEvent, BLEError>, awaiting what: String) -> Wait {
+        switch event {
+        case .success(let event):
+            return .event(event)
+        case .failure(let error):
+            return .failed(SessionLink.linkError(error, "while waiting for \(what)"))
+        }
+    }
+}

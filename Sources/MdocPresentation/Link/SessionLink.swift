@@ -1,0 +1,234 @@
+import Logging
+import MdocBLE
+import MdocModel
+
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
+import Foundation
+#endif
+
+/// Opens the link of a live ISO/IEC 18013-5 session over a transport, in the BLE mode both
+/// sides agree on (8.3.3.1.1), and bounds each wait by a timeout.
+///
+/// | side   | mdoc peripheral server mode              | mdoc central client mode                    |
+/// |--------|------------------------------------------|---------------------------------------------|
+/// | holder | advertises key-10 UUID, GATT server      | scans for key-11 UUID, GATT client, checks Ident |
+/// | reader | scans for key-10 UUID, GATT client       | advertises key-11 UUID, GATT server serving Ident |
+public enum SessionLink {
+    /// The holder's side over `radio`: offers every mode `options` supports and returns the
+    /// first link a reader makes. `ident` is the Ident the reader's server must serve in central
+    /// client mode.
+    public static func holder(
+        over radio: any MdocRadio, options: BleOptions, ident: [UInt8], timeout: Duration,
+        logger: Logger = Logger(label: "mdoc.ble")
+    ) async throws(LinkError) -> any MdocTransport {
+        let attempts = offeredModes(options).compactMap { mode -> (@Sendable () async -> Result<any MdocTransport, LinkError>)? in
+            guard let uuid = serviceUUID(of: mode, in: options) else { return nil }
+            return {
+                do throws(BLEError) {
+                    return .success(try await radio.holderLink(
+                        mode: mode, serviceUUID: uuid, ident: ident, timeout: timeout, logger: logger))
+                } catch {
+                    return .failure(linkError(error, peer: "reader", uuid: uuid, mode: mode, timeout: timeout))
+                }
+            }
+        }
+        guard !attempts.isEmpty else {
+            throw LinkError(.noCommonMode, "the engagement offers no BLE mode with a service UUID")
+        }
+        return try await firstLink(of: attempts).get()
+    }
+
+    /// The reader's side over `radio` in `mode`, which the engagement's `options` must
+    /// offer. `ident` is the Ident derived from the engagement's EDeviceKeyBytes, served in
+    /// central client mode.
+    public static func reader(
+        over radio: any MdocRadio, options: BleOptions, mode: MdocBLEMode, ident: [UInt8], timeout: Duration,
+        logger: Logger = Logger(label: "mdoc.ble")
+    ) async throws(LinkError) -> any MdocTransport {
+        guard let uuid = serviceUUID(of: mode, in: options) else {
+            throw LinkError(.noCommonMode, "the mdoc does not offer \(mode.rawValue) mode")
+        }
+        do throws(BLEError) {
+            return try await radio.readerLink(mode: mode, serviceUUID: uuid, ident: ident, timeout: timeout, logger: logger)
+        } catch {
+            throw linkError(error, peer: "mdoc", uuid: uuid, mode: mode, timeout: timeout)
+        }
+    }
+
+    /// The mode a reader uses with an mdoc offering `options`: `preferred` when given (and
+    /// offered), else mdoc peripheral server mode when offered, since every mdoc reader can be
+    /// a GATT client, else central client mode.
+    public static func readerMode(for options: BleOptions, preferring preferred: MdocBLEMode?) throws(LinkError) -> MdocBLEMode {
+        let offered = offeredModes(options)
+        if let preferred {
+            guard offered.contains(preferred) else {
+                throw LinkError(.noCommonMode, "the mdoc does not offer \(preferred.rawValue) mode (it offers: \(names(offered)))")
+            }
+            return preferred
+        }
+        guard let mode = offered.first else {
+            throw LinkError(.noCommonMode, "the engagement offers no BLE mode with a service UUID")
+        }
+        return mode
+    }
+
+    /// The service UUID of `mode` when the options offer that mode.
+    public static func serviceUUID(of mode: MdocBLEMode, in options: BleOptions) -> UUID? {
+        switch mode {
+        case .peripheralServer:
+            return options.peripheralServerModeSupported ? options.peripheralServerModeUUID : nil
+        case .centralClient:
+            return options.centralClientModeSupported ? options.centralClientModeUUID : nil
+        }
+    }
+
+    /// How long ending the link with State 0x02 may take before it is closed anyway: a Write
+    /// Command or notification and, for a GATT client, the unsubscription before it.
+    public static let endTimeout: Duration = .seconds(2)
+
+    /// Sends `message` on `transport`; when the peer has not taken it after `timeout` (it never
+    /// started the session, never subscribed to the messages, or stopped reading), or the calling
+    /// task is cancelled, the link is closed and a ``LinkError/Code/timeout`` (or
+    /// ``LinkError/Code/cancelled``) names `what` was being sent and why it could not be.
+    public static func send(
+        _ message: [UInt8], on transport: any MdocTransport, within timeout: Duration, sending what: String
+    ) async throws(LinkError) {
+        let result = await withTaskGroup(of: SendStep.self) { group -> Result<Void, LinkError> in
+            group.addTask {
+                do throws(BLEError) {
+                    try await transport.send(message)
+                    return .sent(.success(()))
+                } catch {
+                    return .sent(.failure(error))
+                }
+            }
+            group.addTask {
+                do {
+                    try await Task.sleep(for: timeout)
+                } catch {
+                    return .cancelled
+                }
+                return .timedOut
+            }
+            let first = await group.next()
+            if case .sent(let outcome)? = first {
+                group.cancelAll()
+                return outcome.mapError { linkError($0, "sending \(what)") }
+            }
+            // The peer did not take it in time, or the caller was cancelled: closing the link
+            // ends the send still waiting; what it then fails with says why it could not finish.
+            transport.close()
+            var failure = if case .timedOut? = first {
+                LinkError(.timeout, "the peer did not take \(what) within \(seconds(timeout))")
+            } else {
+                LinkError(.cancelled, "the session was cancelled while sending \(what)")
+            }
+            while let next = await group.next() {
+                if case .sent(.failure(let error)) = next, error.code != .linkClosed {
+                    failure.reason += ": \(error.reason)"
+                }
+            }
+            return .failure(failure)
+        }
+        try result.get()
+    }
+
+    /// Ends `transport` with State 0x02 (8.3.3.1.1.5); after ``endTimeout`` it is closed, which
+    /// ends what `MdocTransport.end()` still waits for. Runs to its end even when the calling
+    /// task is cancelled: a session that is cancelled still tells the peer it is over.
+    public static func end(_ transport: any MdocTransport) async {
+        await Task {
+            await withTaskGroup(of: Void.self) { group in
+                group.addTask { await transport.end() }
+                group.addTask {
+                    try? await Task.sleep(for: endTimeout)
+                    if !Task.isCancelled { transport.close() }
+                }
+                await group.next()
+                group.cancelAll()
+            }
+        }.value
+    }
+
+    // MARK: - Internals
+
+    /// What one task of a bounded send reports.
+    private enum SendStep: Sendable {
+        case sent(Result<Void, BLEError>)
+        case timedOut
+        case cancelled
+    }
+
+    /// Runs the attempts side by side; the first link wins and the others are cancelled. When
+    /// all fail, the most telling failure is returned: any other than a timeout.
+    private static func firstLink(
+        of attempts: [@Sendable () async -> Result<any MdocTransport, LinkError>]
+    ) async -> Result<any MdocTransport, LinkError> {
+        await withTaskGroup(of: Result<any MdocTransport, LinkError>.self) { group in
+            for attempt in attempts {
+                group.addTask { await attempt() }
+            }
+            var failures: [LinkError] = []
+            while let next = await group.next() {
+                switch next {
+                case .success:
+                    group.cancelAll()
+                    return next
+                case .failure(let error):
+                    failures.append(error)
+                }
+            }
+            return .failure(failures.first { $0.code != .timeout } ?? failures.first
+                ?? LinkError(.timeout, "no reader connected"))
+        }
+    }
+
+    private static func offeredModes(_ options: BleOptions) -> [MdocBLEMode] {
+        MdocBLEMode.allCases.filter { serviceUUID(of: $0, in: options) != nil }
+    }
+
+    private static func names(_ modes: [MdocBLEMode]) -> String {
+        modes.isEmpty ? "none" : modes.map(\.rawValue).joined(separator: ", ")
+    }
+
+    /// The failure of an operation on an open link, in `context`.
+    static func linkError(_ error: BLEError, _ context: String) -> LinkError {
+        if error.code == .timeout || error.code == .peerNotFound {
+            return LinkError(.timeout, context)
+        }
+        return LinkError(.bluetooth, "\(context): \(error)")
+    }
+
+    /// The failure of the link to the `peer` ("reader" or "mdoc") on service `uuid` in `mode`:
+    /// a timeout when none came, what the centrals that came did, or what happened to the link
+    /// (a link that dropped, another Ident, another failure).
+    private static func linkError(_ error: BLEError, peer: String, uuid: UUID, mode: MdocBLEMode, timeout: Duration) -> LinkError {
+        let service = "service \(uuid) (\(mode.rawValue) mode)"
+        switch error.code {
+        case .timeout where peer == "mdoc", .peerNotFound where peer == "mdoc":
+            // An mdoc stops advertising, and connecting, once a reader started a session on the
+            // engagement (8.3.3.1.1.4): nothing on the air tells busy from gone.
+            return LinkError(
+                .timeout,
+                "no mdoc on \(service) within \(seconds(timeout)): the mdoc is busy with another reader or gone (an mdoc stops advertising an engagement once a reader has started a session on it; ask for its current engagement)")
+        case .timeout, .peerNotFound:
+            return LinkError(.timeout, "no \(peer) on \(service) within \(seconds(timeout))")
+        case .sessionNotStarted:
+            return LinkError(.timeout, "no \(peer) started a session on \(service) within \(seconds(timeout)): \(error.reason)")
+        case .identMismatch:
+            return LinkError(.bluetooth, "Ident mismatch on \(service): \(error.reason)")
+        case .serviceInUse:
+            return LinkError(.busy, "the \(peer) is busy: another reader serves \(service) for this engagement already")
+        default:
+            return LinkError(.bluetooth, "the link to the \(peer) on \(service) failed: \(error)")
+        }
+    }
+
+    /// `duration` in seconds, whole when it is whole ("30 s", "0.5 s").
+    static func seconds(_ duration: Duration) -> String {
+        let value = Double(duration.components.seconds) + Double(duration.components.attoseconds) / 1e18
+        return value == value.rounded() ? "\(Int(value)) s" : "\(value) s"
+    }
+}

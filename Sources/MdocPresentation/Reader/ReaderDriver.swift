@@ -1,0 +1,184 @@
+import Logging
+import MdocBLE
+import MdocCBOR
+import MdocCrypto
+import MdocModel
+import MdocSession
+
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
+import Foundation
+#endif
+
+/// Runs the mdoc reader's side of one session (ISO/IEC 18013-5 9.1.1 over the BLE transport of
+/// 8.3.3.1.1): it finds the mdoc of a scanned engagement in a mode both offer, sends the request,
+/// drives the `ReaderSession` state machine until the response is verified, ends the session
+/// as ``termination`` says, and returns the report and how the session ended.
+///
+/// Every wait is bounded by ``SessionTimeouts`` inside: finding the mdoc, the response (which
+/// waits for the holder's consent, ``SessionTimeouts/response``), and each message's progress.
+/// Cancelling the task that runs the driver ends the session cleanly: status 20 and State 0x02
+/// to the mdoc, then ``LiveSessionEnd/session(_:)`` with `SessionOutcome.terminatedByReader`.
+public struct ReaderDriver: Sendable {
+    /// The bounds of each wait.
+    public var timeouts: SessionTimeouts
+    /// How the session ends once the response is in.
+    public var termination: ReaderTermination
+
+    private let session: ReaderSession
+    private let events: @Sendable (ReaderEvent) async -> Void
+    private let logger: Logger
+
+    /// A driver for the session `session` describes: the engagement, the request, reader
+    /// authentication and the trust responses are verified against.
+    public init(
+        session: ReaderSession, timeouts: SessionTimeouts = .reader, termination: ReaderTermination = .status,
+        logger: Logger = Logger(label: "mdoc.ble"), events: @escaping @Sendable (ReaderEvent) async -> Void = { _ in }
+    ) {
+        self.session = session
+        self.timeouts = timeouts
+        self.termination = termination
+        self.logger = logger
+        self.events = events
+    }
+
+    /// A driver asking the mdoc that showed `uri` for `request`, verifying the response against
+    /// `trustAnchors` (IACA certificates) at the time `now` gives; see `ReaderSession` for the
+    /// other parameters.
+    public init(
+        uri: MdocURI, request: [DocRequestSpec], readerAuthentication: (key: PrivateKey, chain: [Certificate])? = nil,
+        trustAnchors: [Certificate], documentSignerPolicy: DocumentSignerPolicy = .standard,
+        now: @escaping @Sendable () -> Date = { Date() }, timeouts: SessionTimeouts = .reader,
+        termination: ReaderTermination = .status, logger: Logger = Logger(label: "mdoc.ble"),
+        events: @escaping @Sendable (ReaderEvent) async -> Void = { _ in }
+    ) throws(SessionError) {
+        self.init(
+            session: try ReaderSession(
+                uri: uri, request: request, readerAuthentication: readerAuthentication, trustAnchors: trustAnchors,
+                documentSignerPolicy: documentSignerPolicy, now: now),
+            timeouts: timeouts, termination: termination, logger: logger, events: events)
+    }
+
+    /// The mode a session over a radio uses: `preferred` when the engagement offers it, else the
+    /// engagement's first (``SessionLink/readerMode(for:preferring:)``).
+    public func mode(preferring preferred: MdocBLEMode?) throws(LinkError) -> MdocBLEMode {
+        guard let options = session.deviceEngagement.value.bleOptions else {
+            throw LinkError(.noCommonMode, "the engagement offers no BLE retrieval method")
+        }
+        return try SessionLink.readerMode(for: options, preferring: preferred)
+    }
+
+    /// Finds the mdoc over `radio` in `mode` (``mode(preferring:)`` with no preference when
+    /// `nil`), within ``SessionTimeouts/connection``, and runs the session.
+    public func run(over radio: any MdocRadio, mode preferred: MdocBLEMode? = nil) async -> ReaderSessionResult {
+        let mode: MdocBLEMode
+        do {
+            mode = try self.mode(preferring: preferred)
+        } catch {
+            return ReaderSessionResult(end: .link(error), mode: nil, report: nil, response: nil)
+        }
+        guard let options = session.deviceEngagement.value.bleOptions, let uuid = SessionLink.serviceUUID(of: mode, in: options) else {
+            return ReaderSessionResult(
+                end: .link(LinkError(.noCommonMode, "the mdoc does not offer \(mode.rawValue) mode")), mode: nil, report: nil, response: nil)
+        }
+        await events(.connecting(mode, serviceUUID: uuid))
+        let link: any MdocTransport
+        do {
+            link = try await SessionLink.reader(
+                over: radio, options: options, mode: mode, ident: session.bleIdent, timeout: timeouts.connection, logger: logger)
+        } catch {
+            let end = Task.isCancelled ? LinkError(.cancelled, "the session was cancelled while looking for the mdoc") : error
+            return ReaderSessionResult(end: .link(end), mode: mode, report: nil, response: nil)
+        }
+        return await run(on: link)
+    }
+
+    /// Runs the session on `transport`, a link to the mdoc on which the session started, until
+    /// it ends; the transport is closed when this returns.
+    public func run(on transport: any MdocTransport) async -> ReaderSessionResult {
+        var session = self.session
+        var report: VerificationReport?
+        var response: DeviceResponse?
+        let end = await DriverLink.run(transport, timeouts: timeouts) { link, group -> LiveSessionEnd in
+            var action: ReaderAction
+            do throws(SessionError) {
+                action = try session.start()
+            } catch {
+                await link.finish(sending: nil)
+                return .session(.failed(error))
+            }
+            var reportedConnection = false
+            while true {
+                let first: Duration
+                let what: String
+                switch action {
+                case .send(let bytes):
+                    do throws(LinkError) {
+                        try await link.send(bytes, sending: "the message to the mdoc")
+                    } catch {
+                        return .link(error)
+                    }
+                    if !reportedConnection {
+                        // After the first send the GATT client has exchanged MTUs in either mode.
+                        await events(.connected(mtu: await transport.mtu))
+                        reportedConnection = true
+                    }
+                    await events(.requestSent(bytes: bytes.count))
+                    await events(.waitingForConsent)
+                    (first, what) = (timeouts.response, "response from the mdoc")
+                case .received(let verified, let decoded):
+                    report = verified
+                    response = decoded
+                    // A status beside the response (20 from a holder that ends the session with
+                    // it) ended the session (9.1.1.4): the transport ends now, State 0x02 first,
+                    // whatever the termination asked.
+                    if session.isFinished {
+                        action = session.terminate()
+                        continue
+                    }
+                    switch termination {
+                    case .status:
+                        action = session.terminate()
+                        continue
+                    case .state:
+                        await link.finish(sending: nil)
+                        return .session(Self.outcome(of: session.transportEnded()))
+                    case .wait:
+                        (first, what) = (timeouts.idle, "end of the session")
+                    }
+                case .sendAndFinish(let bytes, let outcome):
+                    return await link.end(sending: bytes, outcome)
+                case .finished(let outcome):
+                    return await link.end(sending: nil, outcome)
+                }
+                switch await link.next(within: first, awaiting: what, group: &group) {
+                case .event(.message(let bytes)):
+                    await events(.received(bytes: bytes.count))
+                    action = session.receive(bytes)
+                case .event(.ended), .event(.disconnected):
+                    action = session.transportEnded()
+                case .failed(let error):
+                    // With the response in hand, an mdoc that never ends the session is no
+                    // failure; the wait's end already ended the link, State 0x02 first.
+                    guard report != nil else { return .link(error) }
+                    await events(.mdocWentQuiet(error))
+                    return .session(Self.outcome(of: session.transportEnded()))
+                case .cancelled:
+                    action = session.terminate()
+                }
+            }
+        }
+        return ReaderSessionResult(end: end, mode: transport.mode, report: report, response: response)
+    }
+
+    /// How the session ended, from what `ReaderSession.transportEnded()` returned.
+    private static func outcome(of action: ReaderAction) -> SessionOutcome {
+        switch action {
+        case .finished(let outcome), .sendAndFinish(_, let outcome):
+            return outcome
+        case .send, .received:
+            return .transportEnded
+        }
+    }
+}

@@ -1,0 +1,208 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
+import Foundation
+#endif
+import MdocBLE
+import MdocCBOR
+import MdocModel
+import MdocSession
+
+/// How far a ``HostileHolder`` lets a session with a reader go before it vanishes or stalls.
+public enum HolderPhase: String, CaseIterable, Sendable, CustomStringConvertible {
+    /// The reader connected; nothing was exchanged.
+    case accepted
+    /// The reader exchanged ATT_MTU.
+    case mtuExchanged
+    /// The reader enabled notifications of State and Server2Client.
+    case subscribed
+    /// The reader wrote State 0x01.
+    case started
+    /// The first chunk of the reader's SessionEstablishment arrived.
+    case midRequest
+    /// The whole SessionEstablishment arrived and the response is built, not sent.
+    case requestReceived
+    /// The first chunks of the response were sent, not the last.
+    case midResponse
+
+    public var description: String { rawValue }
+
+    /// Whether the reader has not started the session by this phase: a link that drops then
+    /// is no session, and the reader connects again (ISO/IEC 18013-5 8.3.3.1.1.4).
+    public var isBeforeStart: Bool {
+        HolderPhase.allCases.firstIndex(of: self)! < HolderPhase.allCases.firstIndex(of: .started)!
+    }
+}
+
+/// A GATT server in this test process playing the mdoc, in mdoc peripheral server mode, against
+/// a real `mdoc-reader`: a real ``HolderSession`` with the demo mDL (or a credential the test
+/// gives) answers the request, and the response leaves in the chunks a test chooses, as raw ATT
+/// notifications.
+public final class HostileHolder {
+    public let link: any HostileLink
+    /// The engagement the reader under test is given.
+    public let uri: String
+    private var session: HolderSession
+    private let serviceUUID: UUID
+    private let server: GATTServer
+    private var connection: GATTServerConnection?
+    private var bearer: (any ATTBearer)?
+    private var reassembler = MessageReassembler(mtu: 23)
+    private var mtu = 23
+    private var started = false
+    private var chunksReceived = 0
+    /// The encoded response SessionData, once the request was answered.
+    private var response: [UInt8]?
+
+    /// A holder presenting the demo mDL.
+    public convenience init(link: any HostileLink) throws {
+        try self.init(link: link, credential: try Self.demoMDL())
+    }
+
+    /// A holder presenting `credential`.
+    public init(link: any HostileLink, credential: Credential) throws {
+        self.link = link
+        let options = BleOptions.offering(peripheralServerMode: true, centralClientMode: false)
+        session = try HolderSession(credentials: [credential], bleOptions: options)
+        guard let uuid = options.peripheralServerModeUUID else { throw PeerError("no peripheral server UUID") }
+        serviceUUID = uuid
+        server = GATTServer(services: [MdocGATTProfile.service(mode: .peripheralServer, serviceUUID: uuid, ident: nil)])
+        uri = session.mdocURI.description
+    }
+
+    deinit {
+        close()
+    }
+
+    /// The committed demo mDL.
+    public static func demoMDL() throws -> Credential {
+        try DemoMaterial.mDL()
+    }
+
+    /// Lets the session go up to and including `last`.
+    public func run(until last: HolderPhase) async throws {
+        for phase in HolderPhase.allCases {
+            try await step(phase)
+            if phase == last { return }
+        }
+    }
+
+    /// Sends the response in correct chunks (after `.requestReceived`).
+    public func sendResponse() async throws {
+        try await send(ChunkFault.pieces(of: try builtResponse()))
+    }
+
+    /// Sends the response broken by `fault` (after `.requestReceived`); stops quietly when the
+    /// reader closed the link.
+    public func sendResponse(_ fault: ChunkFault) async throws {
+        try await send(fault.chunks(of: try builtResponse(), mtu: mtu))
+    }
+
+    /// Sends, as its response, a message of `bytes` octets (not CBOR) in the largest chunks the
+    /// link allows.
+    public func sendFlood(bytes: Int) async throws {
+        try await send(ChunkFault.flood(bytes: bytes, mtu: mtu))
+    }
+
+    /// Vanishes: the link closes without State 0x02.
+    public func close() {
+        connection?.close()
+        bearer?.close()
+    }
+
+    // MARK: Steps
+
+    private func step(_ phase: HolderPhase) async throws {
+        switch phase {
+        case .accepted:
+            let bearer = try await link.accept(serviceUUID: serviceUUID, timeout: .seconds(60))
+            self.bearer = bearer
+            connection = GATTServerConnection(server: server, bearer: bearer)
+        case .mtuExchanged:
+            try await awaitEvents { (holder: HostileHolder) -> Bool in holder.mtu > 23 }
+        case .subscribed:
+            let state = MdocGATTProfile.state(mode: .peripheralServer)
+            let server2Client = MdocGATTProfile.server2Client(mode: .peripheralServer)
+            try await awaitEvents { (holder: HostileHolder) async throws -> Bool in
+                let connection = try holder.requireConnection()
+                let toState = await connection.isSubscribed(state)
+                let toServer2Client = await connection.isSubscribed(server2Client)
+                return toState && toServer2Client
+            }
+        case .started:
+            try await awaitEvents { (holder: HostileHolder) -> Bool in holder.started }
+        case .midRequest:
+            try await awaitEvents { (holder: HostileHolder) -> Bool in holder.chunksReceived > 0 }
+        case .requestReceived:
+            try await awaitEvents { (holder: HostileHolder) -> Bool in holder.response != nil }
+        case .midResponse:
+            let chunks = ChunkFault.pieces(of: try builtResponse())
+            try await send(Array(chunks.prefix(chunks.count / 2)))
+        }
+    }
+
+    /// Takes the reader's GATT events until `done` holds.
+    private func awaitEvents(until done: (HostileHolder) async throws -> Bool) async throws {
+        let connection = try requireConnection()
+        while try await !done(self) {
+            guard let event = try await connection.nextEvent() else {
+                throw PeerError("the reader closed the link")
+            }
+            try handle(event)
+        }
+    }
+
+    private func handle(_ event: GATTServerEvent) throws {
+        switch event {
+        case .mtuExchanged(let agreed):
+            mtu = agreed
+            reassembler.mtu = agreed
+        case .subscriptionChanged:
+            break
+        case .written(let characteristic, let value, _):
+            if characteristic == MdocGATTProfile.state(mode: .peripheralServer), value == [MdocGATTProfile.stateStart] {
+                started = true
+            } else if characteristic == MdocGATTProfile.client2Server(mode: .peripheralServer) {
+                chunksReceived += 1
+                if let message = try reassembler.append(value) {
+                    response = try answer(message)
+                }
+            }
+        }
+    }
+
+    /// The holder's answer to `request`: everything asked for, approved.
+    private func answer(_ request: [UInt8]) throws -> [UInt8] {
+        guard case .requestReceived(let received) = session.receive(request),
+              case .send(let message) = session.decide(.all(requestedIn: received.deviceRequest))
+        else { throw PeerError("the holder session did not answer the request") }
+        return message
+    }
+
+    private func builtResponse() throws -> [UInt8] {
+        guard let response else { throw PeerError("no request was answered yet") }
+        return response
+    }
+
+    /// Sends `chunks` as raw Server2Client notifications; stops at the first that finds the link
+    /// closed.
+    private func send(_ chunks: [[UInt8]]) async throws {
+        guard let bearer, let handle = server.valueHandle(of: MdocGATTProfile.server2Client(mode: .peripheralServer)) else {
+            throw PeerError("not connected")
+        }
+        for chunk in chunks {
+            do {
+                try await bearer.send(ATTPDU.handleValueNotification(attributeHandle: handle, attributeValue: chunk).bytes)
+            } catch {
+                // The program under test closed the link, as it must for some faults.
+                guard error.code == .linkClosed else { throw error }
+                return
+            }
+        }
+    }
+
+    private func requireConnection() throws -> GATTServerConnection {
+        guard let connection else { throw PeerError("not connected") }
+        return connection
+    }
+}

@@ -1,0 +1,225 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
+import Foundation
+#endif
+import MdocBLE
+import MdocCBOR
+import MdocCrypto
+import MdocModel
+import MdocSession
+
+/// How far a ``HostileReader`` goes through the connection sequence of ISO/IEC 18013-5
+/// 8.3.3.1.1.4 (mdoc peripheral server mode) and the session before it vanishes or stalls.
+public enum ReaderPhase: String, CaseIterable, Sendable, CustomStringConvertible {
+    /// The link is up; nothing was exchanged.
+    case connected
+    /// ATT_MTU exchanged.
+    case mtuExchanged
+    /// The 18013-5 service and its characteristics discovered.
+    case discovered
+    /// Notifications of State and Server2Client enabled.
+    case subscribed
+    /// State 0x01 written: the session started.
+    case started
+    /// The first chunks of SessionEstablishment sent, not the last.
+    case midRequest
+    /// SessionEstablishment sent whole; the response not yet taken.
+    case requestSent
+    /// The DeviceResponse received; the session not ended.
+    case responseReceived
+
+    public var description: String { rawValue }
+
+    /// Whether the reader has not started the session by this phase: the holder does not take
+    /// it for its reader yet (ISO/IEC 18013-5 8.3.3.1.1.4).
+    public var isBeforeStart: Bool {
+        ReaderPhase.allCases.firstIndex(of: self)! < ReaderPhase.allCases.firstIndex(of: .started)!
+    }
+}
+
+/// A GATT client in this test process playing the mdoc reader against a real `mdoc-holder` in
+/// mdoc peripheral server mode: it walks the connection sequence one ``ReaderPhase`` at a time
+/// and sends the real SessionEstablishment of a ``ReaderSession`` in the chunks a test chooses,
+/// as raw ATT Write Commands, so nothing in this process stops a broken chunk.
+public final class HostileReader {
+    /// A characteristic whose notifications the reader enables at `.subscribed`.
+    public enum Notification: Sendable {
+        case state
+        case server2Client
+    }
+
+    public let link: any HostileLink
+    /// What the reader subscribes to at `.subscribed`.
+    public let subscriptions: Set<Notification>
+    public private(set) var session: ReaderSession
+    private let serviceUUID: UUID
+    private let request: [UInt8]
+    private var bearer: (any ATTBearer)?
+    private var client: GATTClient?
+    private var characteristics: [GATTRemoteCharacteristic] = []
+    /// The ATT_MTU agreed; 23 before the exchange.
+    public private(set) var mtu = 23
+    /// How far the sequence went.
+    public private(set) var phase: ReaderPhase?
+
+    /// A reader for the holder that showed `uri`, asking for `specs` (age_over_18 of the mDL
+    /// unless given), enabling the notifications of `subscriptions` (both by default, as
+    /// 8.3.3.1.1.4 has it).
+    public init(uri: String, link: any HostileLink, asking specs: [DocRequestSpec]? = nil,
+                subscriptions: Set<Notification> = [.state, .server2Client]) throws {
+        self.link = link
+        self.subscriptions = subscriptions
+        let engagement = try MdocURI(uri)
+        guard let uuid = engagement.deviceEngagementBytes.value.bleOptions?.peripheralServerModeUUID else {
+            throw PeerError("the holder does not offer mdoc peripheral server mode")
+        }
+        serviceUUID = uuid
+        var elements = OrderedMap<String, Bool>()
+        elements["age_over_18"] = false
+        let spec = DocRequestSpec(docType: DocType.mDL, nameSpaces: [NameSpace.mDL: elements])
+        session = try ReaderSession(uri: engagement, request: specs ?? [spec], trustAnchors: [try DemoMaterial.iaca()], now: { Date() })
+        guard case .send(let establishment) = try session.start() else {
+            throw PeerError("the reader session did not start")
+        }
+        request = establishment
+    }
+
+    deinit {
+        close()
+    }
+
+    /// Goes through the sequence up to and including `last`.
+    public func run(until last: ReaderPhase) async throws {
+        for phase in ReaderPhase.allCases {
+            try await step(phase)
+            if phase == last { return }
+        }
+    }
+
+    /// Sends SessionEstablishment broken by `fault`, after ``run(until:)`` reached `.started`.
+    /// Sends stop quietly when the holder closed the link (as it must for some faults).
+    public func sendRequest(_ fault: ChunkFault) async throws {
+        try await send(fault.chunks(of: request, mtu: mtu))
+    }
+
+    /// Sends a message of `bytes` octets (not CBOR) in the largest chunks the link allows, after
+    /// ``run(until:)`` reached `.started`.
+    public func sendFlood(bytes: Int) async throws {
+        try await send(ChunkFault.flood(bytes: bytes, mtu: mtu))
+    }
+
+    /// Sends SessionEstablishment in correct chunks with `pause` after each but the last, after
+    /// ``run(until:)`` reached `.started`: a slow peer that keeps sending.
+    public func sendRequest(pausingFor pause: Duration) async throws {
+        let pieces = ChunkFault.pieces(of: request)
+        for (index, piece) in pieces.enumerated() {
+            guard try await send([piece]) else { return }
+            if index < pieces.count - 1 { try await Task.sleep(for: pause) }
+        }
+    }
+
+    /// Sends `count` chunks that each say more follow, with `pause` after each, after
+    /// ``run(until:)`` reached `.started`: a peer that keeps sending and never finishes.
+    public func trickle(chunks count: Int, pausingFor pause: Duration) async throws {
+        for _ in 0..<count {
+            guard try await send([[MessageChunker.moreChunksHeader, 0xA5, 0xA5, 0xA5]]) else { return }
+            try await Task.sleep(for: pause)
+        }
+    }
+
+    /// The holder's next whole message on Server2Client, after the request was sent.
+    public func receiveResponse() async throws -> [UInt8] {
+        try await receiveMessage()
+    }
+
+    /// Vanishes: the link closes without State 0x02.
+    public func close() {
+        client?.close()
+        bearer?.close()
+    }
+
+    /// Waits until the holder ends the link; notifications it sends meanwhile are skipped.
+    public func awaitLinkEnd() async throws {
+        let client = try requireClient()
+        while try await client.nextNotification() != nil {}
+    }
+
+    // MARK: Steps
+
+    private func step(_ phase: ReaderPhase) async throws {
+        switch phase {
+        case .connected:
+            let bearer = try await link.connect(serviceUUID: serviceUUID, timeout: .seconds(30))
+            self.bearer = bearer
+            client = GATTClient(bearer: bearer)
+        case .mtuExchanged:
+            mtu = try await requireClient().exchangeMTU(MdocGATTClientTransport.requestedMTU)
+        case .discovered:
+            let client = try requireClient()
+            characteristics = try await client.discoverCharacteristics(
+                of: try await client.discoverPrimaryService(BluetoothUUID(serviceUUID)))
+        case .subscribed:
+            if subscriptions.contains(.state) {
+                try await requireClient().setNotifications(true, for: try characteristic(MdocGATTProfile.state(mode: .peripheralServer)))
+            }
+            if subscriptions.contains(.server2Client) {
+                try await requireClient().setNotifications(true, for: try characteristic(MdocGATTProfile.server2Client(mode: .peripheralServer)))
+            }
+        case .started:
+            try await requireClient().writeWithoutResponse(
+                [MdocGATTProfile.stateStart], to: try characteristic(MdocGATTProfile.state(mode: .peripheralServer)))
+        case .midRequest:
+            let chunks = ChunkFault.pieces(of: request)
+            try await send(Array(chunks.prefix(chunks.count - 1)))
+        case .requestSent:
+            try await send(Array(ChunkFault.pieces(of: request).suffix(1)))
+        case .responseReceived:
+            _ = try await receiveMessage()
+        }
+        self.phase = phase
+    }
+
+    /// Writes `chunks` to Client2Server as raw Write Commands; stops at the first that finds the
+    /// link closed.
+    /// Returns false when the link was closed.
+    @discardableResult
+    private func send(_ chunks: [[UInt8]]) async throws -> Bool {
+        guard let bearer else { throw PeerError("not connected") }
+        let handle = try characteristic(MdocGATTProfile.client2Server(mode: .peripheralServer)).valueHandle
+        for chunk in chunks {
+            do {
+                try await bearer.send(ATTPDU.writeCommand(attributeHandle: handle, attributeValue: chunk).bytes)
+            } catch {
+                // The program under test closed the link, as it must for some faults.
+                guard error.code == .linkClosed else { throw error }
+                return false
+            }
+        }
+        return true
+    }
+
+    /// The next whole message on Server2Client.
+    private func receiveMessage() async throws -> [UInt8] {
+        let client = try requireClient()
+        let handle = try characteristic(MdocGATTProfile.server2Client(mode: .peripheralServer)).valueHandle
+        var reassembler = MessageReassembler(mtu: mtu)
+        while let (from, value) = try await client.nextNotification() {
+            guard from == handle else { continue }
+            if let message = try reassembler.append(value) { return message }
+        }
+        throw PeerError("the holder closed the link before its response")
+    }
+
+    private func requireClient() throws -> GATTClient {
+        guard let client else { throw PeerError("not connected") }
+        return client
+    }
+
+    private func characteristic(_ uuid: BluetoothUUID) throws -> GATTRemoteCharacteristic {
+        guard let found = characteristics.first(where: { $0.uuid == uuid }) else {
+            throw PeerError("characteristic \(uuid) not discovered")
+        }
+        return found
+    }
+}

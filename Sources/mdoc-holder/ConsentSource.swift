@@ -1,0 +1,39 @@
+import MdocPresentation
+import MdocSession
+import MdocTerminal
+
+/// Who decides what the holder discloses (design.md rule 6), as the consent delegate of the
+/// session: `--yes`, `--policy FILE`, or the person at the terminal.
+struct ConsentSource: HolderConsentDelegate {
+    enum Kind: Sendable {
+        /// `--yes`: every requested element the credentials hold.
+        case approveAll
+        /// `--policy FILE`.
+        case policy(ConsentPolicy)
+        /// Ask on the terminal.
+        case prompt
+    }
+
+    let kind: Kind
+    /// Where the request and the consent dialogue are shown.
+    let output: ProgramOutput
+
+    /// The approved elements for `request`, after showing it on ``output``. The prompt stops at
+    /// once when the session's task is cancelled (the reader left).
+    func decide(_ request: PresentationRequest) async -> ElementSelection {
+        switch kind {
+        case .approveAll:
+            output.write(RequestPresentationText.render(request))
+            return request.allAvailable
+        case .policy(let policy):
+            output.write(RequestPresentationText.render(request))
+            let evaluation = policy.evaluate(request)
+            for decision in evaluation.decisions {
+                output.writeLine("  \(decision)")
+            }
+            return evaluation.selection
+        case .prompt:
+            return await ConsentPrompt.ask(request, output: output)
+        }
+    }
+}

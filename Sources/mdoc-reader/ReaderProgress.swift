@@ -1,0 +1,43 @@
+import MdocBLE
+import MdocPresentation
+import MdocTerminal
+import Synchronization
+
+/// The reader's progress lines on standard error, from the events of its session.
+final class ReaderProgress: Sendable {
+    private let reporter = Mutex(ProgressReporter.standardError(label: "mdoc-reader"))
+    /// The `--transport` the session runs over, for the connecting line.
+    private let transport: TransportSpec
+
+    /// Progress of a session over `transport`.
+    init(transport: TransportSpec) {
+        self.transport = transport
+    }
+
+    /// Shows `event`.
+    func show(_ event: ReaderEvent) {
+        reporter.withLock { reporter in
+            switch event {
+            case .connecting(let mode, let uuid):
+                reporter.report(.connecting("the mdoc's service \(uuid) in \(mode.rawValue) mode over \(transport)"))
+            case .connected(let mtu):
+                reporter.report(.connected(mtu: mtu))
+            case .requestSent(let bytes):
+                reporter.report(.requestSent(bytes: bytes))
+            case .waitingForConsent:
+                reporter.report(.waitingForConsent)
+            case .received(let bytes):
+                reporter.report(.received(bytes: bytes))
+                reporter.report(.verifying)
+            case .mdocWentQuiet(let error):
+                reporter.finish()
+                ProgramOutput.standardError.writeLine("mdoc-reader: \(error); ending the session")
+            }
+        }
+    }
+
+    /// Ends an open progress line.
+    func finish() {
+        reporter.withLock { $0.finish() }
+    }
+}
