@@ -4,6 +4,7 @@ import FoundationEssentials
 import Foundation
 #endif
 @testable import MdocBLE
+import Synchronization
 import Testing
 
 /// The GATT client's side over the sim link when the server's links drop before the session
@@ -71,6 +72,21 @@ struct ClientReconnectionTests {
         #expect(error?.reason.hasPrefix("1 link was made and dropped before the session started (") == true, "\(error?.reason ?? "")")
     }
 
+    @Test("a link that ends as soon as it is made, before the adapter hands it over, is connected again")
+    func linkEndedAsItWasMadeIsConnectedAgain() async throws {
+        let uuid = UUID()
+        let adapter = LinksEndingAtOnce(endingFirst: 2)
+        async let serverSide = Self.server(uuid: uuid, drops: 0, serving: true)
+        let holder = try await MdocBLEConnector.holder(mode: .centralClient, serviceUUID: uuid, ident: Self.ident,
+                                                       timeout: .seconds(20), over: adapter)
+        defer { holder.close() }
+        let server = try #require(try await serverSide)
+        defer { server.close() }
+        #expect(adapter.attempts.withLock { $0 } == 3)
+        try await server.send([3])
+        #expect(try await holder.receive() == .message([3]))
+    }
+
     @Test("an Ident mismatch is not retried")
     func identMismatchIsFinal() async throws {
         let uuid = UUID()
@@ -84,4 +100,38 @@ struct ClientReconnectionTests {
         #expect(error?.code == .identMismatch)
         #expect(try await other.receive() == .disconnected)
     }
+}
+
+/// The sim adapter, except that its first links end as soon as they are made, the way the LE
+/// host reports a link whose Disconnection Complete came with its Connection Complete: `connect`
+/// throws `linkClosed` before any bearer is handed over.
+private final class LinksEndingAtOnce: BLEAdapter {
+    let endingFirst: Int
+    let attempts = Mutex(0)
+    private let sim = SimAdapter()
+
+    init(endingFirst: Int) {
+        self.endingFirst = endingFirst
+    }
+
+    func connect(serviceUUID: UUID, timeout: Duration) async throws(BLEError) -> any ATTBearer {
+        let attempt = attempts.withLock { count in
+            count += 1
+            return count
+        }
+        guard attempt > endingFirst else {
+            throw BLEError(.linkClosed, "the link to the peer ended as soon as it was made")
+        }
+        return try await sim.connect(serviceUUID: serviceUUID, timeout: timeout)
+    }
+
+    func advertise(serviceUUID: UUID) async throws(BLEError) -> any BLEAdvertisement {
+        try await sim.advertise(serviceUUID: serviceUUID)
+    }
+
+    func scan(for duration: Duration) async throws(BLEError) -> [BLEPeripheralSighting] {
+        try await sim.scan(for: duration)
+    }
+
+    func close() async {}
 }

@@ -72,10 +72,24 @@ public enum MdocBLEConnector: Sendable {
                                 over adapter: any BLEAdapter, logger: Logger) async throws(BLEError) -> any MdocTransport {
         let deadline = ContinuousClock.now + timeout
         var dropped: [(after: Duration, reason: String)] = []
+        // A link that ended before State 0x01, `after` it was made: connect again, or give up.
+        func droppedBeforeStart(after: Duration, _ error: BLEError) throws(BLEError) {
+            dropped.append((after, error.reason))
+            guard dropped.count < maximumConnectionAttempts else { throw droppedLinks(dropped, timedOut: false) }
+            guard ContinuousClock.now < deadline else { throw droppedLinks(dropped, timedOut: true) }
+            logger.info("the link dropped before the session started; connecting again", metadata: [
+                "service": "\(serviceUUID)", "after": "\(MdocSessionAcceptor.seconds(after))",
+                "reason": "\(error.reason)", "attempt": "\(dropped.count + 1)",
+            ])
+        }
         while true {
             let bearer: any ATTBearer
             do {
                 bearer = try await adapter.connect(serviceUUID: serviceUUID, timeout: deadline - ContinuousClock.now)
+            } catch where error.code == .linkClosed {
+                // The peer ended the link as soon as it was made, before the bearer was handed over.
+                try droppedBeforeStart(after: .zero, error)
+                continue
             } catch where !dropped.isEmpty && (error.code == .timeout || error.code == .peerNotFound) {
                 throw droppedLinks(dropped, timedOut: true)
             }
@@ -84,13 +98,7 @@ public enum MdocBLEConnector: Sendable {
                 return try await MdocGATTClientTransport(mode: mode, serviceUUID: serviceUUID, expectedIdent: expectedIdent,
                                                          bearer: bearer, logger: logger)
             } catch where error.code == .linkClosed {
-                dropped.append((ContinuousClock.now - connected, error.reason))
-                guard dropped.count < maximumConnectionAttempts else { throw droppedLinks(dropped, timedOut: false) }
-                guard ContinuousClock.now < deadline else { throw droppedLinks(dropped, timedOut: true) }
-                logger.info("the link dropped before the session started; connecting again", metadata: [
-                    "service": "\(serviceUUID)", "after": "\(MdocSessionAcceptor.seconds(dropped.last!.after))",
-                    "reason": "\(error.reason)", "attempt": "\(dropped.count + 1)",
-                ])
+                try droppedBeforeStart(after: ContinuousClock.now - connected, error)
             }
         }
     }
