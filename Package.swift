@@ -1,7 +1,7 @@
 // swift-tools-version:6.1
 //
 // swift-mdoc: the ISO/IEC 18013-5 mobile document toolkit for Linux.
-// Architecture: ../shared/design.md, sections 1 and 2. Arrows point down only:
+// Architecture: docs/architecture.md, sections 1 and 2. Arrows point down only:
 // executables -> MdocTerminal -> MdocPresentation -> MdocBLE, MdocSession -> MdocModel -> MdocCOSE
 // -> MdocCrypto, MdocCBOR. MdocBLE knows messages only as bytes and imports no other module;
 // MdocSession never imports MdocBLE; MdocPresentation is where the two meet: it runs sessions.
@@ -39,7 +39,7 @@ let package = Package(
         .package(url: "https://github.com/swiftlang/swift-docc-plugin", from: "1.5.0"),
     ],
     targets: [
-        // System libraries (design.md section 1): found through pkg-config, nothing else inside.
+        // System libraries (docs/architecture.md section 1): found through pkg-config, nothing else inside.
         .systemLibrary(
             name: "CCBOR",
             pkgConfig: "libcbor",

@@ -1,5 +1,5 @@
 // swift-tools-version:6.1
-// libFuzzer targets for every parser of swift-mdoc that sees a peer's bytes (issue 6; design.md
+// libFuzzer targets for every parser of swift-mdoc that sees a peer's bytes (docs/architecture.md
 // section 6). Built by scripts/fuzz.sh with `-sanitize=fuzzer,address` over the whole package
 // graph, so the library code is instrumented too. Not part of the main package: nothing here is
 // built by `swift build` at the top.

@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Fuzzing (issue 6; FuzzTesting/README.md): builds the libFuzzer targets of FuzzTesting/ with
+# Fuzzing (FuzzTesting/README.md): builds the libFuzzer targets of FuzzTesting/ with
 # -sanitize=fuzzer,address and runs them.
 #
 #   scripts/fuzz.sh list                  the targets

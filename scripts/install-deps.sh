@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Installs what swift-mdoc needs and is missing (design.md section 1). Debian/Ubuntu; needs root
+# Installs what swift-mdoc needs and is missing (docs/architecture.md section 1). Debian/Ubuntu; needs root
 # (or sudo) only when a system package is missing.
 #
 #   scripts/install-deps.sh                    the system packages the build needs

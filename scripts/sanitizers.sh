@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# The test suite under AddressSanitizer and under ThreadSanitizer (issue 6), each in a build folder
+# The test suite under AddressSanitizer and under ThreadSanitizer, each in a build folder
 # of its own, in the same runs as scripts/test.sh (scripts/test-runs.sh). The programs the tests
 # start are built with the same sanitizer, so a report in a holder or a reader fails its test too
 # (exit status 66 for ThreadSanitizer, 1 for AddressSanitizer).

@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Resource bounds and soak (issue 6, part 6). Not part of scripts/test.sh: it takes minutes.
+# Resource bounds and soak. Not part of scripts/test.sh: it takes minutes.
 #
 #   bash scripts/soak.sh                 # 1,000 sessions, 10,000 offline verifications
 #   SOAK_SESSIONS=100 SOAK_VERIFICATIONS=1000 bash scripts/soak.sh

@@ -1,4 +1,4 @@
-/// The bounds the decoder enforces on untrusted input (design rule 3 and 4): how deep items may
+/// The bounds the decoder enforces on untrusted input (docs/architecture.md rule 3 and 4): how deep items may
 /// nest, how many items one message may hold, and how large the message may be.
 ///
 /// Every ISO/IEC 18013-5 message fits far inside ``default``. Callers that read a known, smaller

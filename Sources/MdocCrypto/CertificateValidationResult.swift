@@ -2,7 +2,7 @@
 /// Annex B profile): every check that ran, every failure, and the path built.
 ///
 /// Validation is a value, not a throw, so that a verification report can list each check
-/// (design rule 5); after swift-certificates' `CertificateValidationResult`.
+/// (docs/architecture.md rule 5); after swift-certificates' `CertificateValidationResult`.
 public struct CertificateValidationResult: Sendable, CustomStringConvertible {
     /// A check that ran and passed for one certificate.
     public struct PassedCheck: Sendable, Hashable, CustomStringConvertible {

@@ -6,7 +6,7 @@ import MdocModel
 ///
 /// Session keys hash SessionTranscriptBytes (`#6.24(bstr .cbor SessionTranscript)`), while
 /// DeviceAuthentication and ReaderAuthentication embed the SessionTranscript item itself. Both are
-/// built here from the transcript's encoding as received (design.md rule 1): the structures that
+/// built here from the transcript's encoding as received (docs/architecture.md rule 1): the structures that
 /// embed it are written around those bytes, never from a re-encoded value.
 public struct SessionTranscriptBinding: Sendable {
     /// The decoded transcript.

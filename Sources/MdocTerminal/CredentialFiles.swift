@@ -12,14 +12,14 @@ import Darwin
 /// `mdoc-holder present --credential`, the holder's store and `mdoc-holder import`.
 ///
 /// A credential holds the device private key (ISO/IEC 18013-5 9.1.3), so one that group or
-/// others may access is refused, as OpenSSH refuses such private keys (design.md rule 8),
+/// others may access is refused, as OpenSSH refuses such private keys (docs/architecture.md rule 8),
 /// unless its device key is one of ``PublishedDeviceKeys``: a key the repository publishes has
 /// no secret left to protect. The file is read and recognised first, so that a file that is no
 /// credential at all (issuer data, a certificate, a response) is called what it is instead of a
 /// private key.
 public enum CredentialFiles {
     /// The permission bits a file holding a private key must not have: any access by group or
-    /// others (design.md rule 8; the rule OpenSSH applies to its private keys).
+    /// others (docs/architecture.md rule 8; the rule OpenSSH applies to its private keys).
     public static let forbiddenMode: mode_t = 0o077
 
     /// A credential read from a file.

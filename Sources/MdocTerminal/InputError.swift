@@ -20,7 +20,7 @@ public struct InputError: Error, Sendable, Hashable, CustomStringConvertible {
         /// The input is of a kind the command cannot use (for example a certificate file that
         /// holds no certificate).
         public static let unsupportedContent = Code("unsupportedContent")
-        /// A file holding a private key lets group or others access it (design.md rule 8).
+        /// A file holding a private key lets group or others access it (docs/architecture.md rule 8).
         public static let insecurePermissions = Code("insecurePermissions")
         /// A file or directory given as trust anchors holds no usable one: a certificate that
         /// is not a self-signed root (ISO/IEC 18013-5 Annex B), or a private key.

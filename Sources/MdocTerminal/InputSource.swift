@@ -9,7 +9,7 @@ import Darwin
 /// Reads what a user hands to `mdoc inspect` or `mdoc-reader verify`: a file path, `-` for
 /// standard input, or (where a command allows it) an `mdoc:` URI given as the argument itself.
 ///
-/// Content is detected, never declared (design.md section 5): an `mdoc:` URI, hex text, base64url
+/// Content is detected, never declared (docs/architecture.md section 5): an `mdoc:` URI, hex text, base64url
 /// text, or else binary CBOR. Reading stops one byte past ``maximumInputSize`` so a huge file or
 /// an endless pipe is rejected without being read whole.
 public struct InputSource: Sendable {

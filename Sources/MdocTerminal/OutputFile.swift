@@ -12,7 +12,7 @@ import Darwin
 /// private key is never readable by others, whatever the umask. Failures name the path and the
 /// system's reason (`strerror`), never a Foundation error.
 public enum OutputFile {
-    /// Mode of private key and credential files (design.md rule 8), and of personal data a
+    /// Mode of private key and credential files (docs/architecture.md rule 8), and of personal data a
     /// reader exports.
     public static let privateMode: mode_t = 0o600
     /// Mode of certificate files and other public output.

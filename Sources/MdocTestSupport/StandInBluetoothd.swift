@@ -2,7 +2,7 @@ import Foundation
 
 /// The stand-in bluetoothd of `Tests/Interop/bluez`: BlueZ's D-Bus interfaces on a private bus,
 /// bridged to the `sim` transport, so a program with `--transport bluez` meets one with
-/// `--transport sim` through real D-Bus calls (design.md section 6).
+/// `--transport sim` through real D-Bus calls (docs/architecture.md section 6).
 public final class StandInBluetoothd: Sendable {
     /// How long the script may take to start its bus and print the address.
     public static let startTimeout: TimeInterval = 30

@@ -1,6 +1,6 @@
 import Foundation
 
-/// Linked Bumble virtual LE controllers on loopback TCP ports (design.md section 6): runs
+/// Linked Bumble virtual LE controllers on loopback TCP ports (docs/architecture.md section 6): runs
 /// `Tests/Interop/bumble/virtual_controllers.py`, which prints the ports it serves, and stops
 /// it with ``stop()`` or when this process ends (the script exits when its standard input,
 /// a pipe from here, closes).

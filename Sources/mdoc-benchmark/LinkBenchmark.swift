@@ -1,5 +1,5 @@
 // `mdoc-benchmark link`: the demo mDL presented in full (a response of about 20 KB) between two
-// LE hosts of this toolkit through two linked Bumble virtual controllers (design.md section 4),
+// LE hosts of this toolkit through two linked Bumble virtual controllers (docs/architecture.md section 4),
 // in each ISO/IEC 18013-5 BLE mode, with the real holder and reader state machines.
 //
 // Reported per mode, over `--sessions N` sessions (default 10):

@@ -2,7 +2,7 @@ import MdocPresentation
 import MdocSession
 import MdocTerminal
 
-/// Who decides what the holder discloses (design.md rule 6), as the consent delegate of the
+/// Who decides what the holder discloses (docs/architecture.md rule 6), as the consent delegate of the
 /// session: `--yes`, `--policy FILE`, or the person at the terminal.
 struct ConsentSource: HolderConsentDelegate {
     enum Kind: Sendable {

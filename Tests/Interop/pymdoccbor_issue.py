@@ -4,7 +4,7 @@
 Interop peer for swift-mdoc (see Tests/Interop/README.md). The mdoc is built
 by pymdoccbor's public API (pymdoccbor.mdoc.issuer.MdocCborIssuer); this script
 only prepares the inputs and wraps pymdoccbor's IssuerSigned into the
-Credential map of ISSUE3-CONTRACT C1:
+Credential map that swift-mdoc reads and writes:
 
     Credential = {
       "docType": tstr,

@@ -8,7 +8,7 @@ import Logging
 import MdocTestSupport
 import Testing
 
-/// Two LE hosts of this toolkit through two linked Bumble virtual controllers (design.md
+/// Two LE hosts of this toolkit through two linked Bumble virtual controllers (docs/architecture.md
 /// section 6): real advertising, scanning, connections, ACL flow control and the 18013-5 GATT
 /// service, over the controllers' H4 streams on loopback.
 @Suite("LE hosts through Bumble virtual controllers (ISO/IEC 18013-5 8.3.3.1.1 over HCI)", .timeLimit(.minutes(2)))

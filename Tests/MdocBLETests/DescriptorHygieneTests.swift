@@ -9,7 +9,7 @@ import Testing
 /// Counts the descriptors of the whole test process, so it runs in a process of its own
 /// (scripts/test-runs.sh): beside the other suites, their sockets, pipes and Bumble processes come
 /// and go while it counts, and on a loaded two-core CI machine that noise outgrew any slack.
-@Suite("Descriptor hygiene of the sim link, alone in its test process (design.md section 4)", .timeLimit(.minutes(1)))
+@Suite("Descriptor hygiene of the sim link, alone in its test process (docs/architecture.md section 4)", .timeLimit(.minutes(1)))
 struct DescriptorHygieneTests {
     /// A link holds seven descriptors (the listening, connecting and accepted sockets and the
     /// wake-up pairs of two I/O threads), so a leak of even one per link shows within a few

@@ -8,7 +8,7 @@ import Logging
 @testable import MdocBLE
 import Testing
 
-@Suite("HCI transports: tcp, serial, user channel, btsnoop (design.md section 4)", .timeLimit(.minutes(1)))
+@Suite("HCI transports: tcp, serial, user channel, btsnoop (docs/architecture.md section 4)", .timeLimit(.minutes(1)))
 struct HCITransportTests {
     @Test("transport names parse, and bad ones say what is expected")
     func specs() throws {

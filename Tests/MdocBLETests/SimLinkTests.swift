@@ -71,7 +71,7 @@ enum SimTestSupport {
     }
 }
 
-@Suite("Sim link: ATT bearers over AF_UNIX SOCK_SEQPACKET (design.md section 4)", .timeLimit(.minutes(1)))
+@Suite("Sim link: ATT bearers over AF_UNIX SOCK_SEQPACKET (docs/architecture.md section 4)", .timeLimit(.minutes(1)))
 struct SimLinkTests {
     @Test("the address is mdoc-sim/<lowercase uuid> after the namespace")
     func address() throws {

@@ -1,7 +1,7 @@
 import MdocCBOR
 import Testing
 
-/// `#6.24(bstr .cbor Value)` keeps the bytes it received (RFC 8949 section 3.4.5.1; design rule 1).
+/// `#6.24(bstr .cbor Value)` keeps the bytes it received (RFC 8949 section 3.4.5.1; docs/architecture.md rule 1).
 struct EmbeddedCBORTests {
     @Test func receivedBytesSurviveEvenWhenNotPreferred() throws {
         // 24(<< 1 >>) with 1 written in three bytes, 0x190001.

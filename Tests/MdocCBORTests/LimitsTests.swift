@@ -1,7 +1,7 @@
 import MdocCBOR
 import Testing
 
-/// Each limit of ``CBORLimits`` just under and just over (design rule 3).
+/// Each limit of ``CBORLimits`` just under and just over (docs/architecture.md rule 3).
 struct LimitsTests {
     @Test func defaultsAreTheNamedConstants() {
         #expect(CBORLimits.default.maximumDepth == 32)

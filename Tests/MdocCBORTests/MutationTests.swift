@@ -3,7 +3,7 @@ import MdocTestSupport
 import Testing
 
 /// Damaged copies of real messages: each either fails with a ``CBORError`` or decodes to an item
-/// whose encoding decodes back to the same encoding (design rule 4: no crash on any input).
+/// whose encoding decodes back to the same encoding (docs/architecture.md rule 4: no crash on any input).
 struct MutationTests {
     /// A fixed-seed generator (xorshift64*), so every run checks the same inputs.
     struct Generator {

@@ -5,7 +5,7 @@ import Testing
 /// The `bluez` transport through real D-Bus calls: `mdoc-holder` and `mdoc-reader` talk to a
 /// stand-in bluetoothd on a private dbus-daemon bus (Tests/Interop/bluez), which serves their
 /// GATT applications and advertisements over the `sim` bearer and connects their discoveries to
-/// sim advertisers, so a program on `bluez` meets one on `sim` (design.md section 6).
+/// sim advertisers, so a program on `bluez` meets one on `sim` (docs/architecture.md section 6).
 @Suite("mdoc-holder and mdoc-reader through bluetoothd's D-Bus API", .timeLimit(.minutes(4)))
 struct BlueZSessionTests {
     static let programTimeout = "60"

@@ -5,7 +5,7 @@ import Testing
 /// `mdoc-holder` and `mdoc-reader` against an independent ISO/IEC 18013-5 BLE implementation:
 /// the peers in Tests/Interop/bumble, written on Bumble's own host, GATT server and client (not
 /// on the toolkit's), exchange real encrypted messages with the programs through two linked
-/// Bumble virtual controllers (design.md section 6; Tests/Interop/README.md, "Bumble peers").
+/// Bumble virtual controllers (docs/architecture.md section 6; Tests/Interop/README.md, "Bumble peers").
 @Suite("mdoc-holder and mdoc-reader against the Bumble 18013-5 peers", .timeLimit(.minutes(4)))
 struct BumblePeerTests {
     static let peers = ProgramRunner.repositoryRoot + "/Tests/Interop/bumble"

@@ -5,7 +5,7 @@ import Testing
 
 /// Live sessions between the real `mdoc-holder` and `mdoc-reader` over real (virtual) Bluetooth
 /// LE: each program drives its own Bumble virtual controller through the toolkit's user-space
-/// LE host (`--transport hci:tcp:…`), the controllers linked on loopback (design.md section 6).
+/// LE host (`--transport hci:tcp:…`), the controllers linked on loopback (docs/architecture.md section 6).
 @Suite("mdoc-holder and mdoc-reader over hci:tcp through Bumble virtual controllers", .timeLimit(.minutes(3)))
 struct HCISessionTests {
     static let trust = ["--trust", "Certs/demo/iaca.pem"]

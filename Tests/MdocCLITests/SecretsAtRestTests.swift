@@ -5,7 +5,7 @@ import MdocSession
 import MdocTerminal
 import Testing
 
-/// Secrets at rest and in logs (design.md rule 8): the demo runs with the committed credential
+/// Secrets at rest and in logs (docs/architecture.md rule 8): the demo runs with the committed credential
 /// as git checks it out (its published key is no secret; ``DemoMaterialTests`` has the refusal
 /// of a secret one), and no private key the programs hold appears in anything they print.
 @Suite struct SecretsAtRestTests {

@@ -4,7 +4,7 @@ import MdocPresentation
 import MdocSession
 import Testing
 
-/// One named hostile or broken input and the specific rejection it must meet (issue 6, part 3).
+/// One named hostile or broken input and the specific rejection it must meet.
 ///
 /// Each case builds its input from material the project makes (``TestPKI``, ``TestMdoc``,
 /// ``DocumentIssuer`` credentials, live ``SessionPair``s) or from the Annex D vectors, runs the

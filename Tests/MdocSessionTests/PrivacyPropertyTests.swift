@@ -12,8 +12,8 @@ import FoundationEssentials
 import Foundation
 #endif
 
-/// The holder's privacy guarantees as properties (ISO/IEC 18013-5 8.3.2.1.2.2, 9.1.3; issue 6
-/// part 5): for random credentials, requests and consent decisions, a whole session between a
+/// The holder's privacy guarantees as properties (ISO/IEC 18013-5 8.3.2.1.2.2, 9.1.3; docs/architecture.md
+/// section 6): for random credentials, requests and consent decisions, a whole session between a
 /// real ``HolderSession`` and ``ReaderSession`` discloses exactly the elements that were
 /// requested, approved and held, nothing else; and no private key of the holder leaves it.
 @Suite("Holder privacy properties (ISO/IEC 18013-5 8.3.2.1.2.2)")

@@ -1,7 +1,7 @@
 import FuzzSupport
 import MdocCBOR
 
-/// CBOR decoding with the default limits (RFC 8949; design.md rule 4), then what the toolkit does
+/// CBOR decoding with the default limits (RFC 8949; docs/architecture.md rule 4), then what the toolkit does
 /// with a decoded value: diagnostic notation with embedded CBOR expanded, and re-encoding.
 @_cdecl("LLVMFuzzerTestOneInput")
 public func fuzzCBOR(_ data: UnsafePointer<UInt8>?, _ size: Int) -> Int32 {

@@ -8,7 +8,7 @@ import Synchronization
 
 /// The `bluez` transport: ISO/IEC 18013-5 BLE sessions through bluetoothd's D-Bus API, so the
 /// programs share the system's adapter with everything else instead of taking it over
-/// (BlueZ doc/org.bluez.*.rst; design.md section 4).
+/// (BlueZ doc/org.bluez.*.rst; docs/architecture.md section 4).
 ///
 /// As the GATT server (the mdoc in peripheral server mode, the reader in central client mode)
 /// it registers a GATT application (GattManager1.RegisterApplication) and an advertisement of

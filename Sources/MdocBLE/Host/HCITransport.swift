@@ -1,7 +1,7 @@
 import Logging
 
 /// The link between this host and a Bluetooth controller: HCI packets both ways over a TCP
-/// stream, a serial line or the Linux HCI user channel (Bluetooth Core Vol 4 Part A 2, design.md
+/// stream, a serial line or the Linux HCI user channel (Bluetooth Core Vol 4 Part A 2, docs/architecture.md
 /// section 4). A dedicated thread does the I/O; every packet is logged at trace level and, with
 /// a ``BTSnoopWriter``, written to a btsnoop file.
 public final class HCITransport: Sendable, CustomStringConvertible {

@@ -1,4 +1,4 @@
-/// Where a controller is, as `--transport hci:…` names it (design.md section 4).
+/// Where a controller is, as `--transport hci:…` names it (docs/architecture.md section 4).
 ///
 /// | spelling | controller |
 /// |---|---|

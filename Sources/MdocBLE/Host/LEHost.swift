@@ -6,7 +6,7 @@ import Foundation
 import Logging
 
 /// A user-space Bluetooth LE host: it drives a controller over an ``HCITransport`` and gives
-/// each LE link's ATT channel to the 18013-5 GATT service above (design.md section 4).
+/// each LE link's ATT channel to the 18013-5 GATT service above (docs/architecture.md section 4).
 ///
 /// What it does (Bluetooth Core Vol 4 Part E unless noted):
 /// - initialises the controller: Reset, event masks, buffer sizes, address (a static random

@@ -6,7 +6,7 @@ import Foundation
 
 /// The `sim` transport as a ``BLEAdapter``: advertising binds the abstract socket named after
 /// the service UUID, connecting retries until it appears (``SimLink``), scanning lists the
-/// bound names (design.md section 4).
+/// bound names (docs/architecture.md section 4).
 public final class SimAdapter: BLEAdapter {
     /// How often ``scan(for:)`` looks at the bound socket names.
     public static let scanInterval: Duration = .milliseconds(100)

@@ -1,7 +1,7 @@
 import Glibc
 
 /// An ATT bearer over a local AF_UNIX SOCK_SEQPACKET socket: the `sim` transport
-/// (design.md section 4), standing in for the L2CAP ATT channel of an LE link
+/// (docs/architecture.md section 4), standing in for the L2CAP ATT channel of an LE link
 /// (Bluetooth Core Vol 3 Part F 3.2.11).
 ///
 /// One PDU per datagram, delivered in order; PDUs above ``maximumPDUSize`` are refused on send

@@ -5,7 +5,7 @@ import FoundationEssentials
 import Foundation
 #endif
 
-/// The `sim` transport's link layer (design.md section 4): ATT bearers over AF_UNIX
+/// The `sim` transport's link layer (docs/architecture.md section 4): ATT bearers over AF_UNIX
 /// SOCK_SEQPACKET sockets in the Linux abstract namespace, named after the 18013-5 service UUID
 /// the way an LE peripheral advertises it (ISO/IEC 18013-5 Table A.1). Advertising binds the
 /// name; connecting ("scanning") retries until the name appears.

@@ -25,13 +25,13 @@ import MdocModel
 ///
 /// IssuerSignedItemBytes and the IssuerAuth protected header and payload are kept as the bytes
 /// that were issued and written back unchanged, so the MSO digests and signature stay valid
-/// (design.md rule 1). Reading checks that the MSO decodes, that its docType is ``docType`` and
+/// (docs/architecture.md rule 1). Reading checks that the MSO decodes, that its docType is ``docType`` and
 /// that its deviceKey is the public half of ``deviceKey``; it does not check the issuer's
 /// signature or chain, which is the reader's business (9.3.1).
 ///
 /// The private key is never printed: ``description``, ``debugDescription`` and the mirror name
 /// its curve only. The file holds a private key and should be written with mode 0600
-/// (design.md rule 8).
+/// (docs/architecture.md rule 8).
 public struct Credential: CBORRepresentable, CustomStringConvertible, CustomDebugStringConvertible, CustomReflectable {
     /// The extension of credential files, `mdoc`.
     public static let fileExtension = "mdoc"

@@ -21,7 +21,7 @@ import Foundation
 /// document signer chain in the unprotected `x5chain` (label 33); the algorithm follows the
 /// document signer key's curve (ES256, ES384, ES512 or EdDSA, see `COSEAlgorithm`).
 ///
-/// Everything is written in deterministic encoding (RFC 8949 section 4.2.1, design.md rule 2),
+/// Everything is written in deterministic encoding (RFC 8949 section 4.2.1, docs/architecture.md rule 2),
 /// and each IssuerSignedItemBytes and the MSO are read back within `CBORLimits.default` so
 /// that no reader using those limits would reject what was issued.
 public struct DocumentIssuer: Sendable {

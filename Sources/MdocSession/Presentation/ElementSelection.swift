@@ -2,7 +2,7 @@ import MdocCBOR
 import MdocModel
 
 /// The data elements the mdoc holder agreed to release: doc type → name space → data element
-/// identifiers (the holder's consent of ISO/IEC 18013-5 6.3.2.4 and 8.3.2.1.2; design.md rule 6).
+/// identifiers (the holder's consent of ISO/IEC 18013-5 6.3.2.4 and 8.3.2.1.2; docs/architecture.md rule 6).
 ///
 /// A selection says nothing about what was requested: ``ResponseBuilder`` returns an element
 /// only when it was requested in the DeviceRequest *and* is in the selection *and* the credential

@@ -31,7 +31,7 @@ import Foundation
 /// }
 /// ```
 ///
-/// The verification time is a parameter, never read from a clock here (design.md rule 5).
+/// The verification time is a parameter, never read from a clock here (docs/architecture.md rule 5).
 public struct DeviceResponseVerifier: Sendable {
     private let validator: CertificateChainValidator
     private let certificates = CertificateCache()

@@ -25,7 +25,7 @@ public struct DocumentVerification {
     public let document: Document
     /// Its position in the response's `documents`.
     public let index: Int
-    /// The verification time: every validity is checked at it (design.md rule 5).
+    /// The verification time: every validity is checked at it (docs/architecture.md rule 5).
     public let time: Date
     /// The transcript the response is bound to, when the verifier was given one.
     public let sessionTranscript: SessionTranscriptBinding?

@@ -16,7 +16,7 @@
 /// ```
 ///
 /// A policy records a check for every outcome, passed, failed or skipped, so that the report
-/// says what was and was not checked (design.md rule 5). It never reads a clock: the
+/// says what was and was not checked (docs/architecture.md rule 5). It never reads a clock: the
 /// verification time is ``DocumentVerification/time``.
 public protocol DocumentVerifierPolicy: Sendable {
     /// Checks the document of `verification` and records each outcome with

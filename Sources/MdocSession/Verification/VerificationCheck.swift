@@ -1,5 +1,5 @@
 /// One check made while verifying a DeviceResponse or a reader's request, and its outcome
-/// (design.md rule 5: a report lists every check, so a caller never interprets a bare Bool).
+/// (docs/architecture.md rule 5: a report lists every check, so a caller never interprets a bare Bool).
 ///
 /// What was checked is a ``Kind`` and what it was checked on a ``Subject``: typed values that a
 /// program compares, which the reports print as the names docs/json-report.md lists.

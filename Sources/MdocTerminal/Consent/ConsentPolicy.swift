@@ -3,7 +3,7 @@ import MdocSession
 
 /// A holder's standing consent decisions, read from a JSON policy file (docs/consent-policy.md),
 /// applied to a request instead of asking interactively (ISO/IEC 18013-5 6.3.2.4: the holder
-/// decides which requested elements are released; design.md rule 6).
+/// decides which requested elements are released; docs/architecture.md rule 6).
 ///
 /// Deny by default: an element is released only when a rule mentions it and that rule's
 /// conditions hold, or when no rule mentions it and the policy's default is `allow`. When

@@ -4,7 +4,7 @@ import MdocBLE
 import MdocPresentation
 
 /// The options of every live-session command: the bearer, an HCI packet log, and how much the
-/// BLE layers log (ISO/IEC 18013-5 8.3.3.1.1 over design.md section 4's transports).
+/// BLE layers log (ISO/IEC 18013-5 8.3.3.1.1 over docs/architecture.md section 4's transports).
 public struct LiveTransportOptions: ParsableArguments {
     @Option(help: ArgumentHelp(
         "The BLE bearer: bluez[:hciN] (bluetoothd over D-Bus, the default when it runs with an adapter), sim (a local socket named after the service UUID; the default otherwise), hci:tcp:HOST:PORT (a controller over TCP, such as a Bumble virtual controller), hci:serial:DEV[,BAUD][,rtscts] (an HCI UART dongle) or hci:user:N (adapter hciN through the Linux HCI user channel).",

@@ -2,7 +2,7 @@ import Logging
 import MdocBLE
 import MdocPresentation
 
-/// The bearer a live session runs over, as given to `--transport` (design.md section 4).
+/// The bearer a live session runs over, as given to `--transport` (docs/architecture.md section 4).
 ///
 /// Every bearer carries the same ISO/IEC 18013-5 BLE GATT service (8.3.3.1.1); only what is
 /// under GATT changes.

@@ -1,7 +1,7 @@
 """ATT over the `sim` bearer, for the stand-in bluetoothd (bluetoothd_standin.py).
 
 The `sim` transport of swift-mdoc carries one ATT PDU per AF_UNIX SOCK_SEQPACKET datagram on an
-abstract socket named `<MDOC_SIM_NAMESPACE>mdoc-sim/<lowercase service UUID>` (design.md
+abstract socket named `<MDOC_SIM_NAMESPACE>mdoc-sim/<lowercase service UUID>` (docs/architecture.md
 section 4). This module is what bluetoothd does on a real link, written independently of the
 Swift code it is tested against:
 

@@ -3,7 +3,7 @@ import MdocBLE
 import MdocTestPeers
 import Testing
 
-/// A 10 MB hostile message is rejected with bounded memory (issue 6, part 6): the receiving
+/// A 10 MB hostile message is rejected with bounded memory: the receiving
 /// program stops at ``MessageReassembler/maximumMessageSize`` and its peak resident memory
 /// (VmHWM, proc(5)) grows by a bounded amount, whoever sends it. The figures are printed, and
 /// `scripts/soak.sh` repeats them.
