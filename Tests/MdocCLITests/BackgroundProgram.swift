@@ -152,6 +152,12 @@ final class BackgroundProgram {
         return wait(timeout: 0)
     }
 
+    /// Sends signal `number` (SIGINT for a person's Ctrl-C) when the program still runs,
+    /// without waiting for it to end.
+    func signal(_ number: Int32) {
+        child.signal(number)
+    }
+
     /// Sends SIGTERM when the program still runs, without waiting for it to end.
     func interrupt() {
         child.signal(SIGTERM)

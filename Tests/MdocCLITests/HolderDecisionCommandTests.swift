@@ -1,0 +1,84 @@
+import Foundation
+import Glibc
+import MdocTestSupport
+import Testing
+
+/// The holder's decision as the programs meet it (ISO/IEC 18013-5 8.3.2.1.2.1): a person at
+/// `mdoc-holder`'s prompt may take longer than the reader's idle bound, the reader may give up
+/// while the question is open, and the person may press Ctrl-C instead of answering. The holder
+/// reads its answers from a pipe here, as it does without a terminal; nothing is typed unless a
+/// test says so.
+@Suite struct HolderDecisionCommandTests {
+    /// The reader's idle bound (`--timeout`) in these tests; a decision takes longer than this.
+    static let readerIdleSeconds = 5 * TimeoutScale.factor
+    /// The prompt's question for the demo mDL's one requested element.
+    static let question = "Release [a]ll 1, [n]one, or [c]hoose? "
+
+    /// Starts a holder that asks (no `--yes`) and, once it advertises, a reader asking for
+    /// age_over_18 with `readerArguments`; returns both once the holder shows its question.
+    static func holderAsking(
+        _ run: IsolatedRun, reader readerArguments: [String]
+    ) async throws -> (holder: BackgroundProgram, reader: BackgroundProgram) {
+        let holder = try run.start("mdoc-holder", [
+            "present", "--credential", "Certs/demo/mdl.mdoc", "--no-qr", "--transport", "sim",
+            "--timeout", "\(LiveSession.awaitedHolderTimeout)",
+        ])
+        let uri = try #require(await holder.awaitLine(startingWith: "mdoc:", number: 1, timeout: LiveSession.waitTimeout),
+                               "\(holder.standardError)")
+        let reader = try run.start("mdoc-reader", [
+            "request", uri, "--transport", "sim", "--preset", "age-over-18", "--trust", "Certs/demo/iaca.pem",
+        ] + readerArguments)
+        let asked = await holder.awaitLine(startingWith: Self.question, number: 1, timeout: LiveSession.waitTimeout)
+        try #require(asked != nil, "holder: \(holder.standardOutput)\n\(holder.standardError)\nreader: \(reader.standardError)")
+        return (holder, reader)
+    }
+
+    @Test func aDecisionLongerThanTheReadersIdleBoundIsWaitedFor() async throws {
+        let run = try IsolatedRun()
+        defer { run.remove() }
+        let (holder, reader) = try await Self.holderAsking(run, reader: ["--timeout", "\(Self.readerIdleSeconds)"])
+        defer { _ = holder.terminate() }
+        #expect(await reader.awaitStandardError(containing: "waiting for the holder's consent", timeout: LiveSession.waitTimeout),
+                "\(reader.standardError)")
+        // The person thinks for longer than the reader's idle bound, then releases.
+        try await Task.sleep(for: .seconds(Self.readerIdleSeconds + 2))
+        holder.send("a\n")
+
+        let read = await reader.awaitExit(timeout: LiveSession.waitTimeout)
+        let presented = await holder.awaitExit(timeout: LiveSession.waitTimeout)
+        #expect(read.status == 0, "\(read.standardError)")
+        #expect(read.standardOutput.contains("age_over_18"), "\(read.standardOutput)")
+        #expect(presented.status == 0, "\(presented.standardError)")
+    }
+
+    @Test func theQuestionIsWithdrawnWhenTheReaderGivesUp() async throws {
+        let run = try IsolatedRun()
+        defer { run.remove() }
+        let (holder, reader) = try await Self.holderAsking(run, reader: ["--consent-timeout", "1"])
+        defer { _ = holder.terminate() }
+
+        let read = await reader.awaitExit(timeout: LiveSession.waitTimeout)
+        // Nobody answers: the holder ends because the reader left, not because of input.
+        let presented = await holder.awaitExit(timeout: LiveSession.waitTimeout)
+        #expect(read.status == 8, "\(read.standardError)")
+        #expect(read.standardError.contains("no response from the mdoc within 1 s"), "\(read.standardError)")
+        #expect(!presented.standardError.contains("sending"), "\(presented.standardError)")
+        #expect(presented.standardError.contains("before you decided; nothing was sent"), "\(presented.standardError)")
+        #expect(presented.status != 137 && presented.status != 143, "the holder was killed: \(presented.standardError)")
+    }
+
+    @Test func ctrlCAtThePromptEndsTheHolderWithoutAnAnswer() async throws {
+        let run = try IsolatedRun()
+        defer { run.remove() }
+        let (holder, reader) = try await Self.holderAsking(run, reader: [])
+        defer { _ = holder.terminate() }
+
+        holder.signal(SIGINT)
+        let presented = await holder.awaitExit(timeout: LiveSession.waitTimeout)
+        let read = await reader.awaitExit(timeout: LiveSession.waitTimeout)
+        #expect(presented.status == 128 + SIGINT, "\(presented.standardError)")
+        #expect(!presented.standardError.contains("sending"), "\(presented.standardError)")
+        #expect(read.status != 0, "\(read.standardError)")
+        #expect(!read.standardOutput.contains("age_over_18"), "\(read.standardOutput)")
+    }
+}
