@@ -7,7 +7,7 @@ import Testing
 /// `mdoc-holder`'s prompt may take longer than the reader's idle bound, the reader may give up
 /// while the question is open, and the person may press Ctrl-C instead of answering. The holder
 /// reads its answers from a pipe here, as it does without a terminal; nothing is typed unless a
-/// test says so.
+/// test says so. Meanwhile a second reader finds the mdoc busy.
 @Suite struct HolderDecisionCommandTests {
     /// The reader's idle bound (`--timeout`) in these tests; a decision takes longer than this.
     static let readerIdleSeconds = 5 * TimeoutScale.factor
@@ -65,6 +65,27 @@ import Testing
         #expect(!presented.standardError.contains("sending"), "\(presented.standardError)")
         #expect(presented.standardError.contains("before you decided; nothing was sent"), "\(presented.standardError)")
         #expect(presented.status != 137 && presented.status != 143, "the holder was killed: \(presented.standardError)")
+    }
+
+    @Test func aSecondReaderIsToldTheMdocIsBusyOrGoneAndTheFirstSessionGoesOn() async throws {
+        let run = try IsolatedRun()
+        defer { run.remove() }
+        let (holder, reader) = try await Self.holderAsking(run, reader: [])
+        defer { _ = holder.terminate() }
+        let uri = try #require(holder.standardOutput.split(separator: "\n").first { $0.hasPrefix("mdoc:") })
+
+        // 8.3.3.1.1.4: once a reader started the session, the mdoc no longer advertises it.
+        let second = try await run.run("mdoc-reader", [
+            "request", String(uri), "--transport", "sim", "--trust", "Certs/demo/iaca.pem", "--timeout", "1",
+        ])
+        #expect(second.status == 8, "\(second.standardError)")
+        #expect(second.standardError.contains("the mdoc is busy with another reader or gone"), "\(second.standardError)")
+
+        holder.send("a\n")
+        let read = await reader.awaitExit(timeout: LiveSession.waitTimeout)
+        let presented = await holder.awaitExit(timeout: LiveSession.waitTimeout)
+        #expect(read.status == 0, "\(read.standardError)")
+        #expect(presented.status == 0, "\(presented.standardError)")
     }
 
     @Test func ctrlCAtThePromptEndsTheHolderWithoutAnAnswer() async throws {
