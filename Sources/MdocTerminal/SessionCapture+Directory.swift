@@ -30,13 +30,11 @@ extension SessionCapture {
     public static let reportFileName = "report.json"
 
     /// Checks, before a session, that `path` can take a capture: it does not exist and its
-    /// folder can be written, or it is an empty directory. Makes the directory (mode 0700)
-    /// so that nothing else takes it during the session. `option` starts the message.
-    public static func prepare(directory path: String, option: String) throws(ProgramFailure) {
+    /// folder can be written, or it is an empty directory. `option` starts the message.
+    public static func checkWritable(directory path: String, option: String) throws(ProgramFailure) {
         switch DirectoryListing.kind(of: path) {
         case .missing:
             try OutputFile.checkWritable(path, option: option)
-            try OutputFile.makeDirectory(path)
         case .file:
             throw ProgramFailure(.badTrustInput, "\(option) \(path): is a file; give a directory that does not exist or is empty")
         case .folder:
@@ -61,10 +59,12 @@ extension SessionCapture {
         return ("\(prefix)-\(structure).cbor", "\(prefix)-\(plaintext).cbor")
     }
 
-    /// Writes the capture into the directory `path` (made by ``prepare(directory:option:)``):
-    /// the engagement, the transcript, the ephemeral key (mode 0600), each message and its
-    /// plaintext, the report and the index, in that order, the index last.
+    /// Writes the capture into the directory `path` (made with mode 0700 unless it exists, as
+    /// ``checkWritable(directory:option:)`` allowed): the engagement, the transcript, the
+    /// ephemeral key, each message and its plaintext, the report and the index last, every file
+    /// new and mode 0600.
     public func write(to path: String) throws(ProgramFailure) {
+        try OutputFile.makeDirectory(path)
         func file(_ name: String) -> String { path.hasSuffix("/") ? path + name : path + "/" + name }
         try OutputFile.create(deviceEngagement, at: file(Self.engagementFileName), mode: OutputFile.privateMode, replacing: false)
         try OutputFile.create(

@@ -177,10 +177,10 @@ struct Request: AsyncParsableCommand {
         if let portraitOut {
             try OutputFile.checkWritable(portraitOut, option: "--portrait-out")
         }
-        let uri = try engagementURI()
         if let saveSession {
-            try SessionCapture.prepare(directory: saveSession, option: "--save-session")
+            try SessionCapture.checkWritable(directory: saveSession, option: "--save-session")
         }
+        let uri = try engagementURI()
         let eReaderKey = try saveSession == nil ? nil : ephemeralKey(for: uri)
         let session: ReaderSession
         do {
