@@ -82,6 +82,23 @@ struct SessionCaptureTests {
         let verificationTime = try #require(index["verificationTime"] as? String)
         #expect(try ReaderJSON(live.standardOutput).object["time"] as? String == verificationTime)
 
+        // mdoc inspect DIR walks the capture: the engagement, the transcript, each message and
+        // what it decrypts to.
+        let inspected = try await run.run("mdoc", ["inspect", capture, "--explain"])
+        #expect(inspected.status == 0, "\(inspected.standardError)")
+        for line in [
+            "Session capture (mdoc reader side)\n", "  Transport: sim, peripheral mode, ATT MTU 515\n",
+            "  Outcome: the reader ended the session (exit status 0)\n", "  DeviceEngagement (engagement.cbor)\n",
+            "  SessionTranscriptBytes (session-transcript.cbor)\n", "    SessionEstablishment (01-sent-session-establishment.cbor)\n",
+            "    Decrypted: DeviceRequest (01-sent-device-request.cbor)\n", "    Decrypted: DeviceResponse (02-received-device-response.cbor)\n",
+            "  Message 3: sent, from the mdoc reader, ",
+        ] {
+            #expect(inspected.standardOutput.contains(line), "\(line)")
+        }
+        let diagnostic = try await run.run("mdoc", ["inspect", capture, "--diagnostic"])
+        #expect(diagnostic.status == 0, "\(diagnostic.standardError)")
+        #expect(diagnostic.standardOutput.contains("    SessionData (03-sent-session-data.cbor)\n      {\n        \"status\": 20\n      }\n"), "\(diagnostic.standardOutput)")
+
         // Verified again at another time, the report says so: --at is used, not the capture's.
         let later = try await run.run(
             "mdoc-reader", ["verify", "--session", capture, "--json", "--at", "2031-01-01T00:00:00Z"] + Self.trust)
@@ -124,6 +141,34 @@ struct SessionCaptureTests {
         // The capture is verified again, not read back: with the right anchor it verifies.
         let trusted = try await run.run("mdoc-reader", ["verify", "--session", capture] + Self.trust)
         #expect(trusted.status == 0, "\(trusted.standardError)")
+    }
+
+    @Test("verify-request --session verifies the reader authentication of the captured request offline")
+    func capturedRequest() async throws {
+        let run = try IsolatedRun()
+        defer { run.remove() }
+        let capture = run.home + "/capture"
+        let (live, _) = try await Self.captureAndReplay(
+            run, credential: "Certs/demo/mdl.mdoc", capture: capture,
+            extra: ["--reader-cert", "Certs/demo/reader.pem", "--reader-key", "Certs/demo/reader-key.pem"])
+        try #require(live.status == 0, "\(live.standardError)")
+        let verified = try await run.run(
+            "mdoc-reader", ["verify-request", "--session", capture, "--trust-readers", "Certs/demo/reader-root.pem", "--json"])
+        #expect(verified.status == 0, "\(verified.standardError)")
+        let json = try #require(try JSONSerialization.jsonObject(with: Data(verified.standardOutput.utf8)) as? [String: Any])
+        #expect(json["outcome"] as? String == "authenticated", "\(verified.standardOutput)")
+        #expect(json["time"] as? String == (try Self.index(capture))["started"] as? String)
+        // Against a root that did not issue the reader's certificate, the same request fails.
+        let untrusted = try await run.run(
+            "mdoc-reader", ["verify-request", "--session", capture, "--trust-readers", "Vectors/iso18013-5-annex-d/reader_root_cert.hex"])
+        #expect(untrusted.status == 9, "\(untrusted.standardError)")
+        // A session without reader authentication: its request is anonymous.
+        let anonymous = run.home + "/anonymous"
+        _ = try await Self.captureAndReplay(run, credential: "Certs/demo/mdl.mdoc", capture: anonymous)
+        let unsigned = try await run.run(
+            "mdoc-reader", ["verify-request", "--session", anonymous, "--trust-readers", "Certs/demo/reader-root.pem"])
+        #expect(unsigned.status == 9)
+        #expect(unsigned.standardError.contains("the reader is anonymous"), "\(unsigned.standardError)")
     }
 
     @Test("--save-session is checked before connecting: a directory that is not empty is refused and nothing is written")
