@@ -47,6 +47,10 @@ struct SessionReplay {
         } catch {
             throw ProgramFailure(.malformedInput, "--session \(directory): \(SessionCapture.sessionTranscriptFileName): \(error)")
         }
+        if capture.role == .mdoc {
+            ProgramOutput.standardError.writeLine(
+                "mdoc-reader: note: the mdoc captured this session: without the reader's EReaderKey a DeviceMac cannot be checked")
+        }
         let verifier = DeviceResponseVerifier(
             trustAnchors: trustAnchors, documentSignerPolicy: documentSignerPolicy, sessionTranscript: transcript,
             readerKey: capture.role == .reader ? capture.ephemeralKey : nil)

@@ -171,6 +171,51 @@ struct SessionCaptureTests {
         #expect(unsigned.standardError.contains("the reader is anonymous"), "\(unsigned.standardError)")
     }
 
+    @Test("the holder captures the same bytes as the reader: the request, the response, the transcript; its capture is inspected and its request verified")
+    func holderCapture() async throws {
+        let run = try IsolatedRun()
+        defer { run.remove() }
+        let (holderCapture, readerCapture) = (run.home + "/holder", run.home + "/reader")
+        let session = try await run.session(
+            holder: ["--credential", "Certs/demo/mdl.mdoc", "--yes", "--no-qr", "--save-session", holderCapture],
+            reader: ["--preset", "full", "--save-session", readerCapture, "--reader-cert", "Certs/demo/reader.pem",
+                     "--reader-key", "Certs/demo/reader-key.pem"] + Self.trust)
+        #expect(session.reader.status == 0, "\(session.reader.standardError)")
+        #expect(session.holder.status == 0, "\(session.holder.standardError)")
+        #expect(session.holder.standardError.contains("ephemeral-key.pem decrypts every message of this session"))
+        for (holderFile, readerFile) in [
+            ("engagement.cbor", "engagement.cbor"), ("session-transcript.cbor", "session-transcript.cbor"),
+            ("01-received-session-establishment.cbor", "01-sent-session-establishment.cbor"),
+            ("01-received-device-request.cbor", "01-sent-device-request.cbor"),
+            ("02-sent-session-data.cbor", "02-received-session-data.cbor"),
+            ("02-sent-device-response.cbor", "02-received-device-response.cbor"),
+            ("03-received-session-data.cbor", "03-sent-session-data.cbor"),
+        ] {
+            let held = try Data(contentsOf: URL(fileURLWithPath: holderCapture + "/" + holderFile))
+            #expect(held == (try Data(contentsOf: URL(fileURLWithPath: readerCapture + "/" + readerFile))), "\(holderFile)")
+        }
+        #expect(try Self.mode(holderCapture + "/ephemeral-key.pem") == 0o600)
+        let index = try Self.index(holderCapture)
+        #expect(index["role"] as? String == "mdoc")
+        #expect(index["report"] is NSNull)
+        // The holder notifies its response in chunks of 512 octets at ATT_MTU 515: 511 of message.
+        let messages = try #require(index["messages"] as? [[String: Any]])
+        let responseBytes = try #require(messages[1]["bytes"] as? Int)
+        #expect(messages[1]["chunks"] as? Int == (responseBytes + 510) / 511)
+
+        let inspected = try await run.run("mdoc", ["inspect", holderCapture, "--explain"])
+        #expect(inspected.status == 0, "\(inspected.standardError)")
+        #expect(inspected.standardOutput.hasPrefix("Session capture (mdoc side)\n"))
+        #expect(inspected.standardOutput.contains("    Decrypted: DeviceResponse (02-sent-device-response.cbor)\n"))
+        let request = try await run.run(
+            "mdoc-reader", ["verify-request", "--session", holderCapture, "--trust-readers", "Certs/demo/reader-root.pem"])
+        #expect(request.status == 0, "\(request.standardError)")
+        // The holder's capture has no EReaderKey: its DeviceMac stays unchecked.
+        let replay = try await run.run("mdoc-reader", ["verify", "--session", holderCapture] + Self.trust)
+        #expect(replay.status == 5, "\(replay.standardError)")
+        #expect(replay.standardError.contains("without the reader's EReaderKey a DeviceMac cannot be checked"))
+    }
+
     @Test("--save-session is checked before connecting: a directory that is not empty is refused and nothing is written")
     func notEmpty() async throws {
         let run = try IsolatedRun()
