@@ -63,7 +63,7 @@ extension SessionCapture {
     /// ``checkWritable(directory:option:)`` allowed): the engagement, the transcript, the
     /// ephemeral key, each message and its plaintext, the report and the index last, every file
     /// new and mode 0600.
-    public func write(to path: String) throws(ProgramFailure) {
+    public func save(in path: String) throws(ProgramFailure) {
         try OutputFile.makeDirectory(path)
         func file(_ name: String) -> String { path.hasSuffix("/") ? path + name : path + "/" + name }
         try OutputFile.create(deviceEngagement, at: file(Self.engagementFileName), mode: OutputFile.privateMode, replacing: false)

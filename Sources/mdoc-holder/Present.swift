@@ -302,7 +302,7 @@ struct Present: AsyncParsableCommand {
             mtu: result.mtu, started: started, ended: Date(), deviceEngagement: Array(driver.deviceEngagement.bytes),
             engagementURI: driver.mdocURI.description, sessionTranscriptBytes: transcript.taggedBytes, ephemeralKey: key,
             messages: result.messages, outcome: outcome, exitStatus: exitStatus.rawValue, verificationTime: nil, report: nil)
-        try capture.write(to: directory)
+        try capture.save(in: directory)
         ProgramOutput.standardError.writeLine(
             "mdoc-holder: the session is captured in \(directory); its \(SessionCapture.ephemeralKeyFileName) decrypts every message of this session: keep it private")
     }

@@ -238,7 +238,7 @@ struct Request: AsyncParsableCommand {
                 engagementURI: "\(uri)", sessionTranscriptBytes: session.sessionTranscript.taggedBytes, ephemeralKey: eReaderKey,
                 messages: result.messages, outcome: outcomeText, exitStatus: failure?.status.rawValue ?? 0,
                 verificationTime: result.report?.time, report: result.report.map(ReportRenderer.json))
-            try capture.write(to: saveSession)
+            try capture.save(in: saveSession)
             ProgramOutput.standardError.writeLine(
                 "mdoc-reader: the session is captured in \(saveSession); its \(SessionCapture.ephemeralKeyFileName) decrypts every message of this session: keep it private")
         }
