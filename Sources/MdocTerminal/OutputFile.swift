@@ -24,6 +24,11 @@ public enum OutputFile {
         return lstat(path, &status) == 0
     }
 
+    /// Whether `path` is a directory (following symbolic links).
+    public static func isDirectory(_ path: String) -> Bool {
+        DirectoryListing.kind(of: path) == .folder
+    }
+
     /// Checks, before a session or any other work whose result would be lost, that a file can
     /// be written at `path` later: its folder exists, is a folder and may be written, and
     /// `path` is not a folder. `option` (such as `--portrait-out`) starts the message.

@@ -50,13 +50,20 @@ struct Present: AsyncParsableCommand {
             or others may read (run chmod 600 on it; mdoc-issuer writes them so), unless its key \
             is the published key of the demo credentials in Certs/demo.
 
+            --save-session DIR keeps the session for offline study: the engagement, \
+            SessionTranscriptBytes, every message as it went over the link and what it \
+            decrypts to, an index.json, and the session's ephemeral device key (mode 0600; with \
+            it the capture decrypts the session). DIR must not exist or be empty; it is checked \
+            before the engagement is shown. One session is captured: not with --keep-running. \
+            `mdoc inspect DIR` shows the messages (docs/session-capture.md).
+
             With --json standard output carries JSON only, one object per line: the engagement \
             of each session, then how the session ended (docs/json-report.md); the QR code, the \
             request and the consent prompt go to standard error.
 
             Exit codes: 0 the session ended normally (with --keep-running: interrupted); 7 \
             unusable --credential, --trust-readers or --policy file, a credential others can \
-            read, or a --qr-png file that cannot be written; 8 the transport could not be \
+            read, or a --qr-png file or --save-session directory that cannot be written; 8 the transport could not be \
             opened, no reader within --timeout, the link was lost before the response was \
             delivered, or the session failed (status 10 or 11); 64 usage error (no credential \
             given or stored included).
@@ -118,7 +125,15 @@ struct Present: AsyncParsableCommand {
           help: "End the session (status 20 and BLE State end) as soon as the response is delivered.")
     var terminateAfterResponse = false
 
+    @Option(name: .customLong("save-session"),
+            help: "Capture the session into this directory (new or empty): messages, transcript, ephemeral key.",
+            completion: .directory)
+    var saveSession: String?
+
     func validate() throws {
+        if saveSession != nil && keepRunning {
+            throw ValidationError("--save-session captures one session; leave out --keep-running")
+        }
         if yes && policy != nil {
             throw ValidationError("--yes and --policy both decide consent; give one of them")
         }
@@ -141,6 +156,9 @@ struct Present: AsyncParsableCommand {
         let environment = ProcessInfo.processInfo.environment
         if let qrPNG {
             try OutputFile.checkWritable(qrPNG, option: "--qr-png")
+        }
+        if let saveSession {
+            try SessionCapture.checkWritable(directory: saveSession, option: "--save-session")
         }
         let credentials = try HolderCredentials.load(credentials, store: .standard(environment: environment))
         let trust = DefaultTrust.readers(trustReaders, environment: environment)
@@ -206,9 +224,17 @@ struct Present: AsyncParsableCommand {
     ) async throws(ProgramFailure) {
         let seconds = Duration.milliseconds(Int64(timeout * 1000))
         let driver: HolderDriver
+        // Made here, on the curve HolderSession uses, so that a capture can keep it.
+        let eDeviceKey: PrivateKey?
+        do {
+            eDeviceKey = saveSession == nil ? nil : try PrivateKey(generating: .p256)
+        } catch {
+            throw ProgramFailure(.sessionFailed, "cannot make the ephemeral device key: \(error)")
+        }
         do {
             driver = try HolderDriver(
-                credentials: credentials, bleOptions: bleMode.bleOptions, trust: ReaderRootTrust(trustAnchors: anchors),
+                credentials: credentials, bleOptions: bleMode.bleOptions, eDeviceKey: eDeviceKey,
+                trust: ReaderRootTrust(trustAnchors: anchors),
                 consent: ConsentSource(kind: consent, output: humanOutput),
                 timeouts: SessionTimeouts(connection: seconds, idle: seconds), endsAfterResponse: terminateAfterResponse,
                 events: { Self.show($0, transport: transport) })
@@ -217,7 +243,11 @@ struct Present: AsyncParsableCommand {
         }
         try showEngagement(driver.mdocURI.description)
 
+        let started = Date()
         let result = await driver.run(over: adapter)
+        if let saveSession, let eDeviceKey {
+            try capture(result, of: driver, key: eDeviceKey, started: started, transport: transport, into: saveSession)
+        }
         switch result.end {
         case .link(let error):
             let failure = ProgramFailure(.sessionFailed, "\(error)")
@@ -236,6 +266,45 @@ struct Present: AsyncParsableCommand {
             }
             ProgramOutput.standardError.write("mdoc-holder: \(outcome)\n")
         }
+    }
+
+    /// Writes the capture of `result` into `directory` (`--save-session`). Without a
+    /// transcript from the session (its SessionEstablishment did not establish one), the
+    /// transcript is built from the engagement and the EReaderKeyBytes received, as the session
+    /// builds it (ISO/IEC 18013-5 9.1.5.1); without a SessionEstablishment there is nothing to
+    /// decrypt, and nothing is written.
+    private func capture(
+        _ result: HolderSessionResult, of driver: HolderDriver, key: PrivateKey, started: Date, transport: TransportSpec,
+        into directory: String
+    ) throws(ProgramFailure) {
+        let outcome: String
+        var exitStatus = ExitStatus.sessionFailed
+        switch result.end {
+        case .link(let error):
+            outcome = "\(error)"
+        case .session(let ended):
+            outcome = "\(ended)"
+            if ended.isNormalEnd { exitStatus = .success }
+        }
+        var transcript = result.sessionTranscript
+        if transcript == nil, let first = result.messages.first(where: { $0.direction == .received }),
+           let establishment = try? SessionEstablishment(encoded: first.bytes) {
+            transcript = SessionTranscriptBinding(SessionTranscript(
+                deviceEngagementBytes: driver.deviceEngagement, eReaderKeyBytes: establishment.eReaderKey, handover: .qr))
+        }
+        guard let transcript else {
+            ProgramOutput.standardError.writeLine(
+                "mdoc-holder: note: no SessionEstablishment arrived; --save-session \(directory) not written")
+            return
+        }
+        let capture = SessionCapture(
+            role: .mdoc, program: "mdoc-holder \(ToolVersion.current)", transport: "\(transport)", mode: result.mode,
+            mtu: result.mtu, started: started, ended: Date(), deviceEngagement: Array(driver.deviceEngagement.bytes),
+            engagementURI: driver.mdocURI.description, sessionTranscriptBytes: transcript.taggedBytes, ephemeralKey: key,
+            messages: result.messages, outcome: outcome, exitStatus: exitStatus.rawValue, verificationTime: nil, report: nil)
+        try capture.save(in: directory)
+        ProgramOutput.standardError.writeLine(
+            "mdoc-holder: the session is captured in \(directory); its \(SessionCapture.ephemeralKeyFileName) decrypts every message of this session: keep it private")
     }
 
     /// What the holder says on standard error as the session goes.

@@ -38,6 +38,14 @@ struct Request: AsyncParsableCommand {
             and --trust may be left out in the same way. --portrait-out is checked before \
             connecting, and written (mode 0600) only with a verified portrait.
 
+            --save-session DIR keeps the session for offline study: the engagement, \
+            SessionTranscriptBytes, every message as it went over the link and what it \
+            decrypts to, the report, an index.json, and the session's ephemeral reader key \
+            (mode 0600; with it the capture decrypts the session). DIR must not exist or be \
+            empty, and is checked before connecting. `mdoc-reader verify --session DIR` \
+            verifies the capture again offline, `mdoc inspect DIR` shows its messages \
+            (docs/session-capture.md).
+
             Examples:
               mdoc-reader request 'mdoc:owBjMS4w...' --trust Certs/demo/iaca.pem
               mdoc-reader request --qr-image qr.png --preset age-over-18 \\
@@ -49,7 +57,8 @@ struct Request: AsyncParsableCommand {
             Exit codes: 0 verified; 2 malformed engagement or response; 3 issuer data \
             authentication failed; 4 device authentication failed; 6 no documents returned \
             (for example, the holder refused); 7 unusable --trust, --reader-cert, --reader-key \
-            or --qr-image input, or a --portrait-out file that cannot be written; 8 the \
+            or --qr-image input, or a --portrait-out file or --save-session directory that \
+            cannot be written; 8 the \
             transport could not be opened, no mdoc found within --timeout, the link was lost, \
             or the session failed; 64 usage error (an unknown --doctype included).
             """
@@ -116,6 +125,11 @@ struct Request: AsyncParsableCommand {
             completion: .file())
     var portraitOut: String?
 
+    @Option(name: .customLong("save-session"),
+            help: "Capture the session into this directory (new or empty): messages, transcript, ephemeral key, report.",
+            completion: .directory)
+    var saveSession: String?
+
     func validate() throws {
         guard (engagement == nil) != (qrImage == nil) else {
             throw ValidationError("give the engagement as an mdoc: URI or with --qr-image, not both and not neither")
@@ -163,12 +177,19 @@ struct Request: AsyncParsableCommand {
         if let portraitOut {
             try OutputFile.checkWritable(portraitOut, option: "--portrait-out")
         }
+        if let saveSession {
+            try SessionCapture.checkWritable(directory: saveSession, option: "--save-session")
+        }
         let uri = try engagementURI()
+        let eReaderKey = try saveSession == nil ? nil : ephemeralKey(for: uri)
         let session: ReaderSession
         do {
+            // Whole seconds, the precision of the report's time, so that a replay of a capture
+            // at the report's time verifies at the same instant.
             session = try ReaderSession(
                 uri: uri, request: specs, readerAuthentication: authentication,
-                trustAnchors: anchors, documentSignerPolicy: policy, now: { Date() })
+                trustAnchors: anchors, documentSignerPolicy: policy, eReaderKey: eReaderKey,
+                now: { Date(timeIntervalSince1970: Date().timeIntervalSince1970.rounded(.down)) })
         } catch {
             throw ProgramFailure(.malformedInput, "cannot start a session with this engagement: \(error)")
         }
@@ -189,20 +210,40 @@ struct Request: AsyncParsableCommand {
             throw ProgramFailure(.sessionFailed, "\(error)")
         }
         let adapter = try await live.openRadio()
+        let started = Date()
         let result = await driver.run(over: adapter, mode: mode)
         await adapter.close()
         progress.finish()
-        let report: VerificationReport
+        let ended = Date()
+        let failure: ProgramFailure?
+        let outcomeText: String
         switch result.end {
         case .link(let error):
-            throw ProgramFailure(.sessionFailed, "\(error)")
+            outcomeText = "\(error)"
+            failure = ProgramFailure(.sessionFailed, "\(error)")
         case .session(let outcome):
+            outcomeText = "\(outcome)"
             ProgramOutput.standardError.writeLine("mdoc-reader: \(outcome)")
-            guard let received = result.report else {
-                throw ProgramFailure(
+            if let report = result.report {
+                failure = VerificationExit.failure(for: report)
+            } else {
+                failure = ProgramFailure(
                     .sessionFailed, outcome.isNormalEnd ? "the session ended without a response: \(outcome)" : "\(outcome)")
             }
-            report = received
+        }
+        if let saveSession, let eReaderKey {
+            let capture = SessionCapture(
+                role: .reader, program: "mdoc-reader \(ToolVersion.current)", transport: "\(transport)", mode: result.mode,
+                mtu: result.mtu, started: started, ended: ended, deviceEngagement: Array(uri.deviceEngagementBytes.bytes),
+                engagementURI: "\(uri)", sessionTranscriptBytes: session.sessionTranscript.taggedBytes, ephemeralKey: eReaderKey,
+                messages: result.messages, outcome: outcomeText, exitStatus: failure?.status.rawValue ?? 0,
+                verificationTime: result.report?.time, report: result.report.map(ReportRenderer.json))
+            try capture.save(in: saveSession)
+            ProgramOutput.standardError.writeLine(
+                "mdoc-reader: the session is captured in \(saveSession); its \(SessionCapture.ephemeralKeyFileName) decrypts every message of this session: keep it private")
+        }
+        guard let report = result.report else {
+            throw failure ?? ProgramFailure(.sessionFailed, "the session ended without a response: \(outcomeText)")
         }
 
         if let portraitOut {
@@ -210,6 +251,17 @@ struct Request: AsyncParsableCommand {
         }
         VerificationExit.show(report, json: json)
         try VerificationExit.check(report)
+    }
+
+    /// A new EReaderKey on the curve of the engagement's EDeviceKey (ISO/IEC 18013-5 9.1.1.4),
+    /// made here so that a capture can keep it.
+    private func ephemeralKey(for uri: MdocURI) throws(ProgramFailure) -> PrivateKey {
+        do {
+            let curve = try uri.deviceEngagementBytes.value.security.eDeviceKeyBytes.value.publicKey().curve
+            return try PrivateKey(generating: curve)
+        } catch {
+            throw ProgramFailure(.malformedInput, "cannot start a session with this engagement: \(error)")
+        }
     }
 
     /// The engagement from the argument or the QR image.

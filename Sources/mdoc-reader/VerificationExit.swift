@@ -23,19 +23,24 @@ enum VerificationExit {
 
     /// Returns when everything verified; otherwise throws the failure for the report's outcome.
     static func check(_ report: VerificationReport) throws(ProgramFailure) {
+        if let failure = failure(for: report) { throw failure }
+    }
+
+    /// The failure for the report's outcome; `nil` when everything verified.
+    static func failure(for report: VerificationReport) -> ProgramFailure? {
         switch report.outcome {
         case .verified:
-            return
+            return nil
         case .issuerAuthenticationFailed:
-            throw ProgramFailure(.issuerAuthenticationFailed, "\(report.failureSummary.first ?? "issuer data authentication failed")")
+            return ProgramFailure(.issuerAuthenticationFailed, "\(report.failureSummary.first ?? "issuer data authentication failed")")
         case .deviceAuthenticationFailed:
-            throw ProgramFailure(.deviceAuthenticationFailed, "\(report.failureSummary.first ?? "device authentication failed")")
+            return ProgramFailure(.deviceAuthenticationFailed, "\(report.failureSummary.first ?? "device authentication failed")")
         case .deviceAuthenticationNotChecked:
-            throw ProgramFailure(
+            return ProgramFailure(
                 .deviceAuthenticationNotChecked,
                 "issuer data verified, but device authentication was not checked (give --transcript, and --reader-key for DeviceMac)")
         case .noDocuments:
-            throw ProgramFailure(.noDocuments, "the response holds no document (status \(DeviceResponse.Status(rawValue: report.status)))")
+            return ProgramFailure(.noDocuments, "the response holds no document (status \(DeviceResponse.Status(rawValue: report.status)))")
         }
     }
 }

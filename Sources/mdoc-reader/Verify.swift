@@ -31,21 +31,33 @@ struct Verify: ParsableCommand {
             ~/.config/swift-mdoc/trust/iaca ($XDG_CONFIG_HOME/swift-mdoc/trust/iaca) when it \
             exists.
 
-            Example:
+            --session DIR verifies a session captured by `mdoc-reader request --save-session \
+            DIR` fully offline: the response as it went over the link, decrypted with the \
+            capture's ephemeral key, bound to its SessionTranscriptBytes (DeviceMac included), \
+            at the time the live session verified it (unless --at), so the report and exit \
+            status are the live session's. A capture that holds no response ends with 8, as \
+            the live session did (docs/session-capture.md).
+
+            Examples:
               mdoc-reader verify Vectors/iso18013-5-annex-d/device_response.hex \\
                 --trust Vectors/iso18013-5-annex-d/iaca_cert.hex \\
                 --transcript Vectors/iso18013-5-annex-d/session_transcript_bytes.hex \\
                 --reader-key Certs/annex-d/eReaderKey.pem --at 2021-01-01T00:00:00Z
+              mdoc-reader verify --session capture/ --trust Certs/demo/iaca.pem --json
 
             Exit codes: 0 verified; 2 malformed input; 3 issuer data authentication failed; \
             4 device authentication failed; 5 device authentication not checked (no transcript \
             or reader key); 6 no documents in the response; 7 unusable --trust, --transcript or \
-            --reader-key file; 64 usage error.
+            --reader-key file; 8 a captured session without a response; 64 usage error.
             """
     )
 
-    @Argument(help: "The DeviceResponse: a file (binary CBOR or hex) or '-' for standard input.", completion: .file())
-    var response: String
+    @Argument(help: "The DeviceResponse: a file (binary CBOR or hex) or '-' for standard input (omit with --session).", completion: .file())
+    var response: String?
+
+    @Option(help: "A session captured with `mdoc-reader request --save-session`: verify its response offline.",
+            completion: .directory)
+    var session: String?
 
     @Option(name: .customLong("trust"), parsing: .upToNextOption,
             help: "Trust anchor (IACA root) certificates (PEM, DER or hex DER files, or directories of them; default: MDOC_TRUST, else ~/.config/swift-mdoc/trust/iaca).",
@@ -54,7 +66,7 @@ struct Verify: ParsableCommand {
 
     @OptionGroup var documentSigner: DocumentSignerOptions
 
-    @Option(help: "The verification time, RFC 3339 (default: now).")
+    @Option(help: "The verification time, RFC 3339 (default: now; with --session, the captured session's).")
     var at: String?
 
     @Option(help: "The SessionTranscript or SessionTranscriptBytes the response is bound to.", completion: .file())
@@ -68,6 +80,12 @@ struct Verify: ParsableCommand {
     var json = false
 
     func validate() throws {
+        guard (response == nil) != (session == nil) else {
+            throw ValidationError("give a DeviceResponse file or --session DIR, not both and not neither")
+        }
+        if session != nil && (transcript != nil || readerKey != nil) {
+            throw ValidationError("--session brings its own transcript and key; leave out --transcript and --reader-key")
+        }
         if let at, (try? TDate(text: at)) == nil {
             throw ValidationError("--at \(at): not an RFC 3339 date-time (for example 2021-01-01T00:00:00Z)")
         }
@@ -81,6 +99,16 @@ struct Verify: ParsableCommand {
     }
 
     private func verify(policy: DocumentSignerPolicy) throws(ProgramFailure) {
+        if let session {
+            let anchors = try ReaderTrust.anchors(trust, command: "verify")
+            let replay = try SessionReplay(directory: session)
+            let time: Date? = at == nil ? nil : try verificationTime()
+            let report = try replay.verify(trustAnchors: anchors, documentSignerPolicy: policy, at: time)
+            VerificationExit.show(report, json: json)
+            try VerificationExit.check(report)
+            return
+        }
+        guard let response else { return }
         let time = try verificationTime()
         let anchors = try ReaderTrust.anchors(trust, command: "verify")
         var binding: SessionTranscriptBinding? = nil

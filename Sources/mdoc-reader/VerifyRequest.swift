@@ -36,18 +36,23 @@ struct VerifyRequest: ParsableCommand {
                 --at 2021-01-01T00:00:00Z
 
             Exit codes: 0 every DocRequest's reader authentication verified; 2 malformed input \
-            (not a DeviceRequest); 7 unusable --trust-readers or --transcript file; 9 reader \
+            (not a DeviceRequest, or a capture directory that cannot be read or holds no \
+            request); 7 unusable --trust-readers or --transcript file; 9 reader \
             authentication failed (untrusted or non-conformant certificate chain, a signature \
             that does not verify over this transcript) or absent (an anonymous DocRequest); 64 \
             usage error (no reader roots named anywhere included).
             """
     )
 
-    @Argument(help: "The DeviceRequest: a file (binary CBOR or hex) or '-' for standard input.", completion: .file())
-    var request: String
+    @Argument(help: "The DeviceRequest: a file (binary CBOR or hex) or '-' for standard input (omit with --session).", completion: .file())
+    var request: String?
 
     @Option(help: "The SessionTranscript or SessionTranscriptBytes of the session (binary or hex).", completion: .file())
-    var transcript: String
+    var transcript: String?
+
+    @Option(help: "A session captured with `mdoc-reader request --save-session`: verify the request it sent.",
+            completion: .directory)
+    var session: String?
 
     @Option(name: .customLong("trust-readers"), parsing: .upToNextOption,
             help: "Reader root certificates (PEM, DER or hex DER files, or directories of them; default: MDOC_TRUST_READERS, else ~/.config/swift-mdoc/trust/readers).",
@@ -61,6 +66,13 @@ struct VerifyRequest: ParsableCommand {
     var json = false
 
     func validate() throws {
+        if session == nil {
+            guard request != nil, transcript != nil else {
+                throw ValidationError("give the DeviceRequest and --transcript, or --session DIR")
+            }
+        } else if request != nil || transcript != nil {
+            throw ValidationError("--session brings the request and its transcript; leave out the DeviceRequest and --transcript")
+        }
         if let at, (try? TDate(text: at)) == nil {
             throw ValidationError("--at \(at): not an RFC 3339 date-time (for example 2021-01-01T00:00:00Z)")
         }
@@ -73,22 +85,48 @@ struct VerifyRequest: ParsableCommand {
     }
 
     private func verify() throws(ProgramFailure) {
-        let time = (at.flatMap { try? TDate(text: $0) })?.date ?? Date()
+        let givenTime = (at.flatMap { try? TDate(text: $0) })?.date
         let anchors = try ReaderTrust.readerRoots(trustReaders, command: "verify-request")
+        let requestBytes: [UInt8]
+        let transcriptBytes: [UInt8]
+        let time: Date
+        let name: String
+        if let session {
+            let capture: SessionCapture
+            do {
+                capture = try SessionCapture(directory: session)
+            } catch {
+                throw ProgramFailure(.malformedInput, "--session \(session): \(error)")
+            }
+            guard let sent = capture.openedMessages().first(where: { $0.fromReader }), let plaintext = sent.plaintext else {
+                throw ProgramFailure(.malformedInput, "--session \(session): the capture holds no DeviceRequest")
+            }
+            (requestBytes, transcriptBytes, time, name) = (plaintext, capture.sessionTranscriptBytes, givenTime ?? capture.started, session)
+        } else {
+            guard let request, let transcript else { return }
+            do {
+                transcriptBytes = try InputSource.load(transcript).bytes
+            } catch {
+                throw ProgramFailure(.badTrustInput, "--transcript \(transcript): not a SessionTranscript: \(error)")
+            }
+            do {
+                requestBytes = try InputSource.load(request).bytes
+            } catch {
+                throw ProgramFailure(.malformedInput, "\(error)")
+            }
+            (time, name) = (givenTime ?? Date(), request)
+        }
         let binding: SessionTranscriptBinding
         do {
-            binding = try SessionTranscriptBinding(encoded: try InputSource.load(transcript).bytes)
+            binding = try SessionTranscriptBinding(encoded: transcriptBytes)
         } catch {
-            throw ProgramFailure(.badTrustInput, "--transcript \(transcript): not a SessionTranscript: \(error)")
+            throw ProgramFailure(.badTrustInput, "--transcript \(transcript ?? name): not a SessionTranscript: \(error)")
         }
         let report: RequestVerificationReport
         do {
-            let input = try InputSource.load(request)
-            report = try DeviceRequestVerifier(trustAnchors: anchors).verify(input.bytes, sessionTranscript: binding, at: time)
-        } catch let error as InputError {
-            throw ProgramFailure(.malformedInput, "\(error)")
+            report = try DeviceRequestVerifier(trustAnchors: anchors).verify(requestBytes, sessionTranscript: binding, at: time)
         } catch {
-            throw ProgramFailure(.malformedInput, "\(request): not a DeviceRequest: \(error)")
+            throw ProgramFailure(.malformedInput, "\(name): not a DeviceRequest: \(error)")
         }
         if json {
             ProgramOutput.standardOutput.writeLine(TerminalText(lines: RequestReportRenderer.json(report).serialized(pretty: true)))

@@ -8,7 +8,10 @@ struct Inspect: ParsableCommand {
     static let configuration = CommandConfiguration(
         abstract: "Explain an 18013-5 message, certificate or any CBOR, or show it as diagnostic notation or JSON.",
         discussion: """
-            ARG is a file path, '-' for standard input, or an mdoc: URI itself. The input may be \
+            ARG is a file path, '-' for standard input, an mdoc: URI itself, or a session \
+            capture directory (`mdoc-reader request --save-session DIR`), whose engagement, \
+            transcript and messages are shown in the order they went over the link, each with \
+            what it decrypts to (docs/session-capture.md). The input may be \
             binary, hex or base64url text, or an mdoc: URI; the encoding is detected. Besides \
             CBOR (every ISO/IEC 18013-5 message and mdoc-issuer's credential files), it may be an \
             X.509 certificate (DER, hex DER or PEM), an NDEF message (NFC handover) or a JWS \
@@ -33,9 +36,10 @@ struct Inspect: ParsableCommand {
               mdoc inspect 'mdoc:owBjMS4wAYIB2BhYS6QBAiABIVgg...'
               mdoc inspect Certs/demo/ds.pem
               mdoc inspect response.cbor --json
+              mdoc inspect capture/ --explain
 
             Exit codes: 0 decoded; 2 the input is not readable, or none of the kinds above \
-            (--json: not CBOR).
+            (--json: not CBOR), or a capture directory that cannot be read.
             """
     )
 
@@ -52,7 +56,7 @@ struct Inspect: ParsableCommand {
         }
     }
 
-    @Argument(help: "A file path, '-' for standard input, or an mdoc: URI.", completion: .file())
+    @Argument(help: "A file path, '-' for standard input, an mdoc: URI, or a session capture directory.", completion: .file())
     var input: String
 
     @Flag var format: Format?
@@ -64,6 +68,10 @@ struct Inspect: ParsableCommand {
     }
 
     private func inspect() throws(ProgramFailure) {
+        if OutputFile.isDirectory(input) {
+            try inspectCapture()
+            return
+        }
         let source: InputSource
         let content: InspectedContent
         do {
@@ -89,6 +97,26 @@ struct Inspect: ParsableCommand {
             let size: TerminalText = "\(source.bytes.count) bytes, from \(source.encoding.rawValue) input"
             explanation.value = explanation.value.map { $0 + ", " + size } ?? size
             output.write(explanation.rendered())
+        }
+    }
+
+    /// Walks the session captured in the directory `input`.
+    private func inspectCapture() throws(ProgramFailure) {
+        let capture: SessionCapture
+        do {
+            capture = try SessionCapture(directory: input)
+        } catch {
+            throw ProgramFailure(.malformedInput, "\(input): \(error)")
+        }
+        let output = ProgramOutput.standardOutput
+        switch format ?? (output.isTerminal ? .explain : .diagnostic) {
+        case .json:
+            throw ProgramFailure(
+                .malformedInput, "\(input): a session capture is described by its \(SessionCapture.indexFileName); give --json one of its files")
+        case .explain:
+            output.write(capture.explanation(diagnostic: false).rendered())
+        case .diagnostic:
+            output.write(capture.explanation(diagnostic: true).rendered())
         }
     }
 }

@@ -52,11 +52,13 @@ struct BlueZSessionTests {
           arguments: [("bluez", "sim", "peripheral"), ("sim", "bluez", "peripheral"), ("bluez", "sim", "central"), ("sim", "bluez", "central")])
     func session(holderTransport: String, readerTransport: String, mode: String) throws {
         let bluetoothd = try Bluetoothd()
+        let folder = try LiveSession.temporaryFolder()
+        defer { try? FileManager.default.removeItem(atPath: folder) }
         let (holder, uri) = try Self.holder(["--transport", holderTransport, "--ble-mode", mode, "--timeout", Self.programTimeout],
                                             environment: bluetoothd.environment)
         let reader = try ProgramRunner.run("mdoc-reader", [
             "request", uri, "--preset", "full", "--json", "--timeout", Self.programTimeout, "--transport", readerTransport,
-            "--log-level", "debug",
+            "--log-level", "debug", "--save-session", folder + "/capture",
         ] + HCISessionTests.trust + HCISessionTests.readerAuthentication, timeout: 120, environment: bluetoothd.environment)
         let holderResult = holder.wait(timeout: 60)
         let report = bluetoothd.stop()
@@ -76,6 +78,13 @@ struct BlueZSessionTests {
             #expect(holderResult.standardError.contains("Ident read from the reader"))
             #expect(holderResult.standardError.contains("match=true"))
         }
+        // The captured session replays offline to the same report.
+        let replay = try ProgramRunner.run("mdoc-reader", ["verify", "--session", folder + "/capture", "--json"] + HCISessionTests.trust)
+        #expect(replay.status == reader.status, "\(replay.standardError)")
+        #expect(replay.standardOutput == reader.standardOutput)
+        let index = try SessionCaptureTests.index(folder + "/capture")
+        #expect(index["transport"] as? String == readerTransport)
+        #expect(index["bleMode"] as? String == mode)
     }
 
     @Test("a reader finds a holder bluetoothd has met before, whose UUIDs still list the earlier session's service")

@@ -65,6 +65,14 @@ import Testing
         Case(command: "mdoc-reader verify", status: 7, situation: "a private key as --trust") { run in
             try await run.run("mdoc-reader", ["verify", "\(v)/device_response.hex", "--trust", "Certs/demo/iaca-key.pem"])
         },
+        Case(command: "mdoc-reader verify", status: 8, situation: "a captured session without a response") { run in
+            // The capture of a session that never found its mdoc: no message, the live run's 8.
+            let capture = run.home + "/capture"
+            let live = try await run.run(
+                "mdoc-reader", ["request", try annexDURI(), "--timeout", "1", "--transport", "sim", "--save-session", capture] + demoTrust)
+            #expect(live.status == 8, "\(live.standardError)")
+            return try await run.run("mdoc-reader", ["verify", "--session", capture] + demoTrust)
+        },
         Case(command: "mdoc-reader verify", status: 64, situation: "no --trust and no default") { run in
             try await run.run("mdoc-reader", ["verify", "\(v)/device_response.hex"])
         },

@@ -55,7 +55,7 @@ struct HCISessionTests {
         let reader = try ProgramRunner.run("mdoc-reader", [
             "request", uri, "--preset", "full", "--json", "--timeout", Self.programTimeout,
             "--transport", controllers.transport(1), "--btsnoop", folder + "/reader.btsnoop", "--log-level", "debug",
-            "--portrait-out", folder + "/received.jpg",
+            "--portrait-out", folder + "/received.jpg", "--save-session", folder + "/capture",
         ] + Self.trust + Self.readerAuthentication, timeout: 120)
         let holderResult = holder.wait(timeout: 60)
 
@@ -82,6 +82,14 @@ struct HCISessionTests {
             #expect(Array(snoop.prefix(16)) == Array("btsnoop".utf8) + [0, 0, 0, 0, 1, 0, 0, 0x03, 0xEA])
             #expect(snoop.count > portrait.count, "\(name): the session's packets are in the file")
         }
+        // The captured session replays offline to the same report and exit status.
+        let replay = try ProgramRunner.run("mdoc-reader", ["verify", "--session", folder + "/capture", "--json"] + Self.trust)
+        #expect(replay.status == reader.status, "\(replay.standardError)")
+        #expect(replay.standardOutput == reader.standardOutput)
+        let index = try SessionCaptureTests.index(folder + "/capture")
+        #expect(index["transport"] as? String == controllers.transport(1))
+        #expect(index["bleMode"] as? String == mode)
+        #expect(index["mtu"] as? Int == 515)
     }
 
     @Test("mdoc-reader scan lists a holder advertising in peripheral server mode")

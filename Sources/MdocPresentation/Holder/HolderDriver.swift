@@ -5,6 +5,12 @@ import MdocCrypto
 import MdocModel
 import MdocSession
 
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
+import Foundation
+#endif
+
 /// Runs the mdoc's side of one presentation (ISO/IEC 18013-5 9.1.1 over the BLE transport of
 /// 8.3.3.1.1): it makes the engagement, waits for a reader in the modes offered, drives the
 /// `HolderSession` state machine with what arrives, asks the delegates who is asking and what
@@ -104,13 +110,14 @@ public struct HolderDriver: Sendable {
     public func run(on transport: any MdocTransport) async -> HolderSessionResult {
         var session = self.session
         var disclosures: [HolderSessionResult.Disclosure] = []
+        var messages: [LinkMessage] = []
         let end = await DriverLink.run(transport, timeouts: timeouts) { link, group -> LiveSessionEnd in
             var wait = await link.next(within: timeouts.idle, awaiting: "message from the reader", group: &group)
             while true {
                 var action: HolderAction
                 switch wait {
                 case .event(let event):
-                    action = Self.action(for: event, in: &session)
+                    action = Self.action(for: event, in: &session, messages: &messages)
                 case .failed(let error):
                     // A reader that goes quiet after its response ends the session normally
                     // (18013-5 leaves ending to either side); before it, the session failed.
@@ -120,7 +127,7 @@ public struct HolderDriver: Sendable {
                     await events(.readerWentQuiet(error))
                     return .session(outcome)
                 case .cancelled:
-                    return await Self.cancel(&session, on: link)
+                    return await Self.cancel(&session, on: link, messages: &messages)
                 }
                 actions: while true {
                     switch action {
@@ -133,14 +140,14 @@ public struct HolderDriver: Sendable {
                             await events(.decided(presentation, selection))
                             action = session.decide(selection)
                         case .interrupted(.event(let event)):
-                            action = Self.action(for: event, in: &session)
+                            action = Self.action(for: event, in: &session, messages: &messages)
                             if case .finished(let outcome) = action {
                                 await events(.readerLeftDuringConsent(outcome))
                             }
                         case .interrupted(.failed(let error)):
                             return .link(error)
                         case .interrupted(.cancelled):
-                            return await Self.cancel(&session, on: link)
+                            return await Self.cancel(&session, on: link, messages: &messages)
                         }
                     case .send(let bytes):
                         await events(.sending(bytes: bytes.count))
@@ -149,9 +156,11 @@ public struct HolderDriver: Sendable {
                         } catch {
                             return .link(error)
                         }
+                        messages.append(LinkMessage(direction: .sent, bytes: bytes, time: Date()))
                         guard endsAfterResponse, session.responsesSent > 0 else { break actions }
                         action = session.terminate()
                     case .sendAndFinish(let bytes, let outcome):
+                        messages.append(LinkMessage(direction: .sent, bytes: bytes, time: Date()))
                         return await link.end(sending: bytes, outcome)
                     case .finished(let outcome):
                         return await link.end(sending: nil, outcome)
@@ -160,7 +169,9 @@ public struct HolderDriver: Sendable {
                 wait = await link.next(within: timeouts.idle, awaiting: "message from the reader", group: &group)
             }
         }
-        return HolderSessionResult(end: end, mode: transport.mode, disclosures: disclosures)
+        return HolderSessionResult(
+            end: end, mode: transport.mode, disclosures: disclosures, messages: messages, mtu: await transport.mtu,
+            sessionTranscript: session.sessionTranscript)
     }
 
     /// The request as the holder is shown it: each DocRequest's reader identity from the trust
@@ -173,18 +184,25 @@ public struct HolderDriver: Sendable {
         return consent.presentation(of: request, identities: identities, credentials: credentials)
     }
 
-    /// What the session does with an event of the transport.
-    private static func action(for event: MdocTransportEvent, in session: inout HolderSession) -> HolderAction {
+    /// What the session does with an event of the transport; a message is kept in `messages`.
+    private static func action(
+        for event: MdocTransportEvent, in session: inout HolderSession, messages: inout [LinkMessage]
+    ) -> HolderAction {
         switch event {
-        case .message(let bytes): return session.receive(bytes)
+        case .message(let bytes):
+            messages.append(LinkMessage(direction: .received, bytes: bytes, time: Date()))
+            return session.receive(bytes)
         case .ended, .disconnected: return session.transportEnded()
         }
     }
 
     /// The holder's task was cancelled: status 20 and State 0x02 end the session (9.1.1.4).
-    private static func cancel(_ session: inout HolderSession, on link: DriverLink) async -> LiveSessionEnd {
+    private static func cancel(
+        _ session: inout HolderSession, on link: DriverLink, messages: inout [LinkMessage]
+    ) async -> LiveSessionEnd {
         switch session.terminate() {
         case .sendAndFinish(let bytes, let outcome):
+            messages.append(LinkMessage(direction: .sent, bytes: bytes, time: Date()))
             return await link.end(sending: bytes, outcome)
         case .finished(let outcome):
             return await link.end(sending: nil, outcome)

@@ -24,11 +24,24 @@ public struct HolderSessionResult: Sendable {
     public var mode: MdocBLEMode?
     /// Each request answered, in order.
     public var disclosures: [Disclosure]
+    /// Every message of the session in the order it went over the link, the status message
+    /// that ended it included; empty when no reader connected.
+    public var messages: [LinkMessage]
+    /// The link's ATT_MTU when the session ended; `nil` when no reader connected.
+    public var mtu: Int?
+    /// The transcript the session was bound to; `nil` when no SessionEstablishment was taken.
+    public var sessionTranscript: SessionTranscriptBinding?
 
     /// A result.
-    public init(end: LiveSessionEnd, mode: MdocBLEMode?, disclosures: [Disclosure]) {
+    public init(
+        end: LiveSessionEnd, mode: MdocBLEMode?, disclosures: [Disclosure], messages: [LinkMessage] = [], mtu: Int? = nil,
+        sessionTranscript: SessionTranscriptBinding? = nil
+    ) {
         self.end = end
         self.mode = mode
         self.disclosures = disclosures
+        self.messages = messages
+        self.mtu = mtu
+        self.sessionTranscript = sessionTranscript
     }
 }

@@ -100,6 +100,8 @@ public struct ReaderDriver: Sendable {
         var session = self.session
         var report: VerificationReport?
         var response: DeviceResponse?
+        var messages: [LinkMessage] = []
+        var mtu: Int?
         let end = await DriverLink.run(transport, timeouts: timeouts) { link, group -> LiveSessionEnd in
             var action: ReaderAction
             do throws(SessionError) {
@@ -119,9 +121,12 @@ public struct ReaderDriver: Sendable {
                     } catch {
                         return .link(error)
                     }
+                    messages.append(LinkMessage(direction: .sent, bytes: bytes, time: Date()))
                     if !reportedConnection {
                         // After the first send the GATT client has exchanged MTUs in either mode.
-                        await events(.connected(mtu: await transport.mtu))
+                        let exchanged = await transport.mtu
+                        mtu = exchanged
+                        await events(.connected(mtu: exchanged))
                         reportedConnection = true
                     }
                     await events(.requestSent(bytes: bytes.count))
@@ -148,12 +153,14 @@ public struct ReaderDriver: Sendable {
                         (first, what) = (timeouts.idle, "end of the session")
                     }
                 case .sendAndFinish(let bytes, let outcome):
+                    messages.append(LinkMessage(direction: .sent, bytes: bytes, time: Date()))
                     return await link.end(sending: bytes, outcome)
                 case .finished(let outcome):
                     return await link.end(sending: nil, outcome)
                 }
                 switch await link.next(within: first, awaiting: what, group: &group) {
                 case .event(.message(let bytes)):
+                    messages.append(LinkMessage(direction: .received, bytes: bytes, time: Date()))
                     await events(.received(bytes: bytes.count))
                     action = session.receive(bytes)
                 case .event(.ended), .event(.disconnected):
@@ -169,7 +176,7 @@ public struct ReaderDriver: Sendable {
                 }
             }
         }
-        return ReaderSessionResult(end: end, mode: transport.mode, report: report, response: response)
+        return ReaderSessionResult(end: end, mode: transport.mode, report: report, response: response, messages: messages, mtu: mtu)
     }
 
     /// How the session ended, from what `ReaderSession.transportEnded()` returned.

@@ -14,12 +14,22 @@ public struct ReaderSessionResult: Sendable {
     public var report: VerificationReport?
     /// The last DeviceResponse, as decoded; `nil` when none arrived.
     public var response: DeviceResponse?
+    /// Every message of the session in the order it went over the link, the status message
+    /// that ended it included; empty when the session never started.
+    public var messages: [LinkMessage]
+    /// The link's ATT_MTU once the session started; `nil` before.
+    public var mtu: Int?
 
     /// A result.
-    public init(end: LiveSessionEnd, mode: MdocBLEMode?, report: VerificationReport?, response: DeviceResponse?) {
+    public init(
+        end: LiveSessionEnd, mode: MdocBLEMode?, report: VerificationReport?, response: DeviceResponse?,
+        messages: [LinkMessage] = [], mtu: Int? = nil
+    ) {
         self.end = end
         self.mode = mode
         self.report = report
         self.response = response
+        self.messages = messages
+        self.mtu = mtu
     }
 }

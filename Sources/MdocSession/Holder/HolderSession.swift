@@ -31,6 +31,10 @@ public struct HolderSession: Sendable {
     public let bleIdent: [UInt8]
     /// How many DeviceResponses were sent.
     public private(set) var responsesSent = 0
+    /// The transcript the session is bound to (9.1.5.1), built from DeviceEngagementBytes and
+    /// the reader's EReaderKeyBytes as received; `nil` until SessionEstablishment arrived and
+    /// its request decrypted.
+    public private(set) var sessionTranscript: SessionTranscriptBinding?
 
     private let credentials: [Credential]
     private let responseBuilder: ResponseBuilder
@@ -103,6 +107,7 @@ public struct HolderSession: Sendable {
                 return .finished(outcome)
             case .awaitingEstablishment(let awaiting):
                 let established = try awaiting.establish(message)
+                sessionTranscript = established.session.transcript
                 return receiveRequest(established.sealedRequest, in: established.session, eReaderKey: established.eReaderKey)
             case .awaitingConsent(let deciding):
                 switch try deciding.content(of: message) {

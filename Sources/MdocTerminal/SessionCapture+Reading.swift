@@ -1,0 +1,228 @@
+import MdocBLE
+import MdocCBOR
+import MdocCOSE
+import MdocCrypto
+import MdocModel
+import MdocPresentation
+import MdocSession
+
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
+import Foundation
+#endif
+
+extension SessionCapture {
+    /// The index as stored (docs/session-capture.md).
+    private struct Index: Decodable {
+        struct Plaintext: Decodable {
+            var file: String
+        }
+
+        struct Message: Decodable {
+            var file: String
+            var direction: String
+            var time: String
+            var plaintext: Plaintext?
+        }
+
+        var format: String
+        var version: Int
+        var role: String
+        var program: String
+        var started: String
+        var ended: String
+        var transport: String
+        var bleMode: String?
+        var mtu: Int?
+        var engagement: String
+        var engagementURI: String
+        var sessionTranscript: String
+        var ephemeralKey: String
+        var messages: [Message]
+        var outcome: String
+        var verificationTime: String?
+        var exitStatus: Int32
+    }
+
+    /// Reads the capture in the directory `path` and checks that its files agree: the
+    /// transcript holds the engagement and the SessionEstablishment's EReaderKeyBytes byte for
+    /// byte, the ephemeral key is this side's key of the transcript, and every stored plaintext
+    /// is what its message decrypts to. ``report`` is not read back: a replay verifies again.
+    ///
+    /// - Throws: ``SessionCaptureError`` naming the file: missing, larger than
+    ///   ``maximumFileSize``, not what the index says, more than ``maximumMessageCount``
+    ///   messages, a key others may read, or files that disagree.
+    public init(directory path: String) throws(SessionCaptureError) {
+        let indexBytes = try Self.readFile(Self.indexFileName, in: path)
+        let index: Index
+        do {
+            index = try JSONDecoder().decode(Index.self, from: Data(indexBytes))
+        } catch {
+            throw SessionCaptureError(.badIndex, file: Self.indexFileName, "not a session capture index: \(error)")
+        }
+        guard index.format == Self.format, index.version == Self.version else {
+            throw SessionCaptureError(
+                .badIndex, file: Self.indexFileName,
+                "format \"\(UntrustedText.escaped(index.format))\" version \(index.version); this toolkit reads \"\(Self.format)\" version \(Self.version)")
+        }
+        guard index.messages.count <= Self.maximumMessageCount else {
+            throw SessionCaptureError(
+                .tooManyMessages, file: Self.indexFileName,
+                "\(index.messages.count) messages; a capture holds at most \(Self.maximumMessageCount)")
+        }
+        let role: SessionRole
+        switch index.role {
+        case "reader": role = .reader
+        case "mdoc": role = .mdoc
+        default:
+            throw SessionCaptureError(.badIndex, file: Self.indexFileName, "role \"\(UntrustedText.escaped(index.role))\" is neither reader nor mdoc")
+        }
+        var mode: MdocBLEMode?
+        if let name = index.bleMode {
+            guard let known = MdocBLEMode(rawValue: name) else {
+                throw SessionCaptureError(.badIndex, file: Self.indexFileName, "BLE mode \"\(UntrustedText.escaped(name))\" is not a mode")
+            }
+            mode = known
+        }
+
+        let keyBytes = try Self.readFile(index.ephemeralKey, in: path, secret: true)
+        let key: PrivateKey
+        do {
+            key = try PrivateKey(pemRepresentation: String(decoding: keyBytes, as: UTF8.self))
+        } catch {
+            throw SessionCaptureError(.badContent, file: index.ephemeralKey, "not a private key: \(error)")
+        }
+        var messages: [LinkMessage] = []
+        for entry in index.messages {
+            guard let direction = LinkMessage.Direction(rawValue: entry.direction) else {
+                throw SessionCaptureError(
+                    .badIndex, file: Self.indexFileName, "message \(entry.file): direction \"\(UntrustedText.escaped(entry.direction))\"")
+            }
+            messages.append(LinkMessage(
+                direction: direction, bytes: try Self.readFile(entry.file, in: path),
+                time: try Self.time(entry.time, member: "time of \(entry.file)")))
+        }
+        self.init(
+            role: role, program: index.program, transport: index.transport, mode: mode, mtu: index.mtu,
+            started: try Self.time(index.started, member: "started"), ended: try Self.time(index.ended, member: "ended"),
+            deviceEngagement: try Self.readFile(index.engagement, in: path),
+            engagementURI: String(String(decoding: try Self.readFile(index.engagementURI, in: path), as: UTF8.self)
+                .prefix { $0 != "\n" }),
+            sessionTranscriptBytes: try Self.readFile(index.sessionTranscript, in: path), ephemeralKey: key,
+            messages: messages, outcome: index.outcome, exitStatus: index.exitStatus,
+            verificationTime: try index.verificationTime.map { (text) throws(SessionCaptureError) in
+                try Self.time(text, member: "verificationTime")
+            },
+            report: nil)
+
+        try checkTranscript(files: index)
+        for (opened, entry) in zip(openedMessages(), index.messages) {
+            let stored = try entry.plaintext.map { (plaintext) throws(SessionCaptureError) in try Self.readFile(plaintext.file, in: path) }
+            guard stored == opened.plaintext else {
+                throw SessionCaptureError(
+                    .inconsistent, file: entry.plaintext?.file ?? entry.file,
+                    opened.plaintext == nil
+                        ? "the message does not decrypt with the capture's key and transcript\(opened.problem.map { ": \($0)" } ?? "")"
+                        : stored == nil ? "the index names no plaintext for a message that decrypts"
+                        : "the stored plaintext is not what \(entry.file) decrypts to")
+            }
+        }
+    }
+
+    /// Checks that SessionTranscriptBytes hold the engagement and the SessionEstablishment's
+    /// EReaderKeyBytes as stored, and that the ephemeral key is this side's key in them.
+    private func checkTranscript(files index: Index) throws(SessionCaptureError) {
+        let transcript: SessionTranscript
+        do {
+            transcript = try SessionTranscriptBinding(encoded: sessionTranscriptBytes).transcript
+        } catch {
+            throw SessionCaptureError(.badContent, file: index.sessionTranscript, "not SessionTranscriptBytes: \(error)")
+        }
+        guard let engagement = transcript.deviceEngagementBytes, Array(engagement.bytes) == deviceEngagement else {
+            throw SessionCaptureError(
+                .inconsistent, file: index.sessionTranscript, "DeviceEngagementBytes are not the bytes of \(index.engagement)")
+        }
+        guard let readerKey = transcript.eReaderKeyBytes else {
+            throw SessionCaptureError(.inconsistent, file: index.sessionTranscript, "the transcript holds no EReaderKeyBytes")
+        }
+        if let first = messages.first, fromReader(first) {
+            let establishment: SessionEstablishment
+            do {
+                establishment = try SessionEstablishment(encoded: first.bytes)
+            } catch {
+                throw SessionCaptureError(.badContent, file: index.messages[0].file, "not a SessionEstablishment: \(error)")
+            }
+            guard establishment.eReaderKey.bytes == readerKey.bytes else {
+                throw SessionCaptureError(
+                    .inconsistent, file: index.messages[0].file, "EReaderKeyBytes are not those of \(index.sessionTranscript)")
+            }
+        }
+        let ownKey: PublicKey?
+        switch role {
+        case .reader: ownKey = try? readerKey.value.publicKey()
+        case .mdoc: ownKey = try? engagement.value.security.eDeviceKeyBytes.value.publicKey()
+        }
+        guard ownKey == ephemeralKey.publicKey else {
+            throw SessionCaptureError(
+                .inconsistent, file: index.ephemeralKey,
+                "not the \(role == .reader ? "EReaderKey" : "EDeviceKey") of \(index.sessionTranscript)")
+        }
+    }
+
+    /// An RFC 3339 time of the index.
+    private static func time(_ text: String, member: String) throws(SessionCaptureError) -> Date {
+        do {
+            return try TDate(text: text).date
+        } catch {
+            throw SessionCaptureError(.badIndex, file: indexFileName, "\(member) \"\(UntrustedText.escaped(text))\" is not an RFC 3339 time")
+        }
+    }
+
+    /// The bytes of the file `name` of the capture in `directory`: a plain name in the directory
+    /// (no `/`, not starting with a dot), a regular file of at most ``maximumFileSize`` octets;
+    /// with `secret`, one that neither group nor others may access.
+    static func readFile(_ name: String, in directory: String, secret: Bool = false) throws(SessionCaptureError) -> [UInt8] {
+        guard !name.isEmpty, !name.hasPrefix("."), !name.contains("/"), !name.utf8.contains(0) else {
+            throw SessionCaptureError(.badIndex, file: indexFileName, "\"\(UntrustedText.escaped(name))\" is not a file name in the capture directory")
+        }
+        let path = directory.hasSuffix("/") ? directory + name : directory + "/" + name
+        let fd = open(path, O_RDONLY | O_NOFOLLOW | O_CLOEXEC)
+        guard fd >= 0 else {
+            throw SessionCaptureError(.unreadable, file: name, "cannot open: \(String(cString: strerror(errno)))")
+        }
+        defer { close(fd) }
+        var status = stat()
+        guard fstat(fd, &status) == 0, status.st_mode & S_IFMT == S_IFREG else {
+            throw SessionCaptureError(.unreadable, file: name, "not a regular file")
+        }
+        guard status.st_size <= maximumFileSize else {
+            throw SessionCaptureError(.tooLarge, file: name, "\(status.st_size) bytes; a capture file holds at most \(maximumFileSize)")
+        }
+        if secret, status.st_mode & 0o077 != 0 {
+            throw SessionCaptureError(
+                .insecurePermissions, file: name,
+                "holds a private key but its mode \(String(status.st_mode & 0o777, radix: 8)) lets others access it; run: chmod 600 \(path)")
+        }
+        var bytes: [UInt8] = []
+        var buffer = [UInt8](repeating: 0, count: 65_536)
+        while true {
+            let count = buffer.withUnsafeMutableBytes { read(fd, $0.baseAddress, $0.count) }
+            if count < 0 && errno == EINTR { continue }
+            guard count >= 0 else {
+                throw SessionCaptureError(.unreadable, file: name, "cannot read: \(String(cString: strerror(errno)))")
+            }
+            if count == 0 { return bytes }
+            bytes += buffer[..<count]
+            guard bytes.count <= maximumFileSize else {
+                throw SessionCaptureError(.tooLarge, file: name, "more than \(maximumFileSize) bytes; a capture file holds at most that")
+            }
+        }
+    }
+}
