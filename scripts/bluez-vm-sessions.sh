@@ -16,6 +16,8 @@
 #                 the reader ends with SessionData status 20, then State 0x02
 #   MODE-state    age-over-18 from a credential with a P-384 device key, so DeviceSignature;
 #                 the reader ends with State 0x02 only
+#                 (both capture the session with --save-session, and `mdoc-reader verify
+#                 --session` must give the same report offline)
 #   MODE-holder   driving; the holder ends the session once the response is out
 #                 (--terminate-after-response), the reader waits for it
 #   mixed-MODE    the holder on bluez:hci0, the reader on its own LE host through the HCI user
@@ -144,9 +146,18 @@ session() {
         grep -q "\"deviceAuthentication\" *: *\"$device_auth\"" "$out.reader.out" ||
             problems+=("device authentication is not $device_auth")
     fi
+    # A session the reader captured (--save-session) verifies offline to the same report.
+    local replayed=""
+    if [ "$reader_status" = 0 ] && [ -d "$out.capture" ]; then
+        "$bin/mdoc-reader" verify --session "$out.capture" --json "${trust[@]}" >"$out.replay.out" 2>"$out.replay.err"
+        local replay_status=$?
+        [ "$replay_status" = 0 ] || problems+=("replay status $replay_status: $(tail -1 "$out.replay.err")")
+        cmp -s "$out.reader.out" "$out.replay.out" || problems+=("the capture replays to another report than the session's")
+        replayed="; its capture replays to the same report"
+    fi
     registrations_settle || problems+=("$(registrations | tr '\n' ' ')")
     if [ ${#problems[@]} -eq 0 ]; then
-        ! $announce || say "$name: verified ($device_auth) in $(elapsed "$started"); nothing left registered"
+        ! $announce || say "$name: verified ($device_auth) in $(elapsed "$started"); nothing left registered$replayed"
         return 0
     fi
     ! $announce || say "$name: FAILED after $(elapsed "$started"): $(printf '%s; ' "${problems[@]}")"
@@ -285,11 +296,11 @@ run() {
     case $name in
         peripheral-status | central-status)
             session "$name" bluez:hci0 bluez:hci1 "$mode" DeviceMac --credential "$work/mdl.mdoc" \
-                -- --preset full "${reader_auth[@]}" --termination status ;;
+                -- --preset full "${reader_auth[@]}" --termination status --save-session "$logs/$name.capture" ;;
         peripheral-state | central-state)
             p384_credential || { say "$name: could not issue the P-384 credential"; return 1; }
             session "$name" bluez:hci0 bluez:hci1 "$mode" DeviceSignature --credential "$work/p384.mdoc" \
-                -- --preset age-over-18 --termination state ;;
+                -- --preset age-over-18 --termination state --save-session "$logs/$name.capture" ;;
         peripheral-holder | central-holder)
             session "$name" bluez:hci0 bluez:hci1 "$mode" DeviceMac --credential "$work/mdl.mdoc" --terminate-after-response \
                 -- --preset driving --termination wait ;;
