@@ -254,10 +254,10 @@ public actor LEHost: BLEAdapter {
             timeout: timeout,
             timedOut: { BLEError(.controllerError, "the controller did not answer \(opcode) within \(timeout)") },
             cancelled: nil)
-        if pendingCommand?.promise === promise {
-            pendingCommand = nil
-            if case .failure(let error) = result { fail(error) }
-        }
+        if pendingCommand?.promise === promise { pendingCommand = nil }
+        // An unanswered command stops the host (4.4), even when its answer came late, while
+        // this task waited to run again after the timeout.
+        if case .failure(let error) = result { fail(error) }
         return try result.get()
     }
 
