@@ -101,7 +101,7 @@ let package = Package(
         ),
         .target(
             name: "MdocModel",
-            dependencies: ["MdocCBOR", "MdocCOSE", "MdocCrypto"],
+            dependencies: ["MdocCBOR", "MdocCOSE"],
             swiftSettings: strictSettings
         ),
         .target(
@@ -147,7 +147,6 @@ let package = Package(
             dependencies: [
                 "MdocCBOR", "MdocCrypto", "MdocCOSE", "MdocModel", "MdocSession", "MdocBLE", "MdocPresentation", "MdocTerminal",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
-                .product(name: "Logging", package: "swift-log"),
             ],
             swiftSettings: strictSettings
         ),
@@ -163,7 +162,7 @@ let package = Package(
         .executableTarget(
             name: "mdoc-issuer",
             dependencies: [
-                "MdocCBOR", "MdocCrypto", "MdocCOSE", "MdocModel", "MdocSession", "MdocTerminal",
+                "MdocCBOR", "MdocCrypto", "MdocModel", "MdocSession", "MdocTerminal",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ],
             swiftSettings: strictSettings
