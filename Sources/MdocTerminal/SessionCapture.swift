@@ -196,6 +196,6 @@ public struct SessionCapture: Sendable {
         // In peripheral server mode the mdoc is the GATT server, in central client mode the reader.
         let isClient = (mode == .peripheralServer) == (role == .reader)
         let limit = isClient ? MessageChunker.maximumWriteChunkSize : MessageChunker.maximumChunkSize
-        return MessageChunker.chunks(of: message.bytes, mtu: mtu, limit: limit).count
+        return MessageChunker.chunkCount(messageSize: message.bytes.count, mtu: mtu, limit: limit)
     }
 }

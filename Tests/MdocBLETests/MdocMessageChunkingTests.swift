@@ -54,6 +54,17 @@ struct MdocMessageChunkingTests {
         #expect(MessageChunker.chunks(of: Self.message(39), mtu: 23).map(\.count) == [20, 20, 2])
     }
 
+    @Test("chunkCount is the number of chunks cut, at each side of a chunk's payload",
+          arguments: [(23, MessageChunker.maximumChunkSize), (517, MessageChunker.maximumChunkSize),
+                      (517, MessageChunker.maximumWriteChunkSize)])
+    func chunkCountMatchesTheChunks(mtu: Int, limit: Int) {
+        let payload = MessageChunker.chunkSize(mtu: mtu, limit: limit) - 1
+        for size in [0, 1, payload - 1, payload, payload + 1, 2 * payload, 2 * payload + 1, 20_000] {
+            #expect(MessageChunker.chunkCount(messageSize: size, mtu: mtu, limit: limit)
+                    == MessageChunker.chunks(of: Self.message(size), mtu: mtu, limit: limit).count, "\(size) octets")
+        }
+    }
+
     @Test("an empty message is the single chunk 0x00")
     func emptyMessage() throws {
         #expect(MessageChunker.chunks(of: [], mtu: 515) == [[0x00]])

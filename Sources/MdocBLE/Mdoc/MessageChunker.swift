@@ -35,7 +35,7 @@ public struct MessageChunker: Sendable {
     public static func chunks(of message: [UInt8], mtu: Int, limit: Int = maximumChunkSize) -> [[UInt8]] {
         let payloadSize = chunkSize(mtu: mtu, limit: limit) - 1
         var chunks: [[UInt8]] = []
-        chunks.reserveCapacity(message.count / payloadSize + 1)
+        chunks.reserveCapacity(chunkCount(messageSize: message.count, mtu: mtu, limit: limit))
         var start = message.startIndex
         repeat {
             let end = min(start + payloadSize, message.endIndex)
@@ -44,5 +44,12 @@ public struct MessageChunker: Sendable {
             start = end
         } while start < message.endIndex
         return chunks
+    }
+
+    /// How many chunks ``chunks(of:mtu:limit:)`` cuts a message of `messageSize` octets into: one
+    /// for an empty message, else the message over the payload of a chunk, rounded up.
+    public static func chunkCount(messageSize: Int, mtu: Int, limit: Int = maximumChunkSize) -> Int {
+        let payloadSize = chunkSize(mtu: mtu, limit: limit) - 1
+        return max(1, (messageSize + payloadSize - 1) / payloadSize)
     }
 }
