@@ -225,14 +225,7 @@ struct MdocTransportTests {
         try await manual.client.setNotifications(true, for: manual.state)
         try await manual.client.writeWithoutResponse([MdocGATTProfile.stateStart], to: manual.state)
         try await server.waitForStart()
-        let sender = Task { () async -> BLEError? in
-            do throws(BLEError) {
-                try await server.send([7])
-                return nil
-            } catch {
-                return error
-            }
-        }
+        let sender = Task { await SessionAcceptorTests.failure { () throws(BLEError) in try await server.send([7]) } }
         try await Task.sleep(for: .milliseconds(200))
         server.close()
         let error = try #require(await sender.value, "the send to a client without Server2Client notifications succeeded")
@@ -251,14 +244,7 @@ struct MdocTransportTests {
         try await manual.start()
         try await server.waitForStart()
         try await manual.client.setNotifications(false, for: manual.server2Client)
-        let sender = Task { () async -> BLEError? in
-            do throws(BLEError) {
-                try await server.send([7])
-                return nil
-            } catch {
-                return error
-            }
-        }
+        let sender = Task { await SessionAcceptorTests.failure { () throws(BLEError) in try await server.send([7]) } }
         try await Task.sleep(for: .milliseconds(200))
         manual.client.close()
         let error = try #require(await sender.value, "the send to a client that went away succeeded")
