@@ -3,8 +3,12 @@
 // swift-mdoc: the ISO/IEC 18013-5 mobile document toolkit for Linux.
 // Architecture: docs/architecture.md, sections 1 and 2. Arrows point down only:
 // executables -> MdocTerminal -> MdocPresentation -> MdocBLE, MdocSession -> MdocModel -> MdocCOSE
-// -> MdocCrypto, MdocCBOR. MdocBLE knows messages only as bytes and imports no other module;
-// MdocSession never imports MdocBLE; MdocPresentation is where the two meet: it runs sessions.
+// -> MdocCrypto, MdocCBOR; MdocTerminal -> MdocSim, MdocLEHost, MdocBlueZ (the bearers: sim
+// sockets, a controller over HCI, bluetoothd over D-Bus) -> MdocPosix (their system calls and
+// descriptor channels, on SwiftNIO's NIOPosix) -> MdocBLE (ATT, GATT and the 18013-5 BLE service:
+// no I/O, NIOCore). MdocBLE knows messages only as bytes and imports no other module of the
+// toolkit; MdocSession never imports a BLE module; MdocPresentation is where the two meet: it
+// runs sessions over any MdocRadio.
 
 import PackageDescription
 
@@ -23,6 +27,9 @@ let package = Package(
         .library(name: "MdocModel", targets: ["MdocModel"]),
         .library(name: "MdocSession", targets: ["MdocSession"]),
         .library(name: "MdocBLE", targets: ["MdocBLE"]),
+        .library(name: "MdocSim", targets: ["MdocSim"]),
+        .library(name: "MdocLEHost", targets: ["MdocLEHost"]),
+        .library(name: "MdocBlueZ", targets: ["MdocBlueZ"]),
         .library(name: "MdocPresentation", targets: ["MdocPresentation"]),
         .executable(name: "mdoc", targets: ["mdoc"]),
         .executable(name: "mdoc-reader", targets: ["mdoc-reader"]),
@@ -33,6 +40,8 @@ let package = Package(
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
         .package(url: "https://github.com/apple/swift-log", from: "1.16.2"),
+        // The one I/O runtime of the bearers: event loops, channels, ByteBuffer.
+        .package(url: "https://github.com/apple/swift-nio", from: "2.101.2"),
         // Tests only: property-based checks of the holder's privacy guarantees.
         .package(url: "https://github.com/x-sheep/swift-property-based", from: "2.0.1"),
         // `swift package generate-documentation` (scripts/docs.sh): DocC, nothing linked.
@@ -56,15 +65,14 @@ let package = Package(
             providers: [.apt(["libqrencode-dev"])]
         ),
         // The camera/QR-image and Bluetooth libraries, opened when first used (dlopen), not at
-        // start-up: with what they bring (X11, v4l, D-Bus, gcrypt...) they were most of the
-        // start-up of programs that never use them. Their headers come from libzbar-dev,
-        // libpng-dev, libjpeg-dev, libbluetooth-dev and libsystemd-dev.
+        // start-up: with what they bring (X11, v4l, gcrypt...) they were most of the start-up
+        // of programs that never use them. Their headers come from libzbar-dev, libpng-dev,
+        // libjpeg-dev and libbluetooth-dev.
         .target(name: "CDynamicLibrary"),
         .target(name: "CZBar", dependencies: ["CDynamicLibrary"]),
         .target(name: "CPNG", dependencies: ["CDynamicLibrary"]),
         .target(name: "CJPEG", dependencies: ["CDynamicLibrary"]),
         .target(name: "CBlueZ", dependencies: ["CDynamicLibrary"]),
-        .target(name: "CSDBus", dependencies: ["CDynamicLibrary"]),
         // Functions over OpenSSL macros and inline helpers, callable from Swift.
         .target(
             name: "COpenSSLShims",
@@ -106,17 +114,66 @@ let package = Package(
         ),
         .target(
             name: "MdocSession",
-            dependencies: ["MdocCBOR", "MdocCrypto", "MdocCOSE", "MdocModel"],
+            dependencies: [
+                "MdocCBOR", "MdocCrypto", "MdocCOSE", "MdocModel",
+                .product(name: "NIOConcurrencyHelpers", package: "swift-nio"),
+            ],
+            swiftSettings: strictSettings
+        ),
+        // The BLE modules (docs/architecture.md section 4): the 18013-5 service and its GATT layer
+        // as pure code, the bearers under it, each with what changes together.
+        .target(
+            name: "MdocBLE",
+            dependencies: [
+                .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "Logging", package: "swift-log"),
+            ],
             swiftSettings: strictSettings
         ),
         .target(
-            name: "MdocBLE",
-            dependencies: ["CBlueZShims", "CSDBus", .product(name: "Logging", package: "swift-log")],
+            name: "MdocPosix",
+            dependencies: [
+                "MdocBLE",
+                .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "NIOPosix", package: "swift-nio"),
+            ],
+            swiftSettings: strictSettings
+        ),
+        .target(
+            name: "MdocSim",
+            dependencies: [
+                "MdocBLE", "MdocPosix",
+                .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "NIOPosix", package: "swift-nio"),
+            ],
+            swiftSettings: strictSettings
+        ),
+        .target(
+            name: "MdocLEHost",
+            dependencies: [
+                "MdocBLE", "MdocPosix", "CBlueZShims",
+                .product(name: "NIOConcurrencyHelpers", package: "swift-nio"),
+                .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "NIOPosix", package: "swift-nio"),
+                .product(name: "Logging", package: "swift-log"),
+            ],
+            swiftSettings: strictSettings
+        ),
+        .target(
+            name: "MdocBlueZ",
+            dependencies: [
+                "MdocBLE", "MdocPosix",
+                .product(name: "NIOConcurrencyHelpers", package: "swift-nio"),
+                .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "NIOPosix", package: "swift-nio"),
+                .product(name: "Logging", package: "swift-log"),
+            ],
             swiftSettings: strictSettings
         ),
         .target(
             name: "MdocPresentation",
             dependencies: [
+                .product(name: "NIOConcurrencyHelpers", package: "swift-nio"),
                 "MdocCBOR", "MdocCrypto", "MdocModel", "MdocSession", "MdocBLE",
                 .product(name: "Logging", package: "swift-log"),
             ],
@@ -125,10 +182,12 @@ let package = Package(
         .target(
             name: "MdocTerminal",
             dependencies: [
-                "MdocCBOR", "MdocCrypto", "MdocCOSE", "MdocModel", "MdocSession", "MdocBLE", "MdocPresentation",
+                "MdocCBOR", "MdocCrypto", "MdocCOSE", "MdocModel", "MdocSession",
+                "MdocBLE", "MdocSim", "MdocLEHost", "MdocBlueZ", "MdocPresentation",
                 "CQREncode", "CZBar", "CImageIO",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Logging", package: "swift-log"),
+                .product(name: "NIOConcurrencyHelpers", package: "swift-nio"),
             ],
             swiftSettings: strictSettings
         ),
@@ -145,6 +204,7 @@ let package = Package(
         .executableTarget(
             name: "mdoc-reader",
             dependencies: [
+                .product(name: "NIOConcurrencyHelpers", package: "swift-nio"),
                 "MdocCBOR", "MdocCrypto", "MdocCOSE", "MdocModel", "MdocSession", "MdocBLE", "MdocPresentation", "MdocTerminal",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ],
@@ -156,6 +216,7 @@ let package = Package(
                 "MdocCBOR", "MdocCrypto", "MdocCOSE", "MdocModel", "MdocSession", "MdocBLE", "MdocPresentation", "MdocTerminal",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Logging", package: "swift-log"),
+                .product(name: "NIOConcurrencyHelpers", package: "swift-nio"),
             ],
             swiftSettings: strictSettings
         ),
@@ -170,8 +231,10 @@ let package = Package(
         .executableTarget(
             name: "mdoc-benchmark",
             dependencies: [
-                "MdocCBOR", "MdocCrypto", "MdocCOSE", "MdocModel", "MdocSession", "MdocBLE", "MdocPresentation", "MdocTerminal",
-                "MdocTestSupport", .product(name: "ArgumentParser", package: "swift-argument-parser"),
+                .product(name: "NIOConcurrencyHelpers", package: "swift-nio"),
+                "MdocCBOR", "MdocCrypto", "MdocCOSE", "MdocModel", "MdocSession", "MdocBLE", "MdocLEHost",
+                "MdocPresentation", "MdocTerminal", "MdocTestSupport",
+                .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ],
             swiftSettings: strictSettings
         ),
@@ -179,7 +242,11 @@ let package = Package(
         // Test support: the Vectors/ loader and the helper processes of the tests, not a product.
         .target(
             name: "MdocTestSupport",
-            dependencies: ["MdocCBOR", "CSpawnShims"],
+            dependencies: [
+                "MdocCBOR", "MdocBLE", "CSpawnShims",
+                .product(name: "NIOConcurrencyHelpers", package: "swift-nio"),
+                .product(name: "NIOCore", package: "swift-nio"),
+            ],
             swiftSettings: strictSettings
         ),
         // Test support: peers in the test process that break the 18013-5 BLE service on purpose,
@@ -188,7 +255,8 @@ let package = Package(
         .target(
             name: "MdocTestPeers",
             dependencies: [
-                "MdocCBOR", "MdocCrypto", "MdocModel", "MdocSession", "MdocBLE", "MdocPresentation", "MdocTestSupport",
+                "MdocCBOR", "MdocCrypto", "MdocModel", "MdocSession", "MdocBLE", "MdocSim", "MdocLEHost", "MdocPresentation",
+                "MdocTestSupport",
             ],
             swiftSettings: strictSettings
         ),
@@ -228,13 +296,49 @@ let package = Package(
         ),
         .testTarget(
             name: "MdocBLETests",
-            dependencies: ["MdocBLE", "MdocTestSupport"],
+            dependencies: [
+                "MdocBLE", "MdocTestSupport",
+                .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "NIOPosix", package: "swift-nio"),
+            ],
+            swiftSettings: strictSettings
+        ),
+        .testTarget(
+            name: "MdocSimTests",
+            dependencies: [
+                .product(name: "NIOConcurrencyHelpers", package: "swift-nio"),
+                "MdocBLE", "MdocSim", "MdocTestSupport",
+                .product(name: "NIOCore", package: "swift-nio"),
+            ],
+            swiftSettings: strictSettings
+        ),
+        .testTarget(
+            name: "MdocLEHostTests",
+            dependencies: [
+                .product(name: "NIOConcurrencyHelpers", package: "swift-nio"),
+                "MdocBLE", "MdocLEHost", "MdocTestSupport",
+                .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "NIOPosix", package: "swift-nio"),
+                .product(name: "NIOEmbedded", package: "swift-nio"),
+                .product(name: "Logging", package: "swift-log"),
+            ],
+            swiftSettings: strictSettings
+        ),
+        .testTarget(
+            name: "MdocBlueZTests",
+            dependencies: [
+                "MdocBLE", "MdocBlueZ", "MdocTestSupport",
+                .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "NIOEmbedded", package: "swift-nio"),
+            ],
             swiftSettings: strictSettings
         ),
         .testTarget(
             name: "MdocTerminalTests",
             dependencies: [
-                "MdocCBOR", "MdocCrypto", "MdocCOSE", "MdocModel", "MdocSession", "MdocBLE", "MdocTerminal", "MdocTestSupport",
+                .product(name: "NIOConcurrencyHelpers", package: "swift-nio"),
+                "MdocCBOR", "MdocCrypto", "MdocCOSE", "MdocModel", "MdocSession", "MdocBLE", "MdocSim", "MdocTerminal",
+                "MdocTestSupport",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Logging", package: "swift-log"),
             ],
@@ -243,8 +347,9 @@ let package = Package(
         .testTarget(
             name: "MdocPresentationTests",
             dependencies: [
-                "MdocCBOR", "MdocCrypto", "MdocModel", "MdocSession", "MdocBLE", "MdocPresentation", "MdocTestSupport",
-                "MdocTestPeers",
+                "MdocCBOR", "MdocCrypto", "MdocModel", "MdocSession", "MdocBLE", "MdocSim", "MdocLEHost",
+                "MdocPresentation", "MdocTestSupport", "MdocTestPeers",
+                .product(name: "NIOConcurrencyHelpers", package: "swift-nio"),
             ],
             swiftSettings: strictSettings
         ),
@@ -252,8 +357,9 @@ let package = Package(
             name: "MdocCLITests",
             dependencies: [
                 "mdoc", "mdoc-reader", "mdoc-holder", "mdoc-issuer",
-                "MdocCBOR", "MdocCrypto", "MdocCOSE", "MdocModel", "MdocSession", "MdocBLE", "MdocPresentation", "MdocTerminal",
-                "MdocTestSupport", "MdocTestPeers",
+                "MdocCBOR", "MdocCrypto", "MdocCOSE", "MdocModel", "MdocSession", "MdocBLE", "MdocSim", "MdocLEHost",
+                "MdocPresentation", "MdocTerminal", "MdocTestSupport", "MdocTestPeers",
+                .product(name: "NIOCore", package: "swift-nio"),
             ],
             swiftSettings: strictSettings
         ),

@@ -12,13 +12,17 @@ let fuzzTargets = [
     "FuzzDeviceResponse", "FuzzATT", "FuzzBLEReassembly", "FuzzHCI", "FuzzCertificateChain",
 ]
 
-let mdoc: [Target.Dependency] = ["MdocCBOR", "MdocCrypto", "MdocCOSE", "MdocModel", "MdocSession", "MdocBLE"].map {
+let mdoc: [Target.Dependency] = ["MdocCBOR", "MdocCrypto", "MdocCOSE", "MdocModel", "MdocSession", "MdocBLE", "MdocLEHost"].map {
     .product(name: $0, package: "swift-mdoc")
-}
+} + [.product(name: "NIOCore", package: "swift-nio"), .product(name: "NIOEmbedded", package: "swift-nio")]
 
 let package = Package(
     name: "FuzzTesting",
-    dependencies: [.package(name: "swift-mdoc", path: "..")],
+    dependencies: [
+        .package(name: "swift-mdoc", path: ".."),
+        // The H4 decoder runs in an embedded channel, as in the HCI transport's pipeline.
+        .package(url: "https://github.com/apple/swift-nio", from: "2.101.2"),
+    ],
     targets: [
         .systemLibrary(name: "CLibFuzzer"),
         .target(name: "FuzzSupport", dependencies: ["CLibFuzzer"] + mdoc),

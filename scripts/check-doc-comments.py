@@ -4,10 +4,13 @@
 Reads the symbol graphs swift-docc-plugin extracted (.build/*/extracted-symbols/*/MODULE/) and
 lists every public or open symbol declared in the project's sources without a `///` comment.
 Symbols with no source location are synthesized by the compiler (hashValue, hash(into:)) or
-inherited from a standard protocol, and extension blocks carry no comment of their own.
+inherited from a standard protocol, those located outside the project's Sources/ are default
+implementations inherited from a dependency's protocol (SwiftNIO's ByteToMessageDecoder), and
+extension blocks carry no comment of their own.
 """
 import glob
 import json
+import os
 import sys
 
 
@@ -25,6 +28,8 @@ def undocumented(module):
                 continue
             location = symbol.get("location")
             if not location:
+                continue
+            if not location["uri"].startswith(f"file://{os.getcwd()}/Sources/"):
                 continue
             source = location["uri"].split("/Sources/", 1)[-1]
             yield f"Sources/{source}:{location['position']['line'] + 1}: {module}." + ".".join(symbol["pathComponents"])

@@ -20,7 +20,7 @@ let package = Package(
                 .product(name: "MdocCrypto", package: "swift-mdoc"),
                 .product(name: "MdocModel", package: "swift-mdoc"),
                 .product(name: "MdocSession", package: "swift-mdoc"),
-                .product(name: "MdocBLE", package: "swift-mdoc"),
+                .product(name: "MdocSim", package: "swift-mdoc"),
                 .product(name: "MdocPresentation", package: "swift-mdoc"),
             ]
         )

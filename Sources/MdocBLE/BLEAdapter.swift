@@ -9,7 +9,7 @@ import Foundation
 /// advertising a service UUID and connect to it (GAP central, Bluetooth Core Vol 3 Part C 9.3);
 /// either way the result is an ATT bearer for the GATT server or client above.
 ///
-/// ``SimAdapter`` is the `sim` transport; ``LEHost`` drives a real or virtual controller over
+/// `SimAdapter` is the `sim` transport; `LEHost` drives a real or virtual controller over
 /// HCI. Every adapter is an ``MdocRadio`` (its scan and close, and the 18013-5 links
 /// ``MdocBLEConnector`` makes over it).
 public protocol BLEAdapter: MdocRadio {

@@ -1,5 +1,7 @@
 import Foundation
 import MdocBLE
+import MdocLEHost
+import MdocSim
 import MdocTestSupport
 
 /// The bearer under ATT that a hostile peer in this test process shares with a program or a
@@ -49,8 +51,16 @@ public struct SimHostileLink: HostileLink {
 
     public func accept(serviceUUID: UUID, timeout: Duration) async throws -> any ATTBearer {
         let advertiser = try SimLink.advertise(serviceUUID: serviceUUID)
-        defer { advertiser.stop() }
-        return try await advertiser.accept(timeout: timeout)
+        // One link: the name is released before the link is handed over, so a peer connecting
+        // again meets nobody rather than a listener about to close.
+        do {
+            let bearer = try await advertiser.accept(timeout: timeout)
+            await advertiser.stopAndRelease()
+            return bearer
+        } catch {
+            await advertiser.stopAndRelease()
+            throw error
+        }
     }
 
     public func openOtherRadio() async throws -> any BLEAdapter {

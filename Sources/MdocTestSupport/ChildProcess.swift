@@ -1,7 +1,7 @@
 import CSpawnShims
 import Foundation
 import Glibc
-import Synchronization
+import NIOConcurrencyHelpers
 
 /// A program a test starts: posix_spawn(3), a pipe on its standard input, its standard output
 /// and error to a pipe, a file or /dev/null, and a thread of its own that waits for its end.
@@ -51,7 +51,7 @@ public final class ChildProcess: Sendable {
     public let processIdentifier: pid_t
     /// The read end of the child's standard output, when it goes to a ``Destination/pipe``.
     public let outputDescriptor: Int32?
-    private let state: Mutex<State>
+    private let state: NIOLockedValueBox<State>
     private let ended = DispatchSemaphore(value: 0)
 
     /// Starts `executable` with `arguments` (not counting the program name) and exactly
@@ -107,22 +107,22 @@ public final class ChildProcess: Sendable {
         }
         processIdentifier = pid
         outputDescriptor = output[0] >= 0 ? output[0] : nil
-        state = Mutex(State(termination: nil, input: input[1]))
+        state = NIOLockedValueBox(State(termination: nil, input: input[1]))
         Thread.detachNewThread { [self] in awaitEnd() }
     }
 
     deinit {
-        state.withLock { state in
+        state.withLockedValue { state in
             if state.input >= 0 { close(state.input) }
         }
         if let outputDescriptor { close(outputDescriptor) }
     }
 
     /// Whether the child has not ended yet.
-    public var isRunning: Bool { state.withLock { $0.termination == nil } }
+    public var isRunning: Bool { state.withLockedValue { $0.termination == nil } }
 
     /// How the child ended, or nil while it runs.
-    public var termination: Termination? { state.withLock { $0.termination } }
+    public var termination: Termination? { state.withLockedValue { $0.termination } }
 
     /// Waits up to `timeout` seconds for the child to end; its termination, or nil.
     @discardableResult
@@ -135,7 +135,7 @@ public final class ChildProcess: Sendable {
 
     /// Sends `signal` to the child while it has not been reaped; afterwards nothing.
     public func signal(_ signal: Int32) {
-        state.withLock { state in
+        state.withLockedValue { state in
             if state.termination == nil { kill(processIdentifier, signal) }
         }
     }
@@ -144,7 +144,7 @@ public final class ChildProcess: Sendable {
     /// reading it or it was closed.
     @discardableResult
     public func write(_ bytes: [UInt8]) -> Bool {
-        guard let descriptor = state.withLock({ $0.input >= 0 ? $0.input : nil }) else { return false }
+        guard let descriptor = state.withLockedValue({ $0.input >= 0 ? $0.input : nil }) else { return false }
         var offset = 0
         while offset < bytes.count {
             let written = bytes[offset...].withUnsafeBytes { Glibc.write(descriptor, $0.baseAddress, $0.count) }
@@ -157,7 +157,7 @@ public final class ChildProcess: Sendable {
 
     /// Closes the child's standard input. Idempotent.
     public func closeInput() {
-        state.withLock { state in
+        state.withLockedValue { state in
             if state.input >= 0 {
                 close(state.input)
                 state.input = -1
@@ -169,7 +169,7 @@ public final class ChildProcess: Sendable {
     private func awaitEnd() {
         var information = siginfo_t()
         while waitid(P_PID, id_t(processIdentifier), &information, WEXITED | WNOWAIT) != 0, errno == EINTR {}
-        state.withLock { state in
+        state.withLockedValue { state in
             var status: Int32 = 0
             while waitpid(processIdentifier, &status, 0) < 0, errno == EINTR {}
             // WIFEXITED, WEXITSTATUS and WTERMSIG are macros Swift does not import.

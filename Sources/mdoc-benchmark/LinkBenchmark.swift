@@ -19,11 +19,12 @@
 import MdocBLE
 import MdocCBOR
 import MdocCrypto
+import MdocLEHost
 import MdocModel
 import MdocPresentation
 import MdocSession
 import MdocTestSupport
-import Synchronization
+import NIOConcurrencyHelpers
 
 #if canImport(FoundationEssentials)
 import FoundationEssentials
@@ -56,20 +57,20 @@ final class LinkSessionMarks: Sendable {
         var responseBytes = 0
     }
 
-    private let state: Mutex<Figures>
+    private let state: NIOLockedValueBox<Figures>
 
     init(started: ContinuousClock.Instant) {
-        state = Mutex(Figures(started: started))
+        state = NIOLockedValueBox(Figures(started: started))
     }
 
     /// Records what `change` sets.
     func record(_ change: (inout Figures) -> Void) {
-        state.withLock { change(&$0) }
+        state.withLockedValue { change(&$0) }
     }
 
     /// What was recorded.
     var figures: Figures {
-        state.withLock { $0 }
+        state.withLockedValue { $0 }
     }
 }
 

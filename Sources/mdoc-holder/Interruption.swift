@@ -1,5 +1,5 @@
 import MdocTerminal
-import Synchronization
+import NIOConcurrencyHelpers
 
 #if canImport(Glibc)
 import Glibc
@@ -12,13 +12,13 @@ import Darwin
 /// normal end of a holder that waits for reader after reader.
 enum Interruption {
     /// The sessions that ended so far, and how many of them failed.
-    static let tally = Mutex((ended: 0, failed: 0))
+    static let tally = NIOLockedValueBox((ended: 0, failed: 0))
 
     /// From now on SIGINT and SIGTERM end the program as described above, after
     /// ``ProgramSignals`` closed the radio.
     static func endOnSignals() {
         ProgramSignals.endWith { _ in
-            let (ended, failed) = tally.withLock { ($0.ended, $0.failed) }
+            let (ended, failed) = tally.withLockedValue { ($0.ended, $0.failed) }
             ProgramOutput.standardError.write(
                 "\nmdoc-holder: interrupted after \(TerminalText(count: ended, "session")) (\(failed) failed)\n")
             ProgramSignals.leave(ExitStatus.success.rawValue)
@@ -27,7 +27,7 @@ enum Interruption {
 
     /// Counts a session that ended, normally or not.
     static func count(failed: Bool) {
-        tally.withLock { tally in
+        tally.withLockedValue { tally in
             tally.ended += 1
             if failed { tally.failed += 1 }
         }

@@ -1,11 +1,11 @@
 import MdocBLE
 import MdocPresentation
 import MdocTerminal
-import Synchronization
+import NIOConcurrencyHelpers
 
 /// The reader's progress lines on standard error, from the events of its session.
 final class ReaderProgress: Sendable {
-    private let reporter = Mutex(ProgressReporter.standardError(label: "mdoc-reader"))
+    private let reporter = NIOLockedValueBox(ProgressReporter.standardError(label: "mdoc-reader"))
     /// The `--transport` the session runs over, for the connecting line.
     private let transport: TransportSpec
 
@@ -16,7 +16,7 @@ final class ReaderProgress: Sendable {
 
     /// Shows `event`.
     func show(_ event: ReaderEvent) {
-        reporter.withLock { reporter in
+        reporter.withLockedValue { reporter in
             switch event {
             case .connecting(let mode, let uuid):
                 reporter.report(.connecting("the mdoc's service \(uuid) in \(mode.rawValue) mode over \(transport)"))
@@ -38,6 +38,6 @@ final class ReaderProgress: Sendable {
 
     /// Ends an open progress line.
     func finish() {
-        reporter.withLock { $0.finish() }
+        reporter.withLockedValue { $0.finish() }
     }
 }

@@ -1,4 +1,5 @@
 @testable import MdocBLE
+import MdocTestSupport
 import Testing
 
 @Suite("ATT PDU codec (Core Vol 3 Part F 3.4)")

@@ -1,4 +1,5 @@
 @testable import MdocBLE
+import MdocTestSupport
 import Testing
 
 @Suite("GATTClient against GATTServerConnection over a loopback bearer (Core Vol 3 Part G 4)")

@@ -1,4 +1,5 @@
 @testable import MdocBLE
+import MdocTestSupport
 import Testing
 
 @Suite("GATTServer: attribute database and ATT server (Core Vol 3 Part G 3-4, Part F 3.4)")

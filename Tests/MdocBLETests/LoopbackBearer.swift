@@ -1,96 +1,101 @@
 @testable import MdocBLE
-import Synchronization
+import NIOCore
+import NIOPosix
 
-/// Test double of an ATT bearer: one end of an in-memory link. PDUs arrive at the peer in order,
-/// one per `receive()`; PDUs above `maximumPDUSize` are refused; closing either end ends both
-/// (the peer's `receive()` returns nil once it drained what was sent before).
+/// Test double of an ATT bearer: one end of an in-memory link on an event loop. PDUs arrive at
+/// the peer in order; PDUs above `maximumPDUSize` are refused; closing either end ends both
+/// (the peer's consumer sees the end after what was sent before). A test plays the raw peer
+/// with ``receive()``, which takes what arrives while no consumer is attached.
 final class LoopbackBearer: ATTBearer {
     private struct State {
-        var inbox: [[UInt8]] = []
-        var waiter: CheckedContinuation<[UInt8]?, Never>?
-        var closed = false
+        /// What arrived and nobody took yet.
+        let inbox: ReceiveQueue<[UInt8]>
+        var consumer: ATTBearerConsumer?
+        var isClosed = false
         var sent: [[UInt8]] = []
     }
 
+    let eventLoop: any EventLoop
     let maximumPDUSize: Int
-    private let state = Mutex(State())
-    /// The other end, set once by `LoopbackBearerPair`.
-    private let peerBox = Mutex<LoopbackBearer?>(nil)
+    private let state: NIOLoopBoundBox<State>
+    /// The other end, set once by `LoopbackBearerPair` before either is used.
+    nonisolated(unsafe) fileprivate var peer: LoopbackBearer?
 
-    init(maximumPDUSize: Int) {
+    init(eventLoop: any EventLoop, maximumPDUSize: Int) {
+        self.eventLoop = eventLoop
         self.maximumPDUSize = maximumPDUSize
-    }
-
-    fileprivate func connect(to peer: LoopbackBearer) {
-        peerBox.withLock { $0 = peer }
+        state = .makeBoxSendingValue(State(inbox: ReceiveQueue(on: eventLoop, limit: 1 << 16, itemName: "PDUs")),
+                                     eventLoop: eventLoop)
     }
 
     /// Every PDU this end sent, in order.
-    var sentPDUs: [[UInt8]] { state.withLock { $0.sent } }
+    var sentPDUs: [[UInt8]] {
+        get async { try! await eventLoop.submit { [state] in state.value.sent }.get() }
+    }
 
-    func send(_ pdu: [UInt8]) async throws(BLEError) {
-        guard pdu.count <= maximumPDUSize else {
-            throw BLEError(.pduTooLarge, "loopback PDU of \(pdu.count) bytes exceeds \(maximumPDUSize)")
+    func send(_ pdus: [[UInt8]]) -> EventLoopFuture<Void> {
+        if let refused = checkOutgoing(pdus, link: "the loopback link") { return eventLoop.makeFailedFuture(refused) }
+        return eventLoop.submit { [state, peer] in
+            guard !state.value.isClosed, let peer else { throw BLEError(.linkClosed, "loopback link closed") }
+            state.value.sent += pdus
+            for pdu in pdus { peer.deliver(pdu) }
         }
-        let isClosed = state.withLock { state in
-            if !state.closed { state.sent.append(pdu) }
-            return state.closed
-        }
-        guard !isClosed, let peer = peerBox.withLock({ $0 }) else {
-            throw BLEError(.linkClosed, "loopback link closed")
-        }
-        peer.deliver(pdu)
     }
 
     private func deliver(_ pdu: [UInt8]) {
-        let waiter = state.withLock { state -> CheckedContinuation<[UInt8]?, Never>? in
-            guard !state.closed else { return nil }
-            if let waiter = state.waiter {
-                state.waiter = nil
-                return waiter
-            }
-            state.inbox.append(pdu)
-            return nil
+        guard !state.value.isClosed else { return }
+        if let consumer = state.value.consumer {
+            consumer.received(pdu)
+        } else {
+            state.value.inbox.append(pdu)
         }
-        waiter?.resume(returning: pdu)
     }
 
-    func receive() async throws(BLEError) -> [UInt8]? {
-        await withCheckedContinuation { continuation in
-            let ready: [UInt8]?? = state.withLock { state in
-                if !state.inbox.isEmpty { return .some(state.inbox.removeFirst()) }
-                if state.closed { return .some(nil) }
-                state.waiter = continuation
-                return nil
+    func attach(_ consumer: ATTBearerConsumer) {
+        while let ready = state.value.inbox.take() {
+            guard case .success(let pdu?) = ready else {
+                consumer.ended(.success(()))
+                return
             }
-            if let ready { continuation.resume(returning: ready) }
+            consumer.received(pdu)
         }
+        state.value.consumer = consumer
+    }
+
+    /// The next PDU that arrived while no consumer is attached; nil once the link closed.
+    func receive() async throws -> [UInt8]? {
+        try await eventLoop.flatSubmit { [state] in state.value.inbox.next() }.get()
     }
 
     func close() {
-        closeLocally()
-        peerBox.withLock { $0 }?.closeLocally()
+        eventLoop.execute { [self] in
+            closeLocally()
+            peer?.closeLocally()
+        }
     }
 
     private func closeLocally() {
-        let waiter = state.withLock { state -> CheckedContinuation<[UInt8]?, Never>? in
-            state.closed = true
-            defer { state.waiter = nil }
-            return state.inbox.isEmpty ? state.waiter : nil
+        guard !state.value.isClosed else { return }
+        state.value.isClosed = true
+        state.value.inbox.finish()
+        if let consumer = state.value.consumer {
+            state.value.consumer = nil
+            consumer.ended(.success(()))
         }
-        waiter?.resume(returning: nil)
     }
 }
 
-/// Two connected ``LoopbackBearer`` ends: what `central` sends, `peripheral` receives and back.
+/// Two connected ``LoopbackBearer`` ends on one event loop: what `central` sends, `peripheral`
+/// receives and back.
 struct LoopbackBearerPair {
     let central: LoopbackBearer
     let peripheral: LoopbackBearer
 
     init(maximumPDUSize: Int = 517) {
-        central = LoopbackBearer(maximumPDUSize: maximumPDUSize)
-        peripheral = LoopbackBearer(maximumPDUSize: maximumPDUSize)
-        central.connect(to: peripheral)
-        peripheral.connect(to: central)
+        let eventLoop = MultiThreadedEventLoopGroup.singleton.next()
+        central = LoopbackBearer(eventLoop: eventLoop, maximumPDUSize: maximumPDUSize)
+        peripheral = LoopbackBearer(eventLoop: eventLoop, maximumPDUSize: maximumPDUSize)
+        central.peer = peripheral
+        peripheral.peer = central
     }
 }

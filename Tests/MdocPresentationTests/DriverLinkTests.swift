@@ -1,42 +1,41 @@
 import Foundation
 import MdocBLE
+import MdocSim
+import NIOConcurrencyHelpers
+import NIOCore
 @testable import MdocPresentation
-import Synchronization
 import Testing
 
-/// An ATT bearer over the sim link that a test can freeze: while frozen, what the peer sends is
+/// An ATT bearer over the sim link that a test can freeze: once frozen, what the peer sends is
 /// held back, as from a peer that stopped answering (its requests then time out).
 final class FreezableBearer: ATTBearer {
     private let inner: SimBearer
-    private let frozen = Mutex(false)
-    private let closed = Mutex(false)
+    private let frozen = NIOLockedValueBox(false)
 
     init(_ inner: SimBearer) {
         self.inner = inner
     }
 
+    var eventLoop: any EventLoop { inner.eventLoop }
     var maximumPDUSize: Int { inner.maximumPDUSize }
 
     /// Holds back received PDUs from now on.
     func freeze() {
-        frozen.withLock { $0 = true }
+        frozen.withLockedValue { $0 = true }
     }
 
-    func send(_ pdu: [UInt8]) async throws(BLEError) {
-        try await inner.send(pdu)
+    func send(_ pdus: [[UInt8]]) -> EventLoopFuture<Void> {
+        inner.send(pdus)
     }
 
-    func receive() async throws(BLEError) -> [UInt8]? {
-        let pdu = try await inner.receive()
-        while frozen.withLock({ $0 }) {
-            if closed.withLock({ $0 }) { return nil }
-            try? await Task.sleep(for: .milliseconds(10))
-        }
-        return pdu
+    func attach(_ consumer: ATTBearerConsumer) {
+        let frozen = frozen
+        inner.attach(ATTBearerConsumer(
+            received: { pdu in if !frozen.withLockedValue({ $0 }) { consumer.received(pdu) } },
+            ended: consumer.ended))
     }
 
     func close() {
-        closed.withLock { $0 = true }
         inner.close()
     }
 }

@@ -1,4 +1,5 @@
 import MdocBLE
+import MdocSim
 import MdocModel
 import MdocPresentation
 import MdocSession

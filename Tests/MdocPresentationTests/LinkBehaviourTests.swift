@@ -151,7 +151,7 @@ struct LinkBehaviourTests {
         // the first, and after the second finds nobody advertising until its time runs out.
         for _ in 0..<2 {
             let bearer = try await link.accept(serviceUUID: uuid, timeout: .seconds(60))
-            _ = try await bearer.receive()
+            _ = try await ATTBearerInbox(bearer).receive()
             bearer.close()
         }
         let result = await holder.task.value

@@ -5,9 +5,10 @@ import MdocCrypto
 import MdocModel
 import MdocPresentation
 import MdocSession
+import MdocSim
 import MdocTestPeers
 import MdocTestSupport
-import Synchronization
+import NIOConcurrencyHelpers
 import Testing
 
 #if canImport(FoundationEssentials)
@@ -42,16 +43,16 @@ let generousTimeouts = SessionTimeouts(connection: .seconds(60), idle: .seconds(
 
 /// What a delegate was told, in order.
 final class EventLog<Event: Sendable>: Sendable {
-    private let events = Mutex<[Event]>([])
+    private let events = NIOLockedValueBox<[Event]>([])
 
     /// Records `event`.
     func record(_ event: Event) async {
-        events.withLock { $0.append(event) }
+        events.withLockedValue { $0.append(event) }
     }
 
     /// Everything recorded so far.
     var all: [Event] {
-        events.withLock { $0 }
+        events.withLockedValue { $0 }
     }
 }
 
@@ -114,7 +115,7 @@ func verifiedValues(_ result: ReaderSessionResult, docType: String = DocType.mDL
 
 /// The messages logged through ``logger``, for tests of what the BLE layers report.
 final class LogRecorder: Sendable {
-    private let messages = Mutex<[String]>([])
+    private let messages = NIOLockedValueBox<[String]>([])
 
     /// A logger at info level whose messages this recorder keeps.
     var logger: Logger {
@@ -123,7 +124,7 @@ final class LogRecorder: Sendable {
 
     /// How many messages so far contain `text`.
     func count(containing text: String) -> Int {
-        messages.withLock { $0.filter { $0.contains(text) }.count }
+        messages.withLockedValue { $0.filter { $0.contains(text) }.count }
     }
 
     /// Waits, in steps of 10 ms, until `count` messages contain `text`; false when `bound` ran out
@@ -148,7 +149,7 @@ final class LogRecorder: Sendable {
         }
 
         func log(event: LogEvent) {
-            recorder.messages.withLock { $0.append(event.message.description) }
+            recorder.messages.withLockedValue { $0.append(event.message.description) }
         }
     }
 }

@@ -1,12 +1,12 @@
 import MdocTerminal
-import Synchronization
+import NIOConcurrencyHelpers
 import Testing
 
 /// Collects what a reporter writes.
 final class WrittenText: Sendable {
-    private let text = Mutex("")
-    var value: String { text.withLock { $0 } }
-    func append(_ more: String) { text.withLock { $0 += more } }
+    private let text = NIOLockedValueBox("")
+    var value: String { text.withLockedValue { $0 } }
+    func append(_ more: String) { text.withLockedValue { $0 += more } }
 }
 
 @Suite struct ProgressReporterTests {

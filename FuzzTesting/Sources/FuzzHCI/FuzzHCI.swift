@@ -1,23 +1,26 @@
 import FuzzSupport
-import MdocBLE
+import MdocLEHost
+import NIOCore
+import NIOEmbedded
 
 /// What a controller sends the host (Core Vol 4 Part A 2, Part E 5.4): the input as an H4 byte
-/// stream, fed in pieces of its first octet's size; each packet decoded, events into HCIEvent,
-/// ACL data into L2CAP basic frames.
+/// stream, fed in pieces of its first octet's size through the transport's H4 decoder; events
+/// into HCIEvent, ACL data into L2CAP basic frames.
 @_cdecl("LLVMFuzzerTestOneInput")
 public func fuzzHCI(_ data: UnsafePointer<UInt8>?, _ size: Int) -> Int32 {
     let bytes = FuzzInput.bytes(data, size)
     guard let first = bytes.first else { return 0 }
     let piece = Int(first % 32) + 1
-    var parser = H4PacketParser()
+    let channel = EmbeddedChannel(handler: ByteToMessageHandler(H4PacketDecoder()))
+    defer { _ = try? channel.finish(acceptAlreadyClosed: true) }
     var l2cap = L2CAPReassembler()
     var index = 1
     while index < bytes.count {
         let end = min(bytes.count, index + piece)
-        guard let packets = try? parser.append(bytes[index..<end]) else { return 0 }
+        guard (try? channel.writeInbound(ByteBuffer(bytes: bytes[index..<end]))) != nil else { return 0 }
         index = end
-        for packet in packets {
-            switch try? HCIPacket(h4: packet) {
+        while let packet = try? channel.readInbound(as: HCIPacket.self) {
+            switch packet {
             case .event(let code, let parameters):
                 _ = try? HCIEvent(code: code, parameters: parameters)
             case .aclData(let acl):

@@ -1,11 +1,13 @@
+import NIOCore
+
 /// A GATT client over an ATT bearer (Bluetooth Core Vol 3 Part G 4, Part F 3.3).
 ///
-/// One request is outstanding at a time (Part F 3.3.2): concurrent callers wait their turn. A
-/// single reader task takes every PDU from the bearer: responses complete the outstanding
-/// request, notifications and indications (confirmed) are queued for ``nextNotification()``,
-/// requests from the peer are answered "Request Not Supported" (this client hosts no
-/// attributes). A request not answered within the transaction timeout ends the bearer
-/// (Part F 3.3.3).
+/// The client runs on the bearer's event loop, which takes every PDU to it as it arrives:
+/// responses complete the outstanding request, notifications and indications (confirmed) wait
+/// for ``nextNotification()``, requests from the peer are answered "Request Not Supported" (this
+/// client hosts no attributes). One request is outstanding at a time (Part F 3.3.2): later ones
+/// wait their turn, in order. A request not answered within the transaction timeout ends the
+/// bearer (Part F 3.3.3).
 public actor GATTClient {
     /// The ATT transaction timeout (Core Vol 3 Part F 3.3.3).
     public static let transactionTimeout: Duration = .seconds(30)
@@ -14,46 +16,58 @@ public actor GATTClient {
     /// error rather than a silent loss.
     public static let maximumQueuedNotifications = 4096
 
+    /// A notification or indication: the characteristic's value handle and its value.
+    public typealias Notification = (handle: UInt16, value: [UInt8])
+
     /// The transaction timeout this client applies.
-    public let transactionTimeout: Duration
+    public nonisolated let transactionTimeout: Duration
     /// The effective ATT_MTU: 23 until ``exchangeMTU(_:)`` (Core Vol 3 Part F 3.2.8, 3.4.2).
     public private(set) var mtu = GATTServer.defaultMTU
 
-    let bearer: any ATTBearer
-    private var notifications = AsyncEventQueue<(handle: UInt16, value: [UInt8])>(
-        limit: GATTClient.maximumQueuedNotifications, itemName: "notifications")
+    /// The bearer under the client.
+    nonisolated let bearer: any ATTBearer
+    private let notifications: ReceiveQueue<Notification>
+    /// Where notifications go instead of ``notifications``, once set.
+    private var notificationConsumer: (@Sendable (Result<Notification?, BLEError>) -> Void)?
     private var hasExchangedMTU = false
     /// Set when the bearer ended; every later request fails with it.
     private var linkFailure: BLEError?
 
-    /// The outstanding request.
+    /// A request sent and not yet answered.
     private struct Transaction {
         let id: Int
         let request: ATTOpcode
-        var result: Result<ATTPDU, BLEError>?
-        var continuation: CheckedContinuation<Result<ATTPDU, BLEError>, Never>?
-        var timeoutTask: Task<Void, Never>?
+        let promise: EventLoopPromise<ATTPDU>
+        let timer: Scheduled<Void>
     }
     private var transaction: Transaction?
+    /// Requests waiting for the outstanding one to be answered.
+    private var waiting = CircularBuffer<(request: ATTPDU, promise: EventLoopPromise<ATTPDU>)>()
     private var lastTransactionID = 0
-    private var isBusy = false
-    private var turnWaiters: [CheckedContinuation<Void, Never>] = []
+
+    /// The bearer's event loop runs the client.
+    public nonisolated var unownedExecutor: UnownedSerialExecutor {
+        bearer.eventLoop.executor.asUnownedSerialExecutor()
+    }
 
     /// A client on `bearer`, timing out requests after `transactionTimeout` (tests shorten it).
     public init(bearer: any ATTBearer, transactionTimeout: Duration = GATTClient.transactionTimeout) {
         self.bearer = bearer
         self.transactionTimeout = transactionTimeout
-        Task { [weak self, bearer] in
-            while true {
-                let received: Result<[UInt8]?, BLEError>
-                do throws(BLEError) {
-                    received = .success(try await bearer.receive())
-                } catch {
-                    received = .failure(error)
-                }
-                guard let client = self, await client.process(received) else { return }
-            }
+        notifications = ReceiveQueue(on: bearer.eventLoop, limit: Self.maximumQueuedNotifications, itemName: "notifications")
+        bearer.eventLoop.execute { [weak self] in
+            self?.assumeIsolated { $0.attach() }
         }
+    }
+
+    deinit {
+        bearer.close()
+    }
+
+    private func attach() {
+        bearer.attach(ATTBearerConsumer(
+            received: { [weak self] pdu in self?.assumeIsolated { $0.handle(pdu) } },
+            ended: { [weak self] end in self?.assumeIsolated { $0.linkEnded(end) } }))
     }
 
     /// Closes the link; outstanding and later requests fail with `linkClosed`.
@@ -64,9 +78,20 @@ public actor GATTClient {
     /// The next Handle Value Notification or Indication as (value handle, value); nil once the
     /// link closed and earlier notifications were taken. Throws `queueOverflow` when they were
     /// not taken in time, or the error that ended the link.
-    public func nextNotification() async throws(BLEError) -> (handle: UInt16, value: [UInt8])? {
-        if let ready = notifications.next() { return try ready.get() }
-        return try await withCheckedContinuation { notifications.wait($0) }.get()
+    public func nextNotification() async throws(BLEError) -> Notification? {
+        try await notifications.next().bleValue()
+    }
+
+    /// From now on hands every notification and indication to `consumer` as it arrives, those
+    /// held first, then nil once the link closed or the error that ended it; for a transport that
+    /// runs on the same event loop.
+    package func deliverNotifications(to consumer: @escaping @Sendable (Result<Notification?, BLEError>) -> Void) {
+        while let ready = notifications.take() {
+            consumer(ready)
+            if case .success(.some) = ready { continue }
+            return
+        }
+        notificationConsumer = consumer
     }
 
     /// Exchange MTU (Core Vol 3 Part F 3.4.2, Part G 4.3.1): offers `mtu` (clamped to
@@ -122,9 +147,16 @@ public actor GATTClient {
     /// Write Without Response (Core Vol 3 Part G 4.9.1): a Write Command of at most
     /// ATT_MTU − 3 octets; it needs no turn and gets no response.
     public func writeWithoutResponse(_ value: [UInt8], to characteristic: GATTRemoteCharacteristic) async throws(BLEError) {
-        try checkWriteSize(value, name: "\(characteristic.uuid)")
+        try await writeWithoutResponse([value], to: characteristic)
+    }
+
+    /// Write Commands of `values`, in order and with no other PDU of this client between them
+    /// (the chunks of one message, ISO/IEC 18013-5 8.3.3.1.1.6); each at most ATT_MTU − 3 octets.
+    public func writeWithoutResponse(_ values: [[UInt8]], to characteristic: GATTRemoteCharacteristic) async throws(BLEError) {
+        for value in values { try checkWriteSize(value, name: "\(characteristic.uuid)") }
         if let linkFailure { throw linkFailure }
-        try await bearer.send(ATTPDU.writeCommand(attributeHandle: characteristic.valueHandle, attributeValue: value).bytes)
+        let pdus = values.map { ATTPDU.writeCommand(attributeHandle: characteristic.valueHandle, attributeValue: $0).bytes }
+        try await bearer.send(pdus).bleValue()
     }
 
     /// Enables or disables notifications by writing 0x0001 or 0x0000 to the characteristic's
@@ -155,96 +187,90 @@ public actor GATTClient {
 
     // MARK: Transactions
 
-    /// Sends `request` when it is this caller's turn and waits for its response; an Error
-    /// Response becomes an `attError`.
+    /// Sends `request` when the requests before it were answered and waits for its response; an
+    /// Error Response becomes an `attError`.
     func transact(_ request: ATTPDU) async throws(BLEError) -> ATTPDU {
-        await takeTurn()
-        defer { passTurn() }
         if let linkFailure { throw linkFailure }
+        let promise = bearer.eventLoop.makePromise(of: ATTPDU.self)
+        if transaction == nil {
+            start(request, promise)
+        } else {
+            waiting.append((request, promise))
+        }
+        return try await promise.futureResult.bleValue()
+    }
+
+    /// Sends `request` as the outstanding transaction, timed by the transaction timeout.
+    private func start(_ request: ATTPDU, _ promise: EventLoopPromise<ATTPDU>) {
         lastTransactionID += 1
         let id = lastTransactionID
-        let timeout = transactionTimeout
-        transaction = Transaction(id: id, request: request.opcode, timeoutTask: Task { [weak self] in
-            do { try await Task.sleep(for: timeout) } catch { return }
-            await self?.timedOut(id)
-        })
-        do {
-            try await bearer.send(request.bytes)
-        } catch {
-            complete(id: id, .failure(error))
+        let timer = bearer.eventLoop.scheduleTask(in: TimeAmount(transactionTimeout)) { [weak self] () -> Void in
+            self?.assumeIsolated { $0.timedOut(id) }
         }
-        let result = await withCheckedContinuation { continuation in
-            guard let ready = transaction?.result else {
-                transaction?.continuation = continuation
-                return
-            }
-            transaction = nil
-            continuation.resume(returning: ready)
-        }
-        return try result.get()
-    }
-
-    private func takeTurn() async {
-        guard isBusy else {
-            isBusy = true
-            return
-        }
-        await withCheckedContinuation { turnWaiters.append($0) }
-    }
-
-    private func passTurn() {
-        if turnWaiters.isEmpty {
-            isBusy = false
-        } else {
-            turnWaiters.removeFirst().resume()
+        transaction = Transaction(id: id, request: request.opcode, promise: promise, timer: timer)
+        bearer.send([request.bytes]).whenFailure { [weak self] error in
+            self?.assumeIsolated { $0.complete(id: id, .failure(error as? BLEError ?? BLEError(.linkClosed, "\(error)"))) }
         }
     }
 
-    /// Completes the outstanding transaction `id` (or the current one when nil) with `result`.
+    /// Completes the outstanding transaction `id` (or the current one when nil) with `result`,
+    /// then sends the next waiting request.
     private func complete(id: Int? = nil, _ result: Result<ATTPDU, BLEError>) {
-        guard var current = transaction, id == nil || current.id == id, current.result == nil else { return }
-        current.timeoutTask?.cancel()
-        if let continuation = current.continuation {
-            transaction = nil
-            continuation.resume(returning: result)
-        } else {
-            current.result = result
-            transaction = current
-        }
+        guard let current = transaction, id == nil || current.id == id else { return }
+        transaction = nil
+        current.timer.cancel()
+        current.promise.completeWith(result.mapError { $0 as any Error })
+        if linkFailure == nil, let next = waiting.popFirst() { start(next.request, next.promise) }
     }
 
     private func timedOut(_ id: Int) {
-        guard let current = transaction, current.id == id, current.result == nil else { return }
+        guard let current = transaction, current.id == id else { return }
         fail(BLEError(.timeout,
                       "no response to \(current.request) within \(transactionTimeout) (Core Vol 3 Part F 3.3.3); the bearer is closed"))
     }
 
-    /// Ends the link with `error`: the outstanding and later requests fail with it.
+    /// Ends the link with `error`: the outstanding, waiting and later requests fail with it.
     private func fail(_ error: BLEError) {
         if linkFailure == nil { linkFailure = error }
-        complete(.failure(error))
-        if error.code == .linkClosed { notifications.finish() } else { notifications.fail(error) }
+        let reason = linkFailure ?? error
+        complete(.failure(reason))
+        while let next = waiting.popFirst() { next.promise.fail(reason) }
+        endNotifications(reason.code == .linkClosed ? nil : reason)
         bearer.close()
+    }
+
+    /// No more notifications: the end (`error` nil) or the error, to the consumer or the queue.
+    private func endNotifications(_ error: BLEError?) {
+        if let notificationConsumer {
+            self.notificationConsumer = nil
+            notificationConsumer(error.map { .failure($0) } ?? .success(nil))
+        } else if let error {
+            notifications.fail(error)
+        } else {
+            notifications.finish()
+        }
+    }
+
+    private func notified(_ notification: Notification) {
+        if let notificationConsumer {
+            notificationConsumer(.success(notification))
+        } else {
+            notifications.append(notification)
+        }
     }
 
     // MARK: Incoming PDUs
 
-    /// Handles one receive result from the reader task; false when the task must stop.
-    private func process(_ received: Result<[UInt8]?, BLEError>) async -> Bool {
-        switch received {
-        case .failure(let error):
-            fail(error)
-            return false
-        case .success(nil):
-            fail(BLEError(.linkClosed, "the ATT bearer closed"))
-            return false
-        case .success(let bytes?):
-            await handle(bytes)
-            return linkFailure == nil
+    /// The bearer ended: success when either side closed it.
+    private func linkEnded(_ end: Result<Void, BLEError>) {
+        switch end {
+        case .success: fail(BLEError(.linkClosed, "the ATT bearer closed"))
+        case .failure(let error): fail(error)
         }
     }
 
-    private func handle(_ bytes: [UInt8]) async {
+    private func handle(_ bytes: [UInt8]) {
+        guard linkFailure == nil else { return }
         guard let first = bytes.first else {
             fail(BLEError(.protocolViolation, "the server sent an empty ATT PDU"))
             return
@@ -254,15 +280,15 @@ public actor GATTClient {
         do {
             pdu = try ATTPDU(bytes: bytes)
         } catch {
-            await handleUndecodable(opcode, error)
+            handleUndecodable(opcode, error)
             return
         }
         switch pdu {
         case .handleValueNotification(let handle, let value):
-            notifications.enqueue((handle, value))
+            notified((handle, value))
         case .handleValueIndication(let handle, let value):
-            notifications.enqueue((handle, value))
-            await sendToPeer(ATTPDU.handleValueConfirmation.bytes)
+            notified((handle, value))
+            sendToPeer(ATTPDU.handleValueConfirmation.bytes)
         case .errorResponse(let requestOpcode, let handle, let code):
             guard let current = transaction, current.request == requestOpcode else {
                 fail(BLEError(.protocolViolation, "the server sent an Error Response for \(requestOpcode), which is not outstanding"))
@@ -273,7 +299,7 @@ public actor GATTClient {
             break
         default:
             if opcode.responseOpcode != nil {
-                await sendToPeer(ATTPDU.errorResponse(requestOpcode: opcode, handle: 0, error: .requestNotSupported).bytes)
+                sendToPeer(ATTPDU.errorResponse(requestOpcode: opcode, handle: 0, error: .requestNotSupported).bytes)
             } else if let current = transaction, current.request.responseOpcode == opcode {
                 complete(.success(pdu))
             } else {
@@ -285,10 +311,10 @@ public actor GATTClient {
     /// A PDU that does not decode: requests and unknown opcodes (without the command flag) are
     /// answered "Request Not Supported"; a malformed response fails the outstanding request; a
     /// malformed notification ends the link (its data would be lost).
-    private func handleUndecodable(_ opcode: ATTOpcode, _ error: ATTError) async {
+    private func handleUndecodable(_ opcode: ATTOpcode, _ error: ATTError) {
         if error.code == .unknownOpcode || opcode.responseOpcode != nil {
             if !opcode.isCommand {
-                await sendToPeer(ATTPDU.errorResponse(requestOpcode: opcode, handle: 0, error: .requestNotSupported).bytes)
+                sendToPeer(ATTPDU.errorResponse(requestOpcode: opcode, handle: 0, error: .requestNotSupported).bytes)
             }
         } else if let current = transaction, current.request.responseOpcode == opcode || opcode == .errorResponse {
             complete(.failure(BLEError(.malformedPDU, error.reason)))
@@ -297,11 +323,9 @@ public actor GATTClient {
         }
     }
 
-    private func sendToPeer(_ pdu: [UInt8]) async {
-        do {
-            try await bearer.send(pdu)
-        } catch {
-            fail(error)
+    private func sendToPeer(_ pdu: [UInt8]) {
+        bearer.send([pdu]).whenFailure { [weak self] error in
+            self?.assumeIsolated { $0.fail(error as? BLEError ?? BLEError(.linkClosed, "\(error)")) }
         }
     }
 }

@@ -1,36 +1,38 @@
 import Logging
+import NIOCore
 
 /// What the GATT client of an ISO/IEC 18013-5 session receives from the server, whatever carries
 /// the notifications (the toolkit's GATT client, or bluetoothd's signals): State 0x02 ends the
 /// session (8.3.3.1.1.5), Server2Client chunks are joined into messages (8.3.3.1.1.6), and the
 /// results wait in order until the session asks for them.
-struct MdocClientInbox {
+package struct MdocClientInbox {
     /// The session's events, in arrival order.
-    var events = AsyncEventQueue<MdocTransportEvent>(limit: MdocGATTClientTransport.maximumQueuedEvents, itemName: "messages")
+    package let events: ReceiveQueue<MdocTransportEvent>
     /// Joins Server2Client chunks.
-    var reassembler: MessageReassembler
+    package var reassembler: MessageReassembler
     /// When the last Server2Client chunk arrived.
-    private(set) var lastReceived: ContinuousClock.Instant?
+    package private(set) var lastReceived: ContinuousClock.Instant?
 
-    /// An inbox for a link with ATT_MTU `mtu`.
-    init(mtu: Int) {
+    /// An inbox on `eventLoop` for a link with ATT_MTU `mtu`.
+    package init(on eventLoop: any EventLoop, mtu: Int) {
+        events = ReceiveQueue(on: eventLoop, limit: MdocGATTClientTransport.maximumQueuedEvents, itemName: "messages")
         reassembler = MessageReassembler(mtu: mtu)
     }
 
     /// Takes a notification of State (`onState`) or of Server2Client. Returns false when the
     /// chunk broke the reassembly limits: the session has then failed with that error and the
     /// link should be closed.
-    mutating func notified(_ value: [UInt8], onState: Bool, logger: Logger) -> Bool {
+    package mutating func notified(_ value: [UInt8], onState: Bool, logger: Logger) -> Bool {
         if onState {
             logger.debug("State notified by the server", metadata: ["value": "\(value.map { String($0, radix: 16) })"])
-            if value == [MdocGATTProfile.stateEnd] { events.enqueue(.ended) }
+            if value == [MdocGATTProfile.stateEnd] { events.append(.ended) }
             return true
         }
         lastReceived = .now
         do {
             if let message = try reassembler.append(value) {
                 logger.debug("received a message on Server2Client", metadata: ["bytes": "\(message.count)"])
-                events.enqueue(.message(message))
+                events.append(.message(message))
             }
             return true
         } catch {

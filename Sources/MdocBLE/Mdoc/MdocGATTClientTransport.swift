@@ -4,6 +4,7 @@ import FoundationEssentials
 import Foundation
 #endif
 import Logging
+import NIOCore
 
 /// The GATT client side of ISO/IEC 18013-5 BLE data retrieval (8.3.3.1.1): the mdoc reader in
 /// mdoc peripheral server mode, the mdoc in mdoc central client mode.
@@ -26,13 +27,18 @@ public actor MdocGATTClientTransport: MdocTransport {
     public nonisolated let mode: MdocBLEMode
     /// The ATT_MTU agreed with the server (Core Vol 3 Part F 3.4.2).
     public nonisolated let mtu: Int
+    private nonisolated let eventLoop: any EventLoop
     private let client: GATTClient
     private let state: GATTRemoteCharacteristic
     private let client2Server: GATTRemoteCharacteristic
     private let server2Client: GATTRemoteCharacteristic
     private var inbox: MdocClientInbox
-    private let sendTurn = MessageSendTurn()
     private let logger: Logger
+
+    /// The bearer's event loop runs the transport.
+    public nonisolated var unownedExecutor: UnownedSerialExecutor {
+        eventLoop.executor.asUnownedSerialExecutor()
+    }
 
     /// Connects to the 18013-5 service `serviceUUID` in `mode` over `bearer`. In mdoc central
     /// client mode with `expectedIdent` given, the server's Ident must equal it (8.3.3.1.1.4).
@@ -45,10 +51,12 @@ public actor MdocGATTClientTransport: MdocTransport {
                 transactionTimeout: Duration = GATTClient.transactionTimeout,
                 logger: Logger = Logger(label: "mdoc.ble")) async throws(BLEError) {
         let client = GATTClient(bearer: bearer, transactionTimeout: transactionTimeout)
-        let service: Service
+        let characteristics: Characteristics
+        let mtu: Int
         do {
-            service = try await Self.open(client, mode: mode, serviceUUID: serviceUUID, expectedIdent: expectedIdent,
-                                          logger: logger)
+            mtu = try await Self.exchangeMTU(client, logger: logger)
+            characteristics = try await Self.discover(client, mode: mode, serviceUUID: serviceUUID,
+                                                      expectedIdent: expectedIdent, logger: logger)
         } catch {
             client.close()
             throw error
@@ -56,21 +64,22 @@ public actor MdocGATTClientTransport: MdocTransport {
         self.mode = mode
         self.client = client
         self.logger = logger
-        mtu = service.mtu
-        state = service.state
-        client2Server = service.client2Server
-        server2Client = service.server2Client
-        inbox = MdocClientInbox(mtu: service.mtu)
-        Task { [weak self, client] in
-            while true {
-                let notification: Result<(handle: UInt16, value: [UInt8])?, BLEError>
-                do throws(BLEError) {
-                    notification = .success(try await client.nextNotification())
-                } catch {
-                    notification = .failure(error)
-                }
-                guard let transport = self, await transport.handle(notification) else { return }
-            }
+        self.mtu = mtu
+        eventLoop = bearer.eventLoop
+        state = characteristics.state
+        client2Server = characteristics.client2Server
+        server2Client = characteristics.server2Client
+        inbox = MdocClientInbox(on: bearer.eventLoop, mtu: mtu)
+        // Now on the bearer's event loop: the notifications are taken before they are enabled.
+        let consumer: @Sendable (Result<GATTClient.Notification?, BLEError>) -> Void = { [weak self] notification in
+            self?.assumeIsolated { $0.handle(notification) }
+        }
+        await client.deliverNotifications(to: consumer)
+        do {
+            try await start()
+        } catch {
+            client.close()
+            throw error
         }
     }
 
@@ -79,19 +88,15 @@ public actor MdocGATTClientTransport: MdocTransport {
     }
 
     /// Sends `message` as Write Commands on Client2Server of min(510, ATT_MTU − 3) octets
-    /// (``MessageChunker/maximumWriteChunkSize``).
+    /// (``MessageChunker/maximumWriteChunkSize``); the chunks of one message leave together.
     public func send(_ message: [UInt8]) async throws(BLEError) {
-        await sendTurn.acquire()
-        defer { sendTurn.release() }
         let limit = MessageChunker.maximumWriteChunkSize
         let chunks = MessageChunker.chunks(of: message, mtu: mtu, limit: limit)
         logger.debug("sending a message as Client2Server write commands", metadata: [
             "bytes": "\(message.count)", "chunks": "\(chunks.count)", "chunkSize": "\(MessageChunker.chunkSize(mtu: mtu, limit: limit))",
             "mtu": "\(mtu)",
         ])
-        for chunk in chunks {
-            try await client.writeWithoutResponse(chunk, to: client2Server)
-        }
+        try await client.writeWithoutResponse(chunks, to: client2Server)
     }
 
     /// When the last Server2Client chunk arrived, `nil` before the first.
@@ -104,8 +109,7 @@ public actor MdocGATTClientTransport: MdocTransport {
     /// ``MessageReassembler`` (the link is then closed) and `queueOverflow` when more than
     /// ``maximumQueuedEvents`` were not taken.
     public func receive() async throws(BLEError) -> MdocTransportEvent {
-        if let ready = inbox.events.next() { return try ready.get() ?? .disconnected }
-        return try await withCheckedContinuation { inbox.events.wait($0) }.get() ?? .disconnected
+        try await inbox.events.next().bleValue() ?? .disconnected
     }
 
     /// Disables Server2Client notifications, writes State 0x02 and closes the link
@@ -123,42 +127,54 @@ public actor MdocGATTClientTransport: MdocTransport {
         client.close()
     }
 
-    /// Handles one notification; false once the link ended.
-    private func handle(_ notification: Result<(handle: UInt16, value: [UInt8])?, BLEError>) -> Bool {
+    /// Handles one notification, nil at the link's end.
+    private func handle(_ notification: Result<GATTClient.Notification?, BLEError>) {
         switch notification {
         case .failure(let error):
             inbox.events.fail(error)
-            return false
         case .success(nil):
             inbox.events.finish()
-            return false
         case .success(let (handle, value)?):
-            guard handle == state.valueHandle || handle == server2Client.valueHandle else { return true }
-            guard inbox.notified(value, onState: handle == state.valueHandle, logger: logger) else {
-                close()
-                return false
-            }
-            return true
+            guard handle == state.valueHandle || handle == server2Client.valueHandle else { return }
+            if !inbox.notified(value, onState: handle == state.valueHandle, logger: logger) { close() }
         }
     }
 
-    /// What the connection sequence found.
-    private struct Service {
-        let mtu: Int
+    /// The end of the connection sequence of ISO/IEC 18013-5 8.3.3.1.1.4: notifications of State
+    /// and Server2Client, then State 0x01.
+    private func start() async throws(BLEError) {
+        try await Self.step("enabling notifications") { () throws(BLEError) in
+            try await client.setNotifications(true, for: state)
+            try await client.setNotifications(true, for: server2Client)
+        }
+        try await Self.step("writing State 0x01") { () throws(BLEError) in
+            try await client.writeWithoutResponse([MdocGATTProfile.stateStart], to: state)
+        }
+        logger.debug("subscribed to State and Server2Client; State: wrote 0x01 (start)")
+    }
+
+    /// The characteristics the connection sequence uses.
+    private struct Characteristics {
         let state: GATTRemoteCharacteristic
         let client2Server: GATTRemoteCharacteristic
         let server2Client: GATTRemoteCharacteristic
     }
 
-    /// The connection sequence of ISO/IEC 18013-5 8.3.3.1.1.4 up to State 0x01. A link that
-    /// ends on the way fails with `linkClosed` naming the step it ended in.
-    private static func open(_ client: GATTClient, mode: MdocBLEMode, serviceUUID: UUID,
-                             expectedIdent: [UInt8]?, logger: Logger) async throws(BLEError) -> Service {
+    /// The first step of ISO/IEC 18013-5 8.3.3.1.1.4: Exchange MTU offering ``requestedMTU``.
+    private static func exchangeMTU(_ client: GATTClient, logger: Logger) async throws(BLEError) -> Int {
         let mtu = try await step("exchanging the ATT MTU") { () throws(BLEError) in try await client.exchangeMTU(requestedMTU) }
         logger.debug("ATT MTU exchanged", metadata: [
             "requested": "\(requestedMTU)", "mtu": "\(mtu)",
             "chunkSize": "\(MessageChunker.chunkSize(mtu: mtu, limit: MessageChunker.maximumWriteChunkSize))",
         ])
+        return mtu
+    }
+
+    /// Discovery of the service and its characteristics and, in central client mode, the Ident
+    /// check (ISO/IEC 18013-5 8.3.3.1.1.4). A link that ends on the way fails with `linkClosed`
+    /// naming the step it ended in.
+    private static func discover(_ client: GATTClient, mode: MdocBLEMode, serviceUUID: UUID,
+                                 expectedIdent: [UInt8]?, logger: Logger) async throws(BLEError) -> Characteristics {
         let characteristics = try await step("discovering the service") { () throws(BLEError) in
             try await client.discoverCharacteristics(of: try await client.discoverPrimaryService(BluetoothUUID(serviceUUID)))
         }
@@ -168,10 +184,9 @@ public actor MdocGATTClientTransport: MdocTransport {
             }
             return found
         }
-        let service = Service(mtu: mtu,
-                              state: try find(MdocGATTProfile.state(mode: mode), "State"),
-                              client2Server: try find(MdocGATTProfile.client2Server(mode: mode), "Client2Server"),
-                              server2Client: try find(MdocGATTProfile.server2Client(mode: mode), "Server2Client"))
+        let found = Characteristics(state: try find(MdocGATTProfile.state(mode: mode), "State"),
+                                    client2Server: try find(MdocGATTProfile.client2Server(mode: mode), "Client2Server"),
+                                    server2Client: try find(MdocGATTProfile.server2Client(mode: mode), "Server2Client"))
         if mode == .centralClient, let expectedIdent {
             let identCharacteristic = try find(MdocGATTProfile.ident, "Ident")
             let ident = try await step("reading Ident") { () throws(BLEError) in try await client.read(identCharacteristic) }
@@ -183,21 +198,13 @@ public actor MdocGATTClientTransport: MdocTransport {
                                "the reader's Ident \(hex(ident)) differs from \(hex(expectedIdent)), derived from EDeviceKeyBytes: it is not the reader this engagement was shown to")
             }
         }
-        try await step("enabling notifications") { () throws(BLEError) in
-            try await client.setNotifications(true, for: service.state)
-            try await client.setNotifications(true, for: service.server2Client)
-        }
-        try await step("writing State 0x01") { () throws(BLEError) in
-            try await client.writeWithoutResponse([MdocGATTProfile.stateStart], to: service.state)
-        }
-        logger.debug("subscribed to State and Server2Client; State: wrote 0x01 (start)")
-        return service
+        return found
     }
 
     /// Runs one step of the connection sequence; a link that ends in it fails with
     /// `linkClosed` saying which step it was.
     private static func step<Value: Sendable>(
-        _ name: String, _ operation: () async throws(BLEError) -> Value
+        _ name: String, _ operation: @Sendable () async throws(BLEError) -> Value
     ) async throws(BLEError) -> Value {
         do {
             return try await operation()
@@ -207,7 +214,7 @@ public actor MdocGATTClientTransport: MdocTransport {
     }
 
     /// `bytes` as lowercase hex, for logs and messages.
-    static func hex(_ bytes: [UInt8]) -> String {
+    package static func hex(_ bytes: [UInt8]) -> String {
         bytes.map { ($0 < 0x10 ? "0" : "") + String($0, radix: 16) }.joined()
     }
 }

@@ -4,6 +4,7 @@ import FoundationEssentials
 import Foundation
 #endif
 import Logging
+import NIOCore
 
 /// The GATT server side of ISO/IEC 18013-5 BLE data retrieval (8.3.3.1.1): hosts the service of
 /// ``MdocGATTProfile`` over an ATT bearer. The mdoc in peripheral server mode, the mdoc reader in
@@ -24,6 +25,7 @@ public actor MdocGATTServerTransport: MdocTransport {
 
     /// The 18013-5 BLE mode whose characteristic UUIDs this server uses.
     public nonisolated let mode: MdocBLEMode
+    private nonisolated let eventLoop: any EventLoop
     private let connection: GATTServerConnection
     private let state: BluetoothUUID
     private let client2Server: BluetoothUUID
@@ -31,8 +33,9 @@ public actor MdocGATTServerTransport: MdocTransport {
     private var reassembler = MessageReassembler(mtu: GATTServer.defaultMTU)
     /// When the last Client2Server chunk arrived, `nil` before the first.
     public private(set) var lastReceived: ContinuousClock.Instant?
-    private var events = AsyncEventQueue<MdocTransportEvent>(limit: MdocGATTServerTransport.maximumQueuedEvents,
-                                                             itemName: "messages")
+    private let events: ReceiveQueue<MdocTransportEvent>
+    /// The ATT_MTU the client exchanged, 23 until it did.
+    private var linkMTU = GATTServer.defaultMTU
     /// Whether the client wrote State 0x01.
     private var hasStarted = false
     /// The characteristics whose notifications the client enabled, as its Client
@@ -42,10 +45,15 @@ public actor MdocGATTServerTransport: MdocTransport {
     private var hasSubscribedToServer2Client = false
     /// Why the link ended, once it did: tasks waiting for the start or a subscription fail with it.
     private var linkEnd: BLEError?
-    /// Tasks waiting for the start or a subscription, resumed at each change of either.
-    private var changeWaiters = LinkWaiters()
-    private let sendTurn = MessageSendTurn()
+    /// Completed at the next change of the start or the subscriptions, or failed when the link
+    /// ends; every task waiting for one shares it.
+    private var change: EventLoopPromise<Void>?
     private let logger: Logger
+
+    /// The bearer's event loop runs the transport.
+    public nonisolated var unownedExecutor: UnownedSerialExecutor {
+        eventLoop.executor.asUnownedSerialExecutor()
+    }
 
     /// Serves the 18013-5 service `serviceUUID` in `mode` on `bearer`. In mdoc central client
     /// mode the Ident characteristic holds `ident`, the 16 octets derived from EDeviceKeyBytes
@@ -55,21 +63,15 @@ public actor MdocGATTServerTransport: MdocTransport {
                 logger: Logger = Logger(label: "mdoc.ble")) {
         self.mode = mode
         self.logger = logger
+        eventLoop = bearer.eventLoop
+        events = ReceiveQueue(on: bearer.eventLoop, limit: Self.maximumQueuedEvents, itemName: "messages")
         state = MdocGATTProfile.state(mode: mode)
         client2Server = MdocGATTProfile.client2Server(mode: mode)
         server2Client = MdocGATTProfile.server2Client(mode: mode)
         let server = GATTServer(services: [MdocGATTProfile.service(mode: mode, serviceUUID: serviceUUID, ident: ident)])
         connection = GATTServerConnection(server: server, bearer: bearer)
-        Task { [weak self, connection] in
-            while true {
-                let event: Result<GATTServerEvent?, BLEError>
-                do throws(BLEError) {
-                    event = .success(try await connection.nextEvent())
-                } catch {
-                    event = .failure(error)
-                }
-                guard let transport = self, await transport.handle(event) else { return }
-            }
+        eventLoop.execute { [weak self] in
+            self?.assumeIsolated { $0.listen() }
         }
     }
 
@@ -77,10 +79,16 @@ public actor MdocGATTServerTransport: MdocTransport {
         connection.close()
     }
 
-    /// The ATT_MTU the client exchanged, 23 until it did (Core Vol 3 Part F 3.4.2).
-    public var mtu: Int {
-        get async { await connection.mtu }
+    /// Takes the GATT server's events from now on, as they happen.
+    private func listen() {
+        let consumer: @Sendable (Result<GATTServerEvent?, BLEError>) -> Void = { [weak self] event in
+            self?.assumeIsolated { _ = $0.handle(event) }
+        }
+        connection.assumeIsolated { $0.deliverEvents(to: consumer) }
     }
+
+    /// The ATT_MTU the client exchanged, 23 until it did (Core Vol 3 Part F 3.4.2).
+    public var mtu: Int { linkMTU }
 
     /// Waits until the client writes State 0x01, the start of the session (ISO/IEC 18013-5
     /// 8.3.3.1.1.4): only then is the central the session's peer. Throws why the link ended
@@ -92,13 +100,12 @@ public actor MdocGATTServerTransport: MdocTransport {
     }
 
     /// Sends `message` as Server2Client notifications of min(512, ATT_MTU − 3) octets, once the
-    /// client started the session and enabled Server2Client notifications. Throws `linkClosed`
-    /// when the link ended before the start, `notSubscribed` when it ended while the client
-    /// had never subscribed to Server2Client, why the link ended when the client had subscribed
-    /// and then went away, and the notification errors.
+    /// client started the session and enabled Server2Client notifications; the chunks of one
+    /// message leave together. Throws `linkClosed` when the link ended before the start,
+    /// `notSubscribed` when it ended while the client had never subscribed to Server2Client,
+    /// why the link ended when the client had subscribed and then went away, and the
+    /// notification errors.
     public func send(_ message: [UInt8]) async throws(BLEError) {
-        await sendTurn.acquire()
-        defer { sendTurn.release() }
         try await waitForStart()
         while !notifying.contains(server2Client) {
             do {
@@ -110,29 +117,25 @@ public actor MdocGATTServerTransport: MdocTransport {
                                "the GATT client started the session but never enabled notifications of Server2Client (\(subscriptionText)), so the message could not be sent")
             }
         }
-        let mtu = await connection.mtu
-        let chunks = MessageChunker.chunks(of: message, mtu: mtu)
+        let chunks = MessageChunker.chunks(of: message, mtu: linkMTU)
         logger.debug("sending a message as Server2Client notifications", metadata: [
-            "bytes": "\(message.count)", "chunks": "\(chunks.count)", "chunkSize": "\(MessageChunker.chunkSize(mtu: mtu))",
-            "mtu": "\(mtu)",
+            "bytes": "\(message.count)", "chunks": "\(chunks.count)", "chunkSize": "\(MessageChunker.chunkSize(mtu: linkMTU))",
+            "mtu": "\(linkMTU)",
         ])
-        for chunk in chunks {
-            try await connection.notify(server2Client, value: chunk)
-        }
+        try await connection.notify(server2Client, values: chunks)
     }
 
     /// The next message from the client, `.ended` for its State 0x02, `.disconnected` once the
     /// link closed. Throws the chunking errors of ``MessageReassembler`` (the link is then
     /// closed) and `queueOverflow` when more than ``maximumQueuedEvents`` were not taken.
     public func receive() async throws(BLEError) -> MdocTransportEvent {
-        if let ready = events.next() { return try ready.get() ?? .disconnected }
-        return try await withCheckedContinuation { events.wait($0) }.get() ?? .disconnected
+        try await events.next().bleValue() ?? .disconnected
     }
 
     /// Notifies State 0x02 when the client subscribed to State, then closes the link
     /// (ISO/IEC 18013-5 8.3.3.1.1.5).
     public func end() async {
-        if await connection.isSubscribed(state) {
+        if notifying.contains(state) {
             logger.debug("State: notifying 0x02 (end)")
             try? await connection.notify(state, value: [MdocGATTProfile.stateEnd])
         }
@@ -152,11 +155,20 @@ public actor MdocGATTServerTransport: MdocTransport {
     /// Waits for the next change of the start or the subscriptions; throws once the link ended.
     private func nextChange() async throws(BLEError) {
         if let linkEnd { throw linkEnd }
-        try await withCheckedContinuation { changeWaiters.wait($0) }.get()
+        let change = self.change ?? eventLoop.makePromise(of: Void.self)
+        self.change = change
+        try await change.futureResult.bleValue()
+    }
+
+    /// The start or a subscription changed: the tasks waiting for that look again.
+    private func changed() {
+        change?.succeed()
+        change = nil
     }
 
     /// Handles one event of the GATT server; false once the link ended.
-    private func handle(_ event: Result<GATTServerEvent?, BLEError>) async -> Bool {
+    @discardableResult
+    private func handle(_ event: Result<GATTServerEvent?, BLEError>) -> Bool {
         switch event {
         case .failure(let error):
             endLink(error)
@@ -168,6 +180,7 @@ public actor MdocGATTServerTransport: MdocTransport {
             return false
         case .success(.mtuExchanged(let mtu)?):
             logger.debug("ATT MTU exchanged", metadata: ["mtu": "\(mtu)", "chunkSize": "\(MessageChunker.chunkSize(mtu: mtu))"])
+            linkMTU = mtu
             reassembler.mtu = mtu
         case .success(.subscriptionChanged(let characteristic, let enabled)?):
             logger.debug("notifications \(enabled ? "enabled" : "disabled") by the client", metadata: ["characteristic": "\(characteristic)"])
@@ -177,16 +190,16 @@ public actor MdocGATTServerTransport: MdocTransport {
             } else {
                 notifying.remove(characteristic)
             }
-            changeWaiters.resumeAll(.success(()))
+            changed()
         case .success(.written(let characteristic, let value, _)?):
             if characteristic == state {
                 logger.debug("State written by the client", metadata: ["value": "\(value.map { String($0, radix: 16) })"])
                 if value == [MdocGATTProfile.stateStart] {
                     hasStarted = true
                     reassembler.reset()
-                    changeWaiters.resumeAll(.success(()))
+                    changed()
                 } else if value == [MdocGATTProfile.stateEnd] {
-                    events.enqueue(.ended)
+                    events.append(.ended)
                 }
             } else if characteristic == client2Server {
                 // 8.3.3.1.1.4: the client writes State 0x01 before any data; bytes written
@@ -202,7 +215,7 @@ public actor MdocGATTServerTransport: MdocTransport {
                 do {
                     if let message = try reassembler.append(value) {
                         logger.debug("received a message on Client2Server", metadata: ["bytes": "\(message.count)"])
-                        events.enqueue(.message(message))
+                        events.append(.message(message))
                     }
                 } catch {
                     endLink(error)
@@ -217,6 +230,7 @@ public actor MdocGATTServerTransport: MdocTransport {
 
     private func endLink(_ error: BLEError) {
         if linkEnd == nil { linkEnd = error }
-        changeWaiters.resumeAll(.failure(linkEnd ?? error))
+        change?.fail(linkEnd ?? error)
+        change = nil
     }
 }

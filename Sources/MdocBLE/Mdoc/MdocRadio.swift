@@ -9,7 +9,7 @@ import Logging
 /// (8.3.3.1.1.4, Table A.1), plus a scan for nearby mdocs.
 ///
 /// Every ``BLEAdapter`` is a radio: it gives ATT bearers, over which ``MdocBLEConnector`` runs
-/// the toolkit's own GATT server and client. ``BlueZRadio`` is the other kind: bluetoothd hosts
+/// the toolkit's own GATT server and client. `BlueZRadio` is the other kind: bluetoothd hosts
 /// the GATT service and the toolkit talks to it over D-Bus.
 public protocol MdocRadio: AnyObject, Sendable {
     /// The holder's side for the engagement's `serviceUUID` in `mode`: advertises and serves

@@ -72,7 +72,7 @@ public struct BluetoothUUID: Sendable, Hashable, CustomStringConvertible {
     }
 
     /// The 128-bit form, as 16 little-endian bytes (a 16-bit UUID expanded on the base UUID).
-    var longLittleEndianBytes: [UInt8] { bigEndianBytes.reversed() }
+    package var longLittleEndianBytes: [UInt8] { bigEndianBytes.reversed() }
 
     private var bigEndianBytes: [UInt8] {
         switch storage {

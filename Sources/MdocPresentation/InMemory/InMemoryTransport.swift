@@ -1,5 +1,5 @@
 import MdocBLE
-import Synchronization
+import NIOConcurrencyHelpers
 
 /// One end of an ISO/IEC 18013-5 link held in memory, for sessions in one process: what one end
 /// sends the other receives, cut into chunks and joined again as the BLE service does
@@ -16,8 +16,8 @@ public final class InMemoryTransport: MdocTransport {
     /// The 18013-5 BLE mode the link stands for.
     public let mode: MdocBLEMode
     private let linkMTU: Int
-    private let state: Mutex<State>
-    private let peer: Mutex<InMemoryTransport?> = Mutex(nil)
+    private let state: NIOLockedValueBox<State>
+    private let peer: NIOLockedValueBox<InMemoryTransport?> = NIOLockedValueBox(nil)
 
     private struct State: Sendable {
         var events: [Result<MdocTransportEvent, BLEError>] = []
@@ -30,7 +30,7 @@ public final class InMemoryTransport: MdocTransport {
     private init(mode: MdocBLEMode, mtu: Int) {
         self.mode = mode
         self.linkMTU = mtu
-        self.state = Mutex(State(reassembler: MessageReassembler(mtu: mtu)))
+        self.state = NIOLockedValueBox(State(reassembler: MessageReassembler(mtu: mtu)))
     }
 
     /// Two connected ends of a link in `mode` with ATT_MTU `mtu` (517, the most an LE link
@@ -38,8 +38,8 @@ public final class InMemoryTransport: MdocTransport {
     public static func pair(mode: MdocBLEMode, mtu: Int = 517) -> (InMemoryTransport, InMemoryTransport) {
         let first = InMemoryTransport(mode: mode, mtu: mtu)
         let second = InMemoryTransport(mode: mode, mtu: mtu)
-        first.peer.withLock { $0 = second }
-        second.peer.withLock { $0 = first }
+        first.peer.withLockedValue { $0 = second }
+        second.peer.withLockedValue { $0 = first }
         return (first, second)
     }
 
@@ -50,13 +50,13 @@ public final class InMemoryTransport: MdocTransport {
 
     /// When the last chunk from the other end arrived.
     public var lastReceived: ContinuousClock.Instant? {
-        get async { state.withLock { $0.lastReceived } }
+        get async { state.withLockedValue { $0.lastReceived } }
     }
 
     /// Sends `message` to the other end, in the chunks of `MessageChunker`. Throws `linkClosed`
     /// once either end closed the link.
     public func send(_ message: [UInt8]) async throws(BLEError) {
-        guard !state.withLock(\.isClosed), let peer = peer.withLock({ $0 }) else {
+        guard !state.withLockedValue { $0.isClosed }, let peer = peer.withLockedValue({ $0 }) else {
             throw BLEError(.linkClosed, "the link is closed")
         }
         for chunk in MessageChunker.chunks(of: message, mtu: linkMTU) {
@@ -70,7 +70,7 @@ public final class InMemoryTransport: MdocTransport {
     /// closed. Throws the reassembly errors (the link is then closed) and `queueOverflow`.
     public func receive() async throws(BLEError) -> MdocTransportEvent {
         let result = await withCheckedContinuation { (continuation: CheckedContinuation<Result<MdocTransportEvent, BLEError>, Never>) in
-            let ready: Result<MdocTransportEvent, BLEError>? = state.withLock { state in
+            let ready: Result<MdocTransportEvent, BLEError>? = state.withLockedValue { state in
                 if !state.events.isEmpty { return state.events.removeFirst() }
                 if state.isClosed { return .success(.disconnected) }
                 state.waiter = continuation
@@ -83,7 +83,7 @@ public final class InMemoryTransport: MdocTransport {
 
     /// Sends State 0x02 to the other end, then closes the link.
     public func end() async {
-        if !state.withLock(\.isClosed), let peer = peer.withLock({ $0 }) {
+        if !state.withLockedValue { $0.isClosed }, let peer = peer.withLockedValue({ $0 }) {
             peer.deliver(.success(.ended))
         }
         close()
@@ -91,7 +91,7 @@ public final class InMemoryTransport: MdocTransport {
 
     /// Closes the link without State 0x02: both ends then receive `.disconnected`.
     public func close() {
-        let peer = peer.withLock { peer in
+        let peer = peer.withLockedValue { peer in
             defer { peer = nil }
             return peer
         }
@@ -101,7 +101,7 @@ public final class InMemoryTransport: MdocTransport {
 
     /// Takes one chunk from the other end; false when this end is closed.
     private func takeChunk(_ chunk: [UInt8]) -> Bool {
-        let outcome: Result<[UInt8]?, BLEError>? = state.withLock { state in
+        let outcome: Result<[UInt8]?, BLEError>? = state.withLockedValue { state in
             guard !state.isClosed else { return nil }
             state.lastReceived = .now
             do throws(BLEError) {
@@ -133,7 +133,7 @@ public final class InMemoryTransport: MdocTransport {
             case resume(CheckedContinuation<Result<MdocTransportEvent, BLEError>, Never>)
             case overflow
         }
-        let delivery: Delivery = state.withLock { state in
+        let delivery: Delivery = state.withLockedValue { state in
             guard !state.isClosed else { return .none }
             if let waiter = state.waiter {
                 state.waiter = nil
@@ -156,7 +156,7 @@ public final class InMemoryTransport: MdocTransport {
 
     /// Marks this end closed; a waiting ``receive()`` gets what is queued, then `.disconnected`.
     private func shut() {
-        let waiter = state.withLock { state in
+        let waiter = state.withLockedValue { state in
             state.isClosed = true
             defer { state.waiter = nil }
             return state.waiter

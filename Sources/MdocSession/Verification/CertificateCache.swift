@@ -1,5 +1,5 @@
 import MdocCrypto
-import Synchronization
+import NIOConcurrencyHelpers
 
 /// The certificates a verifier has parsed from `x5chain` headers, keyed by their exact DER bytes.
 ///
@@ -13,7 +13,7 @@ final class CertificateCache: Sendable {
     /// starts over.
     static let maximumEntries = 64
 
-    private let entries = Mutex<[DER: Certificate]>([:])
+    private let entries = NIOLockedValueBox<[DER: Certificate]>([:])
 
     /// A certificate's DER bytes as a key, hashed in one pass over the bytes (an array of bytes
     /// hashes them one at a time, which cost more than the lookup it serves).
@@ -28,11 +28,11 @@ final class CertificateCache: Sendable {
     /// The certificate for `der`, parsed now or earlier.
     func certificate(derEncoded der: [UInt8]) throws(CryptoError) -> Certificate {
         let key = DER(bytes: der)
-        if let cached = entries.withLock({ $0[key] }) {
+        if let cached = entries.withLockedValue({ $0[key] }) {
             return cached
         }
         let certificate = try Certificate(derEncoded: der)
-        entries.withLock { entries in
+        entries.withLockedValue { entries in
             if entries.count >= Self.maximumEntries {
                 entries.removeAll(keepingCapacity: true)
             }
@@ -43,6 +43,6 @@ final class CertificateCache: Sendable {
 
     /// The number of certificates held.
     var count: Int {
-        entries.withLock { $0.count }
+        entries.withLockedValue { $0.count }
     }
 }

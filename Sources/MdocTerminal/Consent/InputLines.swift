@@ -1,3 +1,4 @@
+import NIOConcurrencyHelpers
 import Synchronization
 
 #if canImport(Glibc)
@@ -21,7 +22,7 @@ public final class InputLines: Sendable {
     public static let standardInput = InputLines(fileDescriptor: STDIN_FILENO)
 
     private let fileDescriptor: Int32
-    private let state = Mutex(State())
+    private let state = NIOLockedValueBox(State())
 
     private struct State: Sendable {
         /// Bytes after the last line returned.
@@ -77,7 +78,7 @@ public final class InputLines: Sendable {
         var line: [UInt8] = []
         while true {
             if cancellation.isCancelled { return nil }
-            let (taken, complete, ended) = state.withLock { state -> ([UInt8], Bool, Bool) in
+            let (taken, complete, ended) = state.withLockedValue { state -> ([UInt8], Bool, Bool) in
                 if let end = state.pending.firstIndex(of: UInt8(ascii: "\n")) {
                     let taken = Array(state.pending[..<end])
                     state.pending.removeSubrange(...end)
@@ -93,7 +94,7 @@ public final class InputLines: Sendable {
             }
             if ended { return line.isEmpty ? nil : String(decoding: line, as: UTF8.self) }
             guard let bytes = read(waitingFor: cancellation) else { return nil }
-            state.withLock { state in
+            state.withLockedValue { state in
                 if bytes.isEmpty { state.ended = true } else { state.pending += bytes }
             }
         }

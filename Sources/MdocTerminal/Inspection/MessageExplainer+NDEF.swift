@@ -1,4 +1,5 @@
 import MdocBLE
+import MdocLEHost
 import MdocCBOR
 import MdocModel
 

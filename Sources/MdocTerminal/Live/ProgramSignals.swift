@@ -1,5 +1,6 @@
 import Dispatch
 import MdocBLE
+import NIOConcurrencyHelpers
 import Synchronization
 
 #if canImport(Glibc)
@@ -24,7 +25,7 @@ public enum ProgramSignals {
         var ending: @Sendable (Int32) -> Void = { number in ProgramSignals.leave(128 + number) }
     }
 
-    private static let state = Mutex(State())
+    private static let state = NIOLockedValueBox(State())
     private static let ending = Atomic<Bool>(false)
 
     /// Whether a signal is ending the program: its clean-up is under way and the process ends
@@ -52,7 +53,7 @@ public enum ProgramSignals {
     /// From now on SIGINT and SIGTERM close `radio` (bounded by ``cleanupTimeout``) before the
     /// program ends.
     public static func closeOnSignals(_ radio: any MdocRadio) {
-        state.withLock { $0.radios.append(radio) }
+        state.withLockedValue { $0.radios.append(radio) }
         _ = sources
     }
 
@@ -60,13 +61,13 @@ public enum ProgramSignals {
     /// must end the process with ``leave(_:)`` (`mdoc-holder --keep-running` ends with status 0
     /// and a tally).
     public static func endWith(_ ending: @escaping @Sendable (Int32) -> Void) {
-        state.withLock { $0.ending = ending }
+        state.withLockedValue { $0.ending = ending }
         _ = sources
     }
 
     private static func end(by number: Int32) {
         ending.store(true, ordering: .releasing)
-        let (radios, ending) = state.withLock { state in
+        let (radios, ending) = state.withLockedValue { state in
             defer { state.radios = [] }
             return (state.radios, state.ending)
         }

@@ -1,6 +1,9 @@
 import Logging
 import MdocBLE
+import MdocBlueZ
+import MdocLEHost
 import MdocPresentation
+import MdocSim
 
 /// The bearer a live session runs over, as given to `--transport` (docs/architecture.md section 4).
 ///

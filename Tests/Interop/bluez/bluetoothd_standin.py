@@ -53,7 +53,7 @@ from dbus_fast import Message, MessageType, Variant
 from dbus_fast.aio import MessageBus
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from sim_att import ATTFailure, AttributeClient, AttributeServer, LocalCharacteristic, sim_address  # noqa: E402
+from sim_att import ATTFailure, AttributeClient, AttributeServer, LocalCharacteristic, announce, sim_address  # noqa: E402
 
 SERVICE = "org.bluez"
 ADAPTER_PATH = "/org/bluez/hci0"
@@ -496,6 +496,7 @@ class StandInBluetoothd:
                     raise DBusReplyError("org.bluez.Error.Failed", f"cannot advertise {uuid}: {failure.strerror}") from None
                 accepting = asyncio.get_running_loop().create_task(self.accept(listener, uuid.lower()))
                 registration.listeners.append((listener, accepting, uuid.lower()))
+                announce(sim_address(uuid.lower(), self.namespace), self.namespace)
             self.registrations[key] = registration
             self.report(f"registered advertisement {path}")
             return Message.new_method_return(message)

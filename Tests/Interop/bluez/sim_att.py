@@ -73,6 +73,30 @@ def sim_address(service_uuid, namespace):
     return namespace + "mdoc-sim/" + str(service_uuid).lower()
 
 
+def announce(address, namespace):
+    """Tells the sim scanners listening now that `address` is advertised, as swift-mdoc's own
+    advertisers do: one datagram holding the address to each listener named
+    `<namespace>mdoc-sim-scan/...` in /proc/net/unix, without waiting; a scanner that is gone or
+    busy is skipped. A client of swift-mdoc waiting for an advertiser waits for this."""
+    prefix = "@" + namespace + "mdoc-sim-scan/"
+    with open("/proc/net/unix") as table:
+        lines = table.read().splitlines()[1:]
+    for line in lines:
+        # Num RefCount Protocol Flags Type St Inode Path; Flags 00010000 marks a listener.
+        fields = line.split()
+        if len(fields) < 8 or fields[3] != "00010000" or not fields[7].startswith(prefix):
+            continue
+        sock = socket.socket(socket.AF_UNIX, socket.SOCK_SEQPACKET)
+        sock.setblocking(False)
+        try:
+            sock.connect("\0" + fields[7][1:])
+            sock.send(address.encode())
+        except OSError:
+            pass
+        finally:
+            sock.close()
+
+
 def uuid_bytes(text):
     """A UUID as ATT carries it: 2 octets when it is a 16-bit Bluetooth UUID, else 16, little-endian."""
     value = uuidlib.UUID(text)

@@ -1,5 +1,6 @@
 import Foundation
 import MdocBLE
+import MdocSim
 import MdocCBOR
 import MdocModel
 import MdocPresentation

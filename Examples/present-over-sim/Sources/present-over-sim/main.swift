@@ -2,12 +2,12 @@
 // client over Linux abstract sockets), with swift-mdoc's public API alone:
 //     swift run present-over-sim [DEMO_DIR]    (default: ../../Certs/demo)
 import Foundation
-import MdocBLE
 import MdocCBOR
 import MdocCrypto
 import MdocModel
 import MdocPresentation
 import MdocSession
+import MdocSim
 
 let directory = CommandLine.arguments.dropFirst().first ?? "../../Certs/demo"
 let mDL = try Credential(encoded: [UInt8](try Data(contentsOf: URL(fileURLWithPath: "\(directory)/mdl.mdoc"))))

@@ -1,0 +1,35 @@
+import MdocBLE
+
+/// The names of bluetoothd's D-Bus API that the BlueZ transport uses (BlueZ doc/org.bluez.*.rst,
+/// and the D-Bus Specification's standard interfaces).
+enum BlueZInterface {
+    /// bluetoothd's well-known bus name.
+    static let service = "org.bluez"
+    /// An adapter (`/org/bluez/hciN`): power, discovery.
+    static let adapter = "org.bluez.Adapter1"
+    /// A remote device found by discovery: connect, disconnect, services resolved.
+    static let device = "org.bluez.Device1"
+    /// Registers GATT applications on an adapter.
+    static let gattManager = "org.bluez.GattManager1"
+    /// Registers advertisements on an adapter.
+    static let advertisingManager = "org.bluez.LEAdvertisingManager1"
+    /// A GATT service, local (ours) or remote (the peer's).
+    static let gattService = "org.bluez.GattService1"
+    /// A GATT characteristic, local or remote.
+    static let gattCharacteristic = "org.bluez.GattCharacteristic1"
+    /// An advertisement object we export.
+    static let advertisement = "org.bluez.LEAdvertisement1"
+    /// org.freedesktop.DBus.ObjectManager: GetManagedObjects, InterfacesAdded/Removed.
+    static let objectManager = "org.freedesktop.DBus.ObjectManager"
+    /// org.freedesktop.DBus.Properties: Get, GetAll, Set, PropertiesChanged.
+    static let properties = "org.freedesktop.DBus.Properties"
+    /// The bus itself, for NameHasOwner.
+    static let bus = "org.freedesktop.DBus"
+    /// The bus's object path.
+    static let busPath = "/org/freedesktop/DBus"
+
+    /// bluetoothd's error for a request it refuses, such as a fifth advertisement.
+    static let notPermittedError = "org.bluez.Error.NotPermitted"
+    /// bluetoothd's error for an adapter that is not powered.
+    static let notReadyError = "org.bluez.Error.NotReady"
+}

@@ -1,0 +1,105 @@
+import Logging
+import MdocBLE
+import NIOConcurrencyHelpers
+import NIOCore
+
+/// What one GATT server session registered with bluetoothd: the application and its
+/// advertisement. ``unregister()`` undoes all of it, once, whatever was reached.
+final class BlueZRegistration: Sendable {
+    private struct State: Sendable {
+        var hasApplication = false
+        var hasAdvertisement = false
+        /// The unregistration, once started: later calls share it.
+        var unregistration: EventLoopFuture<Void>?
+    }
+
+    private let application: BlueZGATTApplication
+    private let adapterPath: String
+    private let adapterName: String
+    private let connection: DBusConnection
+    private let logger: Logger
+    private let state = NIOLockedValueBox(State())
+
+    init(application: BlueZGATTApplication, adapterPath: String, connection: DBusConnection, logger: Logger) {
+        self.application = application
+        self.adapterPath = adapterPath
+        adapterName = String(adapterPath.split(separator: "/").last ?? "")
+        self.connection = connection
+        self.logger = logger
+    }
+
+    /// GattManager1.RegisterApplication: bluetoothd reads the objects and hosts the service.
+    func registerApplication() async throws(BLEError) {
+        do {
+            _ = try await connection.call(BlueZInterface.service, adapterPath, BlueZInterface.gattManager, "RegisterApplication",
+                                          [.objectPath(application.path), .properties([])])
+        } catch {
+            throw BlueZRadio.failure(error, "registering the GATT application on \(adapterName)")
+        }
+        state.withLockedValue { $0.hasApplication = true }
+        logger.debug("GATT application registered with bluetoothd", metadata: ["path": "\(application.path)"])
+    }
+
+    /// LEAdvertisingManager1.RegisterAdvertisement of the service UUID.
+    func registerAdvertisement() async throws(BLEError) {
+        do {
+            _ = try await connection.call(BlueZInterface.service, adapterPath, BlueZInterface.advertisingManager, "RegisterAdvertisement",
+                                          [.objectPath(application.advertisementPath), .properties([])])
+        } catch where error.name == BlueZInterface.notPermittedError {
+            throw BlueZRadio.slotsExhausted(adapterName, error.description)
+        } catch {
+            throw BlueZRadio.failure(error, "registering the advertisement on \(adapterName)")
+        }
+        state.withLockedValue { $0.hasAdvertisement = true }
+    }
+
+    /// Stops advertising; the application stays.
+    func unregisterAdvertisement() async {
+        try? await unregisteringAdvertisement().get()
+    }
+
+    /// LEAdvertisingManager1.UnregisterAdvertisement when the advertisement is registered; the
+    /// future ends with the reply, whatever it was.
+    private func unregisteringAdvertisement() -> EventLoopFuture<Void> {
+        let registered = state.withLockedValue { state in
+            defer { state.hasAdvertisement = false }
+            return state.hasAdvertisement
+        }
+        guard registered else { return connection.eventLoop.makeSucceededVoidFuture() }
+        let logger = logger
+        return connection.send(BlueZInterface.service, adapterPath, BlueZInterface.advertisingManager, "UnregisterAdvertisement",
+                               [.objectPath(application.advertisementPath)])
+            .map { _ in logger.debug("advertisement unregistered from bluetoothd") }
+            .recover { _ in }
+    }
+
+    /// Unregisters the advertisement and the application and stops answering for their objects.
+    /// Idempotent: a later call shares the first one's end, so a program that closes its radio
+    /// while a session's own clean-up is under way still leaves only after both. It runs on the
+    /// connection's event loop whoever waits for it.
+    @discardableResult
+    func unregister() -> EventLoopFuture<Void> {
+        let eventLoop = connection.eventLoop
+        let (started, unregistration) = state.withLockedValue { state -> (EventLoopPromise<Void>?, EventLoopFuture<Void>) in
+            if let unregistration = state.unregistration { return (nil, unregistration) }
+            let promise = eventLoop.makePromise(of: Void.self)
+            state.unregistration = promise.futureResult
+            return (promise, promise.futureResult)
+        }
+        if let started {
+            started.completeWith(performUnregistration(hadApplication: state.withLockedValue { $0.hasApplication }))
+        }
+        return unregistration
+    }
+
+    private func performUnregistration(hadApplication: Bool) -> EventLoopFuture<Void> {
+        let (connection, adapterPath, application, logger) = (connection, adapterPath, application, logger)
+        return unregisteringAdvertisement().flatMap { () -> EventLoopFuture<Void> in
+            guard hadApplication else { return connection.eventLoop.makeSucceededVoidFuture() }
+            return connection.send(BlueZInterface.service, adapterPath, BlueZInterface.gattManager, "UnregisterApplication",
+                                   [.objectPath(application.path)])
+                .map { _ in logger.debug("GATT application unregistered from bluetoothd") }
+                .recover { _ in }
+        }.always { _ in application.unexport() }
+    }
+}

@@ -1,0 +1,128 @@
+@testable import MdocBLE
+@testable import MdocBlueZ
+import MdocTestSupport
+import Testing
+
+/// The D-Bus connection under the BlueZ transport, against a real dbus-daemon on a private bus:
+/// every D-Bus type BlueZ uses survives a method call and its reply, errors come back with their
+/// names, and signals arrive in order.
+@Suite("D-Bus connection on a private dbus-daemon", .timeLimit(.minutes(1)))
+struct DBusConnectionTests {
+    static let path = "/org/swiftmdoc/test"
+    static let interface = "org.swiftmdoc.Test"
+
+    /// A value of every type the BlueZ transport reads or writes, nested as bluetoothd nests them.
+    static let everyType: [DBusValue] = [
+        .byte(0xA5), .boolean(true), .boolean(false), .int16(-2), .uint16(517), .int32(-70_000), .uint32(4_000_000_000),
+        .int64(-1 << 40), .uint64(1 << 63), .double(0.5), .string("zählt"), .objectPath("/org/bluez/hci0/dev_C0_00_00_00_00_01"),
+        .signature("a{sv}"), .bytes([]), .bytes(Array(0...255)), .strings(["read", "notify"]),
+        .properties([("UUID", .string("00000001-a123-48ce-896b-4c76973373e6")), ("MTU", .uint16(517)), ("Value", .bytes([1, 0]))]),
+        .dictionary(key: "o", value: "a{sa{sv}}", [
+            DBusDictionaryEntry(key: .objectPath("/a"), value: .dictionary(key: "s", value: "a{sv}", [
+                DBusDictionaryEntry(key: .string("org.bluez.Device1"), value: .properties([("RSSI", .int16(-50))])),
+            ])),
+        ]),
+        .structure([.string("x"), .uint32(1)]), .variant(.variant(.boolean(true))),
+    ]
+
+    /// A server connection answering `Echo` with its arguments and `Fail` with an error.
+    static func echoServer(on bus: PrivateBus) async throws -> (DBusConnection, DBusConnection.Registration) {
+        let server = try await DBusConnection.bus(at: bus.address)
+        let registration = try await server.export(path) { call in
+            switch call.member {
+            case "Echo": return .reply(call.arguments)
+            case "Fail": return .error(DBusError(name: "org.swiftmdoc.Error.Test", message: "as asked"))
+            default: return .notHandled
+            }
+        }
+        return (server, registration)
+    }
+
+    @Test("every type BlueZ uses survives a call and its reply")
+    func roundTrip() async throws {
+        let bus = try PrivateBus()
+        defer { bus.stop() }
+        let (server, _) = try await Self.echoServer(on: bus)
+        defer { server.close() }
+        let client = try await DBusConnection.bus(at: bus.address)
+        defer { client.close() }
+        let reply = try await client.call(server.uniqueName, Self.path, Self.interface, "Echo", Self.everyType)
+        #expect(reply == Self.everyType)
+        #expect(reply[16].dictionaryValue?["MTU"]?.intValue == 517)
+        #expect(reply[19].unwrapped == .boolean(true))
+    }
+
+    @Test("error replies keep their names; unknown methods and names are errors")
+    func errors() async throws {
+        let bus = try PrivateBus()
+        defer { bus.stop() }
+        let (server, registration) = try await Self.echoServer(on: bus)
+        defer { server.close() }
+        let client = try await DBusConnection.bus(at: bus.address)
+        defer { client.close() }
+
+        let failed = await #expect(throws: DBusError.self) {
+            try await client.call(server.uniqueName, Self.path, Self.interface, "Fail")
+        }
+        #expect(failed?.name == "org.swiftmdoc.Error.Test")
+        #expect(failed?.message == "as asked")
+        let unknown = await #expect(throws: DBusError.self) {
+            try await client.call(server.uniqueName, Self.path, Self.interface, "Missing")
+        }
+        #expect(unknown?.name == DBusError.unknownMethodName || unknown?.name == "org.freedesktop.DBus.Error.UnknownObject")
+        let nobody = await #expect(throws: DBusError.self) {
+            try await client.call("org.bluez", "/", BlueZInterface.objectManager, "GetManagedObjects")
+        }
+        #expect(nobody?.name == DBusError.serviceUnknownName)
+
+        // After the registration is cancelled the object is gone.
+        registration.cancel()
+        let gone = await #expect(throws: DBusError.self) {
+            try await client.call(server.uniqueName, Self.path, Self.interface, "Echo", [.byte(1)])
+        }
+        #expect(gone?.name != nil)
+    }
+
+    @Test("signals arrive in the order they were emitted")
+    func signalsInOrder() async throws {
+        let bus = try PrivateBus()
+        defer { bus.stop() }
+        let server = try await DBusConnection.bus(at: bus.address)
+        defer { server.close() }
+        let client = try await DBusConnection.bus(at: bus.address)
+        defer { client.close() }
+        let (stream, sink) = AsyncStream.makeStream(of: DBusValue.self)
+        let count = 200
+        let rule = DBusMatchRule(sender: await server.uniqueName, interface: BlueZInterface.properties, member: "PropertiesChanged")
+        let registration = try await client.subscribe(rule) { signal in
+                if let value = signal.arguments.dropFirst().first?.dictionaryValue?["Value"] { sink.yield(value) }
+            }
+        defer { registration.cancel() }
+        for index in 0..<count {
+            server.emit(Self.path, BlueZInterface.properties, "PropertiesChanged", [
+                .string(BlueZInterface.gattCharacteristic), .properties([("Value", .bytes([UInt8(index % 256), UInt8(index / 256)]))]),
+                .strings([]),
+            ])
+        }
+        var received: [[UInt8]] = []
+        for await value in stream {
+            received.append(value.bytesValue ?? [])
+            if received.count == count { break }
+        }
+        let expected: [[UInt8]] = (0..<count).map { index in [UInt8(index % 256), UInt8(index / 256)] }
+        #expect(received == expected)
+    }
+
+    @Test("a call on a closed connection fails at once; a bus that is not there is an error")
+    func closed() async throws {
+        let bus = try PrivateBus()
+        let client = try await DBusConnection.bus(at: bus.address)
+        client.close()
+        let error = await #expect(throws: DBusError.self) {
+            try await client.call("org.freedesktop.DBus", "/org/freedesktop/DBus", "org.freedesktop.DBus", "GetId")
+        }
+        #expect(error?.message.contains("closed") == true)
+        bus.stop()
+        await #expect(throws: DBusError.self) { try await DBusConnection.bus(at: "unix:path=/nonexistent/swift-mdoc-bus") }
+    }
+}
