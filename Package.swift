@@ -182,7 +182,7 @@ let package = Package(
         .target(
             name: "MdocTerminal",
             dependencies: [
-                "MdocCBOR", "MdocCrypto", "MdocCOSE", "MdocModel", "MdocSession",
+                "MdocPosix", "MdocCBOR", "MdocCrypto", "MdocCOSE", "MdocModel", "MdocSession",
                 "MdocBLE", "MdocSim", "MdocLEHost", "MdocBlueZ", "MdocPresentation",
                 "CQREncode", "CZBar", "CImageIO",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
@@ -243,7 +243,7 @@ let package = Package(
         .target(
             name: "MdocTestSupport",
             dependencies: [
-                "MdocCBOR", "MdocBLE", "CSpawnShims",
+                "MdocPosix", "MdocCBOR", "MdocBLE", "CSpawnShims",
                 .product(name: "NIOConcurrencyHelpers", package: "swift-nio"),
                 .product(name: "NIOCore", package: "swift-nio"),
             ],

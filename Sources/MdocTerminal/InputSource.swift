@@ -1,4 +1,5 @@
 import MdocCBOR
+import MdocPosix
 
 #if canImport(Glibc)
 import Glibc
@@ -69,10 +70,9 @@ public struct InputSource: Sendable {
         var chunk = [UInt8](repeating: 0, count: 64 * 1024)
         while true {
             let wanted = min(chunk.count, maximumInputSize + 1 - bytes.count)
-            let count = chunk.withUnsafeMutableBytes { read(fd, $0.baseAddress, wanted) }
-            if count < 0 {
-                if errno == EINTR { continue }
-                throw InputError(.unreadable, source: name, "read failed: \(String(cString: strerror(errno)))")
+            let result = chunk.withUnsafeMutableBytes { buffer in SystemCall.make { read(fd, buffer.baseAddress, wanted) } }
+            guard case .success(let count) = result else {
+                throw InputError(.unreadable, source: name, "read failed: \(String(cString: strerror(result.failureCode)))")
             }
             if count == 0 { break }
             bytes.append(contentsOf: chunk[0..<count])

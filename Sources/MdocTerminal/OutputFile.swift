@@ -1,5 +1,6 @@
 #if canImport(Glibc)
 import Glibc
+import MdocPosix
 #elseif canImport(Darwin)
 import Darwin
 #endif
@@ -71,10 +72,9 @@ public enum OutputFile {
         guard fchmod(fd, mode) == 0 else { throw failure(path, "cannot set mode \(String(mode, radix: 8))", errno) }
         var offset = 0
         while offset < bytes.count {
-            let written = bytes[offset...].withUnsafeBytes { write(fd, $0.baseAddress, $0.count) }
-            if written < 0 && errno == EINTR { continue }
-            guard written > 0 else { throw failure(path, "cannot write", errno) }
-            offset += written
+            let written = bytes[offset...].withUnsafeBytes { buffer in SystemCall.make { write(fd, buffer.baseAddress, buffer.count) } }
+            guard case .success(let count) = written, count > 0 else { throw failure(path, "cannot write", written.failureCode) }
+            offset += count
         }
         guard fsync(fd) == 0 else { throw failure(path, "cannot write", errno) }
     }

@@ -3,6 +3,7 @@ import MdocCBOR
 import MdocCOSE
 import MdocCrypto
 import MdocModel
+import MdocPosix
 import MdocPresentation
 import MdocSession
 
@@ -213,10 +214,9 @@ extension SessionCapture {
         var bytes: [UInt8] = []
         var buffer = [UInt8](repeating: 0, count: 65_536)
         while true {
-            let count = buffer.withUnsafeMutableBytes { read(fd, $0.baseAddress, $0.count) }
-            if count < 0 && errno == EINTR { continue }
-            guard count >= 0 else {
-                throw SessionCaptureError(.unreadable, file: name, "cannot read: \(String(cString: strerror(errno)))")
+            let result = buffer.withUnsafeMutableBytes { chunk in SystemCall.make { read(fd, chunk.baseAddress, chunk.count) } }
+            guard case .success(let count) = result else {
+                throw SessionCaptureError(.unreadable, file: name, "cannot read: \(String(cString: strerror(result.failureCode)))")
             }
             if count == 0 { return bytes }
             bytes += buffer[..<count]

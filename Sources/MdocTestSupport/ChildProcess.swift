@@ -1,6 +1,7 @@
 import CSpawnShims
 import Foundation
 import Glibc
+import MdocPosix
 import NIOConcurrencyHelpers
 
 /// A program a test starts: posix_spawn(3), a pipe on its standard input, its standard output
@@ -147,10 +148,9 @@ public final class ChildProcess: Sendable {
         guard let descriptor = state.withLockedValue({ $0.input >= 0 ? $0.input : nil }) else { return false }
         var offset = 0
         while offset < bytes.count {
-            let written = bytes[offset...].withUnsafeBytes { Glibc.write(descriptor, $0.baseAddress, $0.count) }
-            if written < 0, errno == EINTR { continue }
-            guard written > 0 else { return false }
-            offset += written
+            let written = bytes[offset...].withUnsafeBytes { buffer in SystemCall.make { Glibc.write(descriptor, buffer.baseAddress, buffer.count) } }
+            guard case .success(let count) = written, count > 0 else { return false }
+            offset += count
         }
         return true
     }
@@ -168,10 +168,10 @@ public final class ChildProcess: Sendable {
     /// Waits for the child's end without reaping it, then reaps it under the lock.
     private func awaitEnd() {
         var information = siginfo_t()
-        while waitid(P_PID, id_t(processIdentifier), &information, WEXITED | WNOWAIT) != 0, errno == EINTR {}
+        _ = SystemCall.make { waitid(P_PID, id_t(processIdentifier), &information, WEXITED | WNOWAIT) }
         state.withLockedValue { state in
             var status: Int32 = 0
-            while waitpid(processIdentifier, &status, 0) < 0, errno == EINTR {}
+            _ = SystemCall.make { waitpid(processIdentifier, &status, 0) }
             // WIFEXITED, WEXITSTATUS and WTERMSIG are macros Swift does not import.
             let signal = status & 0x7f
             state.termination = signal == 0 ? .exited((status >> 8) & 0xff) : .signalled(signal)

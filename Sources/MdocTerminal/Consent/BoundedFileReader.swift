@@ -1,5 +1,6 @@
 #if canImport(Glibc)
 import Glibc
+import MdocPosix
 #elseif canImport(Darwin)
 import Darwin
 #endif
@@ -27,11 +28,8 @@ enum BoundedFileReader {
         var chunk = [UInt8](repeating: 0, count: 64 * 1024)
         while true {
             let wanted = min(chunk.count, maximumSize + 1 - bytes.count)
-            let count = chunk.withUnsafeMutableBytes { read(fd, $0.baseAddress, wanted) }
-            if count < 0 {
-                if errno == EINTR { continue }
-                throw .readFailed(String(cString: strerror(errno)))
-            }
+            let result = chunk.withUnsafeMutableBytes { buffer in SystemCall.make { read(fd, buffer.baseAddress, wanted) } }
+            guard case .success(let count) = result else { throw .readFailed(String(cString: strerror(result.failureCode))) }
             if count == 0 { return bytes }
             bytes.append(contentsOf: chunk[0..<count])
             if bytes.count > maximumSize { throw .tooLarge }

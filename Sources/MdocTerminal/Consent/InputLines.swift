@@ -1,3 +1,4 @@
+import MdocPosix
 import NIOConcurrencyHelpers
 import Synchronization
 
@@ -107,14 +108,15 @@ public final class InputLines: Sendable {
             pollfd(fd: cancellation.descriptor, events: Int16(POLLIN), revents: 0),
         ]
         while true {
-            let ready = poll(&descriptors, nfds_t(descriptors.count), -1)
-            if ready < 0, errno == EINTR { continue }
-            guard ready > 0, descriptors[1].revents == 0 else { return nil }
+            let ready = SystemCall.make { poll(&descriptors, nfds_t(descriptors.count), -1) }
+            guard case .success(let count) = ready, count > 0, descriptors[1].revents == 0 else { return nil }
             var buffer = [UInt8](repeating: 0, count: 512)
-            let count = Glibc.read(fileDescriptor, &buffer, buffer.count)
-            if count < 0, errno == EINTR || errno == EAGAIN { continue }
-            guard count >= 0 else { return nil }
-            return Array(buffer.prefix(count))
+            switch SystemCall.make({ Glibc.read(fileDescriptor, &buffer, buffer.count) }) {
+            case .success(let count): return Array(buffer.prefix(count))
+            // Woken with nothing to read after all: wait again.
+            case .failure(let error) where error.code == EAGAIN: continue
+            case .failure: return nil
+            }
         }
     }
 }

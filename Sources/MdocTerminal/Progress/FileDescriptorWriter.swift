@@ -1,5 +1,6 @@
 #if canImport(Glibc)
 import Glibc
+import MdocPosix
 #elseif canImport(Darwin)
 import Darwin
 #endif
@@ -13,13 +14,11 @@ enum FileDescriptorWriter {
         let bytes = Array(text.utf8)
         var offset = 0
         while offset < bytes.count {
-            let written = bytes.withUnsafeBytes { buffer -> Int in
-                guard let base = buffer.baseAddress else { return 0 }
-                return write(fd, base + offset, buffer.count - offset)
+            let written = bytes.withUnsafeBytes { buffer in
+                SystemCall.make { buffer.baseAddress.map { write(fd, $0 + offset, buffer.count - offset) } ?? 0 }
             }
-            if written < 0, errno == EINTR { continue }
-            if written <= 0 { return }
-            offset += written
+            guard case .success(let count) = written, count > 0 else { return }
+            offset += count
         }
     }
 
