@@ -21,6 +21,7 @@ let package = Package(
     name: "swift-mdoc",
     platforms: [.macOS(.v15)],
     products: [
+        .library(name: "MdocErrors", targets: ["MdocErrors"]),
         .library(name: "MdocCBOR", targets: ["MdocCBOR"]),
         .library(name: "MdocCrypto", targets: ["MdocCrypto"]),
         .library(name: "MdocCOSE", targets: ["MdocCOSE"]),
@@ -92,14 +93,17 @@ let package = Package(
         ),
 
         // Libraries.
+        // The one shape of every error (CodedError, ErrorCode): imported by every module that
+        // throws, MdocBLE included; it imports nothing.
+        .target(name: "MdocErrors", swiftSettings: strictSettings),
         .target(
             name: "MdocCBOR",
-            dependencies: ["CCBOR"],
+            dependencies: ["MdocErrors", "CCBOR"],
             swiftSettings: strictSettings
         ),
         .target(
             name: "MdocCrypto",
-            dependencies: ["COpenSSL", "COpenSSLShims"],
+            dependencies: ["MdocErrors", "COpenSSL", "COpenSSLShims"],
             swiftSettings: strictSettings
         ),
         .target(
@@ -109,13 +113,13 @@ let package = Package(
         ),
         .target(
             name: "MdocModel",
-            dependencies: ["MdocCBOR", "MdocCOSE"],
+            dependencies: ["MdocErrors", "MdocCBOR", "MdocCOSE"],
             swiftSettings: strictSettings
         ),
         .target(
             name: "MdocSession",
             dependencies: [
-                "MdocCBOR", "MdocCrypto", "MdocCOSE", "MdocModel",
+                "MdocErrors", "MdocCBOR", "MdocCrypto", "MdocCOSE", "MdocModel",
                 .product(name: "NIOConcurrencyHelpers", package: "swift-nio"),
             ],
             swiftSettings: strictSettings
@@ -125,6 +129,7 @@ let package = Package(
         .target(
             name: "MdocBLE",
             dependencies: [
+                "MdocErrors",
                 .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "Logging", package: "swift-log"),
             ],
@@ -173,6 +178,7 @@ let package = Package(
         .target(
             name: "MdocPresentation",
             dependencies: [
+                "MdocErrors",
                 .product(name: "NIOConcurrencyHelpers", package: "swift-nio"),
                 "MdocCBOR", "MdocCrypto", "MdocModel", "MdocSession", "MdocBLE",
                 .product(name: "Logging", package: "swift-log"),
@@ -182,7 +188,7 @@ let package = Package(
         .target(
             name: "MdocTerminal",
             dependencies: [
-                "MdocPosix", "MdocCBOR", "MdocCrypto", "MdocCOSE", "MdocModel", "MdocSession",
+                "MdocErrors", "MdocPosix", "MdocCBOR", "MdocCrypto", "MdocCOSE", "MdocModel", "MdocSession",
                 "MdocBLE", "MdocSim", "MdocLEHost", "MdocBlueZ", "MdocPresentation",
                 "CQREncode", "CZBar", "CImageIO",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
@@ -213,7 +219,7 @@ let package = Package(
         .executableTarget(
             name: "mdoc-holder",
             dependencies: [
-                "MdocCBOR", "MdocCrypto", "MdocCOSE", "MdocModel", "MdocSession", "MdocBLE", "MdocPresentation", "MdocTerminal",
+                "MdocErrors", "MdocCBOR", "MdocCrypto", "MdocCOSE", "MdocModel", "MdocSession", "MdocBLE", "MdocPresentation", "MdocTerminal",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "NIOConcurrencyHelpers", package: "swift-nio"),

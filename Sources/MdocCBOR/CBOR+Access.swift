@@ -72,14 +72,14 @@ extension CBOR {
         try tagContent(Tag.encodedCBOR, at: path()).byteString(at: path().appending(.tagContent(Tag.encodedCBOR)))
     }
 
-    /// A ``CBORError/Code/unexpectedType`` error for this item.
+    /// A `CBORError.Code.unexpectedType` error for this item.
     public func mismatch(_ expected: String, at path: CBORPath) -> CBORError {
         CBORError(.unexpectedType, "expected \(expected), found \(kindName)", path: path)
     }
 }
 
 extension CBORMap {
-    /// The value for a text key, or a ``CBORError/Code/missingValue`` error naming it.
+    /// The value for a text key, or a `CBORError.Code.missingValue` error naming it.
     public func required(_ key: String, at path: @autoclosure () -> CBORPath) throws(CBORError) -> CBOR {
         guard let value = self[text: key] else {
             throw CBORError(.missingValue, "missing \"\(key)\"", path: path())
@@ -87,7 +87,7 @@ extension CBORMap {
         return value
     }
 
-    /// The value for an integer key, or a ``CBORError/Code/missingValue`` error naming it.
+    /// The value for an integer key, or a `CBORError.Code.missingValue` error naming it.
     public func required(int key: Int64, at path: @autoclosure () -> CBORPath) throws(CBORError) -> CBOR {
         guard let value = self[int: key] else {
             throw CBORError(.missingValue, "missing key \(key)", path: path())

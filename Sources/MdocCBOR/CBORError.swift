@@ -1,41 +1,13 @@
+import MdocErrors
+
 /// A failure to decode or interpret CBOR, naming what was wrong and where.
 ///
 /// The ``code`` says what kind of failure it is and is what callers and tests compare; the
 /// ``path`` locates the item inside the message and ``offset`` the byte in the input, when known.
 /// Equality compares the code only.
-public struct CBORError: Error, Sendable, Hashable, CustomStringConvertible {
+public struct CBORError: CodedError {
     /// The kind of failure. New codes may be added without breaking callers.
-    public struct Code: Sendable, Hashable, CustomStringConvertible {
-        private let name: String
-        private init(_ name: String) { self.name = name }
-        public var description: String { name }
-
-        /// The input ended inside an item.
-        public static let truncated = Code("truncated")
-        /// A length or count declared in a head exceeds the bytes that remain.
-        public static let declaredLengthExceedsInput = Code("declaredLengthExceedsInput")
-        /// Nesting deeper than ``CBORLimits/maximumDepth``.
-        public static let depthLimitExceeded = Code("depthLimitExceeded")
-        /// More items than ``CBORLimits/maximumItemCount``.
-        public static let itemCountLimitExceeded = Code("itemCountLimitExceeded")
-        /// Input larger than ``CBORLimits/maximumInputSize``.
-        public static let inputTooLarge = Code("inputTooLarge")
-        /// A text string that is not valid UTF-8.
-        public static let invalidUTF8 = Code("invalidUTF8")
-        /// Bytes follow the top-level item.
-        public static let trailingBytes = Code("trailingBytes")
-        /// A map holds the same key twice.
-        public static let duplicateMapKey = Code("duplicateMapKey")
-        /// The bytes are not well-formed CBOR (reserved additional information, a misplaced break,
-        /// a chunk of the wrong type inside an indefinite-length string, ...).
-        public static let malformed = Code("malformed")
-        /// An item has a different type from the one the structure requires.
-        public static let unexpectedType = Code("unexpectedType")
-        /// A required map entry or array element is absent.
-        public static let missingValue = Code("missingValue")
-        /// An item has the right type but a value the structure does not allow.
-        public static let invalidValue = Code("invalidValue")
-    }
+    public typealias Code = ErrorKind<CBORError>
 
     /// What kind of failure this is.
     public var code: Code
@@ -60,13 +32,38 @@ public struct CBORError: Error, Sendable, Hashable, CustomStringConvertible {
         return text
     }
 
-    public static func == (lhs: CBORError, rhs: CBORError) -> Bool { lhs.code == rhs.code }
-    public func hash(into hasher: inout Hasher) { hasher.combine(code) }
-
     /// The same error located under `prefix` (used when an embedded item fails to decode).
     public func prefixed(by prefix: CBORPath) -> CBORError {
         var copy = self
         copy.path = prefix.appending(contentsOf: path)
         return copy
     }
+}
+
+extension ErrorKind where Domain == CBORError {
+    /// The input ended inside an item.
+    public static let truncated = Self("truncated")
+    /// A length or count declared in a head exceeds the bytes that remain.
+    public static let declaredLengthExceedsInput = Self("declaredLengthExceedsInput")
+    /// Nesting deeper than ``CBORLimits/maximumDepth``.
+    public static let depthLimitExceeded = Self("depthLimitExceeded")
+    /// More items than ``CBORLimits/maximumItemCount``.
+    public static let itemCountLimitExceeded = Self("itemCountLimitExceeded")
+    /// Input larger than ``CBORLimits/maximumInputSize``.
+    public static let inputTooLarge = Self("inputTooLarge")
+    /// A text string that is not valid UTF-8.
+    public static let invalidUTF8 = Self("invalidUTF8")
+    /// Bytes follow the top-level item.
+    public static let trailingBytes = Self("trailingBytes")
+    /// A map holds the same key twice.
+    public static let duplicateMapKey = Self("duplicateMapKey")
+    /// The bytes are not well-formed CBOR (reserved additional information, a misplaced break,
+    /// a chunk of the wrong type inside an indefinite-length string, ...).
+    public static let malformed = Self("malformed")
+    /// An item has a different type from the one the structure requires.
+    public static let unexpectedType = Self("unexpectedType")
+    /// A required map entry or array element is absent.
+    public static let missingValue = Self("missingValue")
+    /// An item has the right type but a value the structure does not allow.
+    public static let invalidValue = Self("invalidValue")
 }

@@ -131,16 +131,16 @@ public struct Certificate: Sendable, Hashable, CustomStringConvertible {
 
     /// Parses one DER-encoded certificate; the bytes must hold exactly one certificate.
     ///
-    /// Throws ``CryptoError/Code/invalidEncoding`` for input that is not a certificate, has
+    /// Throws `CryptoError.Code.invalidEncoding` for input that is not a certificate, has
     /// trailing bytes, or has a malformed or repeated extension this type reads, and
-    /// ``CryptoError/Code/unsupportedAlgorithm`` when the public key is not on a curve
+    /// `CryptoError.Code.unsupportedAlgorithm` when the public key is not on a curve
     /// ISO/IEC 18013-5 allows.
     public init(derEncoded bytes: [UInt8]) throws(CryptoError) {
         storage = try Storage(derEncoded: bytes)
     }
 
     /// Parses the single `CERTIFICATE` block of a PEM text (RFC 7468 section 5); other blocks
-    /// are ignored. Throws ``CryptoError/Code/invalidEncoding`` unless there is exactly one.
+    /// are ignored. Throws `CryptoError.Code.invalidEncoding` unless there is exactly one.
     public init(pemEncoded text: String) throws(CryptoError) {
         let certificates = try Certificate.certificates(pemEncoded: text)
         guard certificates.count == 1, let certificate = certificates.first else {

@@ -83,8 +83,8 @@ public struct CertificateBuilder: Sendable {
 
     /// A self-signed root certificate (``Profile/iaca`` or ``Profile/readerRoot``) for `key`.
     ///
-    /// Throws ``CryptoError/Code/invalidParameter`` for an end-entity profile or a field outside
-    /// the profile, ``CryptoError/Code/unsupportedAlgorithm`` for an X25519 or X448 key.
+    /// Throws `CryptoError.Code.invalidParameter` for an end-entity profile or a field outside
+    /// the profile, `CryptoError.Code.unsupportedAlgorithm` for an X25519 or X448 key.
     public func selfSigned(key: PrivateKey) throws(CryptoError) -> Certificate {
         guard profile.isRoot else {
             throw CryptoError(.invalidParameter, "certificate builder: a \(profile) certificate is issued by a CA, not self-signed")
@@ -97,11 +97,11 @@ public struct CertificateBuilder: Sendable {
     /// for `publicKey`, issued by `issuer` and signed with `signingKey`, the private key of
     /// `issuer`. Its authorityKeyIdentifier is the issuer's subjectKeyIdentifier.
     ///
-    /// Throws ``CryptoError/Code/invalidParameter`` for a root profile, a field outside the
+    /// Throws `CryptoError.Code.invalidParameter` for a root profile, a field outside the
     /// profile, an issuer that is not a CA with keyCertSign and a subjectKeyIdentifier, a
     /// validity period outside the issuer's, or (document signer) a countryName other than the
-    /// issuer's; ``CryptoError/Code/invalidKey`` when `signingKey` is not the issuer's key;
-    /// ``CryptoError/Code/unsupportedAlgorithm`` for X25519 or X448 keys.
+    /// issuer's; `CryptoError.Code.invalidKey` when `signingKey` is not the issuer's key;
+    /// `CryptoError.Code.unsupportedAlgorithm` for X25519 or X448 keys.
     public func issued(for publicKey: PublicKey, by issuer: Certificate, signingKey: PrivateKey) throws(CryptoError) -> Certificate {
         guard !profile.isRoot else {
             throw CryptoError(.invalidParameter, "certificate builder: a \(profile) certificate is self-signed; use selfSigned(key:)")

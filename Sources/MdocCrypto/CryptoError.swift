@@ -1,31 +1,12 @@
+import MdocErrors
+
 /// A failure in a cryptographic operation or in decoding key or certificate material.
 ///
 /// Equality compares the code only. Authentication failures say nothing about why a tag or
 /// signature did not verify, after swift-crypto's `authenticationFailure`.
-public struct CryptoError: Error, Sendable, Hashable, CustomStringConvertible {
+public struct CryptoError: CodedError {
     /// The kind of failure. New codes may be added without breaking callers.
-    public struct Code: Sendable, Hashable, CustomStringConvertible {
-        private let name: String
-        private init(_ name: String) { self.name = name }
-        public var description: String { name }
-
-        /// Key material that does not decode (bad length, bad encoding, wrong key type).
-        public static let invalidKey = Code("invalidKey")
-        /// A public point that is not on the expected curve, or the identity.
-        public static let invalidPoint = Code("invalidPoint")
-        /// Two keys that must share a curve do not.
-        public static let curveMismatch = Code("curveMismatch")
-        /// The operation is not defined for this curve or algorithm.
-        public static let unsupportedAlgorithm = Code("unsupportedAlgorithm")
-        /// An AEAD tag that does not verify.
-        public static let authenticationFailure = Code("authenticationFailure")
-        /// A parameter of the wrong size (key, nonce, tag, signature).
-        public static let invalidParameter = Code("invalidParameter")
-        /// A certificate or other encoded structure that does not parse.
-        public static let invalidEncoding = Code("invalidEncoding")
-        /// OpenSSL reported an internal failure.
-        public static let libraryFailure = Code("libraryFailure")
-    }
+    public typealias Code = ErrorKind<CryptoError>
 
     /// What kind of failure this is.
     public var code: Code
@@ -39,7 +20,23 @@ public struct CryptoError: Error, Sendable, Hashable, CustomStringConvertible {
     }
 
     public var description: String { reason }
+}
 
-    public static func == (lhs: CryptoError, rhs: CryptoError) -> Bool { lhs.code == rhs.code }
-    public func hash(into hasher: inout Hasher) { hasher.combine(code) }
+extension ErrorKind where Domain == CryptoError {
+    /// Key material that does not decode (bad length, bad encoding, wrong key type).
+    public static let invalidKey = Self("invalidKey")
+    /// A public point that is not on the expected curve, or the identity.
+    public static let invalidPoint = Self("invalidPoint")
+    /// Two keys that must share a curve do not.
+    public static let curveMismatch = Self("curveMismatch")
+    /// The operation is not defined for this curve or algorithm.
+    public static let unsupportedAlgorithm = Self("unsupportedAlgorithm")
+    /// An AEAD tag that does not verify.
+    public static let authenticationFailure = Self("authenticationFailure")
+    /// A parameter of the wrong size (key, nonce, tag, signature).
+    public static let invalidParameter = Self("invalidParameter")
+    /// A certificate or other encoded structure that does not parse.
+    public static let invalidEncoding = Self("invalidEncoding")
+    /// OpenSSL reported an internal failure.
+    public static let libraryFailure = Self("libraryFailure")
 }

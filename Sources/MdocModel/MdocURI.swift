@@ -1,4 +1,5 @@
 import MdocCBOR
+import MdocErrors
 
 /// The `mdoc:` URI of QR device engagement (ISO/IEC 18013-5 8.2.2.3): `"mdoc:"` followed by the
 /// base64url encoding, without padding, of the DeviceEngagement bytes (RFC 4648 section 5).
@@ -46,26 +47,15 @@ public struct MdocURI: Sendable, CustomStringConvertible {
 }
 
 /// A failure to read an `mdoc:` URI (ISO/IEC 18013-5 8.2.2.3), saying which part is wrong.
-public struct MdocURIError: Error, Sendable, Hashable, CustomStringConvertible {
+public struct MdocURIError: CodedError {
     /// The kind of failure. New codes may be added without breaking callers.
-    public struct Code: Sendable, Hashable, CustomStringConvertible {
-        private let name: String
-        private init(_ name: String) { self.name = name }
-        public var description: String { name }
-
-        /// The text does not start with `mdoc:`.
-        public static let wrongScheme = Code("wrongScheme")
-        /// The text after the scheme is empty or not base64url.
-        public static let invalidBase64URL = Code("invalidBase64URL")
-        /// The decoded bytes are not a well-formed DeviceEngagement.
-        public static let invalidDeviceEngagement = Code("invalidDeviceEngagement")
-    }
+    public typealias Code = ErrorKind<MdocURIError>
 
     /// What kind of failure it is; equality compares this only.
     public var code: Code
     /// What was wrong, for people.
     public var reason: String
-    /// The CBOR failure behind ``Code/invalidDeviceEngagement``, with its path.
+    /// The CBOR failure behind `Code.invalidDeviceEngagement`, with its path.
     public var underlying: CBORError?
 
     /// An error of kind `code` with `reason`.
@@ -76,9 +66,6 @@ public struct MdocURIError: Error, Sendable, Hashable, CustomStringConvertible {
     }
 
     public var description: String { reason }
-
-    public static func == (lhs: MdocURIError, rhs: MdocURIError) -> Bool { lhs.code == rhs.code }
-    public func hash(into hasher: inout Hasher) { hasher.combine(code) }
 }
 
 extension String {
@@ -90,4 +77,13 @@ extension String {
         }
         return self[start...end]
     }
+}
+
+extension ErrorKind where Domain == MdocURIError {
+    /// The text does not start with `mdoc:`.
+    public static let wrongScheme = Self("wrongScheme")
+    /// The text after the scheme is empty or not base64url.
+    public static let invalidBase64URL = Self("invalidBase64URL")
+    /// The decoded bytes are not a well-formed DeviceEngagement.
+    public static let invalidDeviceEngagement = Self("invalidDeviceEngagement")
 }

@@ -1,23 +1,9 @@
-/// Why bytes are not an NDEF message this toolkit reads, and where (NFC Forum NDEF 1.0).
-public struct NDEFError: Error, Sendable, Hashable, CustomStringConvertible {
-    /// What was wrong. New codes may be added without breaking callers.
-    public struct Code: Sendable, Hashable, CustomStringConvertible {
-        private let name: String
-        private init(_ name: String) { self.name = name }
-        /// The code's name.
-        public var description: String { name }
+import MdocErrors
 
-        /// A record header, type, ID or payload runs past the end of the bytes.
-        public static let truncated = Code("truncated")
-        /// The MB and ME flags do not mark exactly the first and the last record (NDEF 3.2.1).
-        public static let badMessageBoundary = Code("badMessageBoundary")
-        /// A chunked record (CF flag, NDEF 3.2.3): ISO/IEC 18013-5 uses none.
-        public static let chunkedRecord = Code("chunkedRecord")
-        /// More records than ``NDEFMessage/maximumRecordCount``.
-        public static let tooManyRecords = Code("tooManyRecords")
-        /// An empty message, or bytes left after the record with ME set.
-        public static let notOneMessage = Code("notOneMessage")
-    }
+/// Why bytes are not an NDEF message this toolkit reads, and where (NFC Forum NDEF 1.0).
+public struct NDEFError: CodedError {
+    /// What was wrong. New codes may be added without breaking callers.
+    public typealias Code = ErrorKind<NDEFError>
 
     /// What was wrong.
     public var code: Code
@@ -35,4 +21,17 @@ public struct NDEFError: Error, Sendable, Hashable, CustomStringConvertible {
 
     /// The reason and the offset.
     public var description: String { "\(reason) (byte \(offset))" }
+}
+
+extension ErrorKind where Domain == NDEFError {
+    /// A record header, type, ID or payload runs past the end of the bytes.
+    public static let truncated = Self("truncated")
+    /// The MB and ME flags do not mark exactly the first and the last record (NDEF 3.2.1).
+    public static let badMessageBoundary = Self("badMessageBoundary")
+    /// A chunked record (CF flag, NDEF 3.2.3): ISO/IEC 18013-5 uses none.
+    public static let chunkedRecord = Self("chunkedRecord")
+    /// More records than ``NDEFMessage/maximumRecordCount``.
+    public static let tooManyRecords = Self("tooManyRecords")
+    /// An empty message, or bytes left after the record with ME set.
+    public static let notOneMessage = Self("notOneMessage")
 }

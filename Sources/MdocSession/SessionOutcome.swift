@@ -9,7 +9,7 @@ public enum SessionOutcome: Sendable, Hashable, CustomStringConvertible {
     /// reader may simply disconnect once it has its answer.
     case transportEnded
     /// The session ended with an error: ours (reported to the peer with status 10, 11 or 20) or
-    /// the peer's (``SessionError/Code/peerReportedError``).
+    /// the peer's (`SessionError.Code.peerReportedError`).
     case failed(SessionError)
 
     /// `true` unless the session failed.

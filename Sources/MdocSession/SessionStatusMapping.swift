@@ -35,7 +35,7 @@ public enum SessionStatusMapping {
     }
 
     /// What a status received from `peer` means: `nil` for 20 (a normal end), otherwise a
-    /// ``SessionError/Code/peerReportedError`` naming the status.
+    /// `SessionError.Code.peerReportedError` naming the status.
     public static func error(for status: SessionData.Status, from peer: SessionRole) -> SessionError? {
         guard status != .sessionTermination else { return nil }
         let who = peer == .mdoc ? "the mdoc" : "the mdoc reader"

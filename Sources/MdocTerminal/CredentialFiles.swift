@@ -35,10 +35,10 @@ public enum CredentialFiles {
 
     /// The credential in the file at `path`.
     ///
-    /// Throws ``InputError`` with code ``InputError/Code/unreadable`` (the file cannot be
-    /// opened or read, with the system's reason), ``InputError/Code/unsupportedContent`` (the
+    /// Throws ``InputError`` with code `InputError.Code.unreadable` (the file cannot be
+    /// opened or read, with the system's reason), `InputError.Code.unsupportedContent` (the
     /// file is something else, named: JSON text, a PEM certificate or key, another 18013-5
-    /// message, CBOR that is no credential) or ``InputError/Code/insecurePermissions`` (group or
+    /// message, CBOR that is no credential) or `InputError.Code.insecurePermissions` (group or
     /// others may access it, with the `chmod` that fixes it).
     public static func load(_ path: String) throws(InputError) -> Loaded {
         let fd = open(path, O_RDONLY | O_CLOEXEC)
@@ -67,7 +67,7 @@ public enum CredentialFiles {
         return Loaded(credential: credential, path: path, isPublishedTestMaterial: mode & forbiddenMode != 0)
     }
 
-    /// The credential in `input`; when it holds none, an ``InputError/Code/unsupportedContent``
+    /// The credential in `input`; when it holds none, an `InputError.Code.unsupportedContent`
     /// that says what it holds instead.
     public static func decode(_ input: InputSource) throws(InputError) -> Credential {
         do {

@@ -27,7 +27,7 @@ enum DirectoryListing {
 
     /// The files (not folders) of the folder `path` whose names do not start with a dot, sorted
     /// by name, each with its path; at most `limit`, beyond which the listing fails with
-    /// ``InputError/Code/tooLarge``.
+    /// `InputError.Code.tooLarge`.
     static func files(in path: String, limit: Int) throws(InputError) -> [(name: String, path: String)] {
         guard let directory = opendir(path) else {
             throw InputError(.unreadable, source: path, "cannot list the directory: \(String(cString: strerror(errno)))")

@@ -1,31 +1,11 @@
+import MdocErrors
+
 /// A problem with a file, standard input or URI handed to a program, before any CBOR is read.
 ///
 /// Equality compares the code only.
-public struct InputError: Error, Sendable, Hashable, CustomStringConvertible {
+public struct InputError: CodedError {
     /// The kind of failure. New codes may be added without breaking callers.
-    public struct Code: Sendable, Hashable, CustomStringConvertible {
-        private let name: String
-        private init(_ name: String) { self.name = name }
-        /// The code's name.
-        public var description: String { name }
-
-        /// The file does not exist or cannot be read.
-        public static let unreadable = Code("unreadable")
-        /// The input holds no bytes.
-        public static let empty = Code("empty")
-        /// The input is larger than ``InputSource/maximumInputSize``.
-        public static let tooLarge = Code("tooLarge")
-        /// Text that looks like an `mdoc:` URI, hex or base64url but does not decode as one.
-        public static let badEncoding = Code("badEncoding")
-        /// The input is of a kind the command cannot use (for example a certificate file that
-        /// holds no certificate).
-        public static let unsupportedContent = Code("unsupportedContent")
-        /// A file holding a private key lets group or others access it (docs/architecture.md rule 8).
-        public static let insecurePermissions = Code("insecurePermissions")
-        /// A file or directory given as trust anchors holds no usable one: a certificate that
-        /// is not a self-signed root (ISO/IEC 18013-5 Annex B), or a private key.
-        public static let notATrustAnchor = Code("notATrustAnchor")
-    }
+    public typealias Code = ErrorKind<InputError>
 
     /// What kind of failure this is.
     public var code: Code
@@ -43,9 +23,23 @@ public struct InputError: Error, Sendable, Hashable, CustomStringConvertible {
 
     /// `source: reason`, the one line the programs print.
     public var description: String { "\(source): \(reason)" }
+}
 
-    /// Compares the codes only.
-    public static func == (lhs: InputError, rhs: InputError) -> Bool { lhs.code == rhs.code }
-    /// Hashes the code only, matching `==`.
-    public func hash(into hasher: inout Hasher) { hasher.combine(code) }
+extension ErrorKind where Domain == InputError {
+    /// The file does not exist or cannot be read.
+    public static let unreadable = Self("unreadable")
+    /// The input holds no bytes.
+    public static let empty = Self("empty")
+    /// The input is larger than ``InputSource/maximumInputSize``.
+    public static let tooLarge = Self("tooLarge")
+    /// Text that looks like an `mdoc:` URI, hex or base64url but does not decode as one.
+    public static let badEncoding = Self("badEncoding")
+    /// The input is of a kind the command cannot use (for example a certificate file that
+    /// holds no certificate).
+    public static let unsupportedContent = Self("unsupportedContent")
+    /// A file holding a private key lets group or others access it (docs/architecture.md rule 8).
+    public static let insecurePermissions = Self("insecurePermissions")
+    /// A file or directory given as trust anchors holds no usable one: a certificate that
+    /// is not a self-signed root (ISO/IEC 18013-5 Annex B), or a private key.
+    public static let notATrustAnchor = Self("notATrustAnchor")
 }

@@ -1,30 +1,11 @@
+import MdocErrors
+
 /// A problem with an issuer data file (docs/issuer-data-format.md) or a file it names.
 ///
 /// Equality compares the code only.
-public struct IssuerDataError: Error, Sendable, Hashable, CustomStringConvertible {
+public struct IssuerDataError: CodedError {
     /// The kind of failure. New codes may be added without breaking callers.
-    public struct Code: Sendable, Hashable, CustomStringConvertible {
-        private let name: String
-        private init(_ name: String) { self.name = name }
-        /// The code's name.
-        public var description: String { name }
-
-        /// The data file or a `bytes-file` cannot be read, or is too large.
-        public static let unreadable = Code("unreadable")
-        /// The text is not JSON (RFC 8259): the location is a line and column.
-        public static let malformedJSON = Code("malformedJSON")
-        /// Values nest deeper than ``IssuerData/maximumDepth``.
-        public static let depthLimitExceeded = Code("depthLimitExceeded")
-        /// An object has the same key twice (RFC 8259 section 4 leaves the meaning open).
-        public static let duplicateKey = Code("duplicateKey")
-        /// A value has the wrong JSON type for its place.
-        public static let unexpectedType = Code("unexpectedType")
-        /// A key the format does not define, or a required key that is missing.
-        public static let unexpectedKey = Code("unexpectedKey")
-        /// A value of the right type whose content is invalid (a date, hex, base64, an empty
-        /// name space).
-        public static let invalidValue = Code("invalidValue")
-    }
+    public typealias Code = ErrorKind<IssuerDataError>
 
     /// What kind of failure this is.
     public var code: Code
@@ -47,9 +28,22 @@ public struct IssuerDataError: Error, Sendable, Hashable, CustomStringConvertibl
     /// `source: location: reason` (`source: reason` without a location), the one line the
     /// programs print.
     public var description: String { location.isEmpty ? "\(source): \(reason)" : "\(source): \(location): \(reason)" }
+}
 
-    /// Compares the codes only.
-    public static func == (lhs: IssuerDataError, rhs: IssuerDataError) -> Bool { lhs.code == rhs.code }
-    /// Hashes the code only, matching `==`.
-    public func hash(into hasher: inout Hasher) { hasher.combine(code) }
+extension ErrorKind where Domain == IssuerDataError {
+    /// The data file or a `bytes-file` cannot be read, or is too large.
+    public static let unreadable = Self("unreadable")
+    /// The text is not JSON (RFC 8259): the location is a line and column.
+    public static let malformedJSON = Self("malformedJSON")
+    /// Values nest deeper than ``IssuerData/maximumDepth``.
+    public static let depthLimitExceeded = Self("depthLimitExceeded")
+    /// An object has the same key twice (RFC 8259 section 4 leaves the meaning open).
+    public static let duplicateKey = Self("duplicateKey")
+    /// A value has the wrong JSON type for its place.
+    public static let unexpectedType = Self("unexpectedType")
+    /// A key the format does not define, or a required key that is missing.
+    public static let unexpectedKey = Self("unexpectedKey")
+    /// A value of the right type whose content is invalid (a date, hex, base64, an empty
+    /// name space).
+    public static let invalidValue = Self("invalidValue")
 }

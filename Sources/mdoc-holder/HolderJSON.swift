@@ -1,3 +1,4 @@
+import MdocErrors
 import MdocPresentation
 import MdocSession
 import MdocTerminal

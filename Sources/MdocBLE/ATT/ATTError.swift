@@ -1,23 +1,12 @@
+import MdocErrors
+
 /// A failure to decode or build an ATT PDU (Bluetooth Core Vol 3 Part F 3.4), naming the PDU
 /// and what was wrong with it.
 ///
 /// Equality compares the code only.
-public struct ATTError: Error, Sendable, Hashable, CustomStringConvertible {
+public struct ATTError: CodedError {
     /// The kind of failure. New codes may be added without breaking callers.
-    public struct Code: Sendable, Hashable, CustomStringConvertible {
-        private let name: String
-        private init(_ name: String) { self.name = name }
-        /// The code's name, as tests and logs print it.
-        public var description: String { name }
-
-        /// The bytes are too short, too long or inconsistent for the PDU their opcode names.
-        public static let malformedPDU = Code("malformedPDU")
-        /// The opcode is not one this codec implements (it may still be a valid ATT opcode).
-        public static let unknownOpcode = Code("unknownOpcode")
-        /// Parameters given to build a PDU cannot be encoded (for example attribute values of
-        /// different lengths in one Read By Type Response).
-        public static let invalidParameter = Code("invalidParameter")
-    }
+    public typealias Code = ErrorKind<ATTError>
 
     /// What kind of failure this is; compare this, not the message.
     public var code: Code
@@ -41,9 +30,14 @@ public struct ATTError: Error, Sendable, Hashable, CustomStringConvertible {
 
     /// The code and the reason.
     public var description: String { "\(code): \(reason)" }
+}
 
-    /// Compares the codes only.
-    public static func == (lhs: ATTError, rhs: ATTError) -> Bool { lhs.code == rhs.code }
-    /// Hashes the code only, matching `==`.
-    public func hash(into hasher: inout Hasher) { hasher.combine(code) }
+extension ErrorKind where Domain == ATTError {
+    /// The bytes are too short, too long or inconsistent for the PDU their opcode names.
+    public static let malformedPDU = Self("malformedPDU")
+    /// The opcode is not one this codec implements (it may still be a valid ATT opcode).
+    public static let unknownOpcode = Self("unknownOpcode")
+    /// Parameters given to build a PDU cannot be encoded (for example attribute values of
+    /// different lengths in one Read By Type Response).
+    public static let invalidParameter = Self("invalidParameter")
 }

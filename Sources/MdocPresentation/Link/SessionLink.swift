@@ -90,8 +90,8 @@ public enum SessionLink {
 
     /// Sends `message` on `transport`; when the peer has not taken it after `timeout` (it never
     /// started the session, never subscribed to the messages, or stopped reading), or the calling
-    /// task is cancelled, the link is closed and a ``LinkError/Code/timeout`` (or
-    /// ``LinkError/Code/cancelled``) names `what` was being sent and why it could not be.
+    /// task is cancelled, the link is closed and a `LinkError.Code.timeout` (or
+    /// `LinkError.Code.cancelled`) names `what` was being sent and why it could not be.
     public static func send(
         _ message: [UInt8], on transport: any MdocTransport, within timeout: Duration, sending what: String
     ) async throws(LinkError) {

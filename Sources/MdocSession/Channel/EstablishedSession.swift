@@ -18,7 +18,7 @@ struct EstablishedSession: Sendable {
     }
 
     /// The peer's message decoded as SessionData (9.1.1.4); a message that is not SessionData is
-    /// ``SessionError/Code/messageDecodingFailed`` naming who sent it.
+    /// `SessionError.Code.messageDecodingFailed` naming who sent it.
     func sessionData(_ message: [UInt8]) throws(SessionError) -> SessionData {
         do {
             return try SessionData(encoded: message)
@@ -28,7 +28,7 @@ struct EstablishedSession: Sendable {
     }
 
     /// The plaintext of the peer's next encrypted message (9.1.1.5): its counter must be the
-    /// next one, or this fails with ``SessionError/Code/decryptionFailed``.
+    /// next one, or this fails with `SessionError.Code.decryptionFailed`.
     mutating func open(_ sealed: [UInt8]) throws(SessionError) -> [UInt8] {
         try encryption.decrypt(sealed)
     }

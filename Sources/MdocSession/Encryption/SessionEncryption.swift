@@ -61,7 +61,7 @@ public struct SessionEncryption: Sendable {
 
     /// Decrypts the next incoming message with the counter that must come next, and advances it.
     /// A message from another counter position or another key fails with
-    /// ``SessionError/Code/decryptionFailed`` and leaves the counter unchanged.
+    /// `SessionError.Code.decryptionFailed` and leaves the counter unchanged.
     public mutating func decrypt(_ sealed: [UInt8]) throws(SessionError) -> [UInt8] {
         guard receiveCounter != 0 else {
             throw SessionError(.counterExhausted, "the receive counter reached \(Self.maximumCounter); the session must end")

@@ -1,35 +1,12 @@
+import MdocErrors
+
 /// A failure to issue a document (ISO/IEC 18013-5 9.1.2): the inputs cannot make an MSO that a
 /// reader would accept, or signing failed.
 ///
 /// Equality compares the code only.
-public struct IssuanceError: Error, Sendable, Hashable, CustomStringConvertible {
+public struct IssuanceError: CodedError {
     /// The kind of failure. New codes may be added without breaking callers.
-    public struct Code: Sendable, Hashable, CustomStringConvertible {
-        private let name: String
-        private init(_ name: String) { self.name = name }
-        /// The code's name, as tests and logs print it.
-        public var description: String { name }
-
-        /// No document signer certificate was given; IssuerAuth needs one in `x5chain` (9.1.2.4).
-        public static let missingCertificate = Code("missingCertificate")
-        /// The document signer key is not the key of the first certificate of the chain.
-        public static let keyMismatch = Code("keyMismatch")
-        /// The document signer key is on a curve no COSE signature algorithm uses (X25519, X448).
-        public static let unsupportedCurve = Code("unsupportedCurve")
-        /// The doc type, a name space or a data element is empty, or one is given twice: the MSO
-        /// ValueDigests need at least one name space with at least one element (9.1.2.4).
-        public static let invalidNameSpaces = Code("invalidNameSpaces")
-        /// The ValidityInfo is inconsistent (validFrom after validUntil, signed after validFrom)
-        /// or `signed` lies outside the document signer certificate's validity (9.1.2.4).
-        public static let invalidValidity = Code("invalidValidity")
-        /// An IssuerSignedItem or the MSO cannot be read back within `CBORLimits.default`
-        /// (too deep, too many items or too large), so readers with those limits would reject it.
-        public static let exceedsDecodingLimits = Code("exceedsDecodingLimits")
-        /// Signing the MSO failed inside the crypto library.
-        public static let signingFailed = Code("signingFailed")
-        /// Test material was asked for without a note saying why it fails, or with an empty one.
-        public static let invalidTestMaterial = Code("invalidTestMaterial")
-    }
+    public typealias Code = ErrorKind<IssuanceError>
 
     /// What kind of failure this is; compare this, not the message.
     public var code: Code
@@ -44,9 +21,26 @@ public struct IssuanceError: Error, Sendable, Hashable, CustomStringConvertible 
 
     /// The reason.
     public var description: String { reason }
+}
 
-    /// Compares the codes only.
-    public static func == (lhs: IssuanceError, rhs: IssuanceError) -> Bool { lhs.code == rhs.code }
-    /// Hashes the code only, matching `==`.
-    public func hash(into hasher: inout Hasher) { hasher.combine(code) }
+extension ErrorKind where Domain == IssuanceError {
+    /// No document signer certificate was given; IssuerAuth needs one in `x5chain` (9.1.2.4).
+    public static let missingCertificate = Self("missingCertificate")
+    /// The document signer key is not the key of the first certificate of the chain.
+    public static let keyMismatch = Self("keyMismatch")
+    /// The document signer key is on a curve no COSE signature algorithm uses (X25519, X448).
+    public static let unsupportedCurve = Self("unsupportedCurve")
+    /// The doc type, a name space or a data element is empty, or one is given twice: the MSO
+    /// ValueDigests need at least one name space with at least one element (9.1.2.4).
+    public static let invalidNameSpaces = Self("invalidNameSpaces")
+    /// The ValidityInfo is inconsistent (validFrom after validUntil, signed after validFrom)
+    /// or `signed` lies outside the document signer certificate's validity (9.1.2.4).
+    public static let invalidValidity = Self("invalidValidity")
+    /// An IssuerSignedItem or the MSO cannot be read back within `CBORLimits.default`
+    /// (too deep, too many items or too large), so readers with those limits would reject it.
+    public static let exceedsDecodingLimits = Self("exceedsDecodingLimits")
+    /// Signing the MSO failed inside the crypto library.
+    public static let signingFailed = Self("signingFailed")
+    /// Test material was asked for without a note saying why it fails, or with an empty one.
+    public static let invalidTestMaterial = Self("invalidTestMaterial")
 }

@@ -19,8 +19,8 @@ protocol AcceptsSessionData {
 
 extension AcceptsSessionData {
     /// The content of the peer's `message`. A message that is not SessionData fails with
-    /// ``SessionError/Code/messageDecodingFailed`` (status 11), one with neither data nor status
-    /// with ``SessionError/Code/unexpectedMessage`` (status 20).
+    /// `SessionError.Code.messageDecodingFailed` (status 11), one with neither data nor status
+    /// with `SessionError.Code.unexpectedMessage` (status 20).
     func content(of message: [UInt8]) throws(SessionError) -> SessionDataContent {
         let sessionData = try session.sessionData(message)
         if let data = sessionData.data {

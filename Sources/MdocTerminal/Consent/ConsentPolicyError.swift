@@ -1,24 +1,12 @@
+import MdocErrors
+
 /// A consent policy file that cannot be used: unreadable, not JSON, or not the documented
 /// format (docs/consent-policy.md).
 ///
 /// Equality compares the code only.
-public struct ConsentPolicyError: Error, Sendable, Hashable, CustomStringConvertible {
+public struct ConsentPolicyError: CodedError {
     /// The kind of failure. New codes may be added without breaking callers.
-    public struct Code: Sendable, Hashable, CustomStringConvertible {
-        private let name: String
-        private init(_ name: String) { self.name = name }
-        /// The code's name.
-        public var description: String { name }
-
-        /// The file does not exist, cannot be read, or is larger than
-        /// ``ConsentPolicy/maximumFileSize``.
-        public static let unreadable = Code("unreadable")
-        /// The file is not well-formed JSON.
-        public static let malformedJSON = Code("malformedJSON")
-        /// The JSON is not a policy: a member is missing, of the wrong type, unknown, or holds
-        /// a value outside the format.
-        public static let invalidPolicy = Code("invalidPolicy")
-    }
+    public typealias Code = ErrorKind<ConsentPolicyError>
 
     /// What kind of failure this is.
     public var code: Code
@@ -36,9 +24,15 @@ public struct ConsentPolicyError: Error, Sendable, Hashable, CustomStringConvert
 
     /// `source: reason`, the one line the programs print.
     public var description: String { "\(source): \(reason)" }
+}
 
-    /// Compares the codes only.
-    public static func == (lhs: ConsentPolicyError, rhs: ConsentPolicyError) -> Bool { lhs.code == rhs.code }
-    /// Hashes the code only, matching `==`.
-    public func hash(into hasher: inout Hasher) { hasher.combine(code) }
+extension ErrorKind where Domain == ConsentPolicyError {
+    /// The file does not exist, cannot be read, or is larger than
+    /// ``ConsentPolicy/maximumFileSize``.
+    public static let unreadable = Self("unreadable")
+    /// The file is not well-formed JSON.
+    public static let malformedJSON = Self("malformedJSON")
+    /// The JSON is not a policy: a member is missing, of the wrong type, unknown, or holds
+    /// a value outside the format.
+    public static let invalidPolicy = Self("invalidPolicy")
 }

@@ -27,7 +27,7 @@ public enum InspectedContent: Sendable {
     /// a portrait is some tens of kilobytes; 1 MiB bounds the text the JSON reader goes through.
     public static let maximumTextInputSize = 1024 * 1024
 
-    /// Recognises the content of `source`. Throws ``InputError/Code/unsupportedContent`` naming
+    /// Recognises the content of `source`. Throws `InputError.Code.unsupportedContent` naming
     /// the CBOR error when the bytes are none of the kinds above.
     public init(_ source: InputSource) throws(InputError) {
         let cborError: CBORError

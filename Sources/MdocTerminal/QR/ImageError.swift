@@ -1,32 +1,11 @@
+import MdocErrors
+
 /// A failure to read, decode, encode or scan an image.
 ///
 /// Equality compares the code only.
-public struct ImageError: Error, Sendable, Hashable, CustomStringConvertible {
+public struct ImageError: CodedError {
     /// The kind of failure. New codes may be added without breaking callers.
-    public struct Code: Sendable, Hashable, CustomStringConvertible {
-        private let name: String
-        private init(_ name: String) { self.name = name }
-        /// The code's name.
-        public var description: String { name }
-
-        /// The file does not exist or cannot be read.
-        public static let unreadable = Code("unreadable")
-        /// The file or the image is larger than the decoder's limit.
-        public static let tooLarge = Code("tooLarge")
-        /// The bytes are neither PNG nor JPEG (judged by their signature).
-        public static let unsupportedFormat = Code("unsupportedFormat")
-        /// libpng or libjpeg rejected the data (corrupt or truncated).
-        public static let malformedImage = Code("malformedImage")
-        /// The image was decoded but holds no readable QR code.
-        public static let noQRCode = Code("noQRCode")
-        /// libpng or libjpeg failed to encode the image.
-        public static let encodingFailed = Code("encodingFailed")
-        /// A parameter is out of its documented range (size, pixel count, quality).
-        public static let invalidParameter = Code("invalidParameter")
-        /// libpng, libjpeg or zbar cannot be opened: the programs open them when an image is
-        /// first read or written, so a machine without them still verifies and inspects.
-        public static let libraryUnavailable = Code("libraryUnavailable")
-    }
+    public typealias Code = ErrorKind<ImageError>
 
     /// What kind of failure this is.
     public var code: Code
@@ -44,9 +23,24 @@ public struct ImageError: Error, Sendable, Hashable, CustomStringConvertible {
 
     /// `source: reason`, the one line the programs print.
     public var description: String { "\(source): \(reason)" }
+}
 
-    /// Compares the codes only.
-    public static func == (lhs: ImageError, rhs: ImageError) -> Bool { lhs.code == rhs.code }
-    /// Hashes the code only, matching `==`.
-    public func hash(into hasher: inout Hasher) { hasher.combine(code) }
+extension ErrorKind where Domain == ImageError {
+    /// The file does not exist or cannot be read.
+    public static let unreadable = Self("unreadable")
+    /// The file or the image is larger than the decoder's limit.
+    public static let tooLarge = Self("tooLarge")
+    /// The bytes are neither PNG nor JPEG (judged by their signature).
+    public static let unsupportedFormat = Self("unsupportedFormat")
+    /// libpng or libjpeg rejected the data (corrupt or truncated).
+    public static let malformedImage = Self("malformedImage")
+    /// The image was decoded but holds no readable QR code.
+    public static let noQRCode = Self("noQRCode")
+    /// libpng or libjpeg failed to encode the image.
+    public static let encodingFailed = Self("encodingFailed")
+    /// A parameter is out of its documented range (size, pixel count, quality).
+    public static let invalidParameter = Self("invalidParameter")
+    /// libpng, libjpeg or zbar cannot be opened: the programs open them when an image is
+    /// first read or written, so a machine without them still verifies and inspects.
+    public static let libraryUnavailable = Self("libraryUnavailable")
 }

@@ -45,7 +45,7 @@ extension QRCode {
     /// 18004 6.3.8): at `scale` ``QRTerminalScale/full`` two module rows per line and one module
     /// per column, at ``QRTerminalScale/compact`` two of each. Every line ends in `\n`.
     ///
-    /// Throws ``QRCodeError/Code/tooWideForTerminal`` when the drawing would be wider than
+    /// Throws `QRCodeError.Code.tooWideForTerminal` when the drawing would be wider than
     /// `maximumColumns` (the error names both widths); a shorter text or level L may then fit.
     public func terminalText(style: QRTerminalStyle = .lightOnDark, scale: QRTerminalScale = .full,
                              maximumColumns: Int = QRCode.maximumTerminalColumns) throws(QRCodeError) -> String {

@@ -1,24 +1,11 @@
+import MdocErrors
+
 /// A failure to encode a QR code or to draw it in a terminal.
 ///
 /// Equality compares the code only.
-public struct QRCodeError: Error, Sendable, Hashable, CustomStringConvertible {
+public struct QRCodeError: CodedError {
     /// The kind of failure. New codes may be added without breaking callers.
-    public struct Code: Sendable, Hashable, CustomStringConvertible {
-        private let name: String
-        private init(_ name: String) { self.name = name }
-        /// The code's name.
-        public var description: String { name }
-
-        /// The data does not fit the largest QR code (version 40, ISO/IEC 18004 Table 7) at the
-        /// chosen error-correction level.
-        public static let dataTooLong = Code("dataTooLong")
-        /// The code, with its quiet zone, is wider than the terminal width allowed.
-        public static let tooWideForTerminal = Code("tooWideForTerminal")
-        /// A parameter is out of its documented range (for example an image scale).
-        public static let invalidParameter = Code("invalidParameter")
-        /// libqrencode failed for another reason (for example memory exhaustion).
-        public static let encodingFailed = Code("encodingFailed")
-    }
+    public typealias Code = ErrorKind<QRCodeError>
 
     /// What kind of failure this is.
     public var code: Code
@@ -33,9 +20,16 @@ public struct QRCodeError: Error, Sendable, Hashable, CustomStringConvertible {
 
     /// The reason.
     public var description: String { reason }
+}
 
-    /// Compares the codes only.
-    public static func == (lhs: QRCodeError, rhs: QRCodeError) -> Bool { lhs.code == rhs.code }
-    /// Hashes the code only, matching `==`.
-    public func hash(into hasher: inout Hasher) { hasher.combine(code) }
+extension ErrorKind where Domain == QRCodeError {
+    /// The data does not fit the largest QR code (version 40, ISO/IEC 18004 Table 7) at the
+    /// chosen error-correction level.
+    public static let dataTooLong = Self("dataTooLong")
+    /// The code, with its quiet zone, is wider than the terminal width allowed.
+    public static let tooWideForTerminal = Self("tooWideForTerminal")
+    /// A parameter is out of its documented range (for example an image scale).
+    public static let invalidParameter = Self("invalidParameter")
+    /// libqrencode failed for another reason (for example memory exhaustion).
+    public static let encodingFailed = Self("encodingFailed")
 }

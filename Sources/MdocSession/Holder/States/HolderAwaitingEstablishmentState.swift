@@ -24,8 +24,8 @@ struct HolderAwaitingEstablishmentState: Sendable {
 
     /// Reads SessionEstablishment: the transcript from EReaderKeyBytes as received, and the
     /// session keys derived once from it (9.1.1.5). Fails with
-    /// ``SessionError/Code/messageDecodingFailed`` for another message and
-    /// ``SessionError/Code/keyDerivationFailed`` for a key that cannot agree with EDeviceKey.
+    /// `SessionError.Code.messageDecodingFailed` for another message and
+    /// `SessionError.Code.keyDerivationFailed` for a key that cannot agree with EDeviceKey.
     func establish(_ message: [UInt8]) throws(SessionError) -> Established {
         let establishment: SessionEstablishment
         do {
