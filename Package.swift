@@ -26,6 +26,7 @@ let package = Package(
         .library(name: "MdocCOSE", targets: ["MdocCOSE"]),
         .library(name: "MdocModel", targets: ["MdocModel"]),
         .library(name: "MdocSession", targets: ["MdocSession"]),
+        .library(name: "MdocIssuance", targets: ["MdocIssuance"]),
         .library(name: "MdocBLE", targets: ["MdocBLE"]),
         .library(name: "MdocSim", targets: ["MdocSim"]),
         .library(name: "MdocLEHost", targets: ["MdocLEHost"]),
@@ -118,6 +119,12 @@ let package = Package(
                 "MdocCBOR", "MdocCrypto", "MdocCOSE", "MdocModel",
                 .product(name: "NIOConcurrencyHelpers", package: "swift-nio"),
             ],
+            swiftSettings: strictSettings
+        ),
+        // Issuing documents (9.1.2): the issuer's side, which no holder or reader links.
+        .target(
+            name: "MdocIssuance",
+            dependencies: ["MdocCBOR", "MdocCrypto", "MdocCOSE", "MdocModel", "MdocSession"],
             swiftSettings: strictSettings
         ),
         // The BLE modules (docs/architecture.md section 4): the 18013-5 service and its GATT layer
@@ -223,7 +230,7 @@ let package = Package(
         .executableTarget(
             name: "mdoc-issuer",
             dependencies: [
-                "MdocCBOR", "MdocCrypto", "MdocModel", "MdocSession", "MdocTerminal",
+                "MdocCBOR", "MdocCrypto", "MdocModel", "MdocSession", "MdocIssuance", "MdocTerminal",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ],
             swiftSettings: strictSettings
@@ -232,7 +239,7 @@ let package = Package(
             name: "mdoc-benchmark",
             dependencies: [
                 .product(name: "NIOConcurrencyHelpers", package: "swift-nio"),
-                "MdocCBOR", "MdocCrypto", "MdocCOSE", "MdocModel", "MdocSession", "MdocBLE", "MdocLEHost",
+                "MdocCBOR", "MdocCrypto", "MdocCOSE", "MdocModel", "MdocSession", "MdocIssuance", "MdocBLE", "MdocLEHost",
                 "MdocPresentation", "MdocTerminal", "MdocTestSupport",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ],
@@ -284,7 +291,8 @@ let package = Package(
         .testTarget(
             name: "MdocSessionTests",
             dependencies: [
-                "MdocCBOR", "MdocCrypto", "MdocCOSE", "MdocModel", "MdocSession", "MdocPresentation", "MdocTestSupport",
+                "MdocCBOR", "MdocCrypto", "MdocCOSE", "MdocModel", "MdocSession", "MdocIssuance", "MdocPresentation",
+                "MdocTestSupport",
                 .product(name: "PropertyBased", package: "swift-property-based"),
             ],
             swiftSettings: strictSettings
@@ -347,7 +355,7 @@ let package = Package(
         .testTarget(
             name: "MdocPresentationTests",
             dependencies: [
-                "MdocCBOR", "MdocCrypto", "MdocModel", "MdocSession", "MdocBLE", "MdocSim", "MdocLEHost",
+                "MdocCBOR", "MdocCrypto", "MdocModel", "MdocSession", "MdocIssuance", "MdocBLE", "MdocSim", "MdocLEHost",
                 "MdocPresentation", "MdocTestSupport", "MdocTestPeers",
                 .product(name: "NIOConcurrencyHelpers", package: "swift-nio"),
             ],
@@ -357,8 +365,8 @@ let package = Package(
             name: "MdocCLITests",
             dependencies: [
                 "mdoc", "mdoc-reader", "mdoc-holder", "mdoc-issuer",
-                "MdocCBOR", "MdocCrypto", "MdocCOSE", "MdocModel", "MdocSession", "MdocBLE", "MdocSim", "MdocLEHost",
-                "MdocPresentation", "MdocTerminal", "MdocTestSupport", "MdocTestPeers",
+                "MdocCBOR", "MdocCrypto", "MdocCOSE", "MdocModel", "MdocSession", "MdocIssuance", "MdocBLE", "MdocSim",
+                "MdocLEHost", "MdocPresentation", "MdocTerminal", "MdocTestSupport", "MdocTestPeers",
                 .product(name: "NIOCore", package: "swift-nio"),
             ],
             swiftSettings: strictSettings
