@@ -3,10 +3,11 @@
 // swift-mdoc: the ISO/IEC 18013-5 mobile document toolkit for Linux.
 // Architecture: docs/architecture.md, sections 1 and 2. Arrows point down only:
 // executables -> MdocTerminal -> MdocPresentation -> MdocBLE, MdocSession -> MdocModel -> MdocCOSE
-// -> MdocCrypto, MdocCBOR; MdocTerminal -> MdocSim, MdocLEHost, MdocBlueZ (the bearers: sim
-// sockets, a controller over HCI, bluetoothd over D-Bus) -> MdocPosix (their system calls and
-// descriptor channels, on SwiftNIO's NIOPosix) -> MdocBLE (ATT, GATT and the 18013-5 BLE service:
-// no I/O, NIOCore). MdocBLE knows messages only as bytes and imports no other module of the
+// -> MdocCrypto, MdocCBOR; mdoc-issuer -> MdocIssuance (making documents, 9.1.2) -> MdocSession;
+// MdocTerminal -> MdocSim, MdocLEHost, MdocBlueZ (the bearers: sim sockets, a controller over
+// HCI, bluetoothd over D-Bus) -> MdocPosix (their system calls and descriptor channels, on
+// SwiftNIO's NIOPosix, and the child processes the tests and mdoc-benchmark start) -> MdocBLE
+// (ATT, GATT and the 18013-5 BLE service: no I/O, NIOCore). MdocBLE knows messages only as bytes and imports no other module of the
 // toolkit; MdocSession never imports a BLE module; MdocPresentation is where the two meet: it
 // runs sessions over any MdocRadio.
 
@@ -84,7 +85,7 @@ let package = Package(
             name: "CBlueZShims",
             dependencies: ["CBlueZ"]
         ),
-        // glibc's posix_spawn extensions (chdir, closefrom), for the test support's child processes.
+        // glibc's posix_spawn extensions (chdir, closefrom), for MdocPosix's child processes.
         .target(name: "CSpawnShims"),
         // PNG and JPEG reading and writing with libpng's and libjpeg's longjmp errors caught in C.
         .target(
@@ -140,7 +141,7 @@ let package = Package(
         .target(
             name: "MdocPosix",
             dependencies: [
-                "MdocBLE",
+                "MdocBLE", "CSpawnShims",
                 .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "NIOPosix", package: "swift-nio"),
             ],
@@ -239,8 +240,8 @@ let package = Package(
             name: "mdoc-benchmark",
             dependencies: [
                 .product(name: "NIOConcurrencyHelpers", package: "swift-nio"),
-                "MdocCBOR", "MdocCrypto", "MdocCOSE", "MdocModel", "MdocSession", "MdocIssuance", "MdocBLE", "MdocLEHost",
-                "MdocPresentation", "MdocTerminal", "MdocTestSupport",
+                "MdocCBOR", "MdocCrypto", "MdocCOSE", "MdocModel", "MdocSession", "MdocIssuance", "MdocBLE", "MdocPosix",
+                "MdocLEHost", "MdocPresentation", "MdocTerminal",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ],
             swiftSettings: strictSettings
@@ -250,7 +251,7 @@ let package = Package(
         .target(
             name: "MdocTestSupport",
             dependencies: [
-                "MdocPosix", "MdocCBOR", "MdocBLE", "CSpawnShims",
+                "MdocPosix", "MdocCBOR", "MdocBLE",
                 .product(name: "NIOConcurrencyHelpers", package: "swift-nio"),
                 .product(name: "NIOCore", package: "swift-nio"),
             ],
@@ -366,7 +367,7 @@ let package = Package(
             dependencies: [
                 "mdoc", "mdoc-reader", "mdoc-holder", "mdoc-issuer",
                 "MdocCBOR", "MdocCrypto", "MdocCOSE", "MdocModel", "MdocSession", "MdocIssuance", "MdocBLE", "MdocSim",
-                "MdocLEHost", "MdocPresentation", "MdocTerminal", "MdocTestSupport", "MdocTestPeers",
+                "MdocPosix", "MdocLEHost", "MdocPresentation", "MdocTerminal", "MdocTestSupport", "MdocTestPeers",
                 .product(name: "NIOCore", package: "swift-nio"),
             ],
             swiftSettings: strictSettings
