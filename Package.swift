@@ -3,10 +3,11 @@
 // swift-mdoc: the ISO/IEC 18013-5 mobile document toolkit for Linux.
 // Architecture: docs/architecture.md, sections 1 and 2. Arrows point down only:
 // executables -> MdocTerminal -> MdocPresentation -> MdocBLE, MdocSession -> MdocModel -> MdocCOSE
-// -> MdocCrypto, MdocCBOR; MdocTerminal -> MdocSim, MdocLEHost, MdocBlueZ (the bearers: sim
-// sockets, a controller over HCI, bluetoothd over D-Bus) -> MdocPosix (their system calls and
-// descriptor channels, on SwiftNIO's NIOPosix) -> MdocBLE (ATT, GATT and the 18013-5 BLE service:
-// no I/O, NIOCore). MdocBLE knows messages only as bytes and imports no other module of the
+// -> MdocCrypto, MdocCBOR; mdoc-issuer -> MdocIssuance (making documents, 9.1.2) -> MdocSession;
+// MdocTerminal -> MdocSim, MdocLEHost, MdocBlueZ (the bearers: sim sockets, a controller over
+// HCI, bluetoothd over D-Bus) -> MdocPosix (their system calls and descriptor channels, on
+// SwiftNIO's NIOPosix, and the child processes the tests and mdoc-benchmark start) -> MdocBLE
+// (ATT, GATT and the 18013-5 BLE service: no I/O, NIOCore). MdocBLE knows messages only as bytes and imports no other module of the
 // toolkit; MdocSession never imports a BLE module; MdocPresentation is where the two meet: it
 // runs sessions over any MdocRadio.
 
@@ -27,6 +28,7 @@ let package = Package(
         .library(name: "MdocCOSE", targets: ["MdocCOSE"]),
         .library(name: "MdocModel", targets: ["MdocModel"]),
         .library(name: "MdocSession", targets: ["MdocSession"]),
+        .library(name: "MdocIssuance", targets: ["MdocIssuance"]),
         .library(name: "MdocBLE", targets: ["MdocBLE"]),
         .library(name: "MdocSim", targets: ["MdocSim"]),
         .library(name: "MdocLEHost", targets: ["MdocLEHost"]),
@@ -84,7 +86,7 @@ let package = Package(
             name: "CBlueZShims",
             dependencies: ["CBlueZ"]
         ),
-        // glibc's posix_spawn extensions (chdir, closefrom), for the test support's child processes.
+        // glibc's posix_spawn extensions (chdir, closefrom), for MdocPosix's child processes.
         .target(name: "CSpawnShims"),
         // PNG and JPEG reading and writing with libpng's and libjpeg's longjmp errors caught in C.
         .target(
@@ -124,6 +126,12 @@ let package = Package(
             ],
             swiftSettings: strictSettings
         ),
+        // Issuing documents (9.1.2): the issuer's side, which no holder or reader links.
+        .target(
+            name: "MdocIssuance",
+            dependencies: ["MdocErrors", "MdocCBOR", "MdocCrypto", "MdocCOSE", "MdocModel", "MdocSession"],
+            swiftSettings: strictSettings
+        ),
         // The BLE modules (docs/architecture.md section 4): the 18013-5 service and its GATT layer
         // as pure code, the bearers under it, each with what changes together.
         .target(
@@ -138,7 +146,7 @@ let package = Package(
         .target(
             name: "MdocPosix",
             dependencies: [
-                "MdocBLE",
+                "MdocBLE", "CSpawnShims",
                 .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "NIOPosix", package: "swift-nio"),
             ],
@@ -229,7 +237,7 @@ let package = Package(
         .executableTarget(
             name: "mdoc-issuer",
             dependencies: [
-                "MdocCBOR", "MdocCrypto", "MdocModel", "MdocSession", "MdocTerminal",
+                "MdocCBOR", "MdocCrypto", "MdocModel", "MdocSession", "MdocIssuance", "MdocTerminal",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ],
             swiftSettings: strictSettings
@@ -238,8 +246,8 @@ let package = Package(
             name: "mdoc-benchmark",
             dependencies: [
                 .product(name: "NIOConcurrencyHelpers", package: "swift-nio"),
-                "MdocCBOR", "MdocCrypto", "MdocCOSE", "MdocModel", "MdocSession", "MdocBLE", "MdocLEHost",
-                "MdocPresentation", "MdocTerminal", "MdocTestSupport",
+                "MdocCBOR", "MdocCrypto", "MdocCOSE", "MdocModel", "MdocSession", "MdocIssuance", "MdocBLE", "MdocPosix",
+                "MdocLEHost", "MdocPresentation", "MdocTerminal",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ],
             swiftSettings: strictSettings
@@ -249,7 +257,7 @@ let package = Package(
         .target(
             name: "MdocTestSupport",
             dependencies: [
-                "MdocPosix", "MdocCBOR", "MdocBLE", "CSpawnShims",
+                "MdocPosix", "MdocCBOR", "MdocBLE",
                 .product(name: "NIOConcurrencyHelpers", package: "swift-nio"),
                 .product(name: "NIOCore", package: "swift-nio"),
             ],
@@ -290,7 +298,8 @@ let package = Package(
         .testTarget(
             name: "MdocSessionTests",
             dependencies: [
-                "MdocCBOR", "MdocCrypto", "MdocCOSE", "MdocModel", "MdocSession", "MdocPresentation", "MdocTestSupport",
+                "MdocCBOR", "MdocCrypto", "MdocCOSE", "MdocModel", "MdocSession", "MdocIssuance", "MdocPresentation",
+                "MdocTestSupport",
                 .product(name: "PropertyBased", package: "swift-property-based"),
             ],
             swiftSettings: strictSettings
@@ -353,7 +362,7 @@ let package = Package(
         .testTarget(
             name: "MdocPresentationTests",
             dependencies: [
-                "MdocCBOR", "MdocCrypto", "MdocModel", "MdocSession", "MdocBLE", "MdocSim", "MdocLEHost",
+                "MdocCBOR", "MdocCrypto", "MdocModel", "MdocSession", "MdocIssuance", "MdocBLE", "MdocSim", "MdocLEHost",
                 "MdocPresentation", "MdocTestSupport", "MdocTestPeers",
                 .product(name: "NIOConcurrencyHelpers", package: "swift-nio"),
             ],
@@ -363,8 +372,8 @@ let package = Package(
             name: "MdocCLITests",
             dependencies: [
                 "mdoc", "mdoc-reader", "mdoc-holder", "mdoc-issuer",
-                "MdocCBOR", "MdocCrypto", "MdocCOSE", "MdocModel", "MdocSession", "MdocBLE", "MdocSim", "MdocLEHost",
-                "MdocPresentation", "MdocTerminal", "MdocTestSupport", "MdocTestPeers",
+                "MdocCBOR", "MdocCrypto", "MdocCOSE", "MdocModel", "MdocSession", "MdocIssuance", "MdocBLE", "MdocSim",
+                "MdocPosix", "MdocLEHost", "MdocPresentation", "MdocTerminal", "MdocTestSupport", "MdocTestPeers",
                 .product(name: "NIOCore", package: "swift-nio"),
             ],
             swiftSettings: strictSettings

@@ -81,7 +81,7 @@ public final class HCIHostileLink: HostileLink {
 
     /// Starts the controllers and the peer's host.
     public static func make() async throws -> HCIHostileLink {
-        let controllers = try await VirtualControllers.start(count: 3)
+        let controllers = try await VirtualControllers.start(count: 3, checkout: Vectors.repositoryRoot)
         let host = try await LEHost.open(.tcp(host: "127.0.0.1", port: UInt16(controllers.ports[1])))
         return HCIHostileLink(controllers: controllers, host: host)
     }

@@ -1,4 +1,5 @@
 import Foundation
+import MdocPosix
 
 /// A private D-Bus message bus for a test: `dbus-daemon --session --nofork`, on a socket of its
 /// own in /tmp, ended with ``stop()`` or when the test process ends.
@@ -12,7 +13,7 @@ public final class PrivateBus: Sendable {
 
     /// Starts the bus. Throws when dbus-daemon is missing (Debian: `apt-get install dbus-daemon`).
     public init() throws {
-        let process = try HelperProcess(["dbus-daemon", "--session", "--nofork", "--print-address=1"], timeout: Self.startTimeout)
+        let process = try HelperProcess(["dbus-daemon", "--session", "--nofork", "--print-address=1"], in: Vectors.repositoryRoot, timeout: Self.startTimeout)
         guard process.firstLine.hasPrefix("unix:") else {
             process.stop(grace: 0)
             throw HelperProcessError("dbus-daemon did not start (is the dbus-daemon package installed?); it printed \"\(process.firstLine)\"")

@@ -1,4 +1,5 @@
 import Foundation
+import MdocPosix
 
 /// The stand-in bluetoothd of `Tests/Interop/bluez`: BlueZ's D-Bus interfaces on a private bus,
 /// bridged to the `sim` transport, so a program with `--transport bluez` meets one with
@@ -15,7 +16,7 @@ public final class StandInBluetoothd: Sendable {
     /// `--advertising-slots N`, `--deny`). Throws when Python, dbus-fast or dbus-daemon is
     /// missing (`pip install -r Tests/Interop/requirements.txt`, `apt-get install dbus-daemon`).
     public init(_ options: [String] = []) throws {
-        let process = try HelperProcess(["python3", "Tests/Interop/bluez/bluetoothd_standin.py"] + options, timeout: Self.startTimeout)
+        let process = try HelperProcess(["python3", "Tests/Interop/bluez/bluetoothd_standin.py"] + options, in: Vectors.repositoryRoot, timeout: Self.startTimeout)
         guard process.firstLine.hasPrefix("address unix:") else {
             process.stop(grace: 0)
             throw HelperProcessError(

@@ -1,6 +1,7 @@
 import MdocCBOR
 import MdocCOSE
 import MdocCrypto
+import MdocIssuance
 import MdocModel
 import MdocSession
 

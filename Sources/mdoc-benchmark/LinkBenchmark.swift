@@ -23,7 +23,6 @@ import MdocLEHost
 import MdocModel
 import MdocPresentation
 import MdocSession
-import MdocTestSupport
 import NIOConcurrencyHelpers
 
 #if canImport(FoundationEssentials)
@@ -77,7 +76,7 @@ final class LinkSessionMarks: Sendable {
 enum LinkBenchmark {
     /// Runs the benchmark and prints its report.
     static func run(sessions: Int, json: Bool) async {
-        let root = Vectors.repositoryRoot
+        let root = Checkout.root
         let credential = prepare("the demo mDL (Certs/demo/mdl.mdoc)") {
             try Credential(encoded: [UInt8](try Data(contentsOf: URL(fileURLWithPath: root + "/Certs/demo/mdl.mdoc"))))
         }
@@ -88,7 +87,7 @@ enum LinkBenchmark {
         for identifier in DataElementCatalogue.identifiers(in: NameSpace.mDL) { requested[identifier] = false }
         let request = [DocRequestSpec(docType: DocType.mDL, nameSpaces: [NameSpace.mDL: requested])]
 
-        let controllers = prepare("two Bumble virtual controllers") { try VirtualControllers(count: 2) }
+        let controllers = prepare("two Bumble virtual controllers") { try VirtualControllers(count: 2, checkout: root) }
         defer { controllers.stop() }
         let holderHost: LEHost
         let readerHost: LEHost

@@ -1,5 +1,5 @@
+import MdocPosix
 import MdocSession
-import MdocTestSupport
 
 #if canImport(Glibc)
 import Glibc

@@ -3,7 +3,6 @@ import MdocCrypto
 import MdocModel
 import MdocSession
 import MdocTerminal
-import MdocTestSupport
 
 #if canImport(FoundationEssentials)
 import FoundationEssentials
@@ -75,14 +74,14 @@ struct VerificationInput {
     /// The ISO/IEC 18013-5 Annex D DeviceResponse with its IACA, SessionTranscriptBytes and
     /// EReaderKey, read from the checkout's Vectors/ and Certs/.
     static func annexD() throws -> VerificationInput {
-        let folder = Vectors.directory + "/iso18013-5-annex-d"
+        let folder = Checkout.vectors + "/iso18013-5-annex-d"
         guard FileManager.default.fileExists(atPath: folder + "/device_response.hex") else {
-            throw BenchmarkError("no Annex D vectors in \(Vectors.directory); run from a swift-mdoc checkout, set MDOC_VECTORS_DIR, or name a response")
+            throw BenchmarkError("no Annex D vectors in \(Checkout.vectors); run from a swift-mdoc checkout, set MDOC_VECTORS_DIR, or name a response")
         }
         let files = Files(
             response: folder + "/device_response.hex", trust: [folder + "/iaca_cert.hex"],
             transcript: folder + "/session_transcript_bytes.hex",
-            readerKey: Vectors.repositoryRoot + "/Certs/annex-d/eReaderKey.pem")
+            readerKey: Checkout.root + "/Certs/annex-d/eReaderKey.pem")
         return try load(files, at: annexDTime, name: "ISO/IEC 18013-5 Annex D DeviceResponse")
     }
 

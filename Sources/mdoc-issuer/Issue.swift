@@ -1,6 +1,7 @@
 import ArgumentParser
 import MdocCBOR
 import MdocCrypto
+import MdocIssuance
 import MdocModel
 import MdocSession
 import MdocTerminal

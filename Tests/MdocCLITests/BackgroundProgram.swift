@@ -1,4 +1,5 @@
 import Foundation
+import MdocPosix
 import MdocTestSupport
 
 /// One of the package's programs running beside the test, such as a holder waiting for a reader.

@@ -1,4 +1,5 @@
 import Foundation
+import MdocLEHost
 import MdocTestSupport
 import Testing
 
@@ -28,7 +29,7 @@ struct BumblePeerTests {
         let folder = try LiveSession.temporaryFolder()
         defer { try? FileManager.default.removeItem(atPath: folder) }
         let (credential, portrait) = try HCISessionTests.credentialWithLargePortrait(in: folder)
-        let controllers = try VirtualControllers(count: 2)
+        let controllers = try VirtualControllers(count: 2, checkout: Vectors.repositoryRoot)
         defer { controllers.stop() }
 
         let holder = try BackgroundProgram("mdoc-holder", [
@@ -67,7 +68,7 @@ struct BumblePeerTests {
     @Test("mdoc-reader reads and verifies holder_peer's mDL, in each BLE mode and each device authentication",
           arguments: [("peripheral", "mac"), ("central", "signature")])
     func peerHolderToReader(mode: String, deviceAuthentication: String) throws {
-        let controllers = try VirtualControllers(count: 2)
+        let controllers = try VirtualControllers(count: 2, checkout: Vectors.repositoryRoot)
         defer { controllers.stop() }
         let holder = try Self.peer("holder_peer.py", [
             "--credential", "Certs/demo/mdl.mdoc", "--transport", "tcp-client:127.0.0.1:\(controllers.ports[0])",
@@ -99,7 +100,7 @@ struct BumblePeerTests {
     @Test("centrals that connect and leave, and one that stays, before the peer do not end the GATT server's wait",
           arguments: ["peripheral", "central"])
     func probingCentralsBeforeThePeer(mode: String) throws {
-        let controllers = try VirtualControllers(count: 3)
+        let controllers = try VirtualControllers(count: 3, checkout: Vectors.repositoryRoot)
         defer { controllers.stop() }
         let probeTransport = "tcp-client:127.0.0.1:\(controllers.ports[1])"
         // The GATT server under test on controller 0, its peer on controller 2.
@@ -163,7 +164,7 @@ struct BumblePeerTests {
 
     @Test("mdoc-holder in central client mode connects again when the reader ends its first links at once")
     func holderConnectsAgainAfterDroppedLinks() throws {
-        let controllers = try VirtualControllers(count: 2)
+        let controllers = try VirtualControllers(count: 2, checkout: Vectors.repositoryRoot)
         defer { controllers.stop() }
         let holder = try BackgroundProgram("mdoc-holder", [
             "present", "--credential", "Certs/demo/mdl.mdoc", "--yes", "--no-qr", "--timeout", Self.programTimeout,
@@ -185,7 +186,7 @@ struct BumblePeerTests {
     @Test("a peer that enables Server2Client notifications only gets the messages, in each BLE mode",
           arguments: ["peripheral", "central"])
     func peerSubscribedToServer2ClientOnly(mode: String) throws {
-        let controllers = try VirtualControllers(count: 2)
+        let controllers = try VirtualControllers(count: 2, checkout: Vectors.repositoryRoot)
         defer { controllers.stop() }
         if mode == "peripheral" {
             let holder = try BackgroundProgram("mdoc-holder", [
@@ -222,7 +223,7 @@ struct BumblePeerTests {
     @Test("a holder that ends the session in the SessionData of its response ends mdoc-reader --termination wait at once, State 0x02 before the link closes",
           arguments: ["peripheral", "central"])
     func holderEndingWithItsResponse(mode: String) throws {
-        let controllers = try VirtualControllers(count: 2)
+        let controllers = try VirtualControllers(count: 2, checkout: Vectors.repositoryRoot)
         defer { controllers.stop() }
         let holder = try Self.peer("holder_peer.py", [
             "--credential", "Certs/demo/mdl.mdoc", "--transport", "tcp-client:127.0.0.1:\(controllers.ports[0])",
@@ -257,7 +258,7 @@ struct BumblePeerTests {
             "--out", folder + "/other.mdoc",
         ])
         try #require(issued.status == 0, "\(issued.standardError)")
-        let controllers = try VirtualControllers(count: 2)
+        let controllers = try VirtualControllers(count: 2, checkout: Vectors.repositoryRoot)
         defer { controllers.stop() }
         let holder = try Self.peer("holder_peer.py", [
             "--credential", folder + "/other.mdoc", "--transport", "tcp-client:127.0.0.1:\(controllers.ports[0])",

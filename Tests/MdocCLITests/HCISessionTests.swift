@@ -1,4 +1,5 @@
 import Foundation
+import MdocLEHost
 import MdocTerminal
 import MdocTestSupport
 import Testing
@@ -43,7 +44,7 @@ struct HCISessionTests {
         let folder = try LiveSession.temporaryFolder()
         defer { try? FileManager.default.removeItem(atPath: folder) }
         let (credential, portrait) = try Self.credentialWithLargePortrait(in: folder)
-        let controllers = try VirtualControllers(count: 2)
+        let controllers = try VirtualControllers(count: 2, checkout: Vectors.repositoryRoot)
         defer { controllers.stop() }
 
         let holder = try BackgroundProgram("mdoc-holder", [
@@ -94,7 +95,7 @@ struct HCISessionTests {
 
     @Test("mdoc-reader scan lists a holder advertising in peripheral server mode")
     func scan() throws {
-        let controllers = try VirtualControllers(count: 2)
+        let controllers = try VirtualControllers(count: 2, checkout: Vectors.repositoryRoot)
         defer { controllers.stop() }
         let holder = try BackgroundProgram("mdoc-holder", [
             "present", "--credential", "Certs/demo/mdl.mdoc", "--yes", "--no-qr", "--timeout", "30",

@@ -2,6 +2,7 @@ import Foundation
 import MdocCBOR
 import MdocCOSE
 import MdocCrypto
+import MdocIssuance
 import MdocModel
 import MdocSession
 import Testing

@@ -18,7 +18,7 @@ struct BumbleLinkTests {
 
     /// Two started hosts on fresh linked controllers.
     static func hosts() async throws -> (VirtualControllers, LEHost, LEHost) {
-        let controllers = try await VirtualControllers.start(count: 2)
+        let controllers = try await VirtualControllers.start(count: 2, checkout: Vectors.repositoryRoot)
         let first = try await LEHost.open(.tcp(host: "127.0.0.1", port: UInt16(controllers.ports[0])))
         let second = try await LEHost.open(.tcp(host: "127.0.0.1", port: UInt16(controllers.ports[1])))
         return (controllers, first, second)

@@ -1,6 +1,7 @@
 import MdocBLE
 import MdocCBOR
 import MdocCrypto
+import MdocIssuance
 import MdocModel
 import MdocPresentation
 import MdocSession

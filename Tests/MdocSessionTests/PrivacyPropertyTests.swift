@@ -1,5 +1,6 @@
 import MdocCBOR
 import MdocCrypto
+import MdocIssuance
 import MdocModel
 import MdocPresentation
 import MdocSession

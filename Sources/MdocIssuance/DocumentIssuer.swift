@@ -2,6 +2,7 @@ import MdocCBOR
 import MdocCOSE
 import MdocCrypto
 import MdocModel
+import MdocSession
 
 #if canImport(FoundationEssentials)
 import FoundationEssentials
@@ -68,7 +69,7 @@ public struct DocumentIssuer: Sendable {
 
     /// Issues a document as ``issue(docType:nameSpaces:deviceKey:validityInfo:keyAuthorizations:)``
     /// does, for the public half of `deviceKey`, and returns it with `deviceKey` as the
-    /// ``Credential`` the holder loads.
+    /// MdocSession `Credential` the holder loads.
     public func issueCredential(
         docType: String,
         nameSpaces: [(String, [(identifier: String, value: CBOR)])],
@@ -85,7 +86,7 @@ public struct DocumentIssuer: Sendable {
     }
 
     /// Issues negative test material: a credential made to fail verification, marked with
-    /// `testMaterial` (at least one note, each saying why) in ``Credential/testMaterial``.
+    /// `testMaterial` (at least one note, each saying why) in the credential's `testMaterial`.
     ///
     /// As ``issueCredential(docType:nameSpaces:deviceKey:validityInfo:keyAuthorizations:)``, but
     /// `validityInfo` is taken as it is: `signed` may come after `validFrom` or lie outside the

@@ -2,10 +2,10 @@ import Foundation
 
 /// Reads the lines a helper process (Python peers, dbus-daemon) prints, with a deadline, from
 /// the read end of its standard output pipe.
-public enum OutputLines {
+package enum OutputLines {
     /// The first line `fd` gives within `timeout` seconds, without its newline; what arrived
     /// when it ends or the time runs out first.
-    public static func first(of fd: Int32, within timeout: TimeInterval) -> String {
+    package static func first(of fd: Int32, within timeout: TimeInterval) -> String {
         let deadline = Date().addingTimeInterval(timeout)
         var bytes: [UInt8] = []
         var byte: UInt8 = 0

@@ -1,16 +1,17 @@
 import Foundation
 
-/// A helper program a test runs beside it (Python peers, dbus-daemon): started with a pipe on
-/// its standard input, so that it can end when the test process dies and the pipe closes, and
-/// with its first output line read as its "ready" answer (a port, a bus address).
-public final class HelperProcess: Sendable {
+/// A helper program run beside this process (Bumble virtual controllers, Python peers,
+/// dbus-daemon): started with a pipe on its standard input, so that it can end when this process
+/// dies and the pipe closes, and with its first output line read as its "ready" answer (a port,
+/// a bus address).
+package final class HelperProcess: Sendable {
     /// The first line the program printed.
-    public let firstLine: String
+    package let firstLine: String
     private let child: ChildProcess
 
     /// Starts `arguments` (through /usr/bin/env) in `directory` and waits up to `timeout`
     /// seconds for its first output line. Throws when it does not start.
-    public init(_ arguments: [String], in directory: String = Vectors.repositoryRoot, timeout: TimeInterval) throws {
+    package init(_ arguments: [String], in directory: String, timeout: TimeInterval) throws {
         let child = try ChildProcess(
             executable: "/usr/bin/env", arguments, environment: ProcessInfo.processInfo.environment, directory: directory,
             standardOutput: .pipe, standardError: .discarded)
@@ -23,12 +24,12 @@ public final class HelperProcess: Sendable {
     }
 
     /// Whether the program still runs.
-    public var isRunning: Bool { child.isRunning }
+    package var isRunning: Bool { child.isRunning }
 
     /// Ends the program: closes its input, gives it `grace` seconds, then kills it; returns what
     /// it printed after the first line. Idempotent (later calls return "").
     @discardableResult
-    public func stop(grace: TimeInterval = 5) -> String {
+    package func stop(grace: TimeInterval = 5) -> String {
         child.closeInput()
         if child.wait(timeout: grace) == nil {
             child.signal(SIGKILL)
@@ -38,7 +39,7 @@ public final class HelperProcess: Sendable {
     }
 
     /// Sends `signal` to the program.
-    public func signal(_ signal: Int32) {
+    package func signal(_ signal: Int32) {
         child.signal(signal)
     }
 

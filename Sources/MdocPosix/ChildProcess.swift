@@ -1,11 +1,12 @@
 import CSpawnShims
 import Foundation
 import Glibc
-import MdocPosix
 import NIOConcurrencyHelpers
 
-/// A program a test starts: posix_spawn(3), a pipe on its standard input, its standard output
-/// and error to a pipe, a file or /dev/null, and a thread of its own that waits for its end.
+/// A program this process starts (a helper such as a Bumble virtual controller or dbus-daemon,
+/// a program under test, or `mdoc-benchmark`'s memory probe): posix_spawn(3), a pipe on its
+/// standard input, its standard output and error to a pipe, a file or /dev/null, and a thread of
+/// its own that waits for its end.
 ///
 /// Foundation's `Process` is not used for this: it learns of a child's end through a run loop of
 /// its own, and in a test process running dozens of children at once under ThreadSanitizer it was
@@ -16,9 +17,9 @@ import NIOConcurrencyHelpers
 /// and 2; the waiting thread uses waitid(2) with WNOWAIT, so the child is reaped only under the
 /// lock that ``signal(_:)`` takes, and a signal never reaches a process identifier reused by
 /// another program.
-public final class ChildProcess: Sendable {
+package final class ChildProcess: Sendable {
     /// Where the child's standard output or standard error goes.
-    public enum Destination: Sendable {
+    package enum Destination: Sendable {
         /// A pipe whose read end this object keeps (``outputDescriptor``; standard output only).
         case pipe
         /// The file at this path, created or truncated.
@@ -28,14 +29,14 @@ public final class ChildProcess: Sendable {
     }
 
     /// How a child ended.
-    public enum Termination: Sendable, Equatable {
+    package enum Termination: Sendable, Equatable {
         /// It called exit with this status.
         case exited(Int32)
         /// This signal ended it.
         case signalled(Int32)
 
         /// The exit status, or the signal's number, as Foundation's `terminationStatus` gives it.
-        public var status: Int32 {
+        package var status: Int32 {
             switch self {
             case .exited(let status), .signalled(let status): return status
             }
@@ -49,15 +50,15 @@ public final class ChildProcess: Sendable {
     }
 
     /// The child's process identifier.
-    public let processIdentifier: pid_t
+    package let processIdentifier: pid_t
     /// The read end of the child's standard output, when it goes to a ``Destination/pipe``.
-    public let outputDescriptor: Int32?
+    package let outputDescriptor: Int32?
     private let state: NIOLockedValueBox<State>
     private let ended = DispatchSemaphore(value: 0)
 
     /// Starts `executable` with `arguments` (not counting the program name) and exactly
     /// `environment`, in `directory`.
-    public init(
+    package init(
         executable: String, _ arguments: [String], environment: [String: String], directory: String,
         standardOutput: Destination, standardError: Destination
     ) throws {
@@ -120,14 +121,14 @@ public final class ChildProcess: Sendable {
     }
 
     /// Whether the child has not ended yet.
-    public var isRunning: Bool { state.withLockedValue { $0.termination == nil } }
+    package var isRunning: Bool { state.withLockedValue { $0.termination == nil } }
 
     /// How the child ended, or nil while it runs.
-    public var termination: Termination? { state.withLockedValue { $0.termination } }
+    package var termination: Termination? { state.withLockedValue { $0.termination } }
 
     /// Waits up to `timeout` seconds for the child to end; its termination, or nil.
     @discardableResult
-    public func wait(timeout: TimeInterval) -> Termination? {
+    package func wait(timeout: TimeInterval) -> Termination? {
         if let termination { return termination }
         guard ended.wait(timeout: .now() + max(0, timeout)) == .success else { return nil }
         ended.signal()
@@ -135,7 +136,7 @@ public final class ChildProcess: Sendable {
     }
 
     /// Sends `signal` to the child while it has not been reaped; afterwards nothing.
-    public func signal(_ signal: Int32) {
+    package func signal(_ signal: Int32) {
         state.withLockedValue { state in
             if state.termination == nil { kill(processIdentifier, signal) }
         }
@@ -144,7 +145,7 @@ public final class ChildProcess: Sendable {
     /// Writes all of `bytes` to the child's standard input; false when the child stopped
     /// reading it or it was closed.
     @discardableResult
-    public func write(_ bytes: [UInt8]) -> Bool {
+    package func write(_ bytes: [UInt8]) -> Bool {
         guard let descriptor = state.withLockedValue({ $0.input >= 0 ? $0.input : nil }) else { return false }
         var offset = 0
         while offset < bytes.count {
@@ -156,7 +157,7 @@ public final class ChildProcess: Sendable {
     }
 
     /// Closes the child's standard input. Idempotent.
-    public func closeInput() {
+    package func closeInput() {
         state.withLockedValue { state in
             if state.input >= 0 {
                 close(state.input)

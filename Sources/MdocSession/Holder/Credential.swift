@@ -19,8 +19,9 @@ import MdocModel
 /// }
 /// ```
 ///
-/// A credential with ``testMaterial`` is negative test material (``DocumentIssuer/issueTestCredential(docType:nameSpaces:deviceKey:validityInfo:keyAuthorizations:testMaterial:)``):
-/// it was issued to be rejected, for example expired or signed by a document signer outside the
+/// Issuers make credentials with MdocIssuance's `DocumentIssuer`. A credential with
+/// ``testMaterial`` is negative test material (`DocumentIssuer.issueTestCredential`): it was
+/// issued to be rejected, for example expired or signed by a document signer outside the
 /// Annex B profile, and says so in the file.
 ///
 /// IssuerSignedItemBytes and the IssuerAuth protected header and payload are kept as the bytes
@@ -113,8 +114,9 @@ public struct Credential: CBORRepresentable, CustomStringConvertible, CustomDebu
         self.itemPositions = Self.itemPositions(issuerSigned)
     }
 
-    /// A credential just issued by ``DocumentIssuer``, whose parts agree by construction.
-    init(
+    /// A credential just issued by MdocIssuance's `DocumentIssuer`, whose parts agree by
+    /// construction.
+    package init(
         docType: String, issuerSigned: IssuerSigned, deviceKey: PrivateKey, mobileSecurityObject: EmbeddedCBOR<MobileSecurityObject>,
         testMaterial: [String] = []
     ) {
