@@ -2,13 +2,14 @@
 //
 // swift-mdoc: the ISO/IEC 18013-5 mobile document toolkit for Linux.
 // Architecture: docs/architecture.md, sections 1 and 2. Arrows point down only:
-// executables -> MdocTerminal -> MdocPresentation -> MdocBLE, MdocSession -> MdocModel -> MdocCOSE
-// -> MdocCrypto, MdocCBOR; MdocTerminal -> MdocSim, MdocLEHost, MdocBlueZ (the bearers: sim
-// sockets, a controller over HCI, bluetoothd over D-Bus) -> MdocPosix (their system calls and
-// descriptor channels, on SwiftNIO's NIOPosix) -> MdocBLE (ATT, GATT and the 18013-5 BLE service:
-// no I/O, NIOCore). MdocBLE knows messages only as bytes and imports no other module of the
-// toolkit; MdocSession never imports a BLE module; MdocPresentation is where the two meet: it
-// runs sessions over any MdocRadio.
+// executables -> MdocCommandLine (argument parsing) -> MdocTerminal (terminal I/O) ->
+// MdocPresentation -> MdocBLE, MdocSession -> MdocModel -> MdocCOSE -> MdocCrypto, MdocCBOR;
+// MdocCommandLine -> MdocSim, MdocLEHost, MdocBlueZ (the bearers: sim sockets, a controller over
+// HCI, bluetoothd over D-Bus) -> MdocPosix (their system calls and descriptor channels, on
+// SwiftNIO's NIOPosix) -> MdocBLE (ATT, GATT and the 18013-5 BLE service: no I/O, NIOCore);
+// MdocTerminal reads LE advertising data with MdocLEHost's parser. MdocBLE knows messages only as
+// bytes and imports no other module of the toolkit; MdocSession never imports a BLE module;
+// MdocPresentation is where the two meet: it runs sessions over any MdocRadio.
 
 import PackageDescription
 
@@ -183,8 +184,21 @@ let package = Package(
             name: "MdocTerminal",
             dependencies: [
                 "MdocPosix", "MdocCBOR", "MdocCrypto", "MdocCOSE", "MdocModel", "MdocSession",
-                "MdocBLE", "MdocSim", "MdocLEHost", "MdocBlueZ", "MdocPresentation",
+                "MdocBLE", "MdocLEHost", "MdocPresentation",
                 "CQREncode", "CZBar", "CImageIO",
+                .product(name: "Logging", package: "swift-log"),
+                .product(name: "NIOConcurrencyHelpers", package: "swift-nio"),
+            ],
+            swiftSettings: strictSettings
+        ),
+        // What makes the programs command-line programs, not a product: the argument-parser
+        // entry and the option groups several commands share, the --transport value and the
+        // radio it opens, and how a live program ends on SIGINT and SIGTERM.
+        .target(
+            name: "MdocCommandLine",
+            dependencies: [
+                "MdocCrypto", "MdocSession", "MdocBLE", "MdocSim", "MdocLEHost", "MdocBlueZ", "MdocPresentation",
+                "MdocTerminal",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "NIOConcurrencyHelpers", package: "swift-nio"),
@@ -196,7 +210,7 @@ let package = Package(
         .executableTarget(
             name: "mdoc",
             dependencies: [
-                "MdocCBOR", "MdocModel", "MdocTerminal",
+                "MdocCBOR", "MdocModel", "MdocTerminal", "MdocCommandLine",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ],
             swiftSettings: strictSettings
@@ -205,7 +219,7 @@ let package = Package(
             name: "mdoc-reader",
             dependencies: [
                 .product(name: "NIOConcurrencyHelpers", package: "swift-nio"),
-                "MdocCBOR", "MdocCrypto", "MdocCOSE", "MdocModel", "MdocSession", "MdocBLE", "MdocPresentation", "MdocTerminal",
+                "MdocCBOR", "MdocCrypto", "MdocCOSE", "MdocModel", "MdocSession", "MdocBLE", "MdocPresentation", "MdocTerminal", "MdocCommandLine",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ],
             swiftSettings: strictSettings
@@ -213,7 +227,7 @@ let package = Package(
         .executableTarget(
             name: "mdoc-holder",
             dependencies: [
-                "MdocCBOR", "MdocCrypto", "MdocCOSE", "MdocModel", "MdocSession", "MdocBLE", "MdocPresentation", "MdocTerminal",
+                "MdocCBOR", "MdocCrypto", "MdocCOSE", "MdocModel", "MdocSession", "MdocBLE", "MdocPresentation", "MdocTerminal", "MdocCommandLine",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "NIOConcurrencyHelpers", package: "swift-nio"),
@@ -223,7 +237,7 @@ let package = Package(
         .executableTarget(
             name: "mdoc-issuer",
             dependencies: [
-                "MdocCBOR", "MdocCrypto", "MdocModel", "MdocSession", "MdocTerminal",
+                "MdocCBOR", "MdocCrypto", "MdocModel", "MdocSession", "MdocTerminal", "MdocCommandLine",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ],
             swiftSettings: strictSettings
@@ -339,6 +353,14 @@ let package = Package(
                 .product(name: "NIOConcurrencyHelpers", package: "swift-nio"),
                 "MdocCBOR", "MdocCrypto", "MdocCOSE", "MdocModel", "MdocSession", "MdocBLE", "MdocSim", "MdocTerminal",
                 "MdocTestSupport",
+                .product(name: "Logging", package: "swift-log"),
+            ],
+            swiftSettings: strictSettings
+        ),
+        .testTarget(
+            name: "MdocCommandLineTests",
+            dependencies: [
+                "MdocSession", "MdocLEHost", "MdocPresentation", "MdocTerminal", "MdocCommandLine",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Logging", package: "swift-log"),
             ],
