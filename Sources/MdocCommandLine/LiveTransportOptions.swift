@@ -33,6 +33,7 @@ public struct LiveTransportOptions: ParsableArguments {
     /// warnings only.
     public init() {}
 
+    /// Refuses `--btsnoop` without an `hci:…` transport, the only ones that carry HCI packets.
     public func validate() throws {
         if btsnoop != nil, transport?.carriesHCI != true {
             throw ValidationError("--btsnoop records HCI packets; it needs an hci:… transport, not \(transport?.description ?? "the default")")
