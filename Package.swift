@@ -2,14 +2,17 @@
 //
 // swift-mdoc: the ISO/IEC 18013-5 mobile document toolkit for Linux.
 // Architecture: docs/architecture.md, sections 1 and 2. Arrows point down only:
-// executables -> MdocTerminal -> MdocPresentation -> MdocBLE, MdocSession -> MdocModel -> MdocCOSE
-// -> MdocCrypto, MdocCBOR; mdoc-issuer -> MdocIssuance (making documents, 9.1.2) -> MdocSession;
-// MdocTerminal -> MdocSim, MdocLEHost, MdocBlueZ (the bearers: sim sockets, a controller over
-// HCI, bluetoothd over D-Bus) -> MdocPosix (their system calls and descriptor channels, on
-// SwiftNIO's NIOPosix, and the child processes the tests and mdoc-benchmark start) -> MdocBLE
-// (ATT, GATT and the 18013-5 BLE service: no I/O, NIOCore). MdocBLE knows messages only as bytes and imports no other module of the
-// toolkit; MdocSession never imports a BLE module; MdocPresentation is where the two meet: it
-// runs sessions over any MdocRadio.
+// executables -> MdocCommandLine (argument parsing) -> MdocTerminal (terminal I/O) ->
+// MdocPresentation -> MdocBLE, MdocSession -> MdocModel -> MdocCOSE -> MdocCrypto, MdocCBOR;
+// mdoc-issuer -> MdocIssuance (making documents, 9.1.2) -> MdocSession; MdocCommandLine ->
+// MdocSim, MdocLEHost, MdocBlueZ (the bearers: sim sockets, a controller over HCI, bluetoothd over
+// D-Bus) -> MdocPosix (their system calls and descriptor channels, on SwiftNIO's NIOPosix, and the
+// child processes the tests and mdoc-benchmark start) -> MdocBLE (ATT, GATT and the 18013-5 BLE
+// service: no I/O, NIOCore); MdocTerminal reads LE advertising data with MdocLEHost's parser.
+// Every module that throws imports MdocErrors (CodedError), which imports nothing. MdocBLE knows
+// messages only as bytes and imports no other module of the toolkit but MdocErrors; MdocSession
+// never imports a BLE module; MdocPresentation is where the two meet: it runs sessions over any
+// MdocRadio.
 
 import PackageDescription
 
@@ -197,8 +200,21 @@ let package = Package(
             name: "MdocTerminal",
             dependencies: [
                 "MdocErrors", "MdocPosix", "MdocCBOR", "MdocCrypto", "MdocCOSE", "MdocModel", "MdocSession",
-                "MdocBLE", "MdocSim", "MdocLEHost", "MdocBlueZ", "MdocPresentation",
+                "MdocBLE", "MdocLEHost", "MdocPresentation",
                 "CQREncode", "CZBar", "CImageIO",
+                .product(name: "Logging", package: "swift-log"),
+                .product(name: "NIOConcurrencyHelpers", package: "swift-nio"),
+            ],
+            swiftSettings: strictSettings
+        ),
+        // What makes the programs command-line programs, not a product: the argument-parser
+        // entry and the option groups several commands share, the --transport value and the
+        // radio it opens, and how a live program ends on SIGINT and SIGTERM.
+        .target(
+            name: "MdocCommandLine",
+            dependencies: [
+                "MdocCrypto", "MdocSession", "MdocBLE", "MdocSim", "MdocLEHost", "MdocBlueZ", "MdocPresentation",
+                "MdocTerminal",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "NIOConcurrencyHelpers", package: "swift-nio"),
@@ -210,7 +226,7 @@ let package = Package(
         .executableTarget(
             name: "mdoc",
             dependencies: [
-                "MdocCBOR", "MdocModel", "MdocTerminal",
+                "MdocCBOR", "MdocModel", "MdocTerminal", "MdocCommandLine",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ],
             swiftSettings: strictSettings
@@ -219,7 +235,7 @@ let package = Package(
             name: "mdoc-reader",
             dependencies: [
                 .product(name: "NIOConcurrencyHelpers", package: "swift-nio"),
-                "MdocCBOR", "MdocCrypto", "MdocCOSE", "MdocModel", "MdocSession", "MdocBLE", "MdocPresentation", "MdocTerminal",
+                "MdocCBOR", "MdocCrypto", "MdocCOSE", "MdocModel", "MdocSession", "MdocBLE", "MdocPresentation", "MdocTerminal", "MdocCommandLine",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ],
             swiftSettings: strictSettings
@@ -227,7 +243,8 @@ let package = Package(
         .executableTarget(
             name: "mdoc-holder",
             dependencies: [
-                "MdocErrors", "MdocCBOR", "MdocCrypto", "MdocCOSE", "MdocModel", "MdocSession", "MdocBLE", "MdocPresentation", "MdocTerminal",
+                "MdocErrors", "MdocCBOR", "MdocCrypto", "MdocCOSE", "MdocModel", "MdocSession", "MdocBLE", "MdocPresentation",
+                "MdocTerminal", "MdocCommandLine",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "NIOConcurrencyHelpers", package: "swift-nio"),
@@ -237,7 +254,7 @@ let package = Package(
         .executableTarget(
             name: "mdoc-issuer",
             dependencies: [
-                "MdocCBOR", "MdocCrypto", "MdocModel", "MdocSession", "MdocIssuance", "MdocTerminal",
+                "MdocCBOR", "MdocCrypto", "MdocModel", "MdocSession", "MdocIssuance", "MdocTerminal", "MdocCommandLine",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ],
             swiftSettings: strictSettings
@@ -354,6 +371,14 @@ let package = Package(
                 .product(name: "NIOConcurrencyHelpers", package: "swift-nio"),
                 "MdocCBOR", "MdocCrypto", "MdocCOSE", "MdocModel", "MdocSession", "MdocBLE", "MdocSim", "MdocTerminal",
                 "MdocTestSupport",
+                .product(name: "Logging", package: "swift-log"),
+            ],
+            swiftSettings: strictSettings
+        ),
+        .testTarget(
+            name: "MdocCommandLineTests",
+            dependencies: [
+                "MdocSession", "MdocLEHost", "MdocPresentation", "MdocTerminal", "MdocCommandLine",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Logging", package: "swift-log"),
             ],

@@ -120,7 +120,8 @@ public struct InputSource: Sendable {
 }
 
 extension String {
-    func trimmingASCIIWhitespace() -> String {
+    /// The string without the ASCII spaces, tabs and line ends at either end.
+    package func trimmingASCIIWhitespace() -> String {
         let isSpace: (Character) -> Bool = { $0 == " " || $0 == "\n" || $0 == "\r" || $0 == "\t" || $0 == "\r\n" }
         guard let start = firstIndex(where: { !isSpace($0) }), let end = lastIndex(where: { !isSpace($0) }) else {
             return ""

@@ -76,19 +76,6 @@ extension ProgramFailure {
         }
     }
 
-    /// Runs the asynchronous `body` with the same reporting as the synchronous form,
-    /// for the live-session commands.
-    /// A failure that a signal caused, by closing the radio, is left to ``ProgramSignals``.
-    public static func reporting(program: String, _ body: () async throws(ProgramFailure) -> Void) async {
-        do {
-            try await body()
-            ProgramSignals.yieldToEnding()
-        } catch let failure {
-            ProgramSignals.yieldToEnding()
-            failure.report(program: program)
-        }
-    }
-
     /// Writes the message (and the hint) to standard error and exits with ``status``.
     public func report(program: String) -> Never {
         ProgramOutput.standardError.writeLine("\(program): error: \(message)")

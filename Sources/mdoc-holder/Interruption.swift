@@ -1,3 +1,4 @@
+import MdocCommandLine
 import MdocTerminal
 import NIOConcurrencyHelpers
 

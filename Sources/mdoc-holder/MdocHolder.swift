@@ -1,4 +1,5 @@
 import ArgumentParser
+import MdocCommandLine
 import MdocTerminal
 
 /// `mdoc-holder`: presents ISO/IEC 18013-5 mobile documents to a reader, and keeps them.

@@ -2,6 +2,7 @@ import ArgumentParser
 import Logging
 import MdocBLE
 import MdocCBOR
+import MdocCommandLine
 import MdocCrypto
 import MdocModel
 import MdocPresentation

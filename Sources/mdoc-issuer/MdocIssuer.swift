@@ -1,4 +1,5 @@
 import ArgumentParser
+import MdocCommandLine
 import MdocTerminal
 
 /// `mdoc-issuer`: a test issuing authority for ISO/IEC 18013-5 documents.

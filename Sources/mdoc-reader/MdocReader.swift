@@ -1,4 +1,5 @@
 import ArgumentParser
+import MdocCommandLine
 import MdocTerminal
 
 /// `mdoc-reader`: the ISO/IEC 18013-5 mdoc reader.

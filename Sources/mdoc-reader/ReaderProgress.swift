@@ -1,4 +1,5 @@
 import MdocBLE
+import MdocCommandLine
 import MdocPresentation
 import MdocTerminal
 import NIOConcurrencyHelpers

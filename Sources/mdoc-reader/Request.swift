@@ -2,6 +2,7 @@ import ArgumentParser
 import MdocBLE
 import MdocCBOR
 import MdocCOSE
+import MdocCommandLine
 import MdocCrypto
 import MdocModel
 import MdocPresentation

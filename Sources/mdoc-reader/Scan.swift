@@ -1,5 +1,6 @@
 import ArgumentParser
 import MdocBLE
+import MdocCommandLine
 import MdocTerminal
 
 #if canImport(FoundationEssentials)

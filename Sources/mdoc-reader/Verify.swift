@@ -1,5 +1,6 @@
 import ArgumentParser
 import MdocCBOR
+import MdocCommandLine
 import MdocCrypto
 import MdocModel
 import MdocSession

@@ -1,5 +1,6 @@
 import ArgumentParser
 import MdocCBOR
+import MdocCommandLine
 import MdocTerminal
 
 /// `mdoc`: general tools for ISO/IEC 18013-5 messages.

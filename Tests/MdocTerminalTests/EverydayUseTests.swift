@@ -1,4 +1,3 @@
-import ArgumentParser
 import MdocCBOR
 import MdocModel
 import MdocSession
@@ -8,8 +7,8 @@ import Testing
 import Foundation
 
 /// The pieces of MdocTerminal that make the programs pleasant to use day to day: colour for
-/// verdicts, one list of doc-type short names, usage errors on one line, plurals, where things
-/// are kept and whether an output file can be written.
+/// verdicts, one list of doc-type short names, plurals, where things are kept and whether an
+/// output file can be written.
 @Suite struct EverydayUseTests {
     // MARK: Colour
 
@@ -69,34 +68,6 @@ import Foundation
         #expect(DocTypeNames.listText == "mdl (org.iso.18013.5.1.mDL), pid (eu.europa.ec.eudi.pid.1), av (eu.europa.ec.av.1)")
         #expect(DocTypeNames.isQualified("org.example.membership.1"))
         #expect(!DocTypeNames.isQualified("pdi") && !DocTypeNames.isQualified(".x") && !DocTypeNames.isQualified("x."))
-    }
-
-    // MARK: Usage errors
-
-    struct Tool: ParsableCommand {
-        static let configuration = CommandConfiguration(commandName: "tool", subcommands: [Sub.self])
-    }
-
-    struct Sub: ParsableCommand {
-        static let configuration = CommandConfiguration(commandName: "sub")
-        @Option var count: Int = 1
-        func validate() throws {
-            guard count > 0 else { throw ValidationError("--count must be more than 0") }
-        }
-    }
-
-    @Test func aUsageErrorIsOneLineAndAHint() throws {
-        let error = try #require(throws: (any Error).self) { _ = try Tool.parseAsRoot(["sub", "--count", "0"]) }
-        let failure = try #require(ProgramEntry.usageFailure(Tool.self, error))
-        #expect(failure.status == .usage && failure.status.rawValue == 64)
-        #expect(failure.message.description == "--count must be more than 0")
-        #expect(failure.hint?.description == "see 'tool sub --help'")
-
-        let unknown = try #require(throws: (any Error).self) { _ = try Tool.parseAsRoot(["sub", "--size", "2"]) }
-        #expect(ProgramEntry.usageFailure(Tool.self, unknown)?.message.description.contains("\n") == false)
-
-        #expect(ProgramEntry.usageFailure(Tool.self, CleanExit.helpRequest(Sub.self)) == nil)
-        #expect(ProgramEntry.usageFailure(Tool.self, ExitCode(7)) == nil)
     }
 
     @Test func countsAgreeWithTheirNouns() {

@@ -7,7 +7,10 @@ import Testing
 /// escaping: this reads their sources and fails on any other way to standard output or error.
 @Suite struct ProgramOutputSourceTests {
     /// The folders whose code prints what peers send.
-    static let folders = ["Sources/mdoc", "Sources/mdoc-holder", "Sources/mdoc-reader", "Sources/mdoc-issuer", "Sources/MdocTerminal"]
+    static let folders = [
+        "Sources/mdoc", "Sources/mdoc-holder", "Sources/mdoc-reader", "Sources/mdoc-issuer", "Sources/MdocTerminal",
+        "Sources/MdocCommandLine",
+    ]
     /// The files allowed to write to a descriptor themselves: the writer, and the consent prompt
     /// and progress reporter, whose sinks receive only text they built as ``TerminalText``.
     static let writers: Set<String> = [

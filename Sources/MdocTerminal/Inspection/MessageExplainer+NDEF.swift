@@ -3,6 +3,12 @@ import MdocLEHost
 import MdocCBOR
 import MdocModel
 
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
+import Foundation
+#endif
+
 extension MessageExplainer {
     /// The most Handover Select or Request records nested inside one another that are
     /// explained: Connection Handover nests one level (a Handover record's payload holds the

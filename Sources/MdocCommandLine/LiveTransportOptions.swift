@@ -2,6 +2,7 @@ import ArgumentParser
 import Logging
 import MdocBLE
 import MdocPresentation
+import MdocTerminal
 
 /// The options of every live-session command: the bearer, an HCI packet log, and how much the
 /// BLE layers log (ISO/IEC 18013-5 8.3.3.1.1 over docs/architecture.md section 4's transports).
@@ -32,6 +33,7 @@ public struct LiveTransportOptions: ParsableArguments {
     /// warnings only.
     public init() {}
 
+    /// Refuses `--btsnoop` without an `hci:…` transport, the only ones that carry HCI packets.
     public func validate() throws {
         if btsnoop != nil, transport?.carriesHCI != true {
             throw ValidationError("--btsnoop records HCI packets; it needs an hci:… transport, not \(transport?.description ?? "the default")")

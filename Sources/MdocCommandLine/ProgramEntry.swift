@@ -1,4 +1,5 @@
 import ArgumentParser
+import MdocTerminal
 
 /// How every program starts: the argument parser reads the command line and runs the command,
 /// as `ParsableCommand.main()` does, except that a usage error is reported the way the

@@ -15,6 +15,7 @@ public struct DocumentSignerOptions: ParsableArguments {
     /// No purpose added.
     public init() {}
 
+    /// Refuses an `--accept-ds-eku` that is not DOCTYPE=OID (``policy()``).
     public func validate() throws {
         _ = try policy()
     }
