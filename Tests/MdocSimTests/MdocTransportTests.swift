@@ -298,8 +298,10 @@ struct MdocTransportTests {
     @Test("the connector pairs holder and reader in each mode", arguments: MdocBLEMode.allCases)
     func connector(mode: MdocBLEMode) async throws {
         let uuid = UUID()
-        async let holderSide = MdocBLEConnector.holder(mode: mode, serviceUUID: uuid, ident: Self.ident, timeout: .seconds(10), over: SimAdapter())
-        let reader = try await MdocBLEConnector.reader(mode: mode, serviceUUID: uuid, ident: Self.ident, timeout: .seconds(10), over: SimAdapter())
+        // Bounds a correct pairing ends well within, scaled for runs under sanitizers.
+        let timeout = Duration.seconds(10 * TimeoutScale.factor)
+        async let holderSide = MdocBLEConnector.holder(mode: mode, serviceUUID: uuid, ident: Self.ident, timeout: timeout, over: SimAdapter())
+        let reader = try await MdocBLEConnector.reader(mode: mode, serviceUUID: uuid, ident: Self.ident, timeout: timeout, over: SimAdapter())
         let holder = try await holderSide
         #expect(holder.mode == mode)
         #expect((holder is MdocGATTServerTransport) == (mode == .peripheralServer))
