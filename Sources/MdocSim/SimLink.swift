@@ -113,16 +113,8 @@ public enum SimLink: Sendable {
         let file = SystemCall.make { open("/proc/net/unix", O_RDONLY | O_CLOEXEC) }
         guard case .success(let descriptor) = file else { return nil }
         defer { close(descriptor) }
-        var table: [UInt8] = []
-        var chunk = [UInt8](repeating: 0, count: 1 << 16)
-        while true {
-            let count = chunk.withUnsafeMutableBytes { buffer in
-                SystemCall.make { read(descriptor, buffer.baseAddress, buffer.count) }
-            }
-            guard case .success(let read) = count else { return nil }
-            if read == 0 { return String(decoding: table, as: UTF8.self) }
-            table += chunk[..<read]
-        }
+        guard case .success(let table) = SystemCall.readToEnd(descriptor, limit: nil) else { return nil }
+        return String(decoding: table, as: UTF8.self)
     }
 
     /// The abstract names starting with `prefix` that sockets listen on now: the listeners of

@@ -66,21 +66,14 @@ public struct InputSource: Sendable {
 
     /// Reads at most ``maximumInputSize`` + 1 bytes from `fd`.
     static func readAll(fd: Int32, name: String) throws(InputError) -> [UInt8] {
-        var bytes: [UInt8] = []
-        var chunk = [UInt8](repeating: 0, count: 64 * 1024)
-        while true {
-            let wanted = min(chunk.count, maximumInputSize + 1 - bytes.count)
-            let result = chunk.withUnsafeMutableBytes { buffer in SystemCall.make { read(fd, buffer.baseAddress, wanted) } }
-            guard case .success(let count) = result else {
-                throw InputError(.unreadable, source: name, "read failed: \(String(cString: strerror(result.failureCode)))")
-            }
-            if count == 0 { break }
-            bytes.append(contentsOf: chunk[0..<count])
-            if bytes.count > maximumInputSize {
-                throw InputError(.tooLarge, source: name, "larger than the \(maximumInputSize)-byte input limit")
-            }
+        switch SystemCall.readToEnd(fd, limit: maximumInputSize) {
+        case .success(let bytes):
+            return bytes
+        case .failure(.tooLarge):
+            throw InputError(.tooLarge, source: name, "larger than the \(maximumInputSize)-byte input limit")
+        case .failure(.errno(let code)):
+            throw InputError(.unreadable, source: name, "read failed: \(String(cString: strerror(code)))")
         }
-        return bytes
     }
 
     /// Decides how `raw` is encoded and decodes it.

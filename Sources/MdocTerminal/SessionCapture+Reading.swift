@@ -211,18 +211,13 @@ extension SessionCapture {
                 .insecurePermissions, file: name,
                 "holds a private key but its mode \(String(status.st_mode & 0o777, radix: 8)) lets others access it; run: chmod 600 \(path)")
         }
-        var bytes: [UInt8] = []
-        var buffer = [UInt8](repeating: 0, count: 65_536)
-        while true {
-            let result = buffer.withUnsafeMutableBytes { chunk in SystemCall.make { read(fd, chunk.baseAddress, chunk.count) } }
-            guard case .success(let count) = result else {
-                throw SessionCaptureError(.unreadable, file: name, "cannot read: \(String(cString: strerror(result.failureCode)))")
-            }
-            if count == 0 { return bytes }
-            bytes += buffer[..<count]
-            guard bytes.count <= maximumFileSize else {
-                throw SessionCaptureError(.tooLarge, file: name, "more than \(maximumFileSize) bytes; a capture file holds at most that")
-            }
+        switch SystemCall.readToEnd(fd, limit: maximumFileSize) {
+        case .success(let bytes):
+            return bytes
+        case .failure(.tooLarge):
+            throw SessionCaptureError(.tooLarge, file: name, "more than \(maximumFileSize) bytes; a capture file holds at most that")
+        case .failure(.errno(let code)):
+            throw SessionCaptureError(.unreadable, file: name, "cannot read: \(String(cString: strerror(code)))")
         }
     }
 }

@@ -24,15 +24,10 @@ enum BoundedFileReader {
         let fd = open(path, O_RDONLY)
         guard fd >= 0 else { throw .cannotOpen(String(cString: strerror(errno))) }
         defer { close(fd) }
-        var bytes: [UInt8] = []
-        var chunk = [UInt8](repeating: 0, count: 64 * 1024)
-        while true {
-            let wanted = min(chunk.count, maximumSize + 1 - bytes.count)
-            let result = chunk.withUnsafeMutableBytes { buffer in SystemCall.make { read(fd, buffer.baseAddress, wanted) } }
-            guard case .success(let count) = result else { throw .readFailed(String(cString: strerror(result.failureCode))) }
-            if count == 0 { return bytes }
-            bytes.append(contentsOf: chunk[0..<count])
-            if bytes.count > maximumSize { throw .tooLarge }
+        switch SystemCall.readToEnd(fd, limit: maximumSize) {
+        case .success(let bytes): return bytes
+        case .failure(.tooLarge): throw .tooLarge
+        case .failure(.errno(let code)): throw .readFailed(String(cString: strerror(code)))
         }
     }
 }
