@@ -24,7 +24,7 @@ public final class SimAdvertiser: Sendable {
     /// A listening channel and the links it accepted, not yet taken.
     private struct Listener: Sendable {
         let channel: any Channel
-        let links: NIOLoopBound<ReceiveQueue<any Channel>>
+        let links: NIOLoopBound<ReceiveQueue<AcceptedLink>>
     }
 
     /// Advertises on the listening socket `socket` bound to `address` (taking ownership of it).
@@ -32,7 +32,9 @@ public final class SimAdvertiser: Sendable {
         self.address = address
         let loop = MultiThreadedEventLoopGroup.singleton.next()
         let maximumPDUSize = SimBearer.defaultMaximumPDUSize
-        listener = ServerBootstrap(group: loop, childGroup: MultiThreadedEventLoopGroup.singleton)
+        // The links run on the listener's event loop: each is paired with its delivery handler
+        // there, before it is registered and can close.
+        listener = ServerBootstrap(group: loop, childGroup: loop)
             // Clients wait in the backlog until the queue of accepted links is in place.
             .serverChannelOption(ChannelOptions.autoRead, value: false)
             .childChannelOption(ChannelOptions.recvAllocator, value: SimBearer.receiveAllocator(maximumPDUSize: maximumPDUSize))
@@ -71,7 +73,7 @@ public final class SimAdvertiser: Sendable {
         guard let link else {
             throw BLEError(.linkClosed, "advertising \"\(address)\" has stopped")
         }
-        return SimBearer(channel: link, maximumPDUSize: SimBearer.defaultMaximumPDUSize)
+        return SimBearer(channel: link.channel, delivery: link.delivery, maximumPDUSize: SimBearer.defaultMaximumPDUSize)
     }
 
     /// Stops advertising: the name is released and later connects fail. Idempotent. The name
@@ -86,11 +88,17 @@ public final class SimAdvertiser: Sendable {
         try? await listening.channel.close()
     }
 
+    /// A link accepted and set up, with the handler that holds what it receives.
+    private struct AcceptedLink: Sendable {
+        let channel: any Channel
+        let delivery: NIOLoopBound<InboundDeliveryHandler<ByteBuffer>>
+    }
+
     /// The links accepted on the listening channel, waiting for ``accept(timeout:)``.
     private final class AcceptedLinks: ChannelInboundHandler {
         typealias InboundIn = any Channel
 
-        let queue: ReceiveQueue<any Channel>
+        let queue: ReceiveQueue<AcceptedLink>
 
         init(on eventLoop: any EventLoop, address: String) {
             queue = ReceiveQueue(on: eventLoop, limit: SimAdvertiser.acceptQueueLimit, itemName: "clients of \"\(address)\"")
@@ -99,7 +107,10 @@ public final class SimAdvertiser: Sendable {
         func channelRead(context: ChannelHandlerContext, data: NIOAny) {
             let link = unwrapInboundIn(data)
             // Beyond the limit a client is turned away; advertising goes on.
-            guard queue.count < SimAdvertiser.acceptQueueLimit, queue.append(link) else {
+            guard queue.count < SimAdvertiser.acceptQueueLimit,
+                  let delivery = try? link.pipeline.syncOperations.handler(type: InboundDeliveryHandler<ByteBuffer>.self),
+                  queue.append(AcceptedLink(channel: link, delivery: NIOLoopBound(delivery, eventLoop: link.eventLoop)))
+            else {
                 link.close(promise: nil)
                 return
             }
@@ -109,7 +120,7 @@ public final class SimAdvertiser: Sendable {
         }
 
         func channelInactive(context: ChannelHandlerContext) {
-            for link in queue.removeAll() { link.close(promise: nil) }
+            for link in queue.removeAll() { link.channel.close(promise: nil) }
             queue.finish()
             context.fireChannelInactive()
         }

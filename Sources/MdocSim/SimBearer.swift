@@ -1,6 +1,7 @@
 import Glibc
 import MdocBLE
 import MdocPosix
+import NIOConcurrencyHelpers
 import NIOCore
 import NIOPosix
 
@@ -24,10 +25,15 @@ public final class SimBearer: ATTBearer {
     public let maximumPDUSize: Int
     /// The socket's channel.
     let channel: any Channel
+    /// The last handler of the channel, which holds what arrives until ``attach(_:)``. Kept here
+    /// because a channel that closes drops its handlers: PDUs the peer sent before it left are
+    /// still delivered after that.
+    private let delivery: NIOLoopBound<InboundDeliveryHandler<ByteBuffer>>
 
-    /// The bearer of `channel`, set up by ``configure(_:maximumPDUSize:)``.
-    init(channel: any Channel, maximumPDUSize: Int) {
+    /// The bearer of `channel`, whose `delivery` ``configure(_:maximumPDUSize:)`` added.
+    init(channel: any Channel, delivery: NIOLoopBound<InboundDeliveryHandler<ByteBuffer>>, maximumPDUSize: Int) {
         self.channel = channel
+        self.delivery = delivery
         self.maximumPDUSize = maximumPDUSize
     }
 
@@ -39,15 +45,17 @@ public final class SimBearer: ATTBearer {
     public var eventLoop: any EventLoop { channel.eventLoop }
 
     /// Sets up a sim socket's `channel`: packet boundaries, the size limit, and the hand-over of
-    /// received PDUs to the bearer's consumer.
-    static func configure(_ channel: any Channel, maximumPDUSize: Int) throws {
+    /// received PDUs to the bearer's consumer, whose handler it returns. On the channel's event
+    /// loop.
+    @discardableResult
+    static func configure(_ channel: any Channel, maximumPDUSize: Int) throws -> NIOLoopBound<InboundDeliveryHandler<ByteBuffer>> {
         let framing = PacketFramingHandler(maximumPacketSize: maximumPDUSize) { size in
             BLEError(.pduTooLarge,
                      "the peer on the sim link sent a packet of \(size) bytes, above the link's maximum of \(maximumPDUSize); the link is closed")
         }
-        try channel.pipeline.syncOperations.addHandlers([
-            framing, InboundDeliveryHandler<ByteBuffer>(limit: receiveQueueLimit, linkName: "the sim link"),
-        ])
+        let delivery = InboundDeliveryHandler<ByteBuffer>(limit: receiveQueueLimit, linkName: "the sim link")
+        try channel.pipeline.syncOperations.addHandlers([framing, delivery])
+        return NIOLoopBound(delivery, eventLoop: channel.eventLoop)
     }
 
     /// The receive allocator of a sim socket's channel.
@@ -57,13 +65,19 @@ public final class SimBearer: ATTBearer {
 
     /// Takes ownership of the connected SOCK_SEQPACKET socket `socket` (closed on failure).
     static func connected(socket: Int32, maximumPDUSize: Int = SimBearer.defaultMaximumPDUSize) async throws(BLEError) -> SimBearer {
+        let delivery = NIOLockedValueBox<NIOLoopBound<InboundDeliveryHandler<ByteBuffer>>?>(nil)
         let bootstrap = ClientBootstrap(group: MultiThreadedEventLoopGroup.singleton)
             .channelOption(ChannelOptions.recvAllocator, value: receiveAllocator(maximumPDUSize: maximumPDUSize))
             .channelInitializer { channel in
-                channel.eventLoop.makeCompletedFuture { try configure(channel, maximumPDUSize: maximumPDUSize) }
+                channel.eventLoop.makeCompletedFuture {
+                    let handler = try configure(channel, maximumPDUSize: maximumPDUSize)
+                    delivery.withLockedValue { $0 = handler }
+                }
             }
         do {
-            return SimBearer(channel: try await bootstrap.withConnectedSocket(socket).get(), maximumPDUSize: maximumPDUSize)
+            let channel = try await bootstrap.withConnectedSocket(socket).get()
+            guard let handler = delivery.withLockedValue({ $0 }) else { throw ChannelError.inappropriateOperationForState }
+            return SimBearer(channel: channel, delivery: handler, maximumPDUSize: maximumPDUSize)
         } catch {
             throw BLEError(.systemCall, "the sim link could not be set up: \(error)")
         }
@@ -86,13 +100,7 @@ public final class SimBearer: ATTBearer {
 
     /// Hands what the socket receives to `consumer`.
     public func attach(_ consumer: ATTBearerConsumer) {
-        do {
-            try channel.pipeline.syncOperations.handler(type: InboundDeliveryHandler<ByteBuffer>.self).attach(
-                received: { consumer.received(Array($0.readableBytesView)) }, ended: consumer.ended)
-        } catch {
-            // The channel closed and its handlers are gone: the link has ended.
-            consumer.ended(.success(()))
-        }
+        delivery.value.attach(received: { consumer.received(Array($0.readableBytesView)) }, ended: consumer.ended)
     }
 
     /// Closes the link; the consumer sees it end and the peer sees the link close. Idempotent.

@@ -265,6 +265,8 @@ struct SimLinkTests {
         try await connected.send([1])
         try await connected.send([2])
         connected.close()
+        // Attached only once the link has closed and its channel dropped its handlers.
+        try await accepted.channel.closeFuture.get()
         let inbox = await ATTBearerInbox(accepted)
         #expect(try await inbox.receive() == [1])
         #expect(try await inbox.receive() == [2])

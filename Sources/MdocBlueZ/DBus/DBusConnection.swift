@@ -212,7 +212,6 @@ actor DBusConnection {
     /// Takes the messages from now on and says Hello (Specification: "Message Bus Messages"),
     /// which gives the connection its unique name.
     private func start() async throws(DBusError) {
-        let loop = eventLoop
         do {
             try channel.pipeline.syncOperations.handler(type: InboundDeliveryHandler<DBusMessage>.self).attach(
                 received: { [weak self] message in self?.assumeIsolated { $0.dispatch(message) } },
@@ -220,7 +219,6 @@ actor DBusConnection {
         } catch {
             throw DBusError.connection("the connection closed while it was set up")
         }
-        _ = loop
         let reply = try await call("org.freedesktop.DBus", "/org/freedesktop/DBus", "org.freedesktop.DBus", "Hello")
         guard let name = reply.first?.stringValue else { throw DBusError.connection("the bus answered Hello without a name") }
         uniqueName = name

@@ -2,6 +2,7 @@ import Glibc
 import Logging
 import MdocBLE
 import MdocPosix
+import NIOConcurrencyHelpers
 import NIOCore
 import NIOPosix
 
@@ -30,11 +31,26 @@ public final class HCITransport: Sendable, CustomStringConvertible {
     public let spec: HCITransportSpec?
     /// The link's channel.
     let channel: any Channel
+    /// The last handler of the channel, which holds what arrives until ``attach(received:ended:)``.
+    /// Kept here because a channel that closes drops its handlers: packets the controller sent
+    /// before it went away are still delivered after that.
+    private let delivery: NIOLoopBound<InboundDeliveryHandler<HCIPacket>>
 
-    private init(channel: any Channel, spec: HCITransportSpec?) {
+    private init(channel: any Channel, delivery: NIOLoopBound<InboundDeliveryHandler<HCIPacket>>, spec: HCITransportSpec?) {
         self.channel = channel
+        self.delivery = delivery
         self.spec = spec
     }
+
+    /// The transport of `channel` once the bootstrap that ran ``configure(_:framing:spec:snoop:logger:)``
+    /// into `delivery` made it.
+    private convenience init(channel: any Channel, configured delivery: DeliveryHandlerBox, spec: HCITransportSpec?) throws {
+        guard let handler = delivery.withLockedValue({ $0 }) else { throw ChannelError.inappropriateOperationForState }
+        self.init(channel: channel, delivery: handler, spec: spec)
+    }
+
+    /// Where a channel initializer leaves the delivery handler it added.
+    private typealias DeliveryHandlerBox = NIOLockedValueBox<NIOLoopBound<InboundDeliveryHandler<HCIPacket>>?>
 
     deinit {
         channel.close(promise: nil)
@@ -62,15 +78,18 @@ public final class HCITransport: Sendable, CustomStringConvertible {
     /// TCP_NODELAY: HCI packets are small and latency-bound).
     private static func connect(host: String, port: UInt16, spec: HCITransportSpec, snoop: BTSnoopWriter?,
                                 logger: Logger) async throws(BLEError) -> HCITransport {
+        let delivery = DeliveryHandlerBox(nil)
         let bootstrap = ClientBootstrap(group: MultiThreadedEventLoopGroup.singleton)
             .connectTimeout(TimeAmount(connectTimeout))
             .channelInitializer { channel in
                 channel.eventLoop.makeCompletedFuture {
-                    try configure(channel, framing: .h4Stream, spec: spec, snoop: snoop, logger: logger)
+                    let handler = try configure(channel, framing: .h4Stream, spec: spec, snoop: snoop, logger: logger)
+                    delivery.withLockedValue { $0 = handler }
                 }
             }
         do {
-            return HCITransport(channel: try await bootstrap.connect(host: host, port: Int(port)).get(), spec: spec)
+            return try HCITransport(channel: try await bootstrap.connect(host: host, port: Int(port)).get(), configured: delivery,
+                                    spec: spec)
         } catch let error as NIOConnectionError {
             throw unreachable(host: host, port: port, error.connectionErrors.last?.error ?? error.dnsAError ?? error.dnsAAAAError)
         } catch {
@@ -104,11 +123,16 @@ public final class HCITransport: Sendable, CustomStringConvertible {
             bootstrap = bootstrap.channelOption(ChannelOptions.recvAllocator,
                                                 value: PacketFramingHandler.receiveAllocator(maximumPacketSize: maximumSize))
         }
+        let delivery = DeliveryHandlerBox(nil)
         let configured = bootstrap.channelInitializer { channel in
-            channel.eventLoop.makeCompletedFuture { try configure(channel, framing: framing, spec: spec, snoop: snoop, logger: logger) }
+            channel.eventLoop.makeCompletedFuture {
+                let handler = try configure(channel, framing: framing, spec: spec, snoop: snoop, logger: logger)
+                delivery.withLockedValue { $0 = handler }
+            }
         }
         do {
-            return HCITransport(channel: try await configured.takingOwnershipOfDescriptor(inputOutput: descriptor).get(), spec: spec)
+            return try HCITransport(channel: try await configured.takingOwnershipOfDescriptor(inputOutput: descriptor).get(),
+                                    configured: delivery, spec: spec)
         } catch {
             Glibc.close(descriptor)
             throw BLEError(.systemCall, "the HCI transport \(spec.map { "hci:\($0)" } ?? "") could not be set up: \(error)")
@@ -116,9 +140,9 @@ public final class HCITransport: Sendable, CustomStringConvertible {
     }
 
     /// Sets up the pipeline of a controller's channel: framing, the packet recorder, and the
-    /// hand-over of received packets to the host.
+    /// hand-over of received packets to the host, whose handler it returns.
     private static func configure(_ channel: any Channel, framing: Framing, spec: HCITransportSpec?, snoop: BTSnoopWriter?,
-                                  logger: Logger) throws {
+                                  logger: Logger) throws -> NIOLoopBound<InboundDeliveryHandler<HCIPacket>> {
         let name = "the HCI transport \(spec.map { "hci:\($0)" } ?? "")"
         let operations = channel.pipeline.syncOperations
         switch framing {
@@ -132,7 +156,9 @@ public final class HCITransport: Sendable, CustomStringConvertible {
             try operations.addHandler(HCIDatagramCodec())
         }
         try operations.addHandler(HCIPacketRecorder(snoop: snoop, logger: logger))
-        try operations.addHandler(InboundDeliveryHandler<HCIPacket>(limit: receiveQueueLimit, linkName: name))
+        let delivery = InboundDeliveryHandler<HCIPacket>(limit: receiveQueueLimit, linkName: name)
+        try operations.addHandler(delivery)
+        return NIOLoopBound(delivery, eventLoop: channel.eventLoop)
     }
 
     /// The event loop of the link, which runs the host.
@@ -158,12 +184,7 @@ public final class HCITransport: Sendable, CustomStringConvertible {
     /// link to `ended`: success when the controller closed it or ``close()`` was called, else why
     /// it failed (`malformedPacket` for bytes that are not HCI packets). On ``eventLoop``, once.
     func attach(received: @escaping (HCIPacket) -> Void, ended: @escaping (Result<Void, BLEError>) -> Void) {
-        do {
-            try channel.pipeline.syncOperations.handler(type: InboundDeliveryHandler<HCIPacket>.self)
-                .attach(received: received, ended: ended)
-        } catch {
-            ended(.success(()))
-        }
+        delivery.value.attach(received: received, ended: ended)
     }
 
     /// Closes the transport; the host sees it end. Idempotent.
