@@ -57,7 +57,7 @@ public enum SimLink: Sendable {
         let deadline = ContinuousClock.now + timeout
         if let socket = try attempt(address) { return try await SimBearer.connected(socket: socket) }
         // Listening before the next attempt: an advertiser binding after it announces to us.
-        let scanner = try SimScanner()
+        let scanner = try SimScanner(lookingFor: address)
         defer { scanner.stop() }
         while true {
             if let socket = try attempt(address) { return try await SimBearer.connected(socket: socket) }

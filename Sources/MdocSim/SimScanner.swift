@@ -18,6 +18,10 @@ final class SimScanner: Sendable {
     static let namePrefix = "mdoc-sim-scan/"
     /// The most announcements held until the scanner takes them.
     static let announcementLimit = 256
+    /// The most announcing connections waiting to be accepted, 4096 (Linux caps it at
+    /// net.core.somaxconn): every advertiser of the machine announces to every scanner, and an
+    /// announcement that finds the backlog full is skipped.
+    static let backlog: Int32 = 4096
 
     private static let counter = Atomic<Int>(0)
 
@@ -31,11 +35,13 @@ final class SimScanner: Sendable {
         let announcements: NIOLoopBound<ReceiveQueue<String>>
     }
 
-    /// Starts listening for announcements. Throws `systemCall` when the socket fails.
-    init() throws(BLEError) {
+    /// Starts listening for announcements: of `address` only, or of every advertiser when nil (a
+    /// scan), so that the announcements of other advertisers cannot fill the queue of a client
+    /// waiting for one. Throws `systemCall` when the socket fails.
+    init(lookingFor address: String? = nil) throws(BLEError) {
         let number = Self.counter.wrappingAdd(1, ordering: .relaxed).newValue
         let name = SimLink.namespace + Self.namePrefix + "\(getpid())-\(number)"
-        let socket = try SimSocket.listen(on: name, "listening for sim advertisers")
+        let socket = try SimSocket.listen(on: name, backlog: Self.backlog, "listening for sim advertisers")
         self.name = name
         let loop = MultiThreadedEventLoopGroup.singleton.next()
         listener = ServerBootstrap(group: loop, childGroup: loop)
@@ -48,7 +54,7 @@ final class SimScanner: Sendable {
                     let queue = ReceiveQueue<String>(on: channel.eventLoop, limit: Self.announcementLimit,
                                                      itemName: "sim announcements")
                     let bound = NIOLoopBound(queue, eventLoop: channel.eventLoop)
-                    try channel.pipeline.syncOperations.addHandler(Announcements(queue: queue))
+                    try channel.pipeline.syncOperations.addHandler(Announcements(queue: queue, wanted: address))
                     try channel.syncOptions?.setOption(ChannelOptions.autoRead, value: true)
                     return Listener(channel: channel, announcements: bound)
                 }
@@ -86,16 +92,19 @@ final class SimScanner: Sendable {
         typealias InboundIn = any Channel
 
         let queue: ReceiveQueue<String>
+        /// The one address announcements are taken of, nil for all.
+        let wanted: String?
 
-        init(queue: ReceiveQueue<String>) {
+        init(queue: ReceiveQueue<String>, wanted: String?) {
             self.queue = queue
+            self.wanted = wanted
         }
 
         func channelRead(context: ChannelHandlerContext, data: NIOAny) {
             let connection = unwrapInboundIn(data)
             // The scanner's connections run on its own event loop.
             do {
-                try connection.pipeline.syncOperations.addHandler(Announcement(queue: queue))
+                try connection.pipeline.syncOperations.addHandler(Announcement(queue: queue, wanted: wanted))
             } catch {
                 connection.close(promise: nil)
                 return
@@ -116,15 +125,18 @@ final class SimScanner: Sendable {
         typealias InboundIn = ByteBuffer
 
         let queue: ReceiveQueue<String>
+        let wanted: String?
 
-        init(queue: ReceiveQueue<String>) {
+        init(queue: ReceiveQueue<String>, wanted: String?) {
             self.queue = queue
+            self.wanted = wanted
         }
 
         func channelRead(context: ChannelHandlerContext, data: NIOAny) {
             let address = String(decoding: unwrapInboundIn(data).readableBytesView, as: UTF8.self)
-            // Announcements beyond the limit are dropped: each only says "look again".
-            if queue.count < SimScanner.announcementLimit { queue.append(address) }
+            // Announcements beyond the limit are dropped: each only says "look again". A
+            // client waiting for one address holds only those, so its queue cannot fill.
+            if wanted == nil || address == wanted, queue.count < SimScanner.announcementLimit { queue.append(address) }
             context.close(promise: nil)
         }
     }

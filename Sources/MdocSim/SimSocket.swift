@@ -22,7 +22,7 @@ enum SimSocket {
 
     /// A socket bound to the abstract name `name` and listening. Throws `systemCall` when the
     /// name is taken or the socket fails.
-    static func listen(on name: String, _ what: String) throws(BLEError) -> Int32 {
+    static func listen(on name: String, backlog: Int32 = backlog, _ what: String) throws(BLEError) -> Int32 {
         let fd = try makeSocket(what)
         do throws(BLEError) {
             let bound = try withAddress(name) { (address, length) throws(BLEError) in
