@@ -1,30 +1,22 @@
-# The test suite in four runs of the test binary; scripts/test.sh and scripts/sanitizers.sh source
+# The test suite in two runs of the test binary; scripts/test.sh and scripts/sanitizers.sh source
 # this file and call `test_runs` with the options every `swift test` gets (a scratch path, a
-# sanitizer, suites to skip). Why four processes, not one:
+# sanitizer, suites to skip).
 #
-# 1. Everything but the runs below: the units of every module, and whole sessions run in this
-#    process by the session drivers over the in-memory radio and over sim (MdocPresentationTests).
-# 2. The program tests (MdocCLITests but the suites of run 3), with DBusConnectionTests, whose
-#    private buses and sockets stay away from the hostile peers' timing. The program tests wait
-#    synchronously for the programs they start, each wait holding a thread of the test process's
-#    cooperative pool (two threads on a two-core machine); tests whose peers or timers run on
-#    that pool in the same process (the sim and HCI host tests, the hostile peers, the drivers'
-#    bounds) were starved for tens of seconds when both ran side by side on a loaded machine.
-# 3. The hostile peers: the link fault and link behaviour tests, which run the session drivers in
-#    this process against hostile peers over sim and over hci:tcp with Bumble, and the program
-#    tests whose hostile peers run in this process and which await their programs (the hostile
-#    programs' tests, resource bounds, cloned credentials, and the exit code tests, one of whose
-#    cases is a cloned credential's hostile holder). Over hci each of those tests starts three
-#    Bumble controllers, tens of Python processes at once: beside run 1 they held the machine long
-#    enough for the LE host's and the sim link's own short bounds there to run out.
-# 4. DescriptorHygieneTests alone: they count every descriptor of the process.
+# 1. Everything but the run below: the units of every module; whole sessions run in this process
+#    by the session drivers over the in-memory radio, over sim and over hci:tcp with Bumble
+#    (MdocPresentationTests), with hostile peers among them; and the program tests
+#    (MdocCLITests), whose waits for the programs they start hold no thread of the cooperative
+#    pool (BackgroundProgram). At most `test_width` test cases run at once
+#    (SWT_EXPERIMENTAL_MAXIMUM_PARALLELIZATION_WIDTH, Swift Testing 6.3). Unbounded, every test
+#    starts at once: the program tests and the hci link tests start hundreds of processes (each
+#    hci test three Bumble controllers, tens of Python processes), and on a two-core machine the
+#    peers and timers of the in-process tests then waited long enough for the LE host's, the sim
+#    link's and the GATT client's own bounds to run out.
+# 2. DescriptorHygieneTests alone: they count every descriptor of the process, which the other
+#    tests' sockets, pipes and child processes change while they run.
 source scripts/test-peers-path.sh
-hostile_driver_suites='MdocPresentationTests\.(LinkFaultTests|LinkBehaviourTests)'
-hostile_program_suites='MdocCLITests\.(HostileProgramTests|ResourceBoundsTests|ClonedCredentialTests|ExitCodeTests)'
+test_width=8
 test_runs() {
-    swift test --skip-build "$@" --skip MdocCLITests --skip DBusConnectionTests --skip DescriptorHygieneTests \
-        --skip "$hostile_driver_suites"
-    swift test --skip-build "$@" --filter MdocCLITests --filter DBusConnectionTests --skip "$hostile_program_suites"
-    swift test --skip-build "$@" --filter "$hostile_driver_suites" --filter "$hostile_program_suites"
+    SWT_EXPERIMENTAL_MAXIMUM_PARALLELIZATION_WIDTH=$test_width swift test --skip-build "$@" --skip DescriptorHygieneTests
     swift test --skip-build "$@" --filter DescriptorHygieneTests
 }

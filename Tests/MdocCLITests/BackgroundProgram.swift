@@ -6,7 +6,7 @@ import MdocTestSupport
 ///
 /// Its output goes to files that the test reads while it runs; ``wait(timeout:)`` collects the
 /// result, and a program still running at the deadline is killed so no test leaves a process
-/// behind.
+/// behind. Every wait is asynchronous and holds no thread of the cooperative pool.
 final class BackgroundProgram {
     /// How long a program may take to end after SIGTERM before it is killed.
     static let terminationGrace: TimeInterval = 10
@@ -47,8 +47,9 @@ final class BackgroundProgram {
             directory: directory, standardOutput: .file(outPath), standardError: .file(errPath))
     }
 
+    /// A program still running when the test lets go of it is stopped (``stop()``).
     deinit {
-        if child.isRunning { end() }
+        stop()
         try? FileManager.default.removeItem(atPath: outPath)
         try? FileManager.default.removeItem(atPath: errPath)
     }
@@ -83,20 +84,14 @@ final class BackgroundProgram {
 
     /// The first line of standard output that starts with `prefix`, waiting for it up to
     /// `timeout` seconds; nil if the program ended or the time ran out first.
-    func firstLine(startingWith prefix: String, timeout: TimeInterval = 30) -> String? {
-        line(startingWith: prefix, number: 1, timeout: timeout)
+    func firstLine(startingWith prefix: String, timeout: TimeInterval = 30) async -> String? {
+        await line(startingWith: prefix, number: 1, timeout: timeout)
     }
 
     /// The `number`th line (from 1) of standard output that starts with `prefix`, waiting for
     /// it up to `timeout` seconds; nil if the program ended or the time ran out first.
-    func line(startingWith prefix: String, number: Int, timeout: TimeInterval = 30) -> String? {
-        let deadline = Date().addingTimeInterval(timeout)
-        while Date() < deadline {
-            if let line = printedLine(startingWith: prefix, number: number) { return line }
-            if !child.isRunning { return nil }
-            Thread.sleep(forTimeInterval: 0.02)
-        }
-        return nil
+    func line(startingWith prefix: String, number: Int, timeout: TimeInterval = 30) async -> String? {
+        await outputWhen(timeout: timeout) { printedLine(startingWith: prefix, number: number) }
     }
 
     /// The `number`th line of standard output so far that starts with `prefix`, or nil.
@@ -107,51 +102,33 @@ final class BackgroundProgram {
 
     /// Waits up to `timeout` seconds until standard output contains `text`; `false` if the
     /// program ended or the time ran out first.
-    func waitForOutput(containing text: String, timeout: TimeInterval = 30) -> Bool {
-        let deadline = Date().addingTimeInterval(timeout)
-        while Date() < deadline {
-            if standardOutput.contains(text) { return true }
-            if !child.isRunning { return standardOutput.contains(text) }
-            Thread.sleep(forTimeInterval: 0.02)
-        }
-        return false
+    func waitForOutput(containing text: String, timeout: TimeInterval = 30) async -> Bool {
+        await outputWhen(timeout: timeout) { standardOutput.contains(text) ? true : nil } ?? false
     }
 
-    /// Like ``line(startingWith:number:timeout:)``, but waiting without holding a thread of the
-    /// cooperative pool, for asynchronous tests whose peers run in this process.
-    func awaitLine(startingWith prefix: String, number: Int, timeout: TimeInterval = 30) async -> String? {
-        let deadline = Date().addingTimeInterval(timeout)
-        while Date() < deadline {
-            if let line = printedLine(startingWith: prefix, number: number) { return line }
-            if !child.isRunning { return printedLine(startingWith: prefix, number: number) }
-            try? await Task.sleep(for: .milliseconds(20))
-        }
-        // A test whose task waited for a thread past the deadline still finds a line that came.
-        return printedLine(startingWith: prefix, number: number)
+    /// Waits up to `timeout` seconds until standard error holds `text` `count` times; `false` if
+    /// the program ended or the time ran out first.
+    func waitForStandardError(containing text: String, count: Int = 1, timeout: TimeInterval = 30) async -> Bool {
+        await outputWhen(timeout: timeout) { standardError.components(separatedBy: text).count - 1 >= count ? true : nil } ?? false
     }
 
-    /// Waits up to `timeout` seconds, without holding a thread of the cooperative pool, until
-    /// standard error holds `text` `count` times; `false` if the program ended or the time ran
-    /// out first.
-    func awaitStandardError(containing text: String, count: Int = 1, timeout: TimeInterval = 30) async -> Bool {
+    /// What `found` finds in the output, looked for every ``pollInterval`` until the program ends
+    /// or `timeout` seconds pass. The output is files the program writes, so nothing announces
+    /// new output; the test's task sleeps between looks and holds no thread of the cooperative
+    /// pool, which the peers and timers of the tests running beside it need. A look is made
+    /// after the deadline too, so a test whose task waited for a thread past it still finds
+    /// what came.
+    private func outputWhen<Found>(timeout: TimeInterval, _ found: () -> Found?) async -> Found? {
         let deadline = Date().addingTimeInterval(timeout)
-        func found() -> Bool { standardError.components(separatedBy: text).count - 1 >= count }
-        while Date() < deadline {
-            if found() { return true }
-            if !child.isRunning { return found() }
-            try? await Task.sleep(for: .milliseconds(20))
+        while Date() < deadline, child.isRunning {
+            if let result = found() { return result }
+            try? await Task.sleep(for: Self.pollInterval)
         }
         return found()
     }
 
-    /// Like ``wait(timeout:)``, but waiting without holding a thread of the cooperative pool.
-    func awaitExit(timeout: TimeInterval = 30) async -> ProgramRunner.Result {
-        let deadline = Date().addingTimeInterval(timeout)
-        while child.isRunning, Date() < deadline {
-            try? await Task.sleep(for: .milliseconds(20))
-        }
-        return wait(timeout: 0)
-    }
+    /// How often waits look at the program's output and state.
+    static let pollInterval = Duration.milliseconds(20)
 
     /// Sends signal `number` (SIGINT for a person's Ctrl-C) when the program still runs,
     /// without waiting for it to end.
@@ -167,16 +144,35 @@ final class BackgroundProgram {
     /// Whether the program still runs.
     var isRunning: Bool { child.isRunning }
 
-    /// Ends the program with SIGTERM if it still runs, and returns its result.
-    func terminate() -> ProgramRunner.Result {
+    /// Sends SIGTERM when the program still runs, and SIGKILL after ``terminationGrace`` from a
+    /// thread of its own, without waiting: for a test's cleanup, so no test leaves a process
+    /// behind and none holds a thread of the cooperative pool for it.
+    func stop() {
+        guard child.isRunning else { return }
+        let child = child
         child.signal(SIGTERM)
-        return wait()
+        Thread.detachNewThread {
+            if child.wait(timeout: Self.terminationGrace) == nil { child.signal(SIGKILL) }
+        }
     }
 
-    /// Waits for the program to end (ending it after `timeout` seconds) and returns its result.
-    func wait(timeout: TimeInterval = 30) -> ProgramRunner.Result {
-        let timedOut = child.wait(timeout: timeout) == nil
-        if timedOut { end() }
+    /// Ends the program with SIGTERM if it still runs, and returns its result.
+    func terminate() async -> ProgramRunner.Result {
+        child.signal(SIGTERM)
+        return await wait()
+    }
+
+    /// Waits for the program to end (ending it after `timeout` seconds) and returns its result,
+    /// holding no thread of the cooperative pool meanwhile.
+    func wait(timeout: TimeInterval = 30) async -> ProgramRunner.Result {
+        let timedOut = await exit(within: timeout) == nil
+        if timedOut {
+            child.signal(SIGTERM)
+            if await exit(within: Self.terminationGrace) == nil {
+                child.signal(SIGKILL)
+                await exit(within: Self.terminationGrace)
+            }
+        }
         return ProgramRunner.Result(
             status: child.termination?.status ?? -1,
             standardOutput: standardOutput,
@@ -184,12 +180,13 @@ final class BackgroundProgram {
             timedOut: timedOut)
     }
 
-    /// SIGTERM, then SIGKILL after ``terminationGrace``; waits until it has ended.
-    private func end() {
-        child.signal(SIGTERM)
-        if child.wait(timeout: Self.terminationGrace) == nil {
-            child.signal(SIGKILL)
-            child.wait(timeout: Self.terminationGrace)
+    /// How the program ended, waiting up to `timeout` seconds; nil while it still runs.
+    @discardableResult
+    private func exit(within timeout: TimeInterval) async -> ChildProcess.Termination? {
+        let deadline = Date().addingTimeInterval(timeout)
+        while child.isRunning, Date() < deadline {
+            try? await Task.sleep(for: Self.pollInterval)
         }
+        return child.termination
     }
 }

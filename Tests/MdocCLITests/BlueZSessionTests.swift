@@ -30,37 +30,29 @@ struct BlueZSessionTests {
     }
 
     /// `mdoc-holder present` with the demo mDL, waiting for a reader, and its engagement.
-    static func holder(_ arguments: [String], environment: [String: String]) throws -> (BackgroundProgram, String) {
+    static func holder(_ arguments: [String], environment: [String: String]) async throws -> (BackgroundProgram, String) {
         let holder = try BackgroundProgram("mdoc-holder", [
             "present", "--credential", "Certs/demo/mdl.mdoc", "--yes", "--no-qr", "--log-level", "debug",
         ] + arguments, environment: environment)
-        let uri = try #require(holder.firstLine(startingWith: "mdoc:", timeout: 60), "\(holder.terminate().standardError)")
-        return (holder, uri)
-    }
-
-    /// Waits up to `timeout` seconds for `text` in the program's standard error.
-    static func waitFor(_ text: String, in program: BackgroundProgram, timeout: TimeInterval = 30) -> Bool {
-        let deadline = Date().addingTimeInterval(timeout)
-        while Date() < deadline, program.isRunning {
-            if program.standardError.contains(text) { return true }
-            Thread.sleep(forTimeInterval: 0.02)
+        guard let uri = await holder.firstLine(startingWith: "mdoc:", timeout: 60) else {
+            throw LiveSessionError("mdoc-holder printed no mdoc: URI: \(await holder.terminate().standardError)")
         }
-        return program.standardError.contains(text)
+        return (holder, uri)
     }
 
     @Test("a session verifies with one side on bluez and the other on sim, both ways, in both BLE modes",
           arguments: [("bluez", "sim", "peripheral"), ("sim", "bluez", "peripheral"), ("bluez", "sim", "central"), ("sim", "bluez", "central")])
-    func session(holderTransport: String, readerTransport: String, mode: String) throws {
+    func session(holderTransport: String, readerTransport: String, mode: String) async throws {
         let bluetoothd = try Bluetoothd()
         let folder = try LiveSession.temporaryFolder()
         defer { try? FileManager.default.removeItem(atPath: folder) }
-        let (holder, uri) = try Self.holder(["--transport", holderTransport, "--ble-mode", mode, "--timeout", Self.programTimeout],
+        let (holder, uri) = try await Self.holder(["--transport", holderTransport, "--ble-mode", mode, "--timeout", Self.programTimeout],
                                             environment: bluetoothd.environment)
-        let reader = try ProgramRunner.run("mdoc-reader", [
+        let reader = try await ProgramRunner.run("mdoc-reader", [
             "request", uri, "--preset", "full", "--json", "--timeout", Self.programTimeout, "--transport", readerTransport,
             "--log-level", "debug", "--save-session", folder + "/capture",
         ] + HCISessionTests.trust + HCISessionTests.readerAuthentication, timeout: 120, environment: bluetoothd.environment)
-        let holderResult = holder.wait(timeout: 60)
+        let holderResult = await holder.wait(timeout: 60)
         let report = bluetoothd.stop()
 
         #expect(reader.status == 0, "\(reader.standardError)")
@@ -79,7 +71,7 @@ struct BlueZSessionTests {
             #expect(holderResult.standardError.contains("match=true"))
         }
         // The captured session replays offline to the same report.
-        let replay = try ProgramRunner.run("mdoc-reader", ["verify", "--session", folder + "/capture", "--json"] + HCISessionTests.trust)
+        let replay = try await ProgramRunner.run("mdoc-reader", ["verify", "--session", folder + "/capture", "--json"] + HCISessionTests.trust)
         #expect(replay.status == reader.status, "\(replay.standardError)")
         #expect(replay.standardOutput == reader.standardOutput)
         let index = try SessionCaptureTests.index(folder + "/capture")
@@ -88,17 +80,17 @@ struct BlueZSessionTests {
     }
 
     @Test("a reader finds a holder bluetoothd has met before, whose UUIDs still list the earlier session's service")
-    func knownDevice() throws {
+    func knownDevice() async throws {
         let bluetoothd = try Bluetoothd()
         var readerOutputs: [String] = []
         for _ in 0..<2 {
-            let (holder, uri) = try Self.holder(["--transport", "sim", "--ble-mode", "peripheral", "--timeout", Self.programTimeout],
+            let (holder, uri) = try await Self.holder(["--transport", "sim", "--ble-mode", "peripheral", "--timeout", Self.programTimeout],
                                                 environment: bluetoothd.environment)
-            let reader = try ProgramRunner.run("mdoc-reader", [
+            let reader = try await ProgramRunner.run("mdoc-reader", [
                 "request", uri, "--preset", "age-over-18", "--timeout", Self.programTimeout, "--transport", "bluez",
                 "--log-level", "debug",
             ] + HCISessionTests.trust, timeout: 120, environment: bluetoothd.environment)
-            let holderResult = holder.wait(timeout: 60)
+            let holderResult = await holder.wait(timeout: 60)
             #expect(reader.status == 0, "\(reader.standardError)")
             #expect(holderResult.status == 0, "\(holderResult.standardError)")
             readerOutputs.append(reader.standardError)
@@ -114,13 +106,13 @@ struct BlueZSessionTests {
 
     @Test("Ctrl-C and SIGTERM unregister the application and the advertisement before the program ends",
           arguments: [(SIGINT, "peripheral"), (SIGTERM, "both")])
-    func signalled(signal: Int32, mode: String) throws {
+    func signalled(signal: Int32, mode: String) async throws {
         let bluetoothd = try Bluetoothd()
-        let (holder, _) = try Self.holder(["--transport", "bluez", "--ble-mode", mode, "--timeout", Self.programTimeout],
+        let (holder, _) = try await Self.holder(["--transport", "bluez", "--ble-mode", mode, "--timeout", Self.programTimeout],
                                           environment: bluetoothd.environment)
-        #expect(Self.waitFor("advertising through bluetoothd", in: holder), "\(holder.standardError)")
+        #expect(await holder.waitForStandardError(containing: "advertising through bluetoothd"), "\(holder.standardError)")
         kill(holder.processIdentifier, signal)
-        let result = holder.wait(timeout: 30)
+        let result = await holder.wait(timeout: 30)
         let report = bluetoothd.stop()
 
         #expect(result.status == 128 + signal, "\(result.standardError)")
@@ -131,19 +123,19 @@ struct BlueZSessionTests {
     }
 
     @Test("a holder that meets no reader, and a reader whose holder never connects, unregister what they registered")
-    func failures() throws {
+    func failures() async throws {
         let bluetoothd = try Bluetoothd()
-        let (holder, uri) = try Self.holder(["--transport", "bluez", "--ble-mode", "peripheral", "--timeout", "2"],
+        let (holder, uri) = try await Self.holder(["--transport", "bluez", "--ble-mode", "peripheral", "--timeout", "2"],
                                             environment: bluetoothd.environment)
-        let holderResult = holder.wait(timeout: 60)
+        let holderResult = await holder.wait(timeout: 60)
         #expect(holderResult.status == 8, "\(holderResult.standardError)")
         #expect(holderResult.standardError.contains("within 2 s"), "\(holderResult.standardError)")
 
         // A central-mode engagement whose holder is gone: the reader serves, nobody comes.
-        let (centralHolder, centralURI) = try Self.holder(["--transport", "sim", "--ble-mode", "central", "--timeout", "1"],
+        let (centralHolder, centralURI) = try await Self.holder(["--transport", "sim", "--ble-mode", "central", "--timeout", "1"],
                                                           environment: ["MDOC_SIM_NAMESPACE": "elsewhere-\(UUID().uuidString)"])
-        _ = centralHolder.wait(timeout: 30)
-        let reader = try ProgramRunner.run("mdoc-reader", [
+        _ = await centralHolder.wait(timeout: 30)
+        let reader = try await ProgramRunner.run("mdoc-reader", [
             "request", centralURI, "--timeout", "2", "--transport", "bluez",
         ] + HCISessionTests.trust, timeout: 60, environment: bluetoothd.environment)
         #expect(reader.status == 8, "\(reader.standardError)")
@@ -161,9 +153,9 @@ struct BlueZSessionTests {
               (["--deny"], "not permitted to use bluetoothd"),
               (["--advertising-slots", "0"], "all advertising slots are in use"),
           ])
-    func refusals(options: [String], message: String) throws {
+    func refusals(options: [String], message: String) async throws {
         let bluetoothd = try Bluetoothd(options)
-        let result = try ProgramRunner.run("mdoc-holder", [
+        let result = try await ProgramRunner.run("mdoc-holder", [
             "present", "--credential", "Certs/demo/mdl.mdoc", "--yes", "--no-qr", "--transport", "bluez", "--ble-mode", "peripheral",
             "--timeout", "10",
         ], timeout: 60, environment: bluetoothd.environment)
@@ -177,43 +169,43 @@ struct BlueZSessionTests {
     }
 
     @Test("an adapter that is powered off still makes bluez the default, which says to power it on")
-    func poweredOffDefault() throws {
+    func poweredOffDefault() async throws {
         let bluetoothd = try Bluetoothd(["--powered-off"])
-        let scan = try ProgramRunner.run("mdoc-reader", ["scan", "--timeout", "1"], timeout: 60, environment: bluetoothd.environment)
+        let scan = try await ProgramRunner.run("mdoc-reader", ["scan", "--timeout", "1"], timeout: 60, environment: bluetoothd.environment)
         _ = bluetoothd.stop()
         #expect(scan.status == 8)
         #expect(scan.standardError.contains("cannot use bluez: adapter hci0 is powered off"), "\(scan.standardError)")
     }
 
     @Test("without bluetoothd or without a system bus, bluez says so and the default transport is sim")
-    func absent() throws {
+    func absent() async throws {
         let bus = try PrivateBus()
         defer { bus.stop() }
-        let noBluetoothd = try ProgramRunner.run("mdoc-reader", ["scan", "--transport", "bluez", "--timeout", "1"],
+        let noBluetoothd = try await ProgramRunner.run("mdoc-reader", ["scan", "--transport", "bluez", "--timeout", "1"],
                                                  timeout: 60, environment: ["DBUS_SYSTEM_BUS_ADDRESS": bus.address])
         #expect(noBluetoothd.status == 8)
         #expect(noBluetoothd.standardError.contains("bluetoothd is not running"), "\(noBluetoothd.standardError)")
 
-        let noBus = try ProgramRunner.run("mdoc-reader", ["scan", "--transport", "bluez:hci0", "--timeout", "1"],
+        let noBus = try await ProgramRunner.run("mdoc-reader", ["scan", "--transport", "bluez:hci0", "--timeout", "1"],
                                           timeout: 60, environment: ["DBUS_SYSTEM_BUS_ADDRESS": "unix:path=/nonexistent/swift-mdoc-bus"])
         #expect(noBus.status == 8)
         #expect(noBus.standardError.contains("no D-Bus system bus answers"), "\(noBus.standardError)")
 
-        let fallback = try ProgramRunner.run("mdoc-reader", ["scan", "--timeout", "0.2"],
+        let fallback = try await ProgramRunner.run("mdoc-reader", ["scan", "--timeout", "0.2"],
                                              timeout: 60, environment: ["DBUS_SYSTEM_BUS_ADDRESS": bus.address])
         #expect(fallback.status == 0, "\(fallback.standardError)")
         #expect(fallback.standardError.contains("over sim"), "\(fallback.standardError)")
     }
 
     @Test("with bluetoothd and an adapter, bluez is the default; mdoc-reader scan lists a holder through it")
-    func defaultAndScan() throws {
+    func defaultAndScan() async throws {
         let bluetoothd = try Bluetoothd()
-        let (holder, uri) = try Self.holder(["--transport", "sim", "--ble-mode", "peripheral", "--timeout", "30"],
+        let (holder, uri) = try await Self.holder(["--transport", "sim", "--ble-mode", "peripheral", "--timeout", "30"],
                                             environment: bluetoothd.environment)
-        defer { _ = holder.terminate() }
-        let scan = try ProgramRunner.run("mdoc-reader", ["scan", "--timeout", "1", "--json"],
+        defer { holder.stop() }
+        let scan = try await ProgramRunner.run("mdoc-reader", ["scan", "--timeout", "1", "--json"],
                                          timeout: 60, environment: bluetoothd.environment)
-        let engagement = try ProgramRunner.run("mdoc", ["inspect", uri], timeout: 60)
+        let engagement = try await ProgramRunner.run("mdoc", ["inspect", uri], timeout: 60)
         _ = bluetoothd.stop()
 
         #expect(scan.status == 0, "\(scan.standardError)")

@@ -25,10 +25,10 @@ struct BumblePeerTests {
 
     @Test("reader_peer reads a 20 KB portrait from mdoc-holder and verifies it, in each BLE mode and each way to end",
           arguments: [("peripheral", "status"), ("central", "state")])
-    func holderToPeerReader(mode: String, end: String) throws {
+    func holderToPeerReader(mode: String, end: String) async throws {
         let folder = try LiveSession.temporaryFolder()
         defer { try? FileManager.default.removeItem(atPath: folder) }
-        let (credential, portrait) = try HCISessionTests.credentialWithLargePortrait(in: folder)
+        let (credential, portrait) = try await HCISessionTests.credentialWithLargePortrait(in: folder)
         let controllers = try VirtualControllers(count: 2, checkout: Vectors.repositoryRoot)
         defer { controllers.stop() }
 
@@ -36,13 +36,13 @@ struct BumblePeerTests {
             "present", "--credential", credential, "--yes", "--no-qr", "--timeout", Self.programTimeout,
             "--transport", controllers.transport(0), "--log-level", "debug",
         ])
-        let uri = try #require(holder.firstLine(startingWith: "mdoc:", timeout: 60), "\(holder.standardError)")
-        let reader = try Self.peer("reader_peer.py", [
+        let uri = try #require(await holder.firstLine(startingWith: "mdoc:", timeout: 60), "\(holder.standardError)")
+        let reader = try await Self.peer("reader_peer.py", [
             uri, "--transport", "tcp-client:127.0.0.1:\(controllers.ports[1])", "--trust", "Certs/demo/iaca.pem",
             "--mode", mode, "--end", end, "--timeout", Self.programTimeout,
             "--elements", "org.iso.18013.5.1:family_name,org.iso.18013.5.1:portrait,org.iso.18013.5.1:biometric_template_face",
         ]).wait(timeout: 120)
-        let holderResult = holder.wait(timeout: 60)
+        let holderResult = await holder.wait(timeout: 60)
 
         #expect(reader.status == 0, "\(reader.standardOutput)\n\(reader.standardError)")
         #expect(holderResult.status == 0, "\(holderResult.standardError)")
@@ -67,20 +67,20 @@ struct BumblePeerTests {
 
     @Test("mdoc-reader reads and verifies holder_peer's mDL, in each BLE mode and each device authentication",
           arguments: [("peripheral", "mac"), ("central", "signature")])
-    func peerHolderToReader(mode: String, deviceAuthentication: String) throws {
+    func peerHolderToReader(mode: String, deviceAuthentication: String) async throws {
         let controllers = try VirtualControllers(count: 2, checkout: Vectors.repositoryRoot)
         defer { controllers.stop() }
         let holder = try Self.peer("holder_peer.py", [
             "--credential", "Certs/demo/mdl.mdoc", "--transport", "tcp-client:127.0.0.1:\(controllers.ports[0])",
             "--mode", mode, "--device-auth", deviceAuthentication, "--timeout", Self.programTimeout,
         ])
-        let uri = try #require(holder.firstLine(startingWith: "mdoc:", timeout: 60), "\(holder.standardError)")
-        let reader = try ProgramRunner.run("mdoc-reader", [
+        let uri = try #require(await holder.firstLine(startingWith: "mdoc:", timeout: 60), "\(holder.standardError)")
+        let reader = try await ProgramRunner.run("mdoc-reader", [
             "request", uri, "--elements", "family_name,portrait,age_over_18",
             "--json", "--timeout", Self.programTimeout, "--transport", controllers.transport(1),
             "--trust", "Certs/demo/iaca.pem", "--log-level", "debug",
         ], timeout: 120)
-        let holderResult = holder.wait(timeout: 60)
+        let holderResult = await holder.wait(timeout: 60)
 
         #expect(reader.status == 0, "\(reader.standardError)")
         #expect(holderResult.status == 0, "\(holderResult.standardOutput)\n\(holderResult.standardError)")
@@ -99,7 +99,7 @@ struct BumblePeerTests {
 
     @Test("centrals that connect and leave, and one that stays, before the peer do not end the GATT server's wait",
           arguments: ["peripheral", "central"])
-    func probingCentralsBeforeThePeer(mode: String) throws {
+    func probingCentralsBeforeThePeer(mode: String) async throws {
         let controllers = try VirtualControllers(count: 3, checkout: Vectors.repositoryRoot)
         defer { controllers.stop() }
         let probeTransport = "tcp-client:127.0.0.1:\(controllers.ports[1])"
@@ -112,14 +112,14 @@ struct BumblePeerTests {
                 "present", "--credential", "Certs/demo/mdl.mdoc", "--yes", "--no-qr", "--timeout", Self.programTimeout,
                 "--transport", controllers.transport(0), "--ble-mode", "peripheral", "--log-level", "info",
             ])
-            uri = try #require(server.firstLine(startingWith: "mdoc:", timeout: 60), "\(server.standardError)")
+            uri = try #require(await server.firstLine(startingWith: "mdoc:", timeout: 60), "\(server.standardError)")
             peerHolder = nil
         } else {
             let holder = try Self.peer("holder_peer.py", [
                 "--credential", "Certs/demo/mdl.mdoc", "--transport", "tcp-client:127.0.0.1:\(controllers.ports[2])",
                 "--mode", "central", "--start-on-input", "--timeout", Self.programTimeout,
             ])
-            uri = try #require(holder.firstLine(startingWith: "mdoc:", timeout: 60), "\(holder.standardError)")
+            uri = try #require(await holder.firstLine(startingWith: "mdoc:", timeout: 60), "\(holder.standardError)")
             server = try BackgroundProgram("mdoc-reader", [
                 "request", uri, "--elements", "family_name", "--json", "--timeout", Self.programTimeout,
                 "--transport", controllers.transport(0), "--ble-mode", "central", "--trust", "Certs/demo/iaca.pem",
@@ -127,34 +127,34 @@ struct BumblePeerTests {
             ])
             peerHolder = holder
         }
-        defer { _ = server.terminate() }
-        let probes = try Self.peer("probe_peer.py", [
+        defer { server.stop() }
+        let probes = try await Self.peer("probe_peer.py", [
             uri, "--transport", probeTransport, "--mode", mode, "--times", "2", "--timeout", Self.programTimeout,
         ]).wait(timeout: 120)
         #expect(try Self.result(of: probes.standardOutput)["connections"] as? Int == 2, "\(probes.standardOutput)\n\(probes.standardError)")
         let lingering = try Self.peer("probe_peer.py", [
             uri, "--transport", probeTransport, "--mode", mode, "--hold", "--timeout", Self.programTimeout,
         ])
-        #expect(lingering.firstLine(startingWith: "holding", timeout: 60) != nil, "\(lingering.standardError)")
+        #expect(await lingering.firstLine(startingWith: "holding", timeout: 60) != nil, "\(lingering.standardError)")
 
         let serverResult: ProgramRunner.Result
         if let peerHolder {
             peerHolder.send("go\n")
-            serverResult = server.wait(timeout: 120)
-            let presented = peerHolder.wait(timeout: 60)
+            serverResult = await server.wait(timeout: 120)
+            let presented = await peerHolder.wait(timeout: 60)
             #expect(try Self.result(of: presented.standardOutput)["outcome"] as? String == "presented",
                     "\(presented.standardOutput)\n\(presented.standardError)")
             #expect(try ReaderJSON(serverResult.standardOutput).outcome == "verified", "\(serverResult.standardOutput)")
         } else {
-            let reader = try ProgramRunner.run("mdoc-reader", [
+            let reader = try await ProgramRunner.run("mdoc-reader", [
                 "request", uri, "--elements", "family_name", "--json", "--timeout", Self.programTimeout,
                 "--transport", controllers.transport(2), "--trust", "Certs/demo/iaca.pem",
             ], timeout: 120)
             #expect(reader.status == 0, "\(reader.standardError)")
             #expect(try ReaderJSON(reader.standardOutput).outcome == "verified")
-            serverResult = server.wait(timeout: 60)
+            serverResult = await server.wait(timeout: 60)
         }
-        let held = lingering.wait(timeout: 60)
+        let held = await lingering.wait(timeout: 60)
 
         #expect(serverResult.status == 0, "\(serverResult.standardError)")
         #expect(serverResult.standardError.components(separatedBy: "a central left before starting the session").count - 1 == 2,
@@ -163,19 +163,19 @@ struct BumblePeerTests {
     }
 
     @Test("mdoc-holder in central client mode connects again when the reader ends its first links at once")
-    func holderConnectsAgainAfterDroppedLinks() throws {
+    func holderConnectsAgainAfterDroppedLinks() async throws {
         let controllers = try VirtualControllers(count: 2, checkout: Vectors.repositoryRoot)
         defer { controllers.stop() }
         let holder = try BackgroundProgram("mdoc-holder", [
             "present", "--credential", "Certs/demo/mdl.mdoc", "--yes", "--no-qr", "--timeout", Self.programTimeout,
             "--transport", controllers.transport(0), "--ble-mode", "central", "--log-level", "info",
         ])
-        let uri = try #require(holder.firstLine(startingWith: "mdoc:", timeout: 60), "\(holder.standardError)")
-        let reader = try Self.peer("reader_peer.py", [
+        let uri = try #require(await holder.firstLine(startingWith: "mdoc:", timeout: 60), "\(holder.standardError)")
+        let reader = try await Self.peer("reader_peer.py", [
             uri, "--transport", "tcp-client:127.0.0.1:\(controllers.ports[1])", "--trust", "Certs/demo/iaca.pem",
             "--mode", "central", "--drop-first", "2", "--timeout", Self.programTimeout,
         ]).wait(timeout: 120)
-        let holderResult = holder.wait(timeout: 60)
+        let holderResult = await holder.wait(timeout: 60)
 
         #expect(try Self.result(of: reader.standardOutput)["outcome"] as? String == "verified", "\(reader.standardOutput)\n\(reader.standardError)")
         #expect(holderResult.status == 0, "\(holderResult.standardError)")
@@ -185,7 +185,7 @@ struct BumblePeerTests {
 
     @Test("a peer that enables Server2Client notifications only gets the messages, in each BLE mode",
           arguments: ["peripheral", "central"])
-    func peerSubscribedToServer2ClientOnly(mode: String) throws {
+    func peerSubscribedToServer2ClientOnly(mode: String) async throws {
         let controllers = try VirtualControllers(count: 2, checkout: Vectors.repositoryRoot)
         defer { controllers.stop() }
         if mode == "peripheral" {
@@ -193,12 +193,12 @@ struct BumblePeerTests {
                 "present", "--credential", "Certs/demo/mdl.mdoc", "--yes", "--no-qr", "--timeout", Self.programTimeout,
                 "--transport", controllers.transport(0), "--ble-mode", "peripheral",
             ])
-            let uri = try #require(holder.firstLine(startingWith: "mdoc:", timeout: 60), "\(holder.standardError)")
-            let reader = try Self.peer("reader_peer.py", [
+            let uri = try #require(await holder.firstLine(startingWith: "mdoc:", timeout: 60), "\(holder.standardError)")
+            let reader = try await Self.peer("reader_peer.py", [
                 uri, "--transport", "tcp-client:127.0.0.1:\(controllers.ports[1])", "--trust", "Certs/demo/iaca.pem",
                 "--mode", mode, "--subscribe", "server2client", "--timeout", Self.programTimeout,
             ]).wait(timeout: 120)
-            let holderResult = holder.wait(timeout: 60)
+            let holderResult = await holder.wait(timeout: 60)
             #expect(try Self.result(of: reader.standardOutput)["outcome"] as? String == "verified", "\(reader.standardOutput)\n\(reader.standardError)")
             #expect(holderResult.status == 0, "\(holderResult.standardError)")
         } else {
@@ -206,12 +206,12 @@ struct BumblePeerTests {
                 "--credential", "Certs/demo/mdl.mdoc", "--transport", "tcp-client:127.0.0.1:\(controllers.ports[0])",
                 "--mode", mode, "--subscribe", "server2client", "--timeout", Self.programTimeout,
             ])
-            let uri = try #require(holder.firstLine(startingWith: "mdoc:", timeout: 60), "\(holder.standardError)")
-            let reader = try ProgramRunner.run("mdoc-reader", [
+            let uri = try #require(await holder.firstLine(startingWith: "mdoc:", timeout: 60), "\(holder.standardError)")
+            let reader = try await ProgramRunner.run("mdoc-reader", [
                 "request", uri, "--elements", "family_name", "--json", "--timeout", Self.programTimeout,
                 "--transport", controllers.transport(1), "--trust", "Certs/demo/iaca.pem",
             ], timeout: 120)
-            let holderResult = holder.wait(timeout: 60)
+            let holderResult = await holder.wait(timeout: 60)
             #expect(reader.status == 0, "\(reader.standardError)")
             #expect(try ReaderJSON(reader.standardOutput).outcome == "verified")
             let presented = try Self.result(of: holderResult.standardOutput)
@@ -222,19 +222,19 @@ struct BumblePeerTests {
 
     @Test("a holder that ends the session in the SessionData of its response ends mdoc-reader --termination wait at once, State 0x02 before the link closes",
           arguments: ["peripheral", "central"])
-    func holderEndingWithItsResponse(mode: String) throws {
+    func holderEndingWithItsResponse(mode: String) async throws {
         let controllers = try VirtualControllers(count: 2, checkout: Vectors.repositoryRoot)
         defer { controllers.stop() }
         let holder = try Self.peer("holder_peer.py", [
             "--credential", "Certs/demo/mdl.mdoc", "--transport", "tcp-client:127.0.0.1:\(controllers.ports[0])",
             "--mode", mode, "--end-with-response", "--timeout", Self.programTimeout,
         ])
-        let uri = try #require(holder.firstLine(startingWith: "mdoc:", timeout: 60), "\(holder.standardError)")
-        let reader = try ProgramRunner.run("mdoc-reader", [
+        let uri = try #require(await holder.firstLine(startingWith: "mdoc:", timeout: 60), "\(holder.standardError)")
+        let reader = try await ProgramRunner.run("mdoc-reader", [
             "request", uri, "--elements", "family_name", "--json", "--timeout", Self.programTimeout,
             "--transport", controllers.transport(1), "--trust", "Certs/demo/iaca.pem", "--termination", "wait",
         ], timeout: 120)
-        let holderResult = holder.wait(timeout: 60)
+        let holderResult = await holder.wait(timeout: 60)
 
         #expect(reader.status == 0, "\(reader.standardError)")
         #expect(try ReaderJSON(reader.standardOutput).outcome == "verified")
@@ -248,12 +248,12 @@ struct BumblePeerTests {
     }
 
     @Test("mdoc-reader does not call verified a document holder_peer presents from an issuer it does not trust")
-    func untrustedIssuer() throws {
+    func untrustedIssuer() async throws {
         let folder = try LiveSession.temporaryFolder()
         defer { try? FileManager.default.removeItem(atPath: folder) }
-        let pki = try ProgramRunner.run("mdoc-issuer", ["pki", folder + "/pki"])
+        let pki = try await ProgramRunner.run("mdoc-issuer", ["pki", folder + "/pki"])
         try #require(pki.status == 0, "\(pki.standardError)")
-        let issued = try ProgramRunner.run("mdoc-issuer", [
+        let issued = try await ProgramRunner.run("mdoc-issuer", [
             "issue", "--pki", folder + "/pki", "--doctype", "org.iso.18013.5.1.mDL", "--data", "Samples/mdl.json",
             "--out", folder + "/other.mdoc",
         ])
@@ -264,12 +264,12 @@ struct BumblePeerTests {
             "--credential", folder + "/other.mdoc", "--transport", "tcp-client:127.0.0.1:\(controllers.ports[0])",
             "--timeout", Self.programTimeout,
         ])
-        let uri = try #require(holder.firstLine(startingWith: "mdoc:", timeout: 60), "\(holder.standardError)")
-        let reader = try ProgramRunner.run("mdoc-reader", [
+        let uri = try #require(await holder.firstLine(startingWith: "mdoc:", timeout: 60), "\(holder.standardError)")
+        let reader = try await ProgramRunner.run("mdoc-reader", [
             "request", uri, "--elements", "family_name", "--json", "--timeout", Self.programTimeout,
             "--transport", controllers.transport(1), "--trust", "Certs/demo/iaca.pem",
         ], timeout: 120)
-        _ = holder.wait(timeout: 60)
+        _ = await holder.wait(timeout: 60)
 
         // README, exit codes: 3 is issuer data authentication failed (an untrusted chain).
         #expect(reader.status == 3, "\(reader.standardError)")

@@ -60,9 +60,9 @@ import Testing
     ]
 
     @Test(arguments: cases)
-    func pathsComplete(_ testCase: Case) throws {
+    func pathsComplete(_ testCase: Case) async throws {
         let program = testCase.words[0]
-        let script = try ProgramRunner.run(program, ["--generate-completion-script", "bash"])
+        let script = try await ProgramRunner.run(program, ["--generate-completion-script", "bash"])
         #expect(script.status == 0)
         let scriptPath = try ProgramRunner.temporaryFile(Array(script.standardOutput.utf8), suffix: ".bash")
         let driverPath = try ProgramRunner.temporaryFile(Array(Self.driver.utf8), suffix: ".sh")
@@ -70,7 +70,7 @@ import Testing
             try? FileManager.default.removeItem(atPath: scriptPath)
             try? FileManager.default.removeItem(atPath: driverPath)
         }
-        let completion = try ProgramRunner.runTool("bash", [driverPath, scriptPath] + testCase.words)
+        let completion = try await ProgramRunner.runTool("bash", [driverPath, scriptPath] + testCase.words)
         #expect(completion.status == 0, "\(completion.standardError)")
         let offered = Set(completion.standardOutput.split(separator: "\n").map(String.init))
         for path in testCase.offers {

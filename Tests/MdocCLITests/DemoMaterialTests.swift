@@ -68,12 +68,12 @@ import Testing
         let holder = try run.start("mdoc-holder", Array(holderCommand.dropFirst()), directory: folder)
         holder.send("a\n")
         holder.closeInput()
-        let uri = try #require(await holder.awaitLine(startingWith: "mdoc:", number: 1, timeout: LiveSession.waitTimeout),
+        let uri = try #require(await holder.line(startingWith: "mdoc:", number: 1, timeout: LiveSession.waitTimeout),
                                "\(holder.standardError)")
         // Terminal 2, with the URI pasted in place of the README's.
         let arguments = readerCommand.dropFirst().map { $0.hasPrefix("mdoc:") ? uri : $0 }
         let reader = try await run.run("mdoc-reader", Array(arguments), directory: folder)
-        let holderResult = await holder.awaitExit(timeout: LiveSession.waitTimeout)
+        let holderResult = await holder.wait(timeout: LiveSession.waitTimeout)
 
         #expect(reader.status == 0, "\(reader.standardError)")
         #expect(holderResult.status == 0, "\(holderResult.standardError)")

@@ -108,9 +108,9 @@ import Testing
         let run = try IsolatedRun()
         defer { run.remove() }
         let holder = try run.start("mdoc-holder", ["present", "--credential", "Certs/demo/mdl.mdoc", "--yes", "--no-qr",
-                                                   "--timeout", "\(LiveSession.awaitedHolderTimeout)"])
-        defer { _ = holder.terminate() }
-        let uri = try #require(await holder.awaitLine(startingWith: "mdoc:", number: 1, timeout: LiveSession.waitTimeout),
+                                                   "--timeout", "\(LiveSession.programTimeout)"])
+        defer { holder.stop() }
+        let uri = try #require(await holder.line(startingWith: "mdoc:", number: 1, timeout: LiveSession.waitTimeout),
                                "\(holder.standardError)")
 
         let reader = try await run.run("mdoc-reader", ["request", uri, "--trust", "Certs/demo/iaca.pem", "--portrait-out", "/nonexistent/p.jpg"])
@@ -264,8 +264,8 @@ import Testing
     /// In an 80-column help, every line of the examples is a command or continues one whose line
     /// ended in a backslash: none was broken by wrapping.
     @Test(arguments: helps)
-    func helpExamplesFitEightyColumns(command: [String]) throws {
-        let help = try ProgramRunner.run(command[0], [command[1], "--help"], environment: ["COLUMNS": "80"])
+    func helpExamplesFitEightyColumns(command: [String]) async throws {
+        let help = try await ProgramRunner.run(command[0], [command[1], "--help"], environment: ["COLUMNS": "80"])
         let lines = help.standardOutput.split(separator: "\n", omittingEmptySubsequences: false).map(String.init)
         let start = try #require(lines.firstIndex { $0.hasPrefix("Example") }, "\(help.standardOutput)")
         let examples = lines[(start + 1)...].prefix { !$0.isEmpty }

@@ -214,9 +214,9 @@ import Testing
     }
 
     /// The codes `command --help` lists after "Exit codes:".
-    static func documentedCodes(_ command: String) throws -> Set<Int32> {
+    static func documentedCodes(_ command: String) async throws -> Set<Int32> {
         let words = command.split(separator: " ").map(String.init)
-        let help = try ProgramRunner.run(words[0], Array(words.dropFirst()) + ["--help"], environment: ["COLUMNS": "2000"])
+        let help = try await ProgramRunner.run(words[0], Array(words.dropFirst()) + ["--help"], environment: ["COLUMNS": "2000"])
         guard let start = help.standardOutput.range(of: "Exit codes:") else { return [] }
         let paragraph = help.standardOutput[start.upperBound...].prefix { $0 != "\n" }
         let pattern = try NSRegularExpression(pattern: "(?:^|; ) *([0-9]+) ")
@@ -232,8 +232,8 @@ import Testing
     ]
 
     @Test(arguments: commands)
-    func everyCodeTheHelpListsHasACase(command: String) throws {
-        let documented = try Self.documentedCodes(command)
+    func everyCodeTheHelpListsHasACase(command: String) async throws {
+        let documented = try await Self.documentedCodes(command)
         let tested = Set(Self.cases.filter { $0.command == command }.map(\.status))
         #expect(!documented.isEmpty, "\(command) --help lists no exit codes")
         #expect(documented == tested, "\(command): documented \(documented.sorted()), tested \(tested.sorted())")

@@ -18,7 +18,7 @@ struct HCISessionTests {
 
     /// An mDL issued from Samples/mdl.json with the sample portrait re-encoded to at least
     /// ``portraitSize`` octets (a real JPEG), into `folder`; returns the credential's path.
-    static func credentialWithLargePortrait(in folder: String) throws -> (credential: String, portrait: [UInt8]) {
+    static func credentialWithLargePortrait(in folder: String) async throws -> (credential: String, portrait: [UInt8]) {
         let sample = try GreyImage(encoded: [UInt8](try Data(contentsOf: URL(fileURLWithPath: ProgramRunner.repositoryRoot + "/Samples/portrait.jpg"))))
         let scaled = try GreyImage(width: sample.width * 2, height: sample.height,
                                    pixels: sample.pixels.enumerated().flatMap { index, value in
@@ -30,7 +30,7 @@ struct HCISessionTests {
         let data = try String(contentsOfFile: ProgramRunner.repositoryRoot + "/Samples/mdl.json", encoding: .utf8)
         try data.write(toFile: folder + "/mdl.json", atomically: true, encoding: .utf8)
         let credential = folder + "/mdl.mdoc"
-        let issued = try ProgramRunner.run("mdoc-issuer", [
+        let issued = try await ProgramRunner.run("mdoc-issuer", [
             "issue", "--pki", "Certs/demo", "--doctype", "org.iso.18013.5.1.mDL", "--data", folder + "/mdl.json",
             "--out", credential,
         ])
@@ -40,10 +40,10 @@ struct HCISessionTests {
 
     @Test("a 20 KB portrait is presented and verified in each BLE mode, with btsnoop files and debug logs",
           arguments: ["peripheral", "central"])
-    func session(mode: String) throws {
+    func session(mode: String) async throws {
         let folder = try LiveSession.temporaryFolder()
         defer { try? FileManager.default.removeItem(atPath: folder) }
-        let (credential, portrait) = try Self.credentialWithLargePortrait(in: folder)
+        let (credential, portrait) = try await Self.credentialWithLargePortrait(in: folder)
         let controllers = try VirtualControllers(count: 2, checkout: Vectors.repositoryRoot)
         defer { controllers.stop() }
 
@@ -52,13 +52,13 @@ struct HCISessionTests {
             "--transport", controllers.transport(0), "--btsnoop", folder + "/holder.btsnoop", "--log-level", "debug",
             "--ble-mode", mode,
         ])
-        let uri = try #require(holder.firstLine(startingWith: "mdoc:", timeout: 60), "\(holder.standardError)")
-        let reader = try ProgramRunner.run("mdoc-reader", [
+        let uri = try #require(await holder.firstLine(startingWith: "mdoc:", timeout: 60), "\(holder.standardError)")
+        let reader = try await ProgramRunner.run("mdoc-reader", [
             "request", uri, "--preset", "full", "--json", "--timeout", Self.programTimeout,
             "--transport", controllers.transport(1), "--btsnoop", folder + "/reader.btsnoop", "--log-level", "debug",
             "--portrait-out", folder + "/received.jpg", "--save-session", folder + "/capture",
         ] + Self.trust + Self.readerAuthentication, timeout: 120)
-        let holderResult = holder.wait(timeout: 60)
+        let holderResult = await holder.wait(timeout: 60)
 
         #expect(reader.status == 0, "\(reader.standardError)")
         #expect(holderResult.status == 0, "\(holderResult.standardError)")
@@ -84,7 +84,7 @@ struct HCISessionTests {
             #expect(snoop.count > portrait.count, "\(name): the session's packets are in the file")
         }
         // The captured session replays offline to the same report and exit status.
-        let replay = try ProgramRunner.run("mdoc-reader", ["verify", "--session", folder + "/capture", "--json"] + Self.trust)
+        let replay = try await ProgramRunner.run("mdoc-reader", ["verify", "--session", folder + "/capture", "--json"] + Self.trust)
         #expect(replay.status == reader.status, "\(replay.standardError)")
         #expect(replay.standardOutput == reader.standardOutput)
         let index = try SessionCaptureTests.index(folder + "/capture")
@@ -94,16 +94,16 @@ struct HCISessionTests {
     }
 
     @Test("mdoc-reader scan lists a holder advertising in peripheral server mode")
-    func scan() throws {
+    func scan() async throws {
         let controllers = try VirtualControllers(count: 2, checkout: Vectors.repositoryRoot)
         defer { controllers.stop() }
         let holder = try BackgroundProgram("mdoc-holder", [
             "present", "--credential", "Certs/demo/mdl.mdoc", "--yes", "--no-qr", "--timeout", "30",
             "--transport", controllers.transport(0), "--ble-mode", "peripheral", "--log-level", "debug",
         ])
-        defer { _ = holder.terminate() }
-        _ = try #require(holder.firstLine(startingWith: "mdoc:", timeout: 60))
-        let scan = try ProgramRunner.run("mdoc-reader", ["scan", "--transport", controllers.transport(1), "--timeout", "2", "--json"],
+        defer { holder.stop() }
+        _ = try #require(await holder.firstLine(startingWith: "mdoc:", timeout: 60))
+        let scan = try await ProgramRunner.run("mdoc-reader", ["scan", "--transport", controllers.transport(1), "--timeout", "2", "--json"],
                                          timeout: 60)
         #expect(scan.status == 0, "\(scan.standardError)")
         let advertised = holder.standardError.split(separator: "\n").first { $0.contains("advertising") && $0.contains("service=") }
@@ -118,22 +118,22 @@ struct HCISessionTests {
     }
 
     @Test("transports that cannot be opened end with exit status 8 and say what to do")
-    func unavailableTransports() throws {
-        let user = try ProgramRunner.run("mdoc-reader", ["scan", "--transport", "hci:user:63", "--timeout", "1"])
+    func unavailableTransports() async throws {
+        let user = try await ProgramRunner.run("mdoc-reader", ["scan", "--transport", "hci:user:63", "--timeout", "1"])
         #expect(user.status == 8)
         #expect(user.standardError.hasPrefix("mdoc-reader: error: cannot use hci:user:63: hci:user:63: "))
         #expect(user.standardError.split(separator: "\n").count == 1)
 
-        let holder = try ProgramRunner.run("mdoc-holder", [
+        let holder = try await ProgramRunner.run("mdoc-holder", [
             "present", "--credential", "Certs/demo/mdl.mdoc", "--yes", "--no-qr", "--transport", "hci:tcp:127.0.0.1:1",
         ])
         #expect(holder.status == 8)
         #expect(holder.standardError.contains("nothing listens there; start a controller first"))
 
-        let snoop = try ProgramRunner.run("mdoc-reader", ["scan", "--btsnoop", "/tmp/x.btsnoop"])
+        let snoop = try await ProgramRunner.run("mdoc-reader", ["scan", "--btsnoop", "/tmp/x.btsnoop"])
         #expect(snoop.status == 64)
         #expect(snoop.standardError.contains("--btsnoop records HCI packets"))
-        let bad = try ProgramRunner.run("mdoc-reader", ["scan", "--transport", "hci:tcp:localhost"])
+        let bad = try await ProgramRunner.run("mdoc-reader", ["scan", "--transport", "hci:tcp:localhost"])
         #expect(bad.status == 64)
         #expect(bad.standardError.contains("hci:tcp needs HOST:PORT"))
     }

@@ -21,14 +21,14 @@ import Testing
     ) async throws -> (holder: BackgroundProgram, reader: BackgroundProgram) {
         let holder = try run.start("mdoc-holder", [
             "present", "--credential", "Certs/demo/mdl.mdoc", "--no-qr", "--transport", "sim",
-            "--timeout", "\(LiveSession.awaitedHolderTimeout)",
+            "--timeout", "\(LiveSession.programTimeout)",
         ])
-        let uri = try #require(await holder.awaitLine(startingWith: "mdoc:", number: 1, timeout: LiveSession.waitTimeout),
+        let uri = try #require(await holder.line(startingWith: "mdoc:", number: 1, timeout: LiveSession.waitTimeout),
                                "\(holder.standardError)")
         let reader = try run.start("mdoc-reader", [
             "request", uri, "--transport", "sim", "--preset", "age-over-18", "--trust", "Certs/demo/iaca.pem",
         ] + readerArguments)
-        let asked = await holder.awaitLine(startingWith: Self.question, number: 1, timeout: LiveSession.waitTimeout)
+        let asked = await holder.line(startingWith: Self.question, number: 1, timeout: LiveSession.waitTimeout)
         try #require(asked != nil, "holder: \(holder.standardOutput)\n\(holder.standardError)\nreader: \(reader.standardError)")
         return (holder, reader)
     }
@@ -37,15 +37,15 @@ import Testing
         let run = try IsolatedRun()
         defer { run.remove() }
         let (holder, reader) = try await Self.holderAsking(run, reader: ["--timeout", "\(Self.readerIdleSeconds)"])
-        defer { _ = holder.terminate() }
-        #expect(await reader.awaitStandardError(containing: "waiting for the holder's consent", timeout: LiveSession.waitTimeout),
+        defer { holder.stop() }
+        #expect(await reader.waitForStandardError(containing: "waiting for the holder's consent", timeout: LiveSession.waitTimeout),
                 "\(reader.standardError)")
         // The person thinks for longer than the reader's idle bound, then releases.
         try await Task.sleep(for: .seconds(Self.readerIdleSeconds + 2))
         holder.send("a\n")
 
-        let read = await reader.awaitExit(timeout: LiveSession.waitTimeout)
-        let presented = await holder.awaitExit(timeout: LiveSession.waitTimeout)
+        let read = await reader.wait(timeout: LiveSession.waitTimeout)
+        let presented = await holder.wait(timeout: LiveSession.waitTimeout)
         #expect(read.status == 0, "\(read.standardError)")
         #expect(read.standardOutput.contains("age_over_18"), "\(read.standardOutput)")
         #expect(presented.status == 0, "\(presented.standardError)")
@@ -55,11 +55,11 @@ import Testing
         let run = try IsolatedRun()
         defer { run.remove() }
         let (holder, reader) = try await Self.holderAsking(run, reader: ["--consent-timeout", "1"])
-        defer { _ = holder.terminate() }
+        defer { holder.stop() }
 
-        let read = await reader.awaitExit(timeout: LiveSession.waitTimeout)
+        let read = await reader.wait(timeout: LiveSession.waitTimeout)
         // Nobody answers: the holder ends because the reader left, not because of input.
-        let presented = await holder.awaitExit(timeout: LiveSession.waitTimeout)
+        let presented = await holder.wait(timeout: LiveSession.waitTimeout)
         #expect(read.status == 8, "\(read.standardError)")
         #expect(read.standardError.contains("no response from the mdoc within 1 s"), "\(read.standardError)")
         #expect(!presented.standardError.contains("sending"), "\(presented.standardError)")
@@ -72,7 +72,7 @@ import Testing
         let run = try IsolatedRun()
         defer { run.remove() }
         let (holder, reader) = try await Self.holderAsking(run, reader: [])
-        defer { _ = holder.terminate() }
+        defer { holder.stop() }
         let uri = try #require(holder.standardOutput.split(separator: "\n").first { $0.hasPrefix("mdoc:") })
 
         // 8.3.3.1.1.4: once a reader started the session, the mdoc no longer advertises it.
@@ -83,8 +83,8 @@ import Testing
         #expect(second.standardError.contains("the mdoc is busy with another reader or gone"), "\(second.standardError)")
 
         holder.send("a\n")
-        let read = await reader.awaitExit(timeout: LiveSession.waitTimeout)
-        let presented = await holder.awaitExit(timeout: LiveSession.waitTimeout)
+        let read = await reader.wait(timeout: LiveSession.waitTimeout)
+        let presented = await holder.wait(timeout: LiveSession.waitTimeout)
         #expect(read.status == 0, "\(read.standardError)")
         #expect(presented.status == 0, "\(presented.standardError)")
     }
@@ -93,11 +93,11 @@ import Testing
         let run = try IsolatedRun()
         defer { run.remove() }
         let (holder, reader) = try await Self.holderAsking(run, reader: [])
-        defer { _ = holder.terminate() }
+        defer { holder.stop() }
 
         holder.signal(SIGINT)
-        let presented = await holder.awaitExit(timeout: LiveSession.waitTimeout)
-        let read = await reader.awaitExit(timeout: LiveSession.waitTimeout)
+        let presented = await holder.wait(timeout: LiveSession.waitTimeout)
+        let read = await reader.wait(timeout: LiveSession.waitTimeout)
         #expect(presented.status == 128 + SIGINT, "\(presented.standardError)")
         #expect(!presented.standardError.contains("sending"), "\(presented.standardError)")
         #expect(read.status != 0, "\(read.standardError)")

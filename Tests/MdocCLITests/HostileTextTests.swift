@@ -29,25 +29,25 @@ import Testing
         return elements.compactMap { $0["identifier"] as? String }
     }
 
-    @Test func aRequestCannotRedrawTheConsentPrompt() throws {
+    @Test func aRequestCannotRedrawTheConsentPrompt() async throws {
         let folder = try LiveSession.temporaryFolder()
         defer { try? FileManager.default.removeItem(atPath: folder) }
         // A reader certificate whose name reverses what follows it (U+202E is a format
         // character, which a certificate may hold).
-        let pki = try ProgramRunner.run("mdoc-issuer", ["pki", folder + "/pki", "--name", "Police\u{202E}"])
+        let pki = try await ProgramRunner.run("mdoc-issuer", ["pki", folder + "/pki", "--name", "Police\u{202E}"])
         try #require(pki.status == 0, "\(pki.standardError)")
 
-        let session = try LiveSession(holder: ["--credential", "Certs/demo/mdl.mdoc"])
+        let session = try await LiveSession(holder: ["--credential", "Certs/demo/mdl.mdoc"])
         let reader = try session.startReader([
             "--elements", "portrait,\(Self.redraw)", "--json", "--trust", "Certs/demo/iaca.pem",
             "--reader-cert", folder + "/pki/reader.pem", "--reader-key", folder + "/pki/reader-key.pem",
         ])
-        #expect(session.holder.waitForOutput(containing: "Release [a]ll 1, [n]one, or [c]hoose? ", timeout: LiveSession.waitTimeout),
+        #expect(await session.holder.waitForOutput(containing: "Release [a]ll 1, [n]one, or [c]hoose? ", timeout: LiveSession.waitTimeout),
                 "\(session.holder.standardOutput)\n\(session.holder.standardError)")
         let prompt = session.holder.standardOutput
         session.holder.send("a\n")
-        let readerResult = reader.wait(timeout: LiveSession.waitTimeout)
-        let holder = session.holderResult(after: readerResult)
+        let readerResult = await reader.wait(timeout: LiveSession.waitTimeout)
+        let holder = await session.holderResult(after: readerResult)
 
         #expect(readerResult.status == 0, "\(readerResult.standardError)")
         #expect(holder.status == 0, "\(holder.standardError)")
@@ -67,7 +67,7 @@ import Testing
         }
     }
 
-    @Test func aResponseCannotForgeTheReport() throws {
+    @Test func aResponseCannotForgeTheReport() async throws {
         let folder = try LiveSession.temporaryFolder()
         defer { try? FileManager.default.removeItem(atPath: folder) }
         let docType = "org.iso.18013.5.1.mDL\u{1B}[1A\u{202E}"
@@ -76,14 +76,14 @@ import Testing
         let data: [String: Any] = ["nameSpaces": [nameSpace: ["family_name": Self.forgery, identifier: "Jane\u{85}\u{2028}"]]]
         try JSONSerialization.data(withJSONObject: data).write(to: URL(fileURLWithPath: folder + "/hostile.json"))
         let credential = folder + "/hostile.mdoc"
-        let issued = try ProgramRunner.run("mdoc-issuer", [
+        let issued = try await ProgramRunner.run("mdoc-issuer", [
             "issue", "--pki", "Certs/demo", "--doctype", docType, "--data", folder + "/hostile.json", "--out", credential,
         ])
         try #require(issued.status == 0, "\(issued.standardError)")
         Self.expectInert(issued.standardOutput, "mdoc-issuer's standard output")
 
         for arguments in [[credential], [credential, "--json"]] {
-            let inspected = try ProgramRunner.run("mdoc", ["inspect"] + arguments)
+            let inspected = try await ProgramRunner.run("mdoc", ["inspect"] + arguments)
             #expect(inspected.status == 0, "\(inspected.standardError)")
             Self.expectInert(inspected.standardOutput, "mdoc inspect \(arguments)")
             #expect(inspected.standardOutput.contains("\\u001b[2J"), "\(inspected.standardOutput)")
@@ -91,12 +91,12 @@ import Testing
 
         // The reader trusts another root, so issuer data authentication fails and the one-line
         // summary on standard error quotes the docType.
-        let session = try LiveSession(holder: ["--credential", credential, "--yes"])
-        let reader = try session.request([
+        let session = try await LiveSession(holder: ["--credential", credential, "--yes"])
+        let reader = try await session.request([
             "--doctype", docType, "--namespace", nameSpace, "--elements", "family_name,\(identifier)",
             "--trust", "Certs/demo/reader-root.pem",
         ])
-        let holder = session.holderResult(after: reader)
+        let holder = await session.holderResult(after: reader)
 
         #expect(reader.status == 3, "\(reader.standardError)")
         #expect(holder.status == 0, "\(holder.standardError)")

@@ -7,8 +7,8 @@ import Testing
 @Suite struct InspectCommandTests {
     let vectors = "Vectors/iso18013-5-annex-d"
 
-    @Test func decodesTheAnnexDDeviceResponseWithEmbeddedItemsExpanded() throws {
-        let result = try ProgramRunner.run("mdoc", ["inspect", "\(vectors)/device_response.hex"])
+    @Test func decodesTheAnnexDDeviceResponseWithEmbeddedItemsExpanded() async throws {
+        let result = try await ProgramRunner.run("mdoc", ["inspect", "\(vectors)/device_response.hex"])
         #expect(result.status == 0)
         #expect(result.standardOutput.hasPrefix("/ DeviceResponse (18013-5 8.3.2.1.2.2), 3562 bytes, from hex input /"))
         // IssuerSignedItemBytes are expanded: the element values show as text.
@@ -17,60 +17,60 @@ import Testing
         #expect(result.standardOutput.contains("24(<<"))
     }
 
-    @Test func decodesAnMdocURIGivenAsTheArgument() throws {
+    @Test func decodesAnMdocURIGivenAsTheArgument() async throws {
         let uri = "mdoc:owBjMS4wAYIB2BhYS6QBAiABIVggWojRgrzl9C76WZQ_MzWdLoqWj_KJ2T5fpES2JDQxZ_4iWCCxboz4WN3HaQQHumHUwzgjeoz8895qpnL8YKVXqjL8ZwKBgwIBowD0AfULUEXv73QrLEg3qaOw4dBaaRc"
-        let result = try ProgramRunner.run("mdoc", ["inspect", uri])
+        let result = try await ProgramRunner.run("mdoc", ["inspect", uri])
         #expect(result.status == 0)
         #expect(result.standardOutput.hasPrefix("/ DeviceEngagement (18013-5 8.2.1.1), 116 bytes, from mdoc: URI input /"))
         #expect(result.standardOutput.contains("h'45efef742b2c4837a9a3b0e1d05a6917'"))
     }
 
-    @Test func readsBinaryFromStandardInputAndPrintsJSON() throws {
+    @Test func readsBinaryFromStandardInputAndPrintsJSON() async throws {
         let bytes = Vectors.annexD("device_request")
-        let result = try ProgramRunner.run("mdoc", ["inspect", "-", "--json"], standardInput: Data(bytes))
+        let result = try await ProgramRunner.run("mdoc", ["inspect", "-", "--json"], standardInput: Data(bytes))
         #expect(result.status == 0)
         let json = try JSONSerialization.jsonObject(with: Data(result.standardOutput.utf8)) as? [String: Any]
         #expect(json?["version"] as? String == "1.0")
     }
 
-    @Test func readsBase64URLText() throws {
+    @Test func readsBase64URLText() async throws {
         let path = try ProgramRunner.temporaryFile(Array(base64url(Vectors.annexD("session_termination")).utf8), suffix: ".txt")
-        let result = try ProgramRunner.run("mdoc", ["inspect", path])
+        let result = try await ProgramRunner.run("mdoc", ["inspect", path])
         #expect(result.status == 0)
         #expect(result.standardOutput.contains("\"status\": 20"))
     }
 
-    @Test func explainsARequestWithIntentToRetainAndTheReaderCertificate() throws {
-        let result = try ProgramRunner.run("mdoc", ["inspect", "--explain", "\(vectors)/device_request.hex"])
+    @Test func explainsARequestWithIntentToRetainAndTheReaderCertificate() async throws {
+        let result = try await ProgramRunner.run("mdoc", ["inspect", "--explain", "\(vectors)/device_request.hex"])
         #expect(result.status == 0, "\(result.standardError)")
         #expect(result.standardOutput.hasPrefix("DeviceRequest (18013-5 8.3.2.1.2.1): 719 bytes, from hex input\n  Version: 1.0\n"))
         #expect(result.standardOutput.contains("portrait (Portrait): intent to retain: no"))
         #expect(result.standardOutput.contains("Annex B profile, mdoc reader authentication: fits"))
     }
 
-    @Test func explainsAPEMCertificateEvenWhenNotOnATerminal() throws {
+    @Test func explainsAPEMCertificateEvenWhenNotOnATerminal() async throws {
         // Not a terminal: the default is diagnostic notation, which a certificate has not.
-        let result = try ProgramRunner.run("mdoc", ["inspect", "Certs/demo/ds.pem"])
+        let result = try await ProgramRunner.run("mdoc", ["inspect", "Certs/demo/ds.pem"])
         #expect(result.status == 0, "\(result.standardError)")
         #expect(result.standardOutput.hasPrefix("X.509 certificate (RFC 5280): "))
         #expect(result.standardOutput.contains("Subject: C=US, CN=swift-mdoc Demo Document Signer"))
         #expect(result.standardOutput.contains("Annex B profile, document signer: fits"))
     }
 
-    @Test func writesJSONOnlyForCBOR() throws {
-        let result = try ProgramRunner.run("mdoc", ["inspect", "--json", "\(vectors)/ds_cert.hex"])
+    @Test func writesJSONOnlyForCBOR() async throws {
+        let result = try await ProgramRunner.run("mdoc", ["inspect", "--json", "\(vectors)/ds_cert.hex"])
         #expect(result.status == 2)
         #expect(result.standardOutput.isEmpty)
         #expect(result.standardError.contains("--json writes CBOR (docs/inspect-json.md), and this input is not CBOR; use --explain"))
     }
 
-    @Test func theOutputFormatsExcludeEachOther() throws {
-        let result = try ProgramRunner.run("mdoc", ["inspect", "--json", "--explain", "\(vectors)/device_request.hex"])
+    @Test func theOutputFormatsExcludeEachOther() async throws {
+        let result = try await ProgramRunner.run("mdoc", ["inspect", "--json", "--explain", "\(vectors)/device_request.hex"])
         #expect(result.status == 64)
     }
 
-    @Test func theJSONKeepsTagsAndIntegerKeys() throws {
-        let result = try ProgramRunner.run("mdoc", ["inspect", "--json", "\(vectors)/device_engagement.hex"])
+    @Test func theJSONKeepsTagsAndIntegerKeys() async throws {
+        let result = try await ProgramRunner.run("mdoc", ["inspect", "--json", "\(vectors)/device_engagement.hex"])
         #expect(result.status == 0)
         let json = try JSONSerialization.jsonObject(with: Data(result.standardOutput.utf8)) as? [String: Any]
         #expect(json?["0"] as? String == "1.0")
@@ -91,11 +91,11 @@ import Testing
     ]
 
     @Test(arguments: hostileInputs.map(\.0))
-    func rejectsHostileInputWithOneLineAndExitTwo(_ name: String) throws {
+    func rejectsHostileInputWithOneLineAndExitTwo(_ name: String) async throws {
         let bytes = try #require(Self.hostileInputs.first { $0.0 == name }).1
         let path = try ProgramRunner.temporaryFile(bytes)
         defer { try? FileManager.default.removeItem(atPath: path) }
-        let result = try ProgramRunner.run("mdoc", ["inspect", path], timeout: 10)
+        let result = try await ProgramRunner.run("mdoc", ["inspect", path], timeout: 10)
         #expect(!result.timedOut)
         #expect(result.status == 2, "\(name): \(result.standardError)")
         #expect(result.standardOutput.isEmpty)
@@ -104,8 +104,8 @@ import Testing
         #expect(result.standardError.hasPrefix("mdoc: error: \(path)"))
     }
 
-    @Test func rejectsAMissingFile() throws {
-        let result = try ProgramRunner.run("mdoc", ["inspect", "/nonexistent/response.cbor"])
+    @Test func rejectsAMissingFile() async throws {
+        let result = try await ProgramRunner.run("mdoc", ["inspect", "/nonexistent/response.cbor"])
         #expect(result.status == 2)
         #expect(result.standardError == "mdoc: error: /nonexistent/response.cbor: cannot open: No such file or directory\n")
     }

@@ -36,36 +36,36 @@ import Testing
         """
 
     /// Fails the test unless python3 with pymdoccbor and its dependencies is installed.
-    static func requirePython() throws {
-        let check = try ProgramRunner.runTool("python3", ["-c", "import pymdoccbor, cbor2, pycose, cryptography"])
+    static func requirePython() async throws {
+        let check = try await ProgramRunner.runTool("python3", ["-c", "import pymdoccbor, cbor2, pycose, cryptography"])
         try #require(
             check.status == 0,
             "the interop tests need python3 with pymdoccbor: \(installHint) (status \(check.status): \(check.standardError))")
     }
 
-    @Test func credentialIssuedByPymdoccborIsPresentedAndVerified() throws {
-        try Self.requirePython()
+    @Test func credentialIssuedByPymdoccborIsPresentedAndVerified() async throws {
+        try await Self.requirePython()
         let folder = try LiveSession.temporaryFolder()
         defer { try? FileManager.default.removeItem(atPath: folder) }
         let deviceKey = folder + "/device.pem"
-        try LiveSession.makeOpenSSLKey(curve: "P-256", at: deviceKey)
+        try await LiveSession.makeOpenSSLKey(curve: "P-256", at: deviceKey)
         let data = folder + "/data.json"
         try LiveSession.write(Self.pymdoccborData, to: data)
         let credential = folder + "/pymdoccbor.mdoc"
 
-        let issued = try ProgramRunner.runTool("python3", [
+        let issued = try await ProgramRunner.runTool("python3", [
             "Tests/Interop/pymdoccbor_issue.py", "--ds-key", "Certs/demo/ds-key.pem", "--ds-cert", "Certs/demo/ds.pem",
             "--device-key", deviceKey, "--doctype", Self.mDL, "--data", data, "--out", credential,
         ], timeout: LiveSession.waitTimeout)
         try #require(issued.status == 0, "\(issued.standardError)")
         #expect(issued.standardOutput.hasPrefix("issued org.iso.18013.5.1.mDL with 13 elements: "), "\(issued.standardOutput)")
 
-        let session = try LiveSession(holder: ["--credential", credential, "--yes"])
-        let reader = try session.request([
+        let session = try await LiveSession(holder: ["--credential", credential, "--yes"])
+        let reader = try await session.request([
             "--elements", "family_name,birth_date,document_number,driving_privileges,height,age_over_18,portrait",
             "--json", "--trust", "Certs/demo/iaca.pem",
         ])
-        let holder = session.holderResult(after: reader)
+        let holder = await session.holderResult(after: reader)
 
         #expect(reader.status == 0, "\(reader.standardError)")
         #expect(holder.status == 0, "\(holder.standardError)")
@@ -88,17 +88,17 @@ import Testing
         #expect(privileges.first?["expiry_date"] as? String == "2034-01-01")
     }
 
-    @Test func credentialIssuedByUsPassesPymdoccborAndATamperedCopyFails() throws {
-        try Self.requirePython()
+    @Test func credentialIssuedByUsPassesPymdoccborAndATamperedCopyFails() async throws {
+        try await Self.requirePython()
         let folder = try LiveSession.temporaryFolder()
         defer { try? FileManager.default.removeItem(atPath: folder) }
         let credential = folder + "/mdl.mdoc"
-        let issued = try ProgramRunner.run("mdoc-issuer", [
+        let issued = try await ProgramRunner.run("mdoc-issuer", [
             "issue", "--pki", "Certs/demo", "--doctype", Self.mDL, "--data", "Samples/mdl.json", "--out", credential,
         ])
         try #require(issued.status == 0, "\(issued.standardError)")
 
-        let verified = try ProgramRunner.runTool(
+        let verified = try await ProgramRunner.runTool(
             "python3", ["Tests/Interop/pymdoccbor_verify_mso.py", credential, "--iaca", "Certs/demo/iaca.pem"],
             timeout: LiveSession.waitTimeout)
         #expect(verified.status == 0, "\(verified.standardOutput)\(verified.standardError)")
@@ -116,7 +116,7 @@ import Testing
         let tampered = folder + "/tampered.mdoc"
         try Data(bytes).write(to: URL(fileURLWithPath: tampered))
 
-        let rejected = try ProgramRunner.runTool(
+        let rejected = try await ProgramRunner.runTool(
             "python3", ["Tests/Interop/pymdoccbor_verify_mso.py", tampered, "--iaca", "Certs/demo/iaca.pem"],
             timeout: LiveSession.waitTimeout)
         // The script reports failures on standard error.

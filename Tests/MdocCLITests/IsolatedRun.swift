@@ -2,8 +2,7 @@ import Foundation
 
 /// Runs of the programs with a home of their own for the credential store and trust stores
 /// (`XDG_DATA_HOME`, `XDG_CONFIG_HOME`), their own `sim` namespace and `NO_COLOR` unset, besides
-/// ``BackgroundProgram/neutralEnvironment``. Waits without holding a thread of the cooperative
-/// pool.
+/// ``BackgroundProgram/neutralEnvironment``.
 struct IsolatedRun {
     /// The folder holding `data/` and `config/`; removed by ``remove()``.
     let home: String
@@ -39,7 +38,7 @@ struct IsolatedRun {
         let running = try start(program, arguments, extra: extra, directory: directory)
         if let input { running.send(input) }
         running.closeInput()
-        return await running.awaitExit(timeout: LiveSession.waitTimeout)
+        return await running.wait(timeout: LiveSession.waitTimeout)
     }
 
     /// Runs a tool found on `PATH` (such as `script`) with `arguments` to its end, through
@@ -48,7 +47,7 @@ struct IsolatedRun {
         let running = try BackgroundProgram(
             executable: URL(fileURLWithPath: "/usr/bin/env"), [name] + arguments, environment: environment.merging(extra) { _, new in new })
         running.closeInput()
-        return await running.awaitExit(timeout: LiveSession.waitTimeout)
+        return await running.wait(timeout: LiveSession.waitTimeout)
     }
 
     /// Starts `program` with `arguments` beside the test.
@@ -65,24 +64,24 @@ struct IsolatedRun {
         directory: String = ProgramRunner.repositoryRoot
     ) async throws -> (holder: ProgramRunner.Result, reader: ProgramRunner.Result) {
         let holder = try start(
-            "mdoc-holder", ["present"] + holderArguments + ["--timeout", "\(LiveSession.awaitedHolderTimeout)"],
+            "mdoc-holder", ["present"] + holderArguments + ["--timeout", "\(LiveSession.programTimeout)"],
             directory: directory)
         if let holderInput { holder.send(holderInput) }
         holder.closeInput()
         // With --json the URI comes in the engagement object.
         let json = holderArguments.contains("--json")
-        let line = await holder.awaitLine(
+        let line = await holder.line(
             startingWith: json ? #"{"schemaVersion":1,"type":"engagement""# : "mdoc:", number: 1, timeout: LiveSession.waitTimeout)
         let engagement = json ? line.flatMap { try? JSONSerialization.jsonObject(with: Data($0.utf8)) as? [String: Any] } : nil
         guard let uri = json ? engagement?["uri"] as? String : line else {
-            let result = holder.terminate()
+            let result = await holder.terminate()
             throw LiveSessionError("mdoc-holder printed no mdoc: URI (status \(result.status)): \(result.standardError)")
         }
         let reader = try await run(
             "mdoc-reader", ["request", uri] + readerArguments + ["--timeout", "\(LiveSession.programTimeout)"], directory: directory)
         if !reader.standardError.contains("mdoc-reader: connected") {
-            return (holder.terminate(), reader)
+            return (await holder.terminate(), reader)
         }
-        return (await holder.awaitExit(timeout: LiveSession.waitTimeout), reader)
+        return (await holder.wait(timeout: LiveSession.waitTimeout), reader)
     }
 }

@@ -36,9 +36,9 @@ import Testing
     }
 
     /// `mdoc-issuer pki DIR` with `options` for a new DIR inside `folder`; expects success.
-    static func makePKI(in folder: String, _ options: [String] = []) throws -> String {
+    static func makePKI(in folder: String, _ options: [String] = []) async throws -> String {
         let directory = folder + "/pki-\(UUID().uuidString)"
-        let result = try ProgramRunner.run("mdoc-issuer", ["pki", directory] + options)
+        let result = try await ProgramRunner.run("mdoc-issuer", ["pki", directory] + options)
         #expect(result.status == 0, "\(result.standardError)")
         return directory
     }
@@ -70,10 +70,10 @@ import Testing
 
     // MARK: pki
 
-    @Test func pkiWritesPrivateKeysAndValidChains() throws {
+    @Test func pkiWritesPrivateKeysAndValidChains() async throws {
         let folder = try Self.temporaryDirectory()
         defer { Self.remove(folder) }
-        let directory = try Self.makePKI(in: folder, ["--curve", "p384", "--valid-days", "30", "--country", "NL"])
+        let directory = try await Self.makePKI(in: folder, ["--curve", "p384", "--valid-days", "30", "--country", "NL"])
         for file in Self.keyFiles {
             #expect(try Self.mode("\(directory)/\(file)") == 0o600, "\(file)")
         }
@@ -101,30 +101,30 @@ import Testing
         #expect(!reading.validate(chain: [reader], profile: .documentSigner, at: Date()).isValid)
     }
 
-    @Test func pkiRefusesToOverwriteWithoutForce() throws {
+    @Test func pkiRefusesToOverwriteWithoutForce() async throws {
         let folder = try Self.temporaryDirectory()
         defer { Self.remove(folder) }
-        let directory = try Self.makePKI(in: folder)
+        let directory = try await Self.makePKI(in: folder)
         let before = try Self.text("\(directory)/iaca-key.pem")
-        let refused = try ProgramRunner.run("mdoc-issuer", ["pki", directory])
+        let refused = try await ProgramRunner.run("mdoc-issuer", ["pki", directory])
         #expect(refused.status == 7)
         #expect(refused.standardError.contains("\(directory)/iaca.pem: exists; give --force"))
         #expect(try Self.text("\(directory)/iaca-key.pem") == before)
-        let forced = try ProgramRunner.run("mdoc-issuer", ["pki", directory, "--force"])
+        let forced = try await ProgramRunner.run("mdoc-issuer", ["pki", directory, "--force"])
         #expect(forced.status == 0, "\(forced.standardError)")
         #expect(try Self.text("\(directory)/iaca-key.pem") != before)
         #expect(try Self.mode("\(directory)/iaca-key.pem") == 0o600)
     }
 
-    @Test func pkiRejectsBadOptions() throws {
+    @Test func pkiRejectsBadOptions() async throws {
         let folder = try Self.temporaryDirectory()
         defer { Self.remove(folder) }
         let directory = folder + "/pki"
         for options in [["--valid-days", "0"], ["--curve", "x25519"], ["--valid-days", "36526"]] {
-            let result = try ProgramRunner.run("mdoc-issuer", ["pki", directory] + options)
+            let result = try await ProgramRunner.run("mdoc-issuer", ["pki", directory] + options)
             #expect(result.status == 64, "\(options)")
         }
-        let country = try ProgramRunner.run("mdoc-issuer", ["pki", directory, "--country", "usa"])
+        let country = try await ProgramRunner.run("mdoc-issuer", ["pki", directory, "--country", "usa"])
         #expect(country.status == 7)
         #expect(country.standardError.contains("countryName \"usa\""))
         #expect(!FileManager.default.fileExists(atPath: directory))
@@ -132,12 +132,12 @@ import Testing
 
     // MARK: issue
 
-    @Test func issueWritesAVerifiableCredential() throws {
+    @Test func issueWritesAVerifiableCredential() async throws {
         let folder = try Self.temporaryDirectory()
         defer { Self.remove(folder) }
-        let pki = try Self.makePKI(in: folder)
+        let pki = try await Self.makePKI(in: folder)
         let out = folder + "/mdl.mdoc"
-        let result = try ProgramRunner.run(
+        let result = try await ProgramRunner.run(
             "mdoc-issuer",
             ["issue", "--pki", pki, "--doctype", DocType.mDL, "--data", "Samples/mdl.json", "--out", out, "--valid-days", "30"])
         #expect(result.status == 0, "\(result.standardError)")
@@ -154,20 +154,20 @@ import Testing
         let validity = credential.mobileSecurityObject.value.validityInfo
         #expect(validity.validUntil.date.timeIntervalSince(validity.validFrom.date) == 30 * 86_400)
         // Another IACA does not trust it.
-        let other = try Certificate(pemEncoded: try Self.text("\(try Self.makePKI(in: folder))/iaca.pem"))
+        let other = try await Certificate(pemEncoded: try await Self.text("\(try Self.makePKI(in: folder))/iaca.pem"))
         let chain = try credential.issuerSigned.issuerAuth.x5chain.map { try Certificate(derEncoded: $0) }
         #expect(!CertificateChainValidator(trustAnchors: [other]).validate(chain: chain, profile: .documentSigner, at: Date()).isValid)
     }
 
-    @Test func issueUsesTheGivenDeviceKeyAndCapsValidityAtTheSigner() throws {
+    @Test func issueUsesTheGivenDeviceKeyAndCapsValidityAtTheSigner() async throws {
         let directory = try Self.temporaryDirectory()
         defer { Self.remove(directory) }
-        let pki = try Self.makePKI(in: directory, ["--valid-days", "10"])
+        let pki = try await Self.makePKI(in: directory, ["--valid-days", "10"])
         let key = try PrivateKey(generating: .p384)
         let keyPath = directory + "/device.pem"
         try Data(key.pemRepresentation.utf8).write(to: URL(fileURLWithPath: keyPath))
         let out = directory + "/pid.mdoc"
-        let result = try ProgramRunner.run(
+        let result = try await ProgramRunner.run(
             "mdoc-issuer",
             ["issue", "--pki", pki, "--doctype", DocType.eudiPID, "--data", "Samples/pid.json", "--out", out,
              "--device-key", keyPath])
@@ -180,15 +180,15 @@ import Testing
         try Self.verify(credential, iaca: try Certificate(pemEncoded: try Self.text("\(pki)/iaca.pem")))
     }
 
-    @Test func badIssuerDataEndsWithTheJSONPath() throws {
+    @Test func badIssuerDataEndsWithTheJSONPath() async throws {
         let directory = try Self.temporaryDirectory()
         defer { Self.remove(directory) }
-        let pki = try Self.makePKI(in: directory)
+        let pki = try await Self.makePKI(in: directory)
         let data = directory + "/data.json"
         try Data(#"{"nameSpaces": {"org.iso.18013.5.1": {"family_name": "Doe", "birth_date": {"full-date": "1990-13-01"}}}}"#.utf8)
             .write(to: URL(fileURLWithPath: data))
         let out = directory + "/x.mdoc"
-        let result = try ProgramRunner.run(
+        let result = try await ProgramRunner.run(
             "mdoc-issuer", ["issue", "--pki", pki, "--doctype", DocType.mDL, "--data", data, "--out", out])
         #expect(result.status == 2)
         #expect(result.standardError == """
@@ -199,29 +199,29 @@ import Testing
         #expect(!FileManager.default.fileExists(atPath: out))
     }
 
-    @Test func issueRefusesUnusableInputsAndExistingOutput() throws {
+    @Test func issueRefusesUnusableInputsAndExistingOutput() async throws {
         let directory = try Self.temporaryDirectory()
         defer { Self.remove(directory) }
-        let pki = try Self.makePKI(in: directory)
+        let pki = try await Self.makePKI(in: directory)
         let out = directory + "/mdl.mdoc"
         let base = ["issue", "--doctype", DocType.mDL, "--data", "Samples/mdl.json", "--out", out]
         let empty = directory + "/empty"
         try FileManager.default.createDirectory(atPath: empty, withIntermediateDirectories: true)
-        let missingPKI = try ProgramRunner.run("mdoc-issuer", base + ["--pki", empty])
+        let missingPKI = try await ProgramRunner.run("mdoc-issuer", base + ["--pki", empty])
         #expect(missingPKI.status == 7)
         #expect(missingPKI.standardError.contains("--pki \(empty)/ds.pem"))
         // A PKI whose document signer key is another one's.
-        let other = try Self.makePKI(in: directory)
+        let other = try await Self.makePKI(in: directory)
         try FileManager.default.removeItem(atPath: "\(other)/ds-key.pem")
         try FileManager.default.copyItem(atPath: "\(pki)/ds-key.pem", toPath: "\(other)/ds-key.pem")
-        let mismatch = try ProgramRunner.run("mdoc-issuer", base + ["--pki", other])
+        let mismatch = try await ProgramRunner.run("mdoc-issuer", base + ["--pki", other])
         #expect(mismatch.status == 7)
         #expect(mismatch.standardError.contains("ds-key.pem is not the key of ds.pem"))
-        #expect(try ProgramRunner.run("mdoc-issuer", base + ["--pki", pki]).status == 0)
-        let again = try ProgramRunner.run("mdoc-issuer", base + ["--pki", pki])
+        #expect(try await ProgramRunner.run("mdoc-issuer", base + ["--pki", pki]).status == 0)
+        let again = try await ProgramRunner.run("mdoc-issuer", base + ["--pki", pki])
         #expect(again.status == 7)
         #expect(again.standardError.contains("\(out): exists; give --force"))
-        #expect(try ProgramRunner.run("mdoc-issuer", base + ["--pki", pki, "--force"]).status == 0)
+        #expect(try await ProgramRunner.run("mdoc-issuer", base + ["--pki", pki, "--force"]).status == 0)
     }
 
     // MARK: The committed demo

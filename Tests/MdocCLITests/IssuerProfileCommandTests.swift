@@ -42,15 +42,15 @@ import Testing
     }
 
     /// `mdoc-issuer issue` of `data` as `docType` under `pki`; expects success.
-    static func issue(_ docType: String, data: String, pki: String, in folder: String) throws -> Credential {
+    static func issue(_ docType: String, data: String, pki: String, in folder: String) async throws -> Credential {
         let out = folder + "/\(UUID().uuidString).mdoc"
-        let result = try ProgramRunner.run("mdoc-issuer", ["issue", "--pki", pki, "--doctype", docType, "--data", data, "--out", out])
+        let result = try await ProgramRunner.run("mdoc-issuer", ["issue", "--pki", pki, "--doctype", docType, "--data", data, "--out", out])
         #expect(result.status == 0, "\(result.standardError)")
         return try Credential(encoded: Array(try #require(FileManager.default.contents(atPath: out))))
     }
 
-    static func verify(_ stored: StoredResponse, _ options: [String]) throws -> ProgramRunner.Result {
-        try ProgramRunner.run("mdoc-reader", ["verify", stored.response, "--transcript", stored.transcript] + options, timeout: 20)
+    static func verify(_ stored: StoredResponse, _ options: [String]) async throws -> ProgramRunner.Result {
+        try await ProgramRunner.run("mdoc-reader", ["verify", stored.response, "--transcript", stored.transcript] + options, timeout: 20)
     }
 
     static func json(_ result: ProgramRunner.Result) throws -> [String: Any] {
@@ -70,16 +70,16 @@ import Testing
 
     // MARK: Document signer extended key usage per doc type
 
-    @Test func pidFromAnEUDIPKIVerifiesWithThePKIFolderAsTrust() throws {
+    @Test func pidFromAnEUDIPKIVerifiesWithThePKIFolderAsTrust() async throws {
         let folder = try IssuerCommandTests.temporaryDirectory()
         defer { IssuerCommandTests.remove(folder) }
-        let pki = try IssuerCommandTests.makePKI(in: folder, ["--country", "BE", "--ds-eku", CertificateProfile.eudiPIDDocumentSignerOID])
+        let pki = try await IssuerCommandTests.makePKI(in: folder, ["--country", "BE", "--ds-eku", CertificateProfile.eudiPIDDocumentSignerOID])
         let ds = try Certificate(pemEncoded: try IssuerCommandTests.text(pki + "/ds.pem"))
         #expect(ds.extendedKeyUsage == ["1.3.130.2.0.0.1.2"])
-        let pid = try Self.issue(DocType.eudiPID, data: "Samples/pid.json", pki: pki, in: folder)
+        let pid = try await Self.issue(DocType.eudiPID, data: "Samples/pid.json", pki: pki, in: folder)
         let stored = try Self.present(pid, in: folder)
 
-        let result = try Self.verify(stored, ["--trust", pki, "--json"])
+        let result = try await Self.verify(stored, ["--trust", pki, "--json"])
         #expect(result.status == 0, "\(result.standardError)")
         // The PKI folder as it is: keys and the certificates that are no roots are skipped, in one line.
         #expect(result.standardError == """
@@ -97,13 +97,13 @@ import Testing
         #expect(detail.contains("extendedKeyUsage 1.3.130.2.0.0.1.2 accepted by the EUDI PID rule"), "\(detail)")
     }
 
-    @Test func mDLSignedByAnEUDIDocumentSignerFailsTheMDLRule() throws {
+    @Test func mDLSignedByAnEUDIDocumentSignerFailsTheMDLRule() async throws {
         let folder = try IssuerCommandTests.temporaryDirectory()
         defer { IssuerCommandTests.remove(folder) }
-        let pki = try IssuerCommandTests.makePKI(in: folder, ["--ds-eku", CertificateProfile.eudiPIDDocumentSignerOID])
+        let pki = try await IssuerCommandTests.makePKI(in: folder, ["--ds-eku", CertificateProfile.eudiPIDDocumentSignerOID])
 
         // mdoc-issuer refuses to issue what would not verify...
-        let refused = try ProgramRunner.run(
+        let refused = try await ProgramRunner.run(
             "mdoc-issuer", ["issue", "--pki", pki, "--doctype", DocType.mDL, "--data", "Samples/mdl.json", "--out", folder + "/mdl.mdoc"])
         #expect(refused.status == 7)
         #expect(refused.standardError.contains("ds.pem cannot sign org.iso.18013.5.1.mDL: "), "\(refused.standardError)")
@@ -121,7 +121,7 @@ import Testing
             validityInfo: ValidityInfo(signed: TDate(now), validFrom: TDate(now), validUntil: TDate(now.addingTimeInterval(86_400))))
         let stored = try Self.present(mDL, in: folder)
 
-        let result = try Self.verify(stored, ["--trust", pki + "/iaca.pem", "--json"])
+        let result = try await Self.verify(stored, ["--trust", pki + "/iaca.pem", "--json"])
         #expect(result.status == 3, "\(result.standardError)")
         #expect(result.standardError.contains("extendedKeyUsage [1.3.130.2.0.0.1.2] lacks 1.0.18013.5.1.2 (document signer), which the ISO/IEC 18013-5 mDL rule (1.0.18013.5.1.2) requires"),
                 "\(result.standardError)")
@@ -130,7 +130,7 @@ import Testing
         #expect((try Self.document(result)["documentSignerRule"] as? [String: Any])?["name"] as? String == "ISO/IEC 18013-5 mDL")
 
         // Accepting the purpose for the mDL is the user's call, and the report says so.
-        let accepted = try Self.verify(stored, ["--trust", pki + "/iaca.pem", "--json", "--accept-ds-eku", "org.iso.18013.5.1.mDL=1.3.130.2.0.0.1.2"])
+        let accepted = try await Self.verify(stored, ["--trust", pki + "/iaca.pem", "--json", "--accept-ds-eku", "org.iso.18013.5.1.mDL=1.3.130.2.0.0.1.2"])
         #expect(accepted.status == 0, "\(accepted.standardError)")
         let rule = try #require(try Self.document(accepted)["documentSignerRule"] as? [String: Any])
         #expect(rule["addedExtendedKeyUsages"] as? [String] == ["1.3.130.2.0.0.1.2"])
@@ -143,18 +143,18 @@ import Testing
         (["--accept-ds-eku", "eu.europa.ec.av.1=1.3.130.x"], "not a dotted OID"),
         (["--accept-ds-eku", "=1.2.3"], "doc type must be non-empty"),
     ])
-    func badAcceptedPurposeIsAUsageError(options: [String], message: String) throws {
+    func badAcceptedPurposeIsAUsageError(options: [String], message: String) async throws {
         for command in [["verify", "response.cbor"], ["request", "mdoc:x"]] {
-            let result = try ProgramRunner.run("mdoc-reader", command + ["--trust", "Certs/demo/iaca.pem"] + options)
+            let result = try await ProgramRunner.run("mdoc-reader", command + ["--trust", "Certs/demo/iaca.pem"] + options)
             #expect(result.status == 64, "\(command): \(result.standardError)")
             #expect(result.standardError.contains(message), "\(result.standardError)")
         }
     }
 
-    @Test func badDocumentSignerPurposeIsAUsageError() throws {
+    @Test func badDocumentSignerPurposeIsAUsageError() async throws {
         let folder = try IssuerCommandTests.temporaryDirectory()
         defer { IssuerCommandTests.remove(folder) }
-        let result = try ProgramRunner.run("mdoc-issuer", ["pki", folder + "/pki", "--ds-eku", "1.3.130.2.0.0.01.2"])
+        let result = try await ProgramRunner.run("mdoc-issuer", ["pki", folder + "/pki", "--ds-eku", "1.3.130.2.0.0.01.2"])
         #expect(result.status == 64)
         #expect(result.standardError.contains("--ds-eku 1.3.130.2.0.0.01.2: not a dotted object identifier: an arc has a leading zero"))
         #expect(!FileManager.default.fileExists(atPath: folder + "/pki"))
@@ -162,21 +162,21 @@ import Testing
 
     // MARK: A DeviceSignature with its payload attached
 
-    @Test func attachedDeviceAuthenticationBytesVerifyWithANote() throws {
+    @Test func attachedDeviceAuthenticationBytesVerifyWithANote() async throws {
         let folder = try IssuerCommandTests.temporaryDirectory()
         defer { IssuerCommandTests.remove(folder) }
-        let pki = try IssuerCommandTests.makePKI(in: folder)
-        let mDL = try Self.issue(DocType.mDL, data: "Samples/mdl.json", pki: pki, in: folder)
+        let pki = try await IssuerCommandTests.makePKI(in: folder)
+        let mDL = try await Self.issue(DocType.mDL, data: "Samples/mdl.json", pki: pki, in: folder)
 
         let identical = try Self.present(mDL, in: folder) { $0 }
-        let verified = try Self.verify(identical, ["--trust", pki + "/iaca.pem"])
+        let verified = try await Self.verify(identical, ["--trust", pki + "/iaca.pem"])
         #expect(verified.status == 0, "\(verified.standardError)")
         #expect(verified.standardOutput.contains(
             "ok   device authentication deviceAuth: DeviceSignature ES256 by the MSO deviceKey; note: the payload is attached, not detached as 9.1.3 requires, and byte-identical to this session's DeviceAuthenticationBytes"),
             "\(verified.standardOutput)")
 
         let other = try Self.present(mDL, in: folder) { Array($0.dropLast()) }
-        let rejected = try Self.verify(other, ["--trust", pki + "/iaca.pem", "--json"])
+        let rejected = try await Self.verify(other, ["--trust", pki + "/iaca.pem", "--json"])
         #expect(rejected.status == 4, "\(rejected.standardError)")
         #expect(rejected.standardError.contains("FAILED: the DeviceSignature carries an attached payload of "), "\(rejected.standardError)")
         #expect(rejected.standardError.contains("that is not this session's DeviceAuthenticationBytes"))
@@ -186,25 +186,25 @@ import Testing
 
     // MARK: Trust anchors that are not roots
 
-    @Test func documentSignerGivenAsTrustIsNamed() throws {
+    @Test func documentSignerGivenAsTrustIsNamed() async throws {
         let folder = try IssuerCommandTests.temporaryDirectory()
         defer { IssuerCommandTests.remove(folder) }
-        let pki = try IssuerCommandTests.makePKI(in: folder)
-        let mDL = try Self.issue(DocType.mDL, data: "Samples/mdl.json", pki: pki, in: folder)
+        let pki = try await IssuerCommandTests.makePKI(in: folder)
+        let mDL = try await Self.issue(DocType.mDL, data: "Samples/mdl.json", pki: pki, in: folder)
         let stored = try Self.present(mDL, in: folder)
         let ds = try Certificate(pemEncoded: try IssuerCommandTests.text(pki + "/ds.pem"))
 
-        let result = try Self.verify(stored, ["--trust", pki + "/ds.pem"])
+        let result = try await Self.verify(stored, ["--trust", pki + "/ds.pem"])
         #expect(result.status == 7)
         #expect(result.standardError == """
             mdoc-reader: error: --trust \(pki)/ds.pem: "\(ds.subject)" is a document signer certificate, not an IACA root: \
             pass the IACA that issued it ("\(ds.issuer)")
 
             """)
-        let reader = try Self.verify(stored, ["--trust", pki + "/iaca.pem", pki + "/reader.pem"])
+        let reader = try await Self.verify(stored, ["--trust", pki + "/iaca.pem", pki + "/reader.pem"])
         #expect(reader.status == 7)
         #expect(reader.standardError.contains("is a reader authentication certificate, not an IACA root: pass the IACA that issued it"))
-        let key = try Self.verify(stored, ["--trust", pki + "/iaca-key.pem"])
+        let key = try await Self.verify(stored, ["--trust", pki + "/iaca-key.pem"])
         #expect(key.status == 7)
         #expect(key.standardError.contains("--trust \(pki)/iaca-key.pem: holds a private key, not a certificate: pass the IACA certificate"))
 
@@ -212,7 +212,7 @@ import Testing
         let signers = folder + "/signers"
         try FileManager.default.createDirectory(atPath: signers, withIntermediateDirectories: false)
         try FileManager.default.copyItem(atPath: pki + "/ds.pem", toPath: signers + "/ds.pem")
-        let empty = try Self.verify(stored, ["--trust", signers])
+        let empty = try await Self.verify(stored, ["--trust", signers])
         #expect(empty.status == 7)
         #expect(empty.standardError.contains("--trust \(signers): holds no self-signed IACA certificate; ds.pem: \"\(ds.subject)\" is a document signer certificate"),
                 "\(empty.standardError)")

@@ -132,8 +132,8 @@ import Testing
 
         let advertising = try run.start("mdoc-holder", ["present", "--credential", "Certs/demo/mdl.mdoc", "--yes", "--no-qr",
                                                         "--transport", "sim", "--ble-mode", "peripheral",
-                                                        "--timeout", "\(LiveSession.awaitedHolderTimeout)"])
-        _ = await advertising.awaitLine(startingWith: "mdoc:", number: 1, timeout: LiveSession.waitTimeout)
+                                                        "--timeout", "\(LiveSession.programTimeout)"])
+        _ = await advertising.line(startingWith: "mdoc:", number: 1, timeout: LiveSession.waitTimeout)
         // The holder prints its URI before it advertises; on a slow machine a short scan can
         // end before the advertising starts, so scan again until the holder is seen.
         var scan = try await run.run("mdoc-reader", ["scan", "--transport", "sim", "--timeout", "2", "--json"])
@@ -143,7 +143,7 @@ import Testing
             scan = try await run.run("mdoc-reader", ["scan", "--transport", "sim", "--timeout", "2", "--json"])
             devices = try #require(try Self.objects(scan.standardOutput).first?["devices"] as? [Any])
         }
-        _ = advertising.terminate()
+        _ = await advertising.terminate()
         outputs.append(("scan", scan.standardOutput))
         #expect(!devices.isEmpty, "\(scan.standardOutput)")
 

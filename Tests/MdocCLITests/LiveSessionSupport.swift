@@ -12,11 +12,6 @@ struct LiveSession {
     static let programTimeout = 60
     /// Seconds a test waits for a program to end before killing it.
     static let waitTimeout = TimeInterval(90 * TimeoutScale.factor)
-    /// Seconds a holder started by an `async` test waits for the reader the test starts after
-    /// it. The test's task resumes on a thread of the cooperative pool (two on a two-core
-    /// machine), which the synchronous program tests running beside it can hold for a minute
-    /// or more; the holder must still be there when the test gets one back.
-    static let awaitedHolderTimeout = Int(waitTimeout)
 
     /// The environment both programs run with: the session's own sim namespace.
     let environment: [String: String]
@@ -30,13 +25,13 @@ struct LiveSession {
     static let demoCredentials = ["Certs/demo/mdl.mdoc", "Certs/demo/pid.mdoc"]
 
     /// Starts `mdoc-holder present ARGUMENTS --no-qr --timeout N` and waits for its mdoc: URI.
-    init(holder arguments: [String], holderTimeout: Int = LiveSession.programTimeout) throws {
+    init(holder arguments: [String], holderTimeout: Int = LiveSession.programTimeout) async throws {
         environment = ["MDOC_SIM_NAMESPACE": "e2e-\(UUID().uuidString)"]
         holder = try BackgroundProgram(
             "mdoc-holder", ["present"] + arguments + ["--no-qr", "--timeout", "\(holderTimeout)"],
             environment: environment)
-        guard let uri = holder.firstLine(startingWith: "mdoc:", timeout: Self.waitTimeout) else {
-            let result = holder.terminate()
+        guard let uri = await holder.firstLine(startingWith: "mdoc:", timeout: Self.waitTimeout) else {
+            let result = await holder.terminate()
             throw LiveSessionError(
                 "mdoc-holder printed no mdoc: URI (status \(result.status)); stderr: \(result.standardError)")
         }
@@ -44,13 +39,13 @@ struct LiveSession {
     }
 
     /// Runs `mdoc-reader request URI ARGUMENTS --timeout N` to its end.
-    func request(_ arguments: [String], readerTimeout: Int = LiveSession.programTimeout) throws -> ProgramRunner.Result {
-        try reader(["request", uri] + arguments + ["--timeout", "\(readerTimeout)"])
+    func request(_ arguments: [String], readerTimeout: Int = LiveSession.programTimeout) async throws -> ProgramRunner.Result {
+        try await reader(["request", uri] + arguments + ["--timeout", "\(readerTimeout)"])
     }
 
     /// Runs `mdoc-reader ARGUMENTS` (exactly these) in the session's namespace.
-    func reader(_ arguments: [String]) throws -> ProgramRunner.Result {
-        try ProgramRunner.run("mdoc-reader", arguments, timeout: Self.waitTimeout, environment: environment)
+    func reader(_ arguments: [String]) async throws -> ProgramRunner.Result {
+        try await ProgramRunner.run("mdoc-reader", arguments, timeout: Self.waitTimeout, environment: environment)
     }
 
     /// Starts `mdoc-reader request URI ARGUMENTS --timeout N` beside the test.
@@ -61,11 +56,11 @@ struct LiveSession {
 
     /// Waits for the holder to end after `reader` ended; a holder the reader never connected
     /// to is ended at once instead of waiting for its timeout, so a failing test fails fast.
-    func holderResult(after reader: ProgramRunner.Result) -> ProgramRunner.Result {
+    func holderResult(after reader: ProgramRunner.Result) async -> ProgramRunner.Result {
         if !reader.standardError.contains("mdoc-reader: connected") {
-            return holder.terminate()
+            return await holder.terminate()
         }
-        return holder.wait(timeout: Self.waitTimeout)
+        return await holder.wait(timeout: Self.waitTimeout)
     }
 
     /// A new empty temporary folder; the caller removes it.
@@ -82,8 +77,8 @@ struct LiveSession {
 
     /// Makes an EC private key on `curve` (an OpenSSL name such as P-256) with the OpenSSL
     /// command line into `path` (PKCS#8 PEM, mode 0600).
-    static func makeOpenSSLKey(curve: String, at path: String) throws {
-        let result = try ProgramRunner.runTool(
+    static func makeOpenSSLKey(curve: String, at path: String) async throws {
+        let result = try await ProgramRunner.runTool(
             "openssl", ["genpkey", "-algorithm", "EC", "-pkeyopt", "ec_paramgen_curve:\(curve)", "-out", path])
         guard result.status == 0 else {
             throw LiveSessionError(

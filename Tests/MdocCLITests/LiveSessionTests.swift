@@ -27,10 +27,10 @@ import Darwin
 
     // MARK: What is disclosed
 
-    @Test func fullPresetReturnsEveryCatalogueElementOfTheCredential() throws {
-        let session = try LiveSession(holder: ["--credential", "Certs/demo/mdl.mdoc", "--yes"])
-        let reader = try session.request(["--preset", "full", "--json"] + Self.trust)
-        let holder = session.holderResult(after: reader)
+    @Test func fullPresetReturnsEveryCatalogueElementOfTheCredential() async throws {
+        let session = try await LiveSession(holder: ["--credential", "Certs/demo/mdl.mdoc", "--yes"])
+        let reader = try await session.request(["--preset", "full", "--json"] + Self.trust)
+        let holder = await session.holderResult(after: reader)
 
         #expect(reader.status == 0, "\(reader.standardError)")
         #expect(holder.status == 0, "\(holder.standardError)")
@@ -60,15 +60,15 @@ import Darwin
 
     // MARK: Consent
 
-    @Test func denyAllPolicyReturnsNoDocument() throws {
+    @Test func denyAllPolicyReturnsNoDocument() async throws {
         let folder = try LiveSession.temporaryFolder()
         defer { try? FileManager.default.removeItem(atPath: folder) }
         let policy = folder + "/deny.json"
         try LiveSession.write(#"{"default": "deny", "rules": []}"#, to: policy)
 
-        let session = try LiveSession(holder: ["--credential", "Certs/demo/mdl.mdoc", "--policy", policy])
-        let reader = try session.request(["--preset", "full"] + Self.trust)
-        let holder = session.holderResult(after: reader)
+        let session = try await LiveSession(holder: ["--credential", "Certs/demo/mdl.mdoc", "--policy", policy])
+        let reader = try await session.request(["--preset", "full"] + Self.trust)
+        let holder = await session.holderResult(after: reader)
 
         #expect(reader.status == 6, "\(reader.standardError)")
         #expect(reader.standardOutput.contains("NO DOCUMENTS"), "\(reader.standardOutput)")
@@ -83,7 +83,7 @@ import Darwin
         #expect(holder.standardError.contains("sending no elements"))
     }
 
-    @Test func policyReleasesOnlyTheAllowedElement() throws {
+    @Test func policyReleasesOnlyTheAllowedElement() async throws {
         let folder = try LiveSession.temporaryFolder()
         defer { try? FileManager.default.removeItem(atPath: folder) }
         let policy = folder + "/age.json"
@@ -91,9 +91,9 @@ import Darwin
             #"{"rules": [{"docType": "org.iso.18013.5.1.mDL", "nameSpace": "org.iso.18013.5.1", "allow": ["age_over_18"]}]}"#,
             to: policy)
 
-        let session = try LiveSession(holder: ["--credential", "Certs/demo/mdl.mdoc", "--policy", policy])
-        let reader = try session.request(["--elements", "family_name,age_over_18", "--json"] + Self.trust)
-        let holder = session.holderResult(after: reader)
+        let session = try await LiveSession(holder: ["--credential", "Certs/demo/mdl.mdoc", "--policy", policy])
+        let reader = try await session.request(["--elements", "family_name,age_over_18", "--json"] + Self.trust)
+        let holder = await session.holderResult(after: reader)
 
         #expect(reader.status == 0, "\(reader.standardError)")
         let json = try ReaderJSON(reader.standardOutput)
@@ -126,14 +126,14 @@ import Darwin
     ]
 
     @Test(arguments: promptCases)
-    func interactiveConsent(_ answers: PromptCase) throws {
-        let session = try LiveSession(holder: ["--credential", "Certs/demo/mdl.mdoc"])
+    func interactiveConsent(_ answers: PromptCase) async throws {
+        let session = try await LiveSession(holder: ["--credential", "Certs/demo/mdl.mdoc"])
         let reader = try session.startReader(["--elements", "family_name,age_over_18", "--json"] + Self.trust)
-        #expect(session.holder.waitForOutput(containing: "Release [a]ll 2, [n]one, or [c]hoose? ", timeout: LiveSession.waitTimeout),
+        #expect(await session.holder.waitForOutput(containing: "Release [a]ll 2, [n]one, or [c]hoose? ", timeout: LiveSession.waitTimeout),
                 "\(session.holder.standardOutput)\n\(session.holder.standardError)")
         session.holder.send(answers.answers)
-        let readerResult = reader.wait(timeout: LiveSession.waitTimeout)
-        let holder = session.holderResult(after: readerResult)
+        let readerResult = await reader.wait(timeout: LiveSession.waitTimeout)
+        let holder = await session.holderResult(after: readerResult)
 
         #expect(readerResult.status == answers.readerStatus, "\(readerResult.standardError)")
         #expect(holder.status == 0, "\(holder.standardError)")
@@ -148,10 +148,10 @@ import Darwin
     // MARK: BLE modes (ISO/IEC 18013-5 8.3.3.1.1)
 
     @Test(arguments: [("both", "central"), ("peripheral", "peripheral")])
-    func bleModes(holderMode: String, readerMode: String) throws {
-        let session = try LiveSession(holder: ["--credential", "Certs/demo/mdl.mdoc", "--yes", "--ble-mode", holderMode])
-        let reader = try session.request(["--preset", "age-over-18", "--ble-mode", readerMode] + Self.trust)
-        let holder = session.holderResult(after: reader)
+    func bleModes(holderMode: String, readerMode: String) async throws {
+        let session = try await LiveSession(holder: ["--credential", "Certs/demo/mdl.mdoc", "--yes", "--ble-mode", holderMode])
+        let reader = try await session.request(["--preset", "age-over-18", "--ble-mode", readerMode] + Self.trust)
+        let holder = await session.holderResult(after: reader)
 
         #expect(reader.status == 0, "\(reader.standardError)")
         #expect(holder.status == 0, "\(holder.standardError)")
@@ -163,10 +163,10 @@ import Darwin
 
     // MARK: Termination (ISO/IEC 18013-5 9.1.1.4, 8.3.3.1.1.5)
 
-    @Test func readerEndsWithBLEStateOnly() throws {
-        let session = try LiveSession(holder: ["--credential", "Certs/demo/mdl.mdoc", "--yes"])
-        let reader = try session.request(["--preset", "age-over-18", "--termination", "state"] + Self.trust)
-        let holder = session.holderResult(after: reader)
+    @Test func readerEndsWithBLEStateOnly() async throws {
+        let session = try await LiveSession(holder: ["--credential", "Certs/demo/mdl.mdoc", "--yes"])
+        let reader = try await session.request(["--preset", "age-over-18", "--termination", "state"] + Self.trust)
+        let holder = await session.holderResult(after: reader)
 
         #expect(reader.status == 0, "\(reader.standardError)")
         #expect(reader.standardOutput.contains(": VERIFIED"))
@@ -175,10 +175,10 @@ import Darwin
         #expect(!holder.standardError.contains("the reader ended the session"))
     }
 
-    @Test func holderEndsTheSessionAfterTheResponse() throws {
-        let session = try LiveSession(holder: ["--credential", "Certs/demo/mdl.mdoc", "--yes", "--terminate-after-response"])
-        let reader = try session.request(["--preset", "age-over-18", "--termination", "wait"] + Self.trust)
-        let holder = session.holderResult(after: reader)
+    @Test func holderEndsTheSessionAfterTheResponse() async throws {
+        let session = try await LiveSession(holder: ["--credential", "Certs/demo/mdl.mdoc", "--yes", "--terminate-after-response"])
+        let reader = try await session.request(["--preset", "age-over-18", "--termination", "wait"] + Self.trust)
+        let holder = await session.holderResult(after: reader)
 
         #expect(reader.status == 0, "\(reader.standardError)")
         #expect(reader.standardOutput.contains(": VERIFIED"))
@@ -189,13 +189,13 @@ import Darwin
 
     // MARK: Failures
 
-    @Test func readerWithoutHolderGivesUpAfterItsTimeout() throws {
-        let session = try LiveSession(holder: ["--credential", "Certs/demo/mdl.mdoc", "--yes"])
+    @Test func readerWithoutHolderGivesUpAfterItsTimeout() async throws {
+        let session = try await LiveSession(holder: ["--credential", "Certs/demo/mdl.mdoc", "--yes"])
         #expect(kill(session.holder.processIdentifier, SIGKILL) == 0)
-        _ = session.holder.wait(timeout: LiveSession.waitTimeout)
+        _ = await session.holder.wait(timeout: LiveSession.waitTimeout)
 
         let start = Date()
-        let reader = try session.request(["--preset", "age-over-18"] + Self.trust, readerTimeout: 3)
+        let reader = try await session.request(["--preset", "age-over-18"] + Self.trust, readerTimeout: 3)
         let elapsed = Date().timeIntervalSince(start)
 
         #expect(reader.status == 8, "\(reader.standardError)")
@@ -208,18 +208,18 @@ import Darwin
 
     // MARK: Engagement by QR code (ISO/IEC 18013-5 8.2.2.3)
 
-    @Test func engagementQRImageRoundTrip() throws {
+    @Test func engagementQRImageRoundTrip() async throws {
         let folder = try LiveSession.temporaryFolder()
         defer { try? FileManager.default.removeItem(atPath: folder) }
         let png = folder + "/engagement.png"
-        let session = try LiveSession(holder: ["--credential", "Certs/demo/mdl.mdoc", "--yes", "--qr-png", png])
+        let session = try await LiveSession(holder: ["--credential", "Certs/demo/mdl.mdoc", "--yes", "--qr-png", png])
         let bytes = try #require(FileManager.default.contents(atPath: png), "no --qr-png file")
         #expect(bytes.starts(with: [0x89, 0x50, 0x4E, 0x47]))
 
-        let reader = try session.reader([
+        let reader = try await session.reader([
             "request", "--qr-image", png, "--preset", "age-over-18", "--json", "--timeout", "\(LiveSession.programTimeout)",
         ] + Self.trust)
-        let holder = session.holderResult(after: reader)
+        let holder = await session.holderResult(after: reader)
 
         #expect(reader.status == 0, "\(reader.standardError)")
         #expect(holder.status == 0, "\(holder.standardError)")
@@ -228,8 +228,8 @@ import Darwin
 
     // MARK: mdoc demo
 
-    @Test func demoVerifies() throws {
-        let result = try ProgramRunner.run(
+    @Test func demoVerifies() async throws {
+        let result = try await ProgramRunner.run(
             "mdoc", ["demo"], timeout: LiveSession.waitTimeout,
             environment: ["MDOC_SIM_NAMESPACE": "e2e-\(UUID().uuidString)"])
 

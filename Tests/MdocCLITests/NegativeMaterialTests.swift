@@ -13,20 +13,25 @@ import Testing
 @Suite struct NegativeMaterialTests {
     static let mdlData = "Samples/mdl.json"
 
-    /// A PKI valid from 2020-01-01 for twenty years, so documents can be issued in the past.
-    static let pki: String = {
+    /// The folder of a PKI valid from 2020-01-01 for twenty years, so documents can be issued
+    /// in the past; made once, by the first test that needs it.
+    static var pki: String {
+        get async throws { try await madePKI.value }
+    }
+
+    private static let madePKI = Task {
         let folder = FileManager.default.temporaryDirectory.appendingPathComponent("mdoc-negative-\(UUID().uuidString)").path
-        let result = try? ProgramRunner.run(
+        let result = try await ProgramRunner.run(
             "mdoc-issuer", ["pki", folder, "--not-before", "2020-01-01T00:00:00Z", "--valid-days", "7300"])
-        precondition(result?.status == 0, "mdoc-issuer pki failed: \(result?.standardError ?? "")")
+        guard result.status == 0 else { throw LiveSessionError("mdoc-issuer pki failed: \(result.standardError)") }
         return folder
-    }()
+    }
 
     /// `mdoc-issuer issue` of the sample mDL with `options`; the credential path and the result.
-    static func issue(_ options: [String]) throws -> (path: String, result: ProgramRunner.Result) {
+    static func issue(_ options: [String]) async throws -> (path: String, result: ProgramRunner.Result) {
         let out = FileManager.default.temporaryDirectory.appendingPathComponent("negative-\(UUID().uuidString).mdoc").path
-        let result = try ProgramRunner.run(
-            "mdoc-issuer", ["issue", "--pki", pki, "--doctype", DocType.mDL, "--data", mdlData, "--out", out] + options)
+        let result = try await ProgramRunner.run(
+            "mdoc-issuer", ["issue", "--pki", try await pki, "--doctype", DocType.mDL, "--data", mdlData, "--out", out] + options)
         return (out, result)
     }
 
@@ -61,10 +66,10 @@ import Testing
     }
 
     /// The failure codes of `mdoc-reader verify --json` for the credential at `path`.
-    static func verificationFailures(_ path: String) throws -> (status: Int32, codes: Set<String>) {
+    static func verificationFailures(_ path: String) async throws -> (status: Int32, codes: Set<String>) {
         let credential = try Credential(encoded: [UInt8](try Data(contentsOf: URL(fileURLWithPath: path))))
-        let result = try ProgramRunner.run(
-            "mdoc-reader", ["verify"] + presentation(of: credential) + ["--trust", pki + "/iaca.pem", "--json"])
+        let result = try await ProgramRunner.run(
+            "mdoc-reader", ["verify"] + presentation(of: credential) + ["--trust", try await pki + "/iaca.pem", "--json"])
         let json = try #require(try JSONSerialization.jsonObject(with: Data(result.standardOutput.utf8)) as? [String: Any])
         let checks = (json["documents"] as? [[String: Any]])?.first?["checks"] as? [[String: Any]] ?? []
         return (result.status, Set(checks.compactMap { $0["code"] as? String }))
@@ -87,9 +92,9 @@ import Testing
     ]
 
     @Test(arguments: cases.map(\.name))
-    func eachNegativeOptionIsRejectedWithItsCheckAndMarkedAsTestMaterial(_ name: String) throws {
+    func eachNegativeOptionIsRejectedWithItsCheckAndMarkedAsTestMaterial(_ name: String) async throws {
         let testCase = try #require(Self.cases.first { $0.name == name })
-        let (path, issued) = try Self.issue(testCase.options)
+        let (path, issued) = try await Self.issue(testCase.options)
         defer { try? FileManager.default.removeItem(atPath: path) }
         #expect(issued.status == 0, "\(issued.standardError)")
         #expect(issued.standardOutput.contains("TEST MATERIAL, made to fail verification"))
@@ -99,13 +104,13 @@ import Testing
             let signer = try Certificate(derEncoded: try #require(credential.issuerSigned.issuerAuth.x5chain.first))
             #expect(signer.subject.contains("OU=TEST: "), "\(signer.subject)")
         }
-        let (status, codes) = try Self.verificationFailures(path)
+        let (status, codes) = try await Self.verificationFailures(path)
         #expect(status == 3)
         #expect(codes == testCase.codes, "\(name)")
     }
 
-    @Test func anOrdinaryDocumentIsNotTestMaterialAndVerifies() throws {
-        let (path, issued) = try Self.issue([])
+    @Test func anOrdinaryDocumentIsNotTestMaterialAndVerifies() async throws {
+        let (path, issued) = try await Self.issue([])
         defer { try? FileManager.default.removeItem(atPath: path) }
         #expect(issued.status == 0, "\(issued.standardError)")
         #expect(!issued.standardOutput.contains("TEST MATERIAL"))
@@ -113,55 +118,55 @@ import Testing
         let credential = try Credential(encoded: [UInt8](try Data(contentsOf: URL(fileURLWithPath: path))))
         #expect(credential.testMaterial.isEmpty)
         #expect(try CBOR.decode(credential.encoded()).mapValue?[text: "testMaterial"] == nil)
-        let (status, codes) = try Self.verificationFailures(path)
+        let (status, codes) = try await Self.verificationFailures(path)
         #expect(status == 0)
         #expect(codes.isEmpty)
     }
 
-    @Test func theCredentialFileSaysWhyAndInspectShowsIt() throws {
-        let (path, _) = try Self.issue(["--valid-from", "2021-01-01T00:00:00Z", "--valid-until", "2022-01-01T00:00:00Z"])
+    @Test func theCredentialFileSaysWhyAndInspectShowsIt() async throws {
+        let (path, _) = try await Self.issue(["--valid-from", "2021-01-01T00:00:00Z", "--valid-until", "2022-01-01T00:00:00Z"])
         defer { try? FileManager.default.removeItem(atPath: path) }
         let credential = try Credential(encoded: [UInt8](try Data(contentsOf: URL(fileURLWithPath: path))))
         #expect(credential.testMaterial.count == 1)
         #expect(credential.testMaterial.first?.hasPrefix("the MSO has expired: validUntil 2022-01-01T00:00:00Z") == true)
-        let inspected = try ProgramRunner.run("mdoc", ["inspect", "--explain", path])
+        let inspected = try await ProgramRunner.run("mdoc", ["inspect", "--explain", path])
         #expect(inspected.status == 0)
         #expect(inspected.standardOutput.contains("TEST MATERIAL: made on purpose to fail verification"))
         #expect(inspected.standardOutput.contains("the MSO has expired"))
     }
 
-    @Test func anMDLWithoutTheMandatoryElementsIsIssuedWithAWarning() throws {
+    @Test func anMDLWithoutTheMandatoryElementsIsIssuedWithAWarning() async throws {
         let data = try ProgramRunner.temporaryFile(Array(#"{"nameSpaces": {"org.iso.18013.5.1": {"family_name": "Doe", "given_name": "Jane"}}}"#.utf8), suffix: ".json")
         let out = FileManager.default.temporaryDirectory.appendingPathComponent("thin-\(UUID().uuidString).mdoc").path
         defer { try? FileManager.default.removeItem(atPath: out) }
-        let result = try ProgramRunner.run(
-            "mdoc-issuer", ["issue", "--pki", Self.pki, "--doctype", DocType.mDL, "--data", data, "--out", out])
+        let result = try await ProgramRunner.run(
+            "mdoc-issuer", ["issue", "--pki", try await Self.pki, "--doctype", DocType.mDL, "--data", data, "--out", out])
         #expect(result.status == 0, "\(result.standardError)")
         #expect(result.standardError.contains(
             "mdoc-issuer: warning: the mDL lacks birth_date, issue_date, expiry_date, issuing_country, issuing_authority, document_number, portrait, driving_privileges, un_distinguishing_sign, mandatory in org.iso.18013.5.1 (ISO/IEC 18013-5 7.2.1, Table 5)"))
         // Another doc type is not held to the mDL's table.
-        let pid = try ProgramRunner.run(
-            "mdoc-issuer", ["issue", "--pki", Self.pki, "--doctype", DocType.eudiPID, "--data", "Samples/pid.json", "--out", out, "--force"])
+        let pid = try await ProgramRunner.run(
+            "mdoc-issuer", ["issue", "--pki", try await Self.pki, "--doctype", DocType.eudiPID, "--data", "Samples/pid.json", "--out", out, "--force"])
         #expect(pid.status == 0, "\(pid.standardError)")
         #expect(!pid.standardError.contains("warning"))
     }
 
-    @Test func aTestDocumentSignerTheIACACannotIssueIsRefused() throws {
-        let (_, result) = try Self.issue(["--ds-not-before", "2019-01-01T00:00:00Z"])
+    @Test func aTestDocumentSignerTheIACACannotIssueIsRefused() async throws {
+        let (_, result) = try await Self.issue(["--ds-not-before", "2019-01-01T00:00:00Z"])
         #expect(result.status == 7)
         #expect(result.standardError.contains("cannot make the test document signer"))
-        let badDeviation = try Self.issue(["--ds-deviation", "no-such-thing"]).result
+        let badDeviation = try await Self.issue(["--ds-deviation", "no-such-thing"]).result
         #expect(badDeviation.status == 64)
-        let both = try Self.issue(["--valid-days", "10", "--valid-until", "2030-01-01T00:00:00Z"]).result
+        let both = try await Self.issue(["--valid-days", "10", "--valid-until", "2030-01-01T00:00:00Z"]).result
         #expect(both.status == 64)
     }
 
-    @Test func theReaderRejectsAnExpiredDocumentInALiveSessionAndTheHolderSaysItIsTestMaterial() throws {
-        let (path, _) = try Self.issue(["--valid-from", "2021-01-01T00:00:00Z", "--valid-until", "2022-01-01T00:00:00Z"])
+    @Test func theReaderRejectsAnExpiredDocumentInALiveSessionAndTheHolderSaysItIsTestMaterial() async throws {
+        let (path, _) = try await Self.issue(["--valid-from", "2021-01-01T00:00:00Z", "--valid-until", "2022-01-01T00:00:00Z"])
         defer { try? FileManager.default.removeItem(atPath: path) }
-        let session = try LiveSession(holder: ["--credential", path, "--yes"])
-        let reader = try session.request(["--trust", Self.pki + "/iaca.pem", "--elements", "family_name", "--json"])
-        let holder = session.holderResult(after: reader)
+        let session = try await LiveSession(holder: ["--credential", path, "--yes"])
+        let reader = try await session.request(["--trust", try await Self.pki + "/iaca.pem", "--elements", "family_name", "--json"])
+        let holder = await session.holderResult(after: reader)
         #expect(reader.status == 3, "\(reader.standardError)")
         #expect(reader.standardError.contains("the MSO expired"))
         #expect(holder.standardError.contains("is TEST MATERIAL, made to fail verification: the MSO has expired"))

@@ -18,9 +18,9 @@ import Testing
     }
 
     @Test("mdoc-reader verify loads no camera, QR-image or Bluetooth library")
-    func verifyLoadsNone() throws {
+    func verifyLoadsNone() async throws {
         let v = "Vectors/iso18013-5-annex-d"
-        let result = try ProgramRunner.run(
+        let result = try await ProgramRunner.run(
             "mdoc-reader",
             ["verify", "\(v)/device_response.hex", "--trust", "\(v)/iaca_cert.hex", "--transcript", "\(v)/session_transcript_bytes.hex",
              "--reader-key", "Certs/annex-d/eReaderKey.pem", "--at", "2021-01-01T00:00:00Z"],
@@ -32,8 +32,8 @@ import Testing
     }
 
     @Test("mdoc inspect loads no camera, QR-image or Bluetooth library")
-    func inspectLoadsNone() throws {
-        let result = try ProgramRunner.run(
+    func inspectLoadsNone() async throws {
+        let result = try await ProgramRunner.run(
             "mdoc", ["inspect", "Vectors/iso18013-5-annex-d/device_response.hex"], timeout: 20, environment: ["LD_DEBUG": "files"])
         #expect(result.status == 0)
         let loaded = Self.loadedObjects(result)
@@ -41,10 +41,10 @@ import Testing
     }
 
     @Test("reading a QR image opens libpng when it needs it")
-    func qrImageOpensLibpng() throws {
+    func qrImageOpensLibpng() async throws {
         // A PNG signature and the start of a header chunk: libpng is opened, then rejects it.
         let image = try ProgramRunner.temporaryFile([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a, 0, 0, 0, 13] + Array("IHDR".utf8), suffix: ".png")
-        let result = try ProgramRunner.run(
+        let result = try await ProgramRunner.run(
             "mdoc-reader", ["request", "--qr-image", image, "--trust", "Certs/demo/iaca.pem"], timeout: 20,
             environment: ["LD_DEBUG": "files"])
         #expect(result.status == 7)

@@ -5,7 +5,8 @@ import MdocTestSupport
 ///
 /// The programs are found next to the test bundle (SwiftPM builds executables a test target
 /// depends on into the same products folder). A run that has not ended after `timeout` seconds is
-/// killed and reported, so a hang fails the test instead of stalling the suite.
+/// killed and reported, so a hang fails the test instead of stalling the suite. The wait holds no
+/// thread of the cooperative pool (``BackgroundProgram/wait(timeout:)``).
 struct ProgramRunner {
     struct Result {
         var status: Int32
@@ -38,8 +39,8 @@ struct ProgramRunner {
     static func run(
         _ program: String, _ arguments: [String], standardInput: Data? = nil, timeout: TimeInterval = 30,
         environment: [String: String] = [:], directory: String = repositoryRoot
-    ) throws -> Result {
-        try run(executable: productsDirectory.appendingPathComponent(program), arguments,
+    ) async throws -> Result {
+        try await run(executable: productsDirectory.appendingPathComponent(program), arguments,
                 standardInput: standardInput, timeout: timeout, environment: environment, directory: directory)
     }
 
@@ -48,20 +49,20 @@ struct ProgramRunner {
     /// with ``missingToolStatus``.
     static func runTool(
         _ tool: String, _ arguments: [String], timeout: TimeInterval = 30, environment: [String: String] = [:]
-    ) throws -> Result {
-        try run(executable: URL(fileURLWithPath: "/usr/bin/env"), [tool] + arguments, timeout: timeout, environment: environment)
+    ) async throws -> Result {
+        try await run(executable: URL(fileURLWithPath: "/usr/bin/env"), [tool] + arguments, timeout: timeout, environment: environment)
     }
 
     private static func run(
         executable: URL, _ arguments: [String], standardInput: Data? = nil, timeout: TimeInterval,
         environment: [String: String], directory: String = repositoryRoot
-    ) throws -> Result {
+    ) async throws -> Result {
         let program = try BackgroundProgram(executable: executable, arguments, environment: environment, directory: directory)
         if let standardInput {
             program.send(standardInput)
         }
         program.closeInput()
-        return program.wait(timeout: timeout)
+        return await program.wait(timeout: timeout)
     }
 
     /// Writes `bytes` to a new temporary file and returns its path.

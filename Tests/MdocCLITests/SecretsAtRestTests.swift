@@ -14,7 +14,7 @@ import Testing
     static func run(_ program: String, _ arguments: [String]) async throws -> ProgramRunner.Result {
         let running = try BackgroundProgram(program, arguments, environment: ["MDOC_SIM_NAMESPACE": "secrets-\(UUID().uuidString)"])
         running.closeInput()
-        return await running.awaitExit(timeout: LiveSession.waitTimeout)
+        return await running.wait(timeout: LiveSession.waitTimeout)
     }
 
     @Test func theDemoPresentsTheCommittedCredentialAsGitChecksItOut() async throws {
@@ -45,18 +45,18 @@ import Testing
         return [hex, hex.uppercased(), base64.replacingOccurrences(of: "=", with: ""), base64URL]
     }
 
-    @Test func noPrivateKeyAppearsInWhatHolderAndReaderPrint() throws {
+    @Test func noPrivateKeyAppearsInWhatHolderAndReaderPrint() async throws {
         let credential = try CredentialFiles.load(ProgramRunner.repositoryRoot + "/Certs/demo/mdl.mdoc").credential
         let readerKey = try KeyFiles.loadPrivateKey(ProgramRunner.repositoryRoot + "/Certs/demo/reader-key.pem")
         let secrets = [credential.deviceKey.rawRepresentation, readerKey.rawRepresentation]
 
         // At the most verbose log level: not even the diagnostic logs carry a key.
-        let session = try LiveSession(holder: [
+        let session = try await LiveSession(holder: [
             "--credential", "Certs/demo/mdl.mdoc", "--yes", "--trust-readers", "Certs/demo/reader-root.pem", "--log-level", "trace",
         ])
-        let reader = try session.request(
+        let reader = try await session.request(
             ["--preset", "full", "--json", "--log-level", "trace", "--trust", "Certs/demo/iaca.pem"] + LiveSessionTests.readerAuthentication)
-        let holder = session.holderResult(after: reader)
+        let holder = await session.holderResult(after: reader)
         #expect(reader.status == 0, "\(reader.standardError)")
         #expect(holder.status == 0, "\(holder.standardError)")
 

@@ -111,7 +111,7 @@ struct SessionCaptureTests {
         defer { run.remove() }
         // A P-384 device key cannot MAC with the P-256 EReaderKey: the holder signs (9.1.3.5).
         let key = run.home + "/device-key.pem"
-        try LiveSession.makeOpenSSLKey(curve: "P-384", at: key)
+        try await LiveSession.makeOpenSSLKey(curve: "P-384", at: key)
         let credential = run.home + "/mdl.mdoc"
         let issued = try await run.run("mdoc-issuer", [
             "issue", "--pki", "Certs/demo", "--doctype", "org.iso.18013.5.1.mDL", "--data", "Samples/mdl.json",
@@ -238,11 +238,11 @@ struct SessionCaptureTests {
         try #require(live.status == 0, "\(live.standardError)")
 
         /// Replays a copy of the capture with `change` made to it.
-        func replay(_ name: String, _ change: (String) throws -> Void) async throws -> ProgramRunner.Result {
+        func replay(_ name: String, _ change: (String) async throws -> Void) async throws -> ProgramRunner.Result {
             let copy = run.home + "/altered-\(name)"
             try? FileManager.default.removeItem(atPath: copy)
             try FileManager.default.copyItem(atPath: capture, toPath: copy)
-            try change(copy)
+            try await change(copy)
             return try await run.run("mdoc-reader", ["verify", "--session", copy] + Self.trust)
         }
         func flipLastByte(_ path: String) throws {
@@ -265,7 +265,7 @@ struct SessionCaptureTests {
                 "\(engagement.standardError)")
 
         let key = try await replay("key") { copy in
-            try LiveSession.makeOpenSSLKey(curve: "P-256", at: copy + "/other-key.pem")
+            try await LiveSession.makeOpenSSLKey(curve: "P-256", at: copy + "/other-key.pem")
             try FileManager.default.removeItem(atPath: copy + "/ephemeral-key.pem")
             try FileManager.default.moveItem(atPath: copy + "/other-key.pem", toPath: copy + "/ephemeral-key.pem")
         }

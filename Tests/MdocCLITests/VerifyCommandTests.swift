@@ -10,8 +10,8 @@ import Testing
     let binding = ["--transcript", "\(v)/session_transcript_bytes.hex", "--reader-key", "Certs/annex-d/eReaderKey.pem"]
     let validTime = ["--at", "2021-01-01T00:00:00Z"]
 
-    private func verify(_ response: String, _ options: [String]) throws -> ProgramRunner.Result {
-        try ProgramRunner.run("mdoc-reader", ["verify", response] + options, timeout: 20)
+    private func verify(_ response: String, _ options: [String]) async throws -> ProgramRunner.Result {
+        try await ProgramRunner.run("mdoc-reader", ["verify", response] + options, timeout: 20)
     }
 
     /// The Annex D response with `bytes` replaced by `replacement` at their only occurrence.
@@ -23,8 +23,8 @@ import Testing
         return try ProgramRunner.temporaryFile(response)
     }
 
-    @Test func verifiesTheAnnexDResponseAtAValidTime() throws {
-        let result = try verify("\(Self.v)/device_response.hex", trust + binding + validTime + ["--json"])
+    @Test func verifiesTheAnnexDResponseAtAValidTime() async throws {
+        let result = try await verify("\(Self.v)/device_response.hex", trust + binding + validTime + ["--json"])
         #expect(result.status == 0, "\(result.standardError)")
         let json = try #require(try JSONSerialization.jsonObject(with: Data(result.standardOutput.utf8)) as? [String: Any])
         #expect(json["outcome"] as? String == "verified")
@@ -35,8 +35,8 @@ import Testing
         #expect(documents.first?["deviceAuthentication"] as? String == "DeviceMac")
     }
 
-    @Test func readableReportListsEveryCheck() throws {
-        let result = try verify("\(Self.v)/device_response.hex", trust + binding + validTime)
+    @Test func readableReportListsEveryCheck() async throws {
+        let result = try await verify("\(Self.v)/device_response.hex", trust + binding + validTime)
         #expect(result.status == 0)
         #expect(result.standardOutput.contains("Verified at 2021-01-01T00:00:00Z: VERIFIED"))
         #expect(result.standardOutput.components(separatedBy: "ok   value digest").count - 1 == 6)
@@ -44,75 +44,75 @@ import Testing
         #expect(result.standardOutput.contains("\"Doe\""))
     }
 
-    @Test func failsTodayNamingTheExpiredCertificate() throws {
-        let result = try verify("\(Self.v)/device_response.hex", trust + binding)
+    @Test func failsTodayNamingTheExpiredCertificate() async throws {
+        let result = try await verify("\(Self.v)/device_response.hex", trust + binding)
         #expect(result.status == 3)
         #expect(result.standardError.contains("certificate \"CN=utopia ds, C=US\": validity: expired on 2021-10-01T00:00:00Z"))
         #expect(result.standardError.split(separator: "\n").count == 1)
     }
 
-    @Test func tamperedElementValueFailsItsDigest() throws {
+    @Test func tamperedElementValueFailsItsDigest() async throws {
         // family_name "Doe" -> "Foe" inside the IssuerSignedItemBytes.
         let path = try tamperedResponse(replacing: [0x63] + Array("Doe".utf8), with: [0x63] + Array("Foe".utf8))
-        let result = try verify(path, trust + binding + validTime)
+        let result = try await verify(path, trust + binding + validTime)
         #expect(result.status == 3)
         #expect(result.standardError.contains("value digest (org.iso.18013.5.1/family_name)"))
     }
 
-    @Test func brokenIssuerSignatureFails() throws {
+    @Test func brokenIssuerSignatureFails() async throws {
         let signature = Array(Vectors.annexD("issuer_auth").suffix(64))
         var broken = signature
         broken[10] ^= 0x01
         let path = try tamperedResponse(replacing: signature, with: broken)
-        let result = try verify(path, trust + binding + validTime)
+        let result = try await verify(path, trust + binding + validTime)
         #expect(result.status == 3)
         #expect(result.standardError.contains("issuer signature (issuerAuth): FAILED"))
     }
 
-    @Test func wrongReaderKeyFailsDeviceAuthentication() throws {
+    @Test func wrongReaderKeyFailsDeviceAuthentication() async throws {
         let options = ["--transcript", "\(Self.v)/session_transcript_bytes.hex", "--reader-key", "Certs/annex-d/eDeviceKey.pem"]
-        let result = try verify("\(Self.v)/device_response.hex", trust + options + validTime)
+        let result = try await verify("\(Self.v)/device_response.hex", trust + options + validTime)
         #expect(result.status == 4)
         #expect(result.standardError.contains("the DeviceMac does not verify"))
     }
 
-    @Test func untrustedAnchorFails() throws {
-        let result = try verify("\(Self.v)/device_response.hex", ["--trust", "\(Self.v)/reader_root_cert.hex"] + binding + validTime)
+    @Test func untrustedAnchorFails() async throws {
+        let result = try await verify("\(Self.v)/device_response.hex", ["--trust", "\(Self.v)/reader_root_cert.hex"] + binding + validTime)
         #expect(result.status == 3)
         #expect(result.standardError.contains("issuerNotTrusted"))
     }
 
-    @Test func withoutTranscriptDeviceAuthenticationIsNotChecked() throws {
-        let result = try verify("\(Self.v)/device_response.hex", trust + validTime)
+    @Test func withoutTranscriptDeviceAuthenticationIsNotChecked() async throws {
+        let result = try await verify("\(Self.v)/device_response.hex", trust + validTime)
         #expect(result.status == 5)
         #expect(result.standardOutput.contains("--   device authentication"))
     }
 
-    @Test func acceptsTheBareTranscriptAndATrustDirectory() throws {
+    @Test func acceptsTheBareTranscriptAndATrustDirectory() async throws {
         let directory = FileManager.default.temporaryDirectory.appendingPathComponent("mdoc-trust-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(at: directory) }
         try Data(Vectors.annexD("iaca_cert")).write(to: directory.appendingPathComponent("iaca.der"))
         try Data(Vectors.annexD("reader_root_cert")).write(to: directory.appendingPathComponent("reader-root.der"))
         let options = ["--trust", directory.path, "--transcript", "\(Self.v)/session_transcript.hex", "--reader-key", "Certs/annex-d/eReaderKey.pem"]
-        let result = try verify("\(Self.v)/device_response.hex", options + validTime)
+        let result = try await verify("\(Self.v)/device_response.hex", options + validTime)
         #expect(result.status == 0, "\(result.standardError)")
     }
 
-    @Test func malformedResponseExitsTwo() throws {
-        let result = try verify("\(Self.v)/device_request.hex", trust + validTime)
+    @Test func malformedResponseExitsTwo() async throws {
+        let result = try await verify("\(Self.v)/device_request.hex", trust + validTime)
         #expect(result.status == 2)
         #expect(result.standardError.hasPrefix("mdoc-reader: error: \(Self.v)/device_request.hex: not a DeviceResponse: "))
     }
 
-    @Test func unusableTrustFileExitsSeven() throws {
-        let result = try verify("\(Self.v)/device_response.hex", ["--trust", "\(Self.v)/device_response.hex"] + validTime)
+    @Test func unusableTrustFileExitsSeven() async throws {
+        let result = try await verify("\(Self.v)/device_response.hex", ["--trust", "\(Self.v)/device_response.hex"] + validTime)
         #expect(result.status == 7)
         #expect(result.standardError.contains("not a usable certificate"))
     }
 
-    @Test func badTimeIsAUsageError() throws {
-        let result = try verify("\(Self.v)/device_response.hex", trust + ["--at", "yesterday"])
+    @Test func badTimeIsAUsageError() async throws {
+        let result = try await verify("\(Self.v)/device_response.hex", trust + ["--at", "yesterday"])
         #expect(result.status == 64)
         #expect(result.standardError.contains("not an RFC 3339 date-time"))
     }

@@ -35,7 +35,7 @@ import Testing
         ] + (json ? ["--json"] : []), environment: link.environment)
         try await holder.run(until: .requestReceived)
         try await holder.sendResponse()
-        let result = await reader.awaitExit(timeout: LiveSession.waitTimeout)
+        let result = await reader.wait(timeout: LiveSession.waitTimeout)
         holder.close()
         return (result, FileManager.default.contents(atPath: portrait))
     }

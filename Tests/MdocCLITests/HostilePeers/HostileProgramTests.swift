@@ -46,7 +46,7 @@ import Testing
             "--transport", link.otherTransport, "--timeout", String(Self.timeout),
         ]
         let reader = await (try BackgroundProgram("mdoc-reader", arguments, environment: link.environment))
-            .awaitExit(timeout: LiveSession.waitTimeout)
+            .wait(timeout: LiveSession.waitTimeout)
         #expect(reader.status == 0, "\(context()): \(reader.standardError)", sourceLocation: sourceLocation)
         #expect(reader.standardOutput.contains("Document 0: org.iso.18013.5.1.mDL: VERIFIED"), "\(reader.standardOutput)",
                 sourceLocation: sourceLocation)
@@ -54,7 +54,7 @@ import Testing
 
     /// The holder's `number`th engagement.
     static func engagement(_ holder: BackgroundProgram, _ number: Int = 1) async throws -> String {
-        try #require(await holder.awaitLine(startingWith: "mdoc:", number: number, timeout: LiveSession.waitTimeout),
+        try #require(await holder.line(startingWith: "mdoc:", number: number, timeout: LiveSession.waitTimeout),
                      "engagement \(number): \(holder.standardError)")
     }
 
@@ -100,7 +100,7 @@ import Testing
         }
 
         holder.interrupt()
-        let result = await holder.awaitExit(timeout: LiveSession.waitTimeout)
+        let result = await holder.wait(timeout: LiveSession.waitTimeout)
         #expect(result.status == 0, "\(result.standardError)")
         // A reader vanishing right after its request may still have been sent the response (see
         // readerVanishingEndsTheHolder): that session may count as ended normally.
@@ -167,7 +167,7 @@ import Testing
         } else {
             try await Self.verifySession(uri, over: link, context: "after centrals that left")
         }
-        let result = await server.awaitExit(timeout: LiveSession.waitTimeout)
+        let result = await server.wait(timeout: LiveSession.waitTimeout)
         let report = bluetoothd.stop()
 
         #expect(result.status == 0, "\(result.standardError)")

@@ -35,7 +35,7 @@ import Testing
         let peak = try #require(Self.kibibytes("VmHWM", of: holder.processIdentifier))
         reader.close()
         holder.interrupt()
-        let result = await holder.awaitExit(timeout: LiveSession.waitTimeout)
+        let result = await holder.wait(timeout: LiveSession.waitTimeout)
 
         print("resource bounds: mdoc-holder given a \(Self.hostileMessageSize)-byte message: peak RSS \(peak) KiB (\(before) KiB before, +\(peak - before) KiB)")
         #expect(result.standardError.contains("messageTooLarge"), "\(result.standardError)")
@@ -59,7 +59,7 @@ import Testing
             return peak
         }
         try await holder.sendFlood(bytes: Self.hostileMessageSize)
-        let result = await reader.awaitExit(timeout: LiveSession.waitTimeout)
+        let result = await reader.wait(timeout: LiveSession.waitTimeout)
         holder.close()
         let peak = await sampler.value
 
