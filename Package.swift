@@ -270,11 +270,12 @@ let package = Package(
             swiftSettings: strictSettings
         ),
 
-        // Test support: the Vectors/ loader and the helper processes of the tests, not a product.
+        // Test support: the Vectors/ loader, the helper processes of the tests, and a test PKI with
+        // documents issued for it; not a product.
         .target(
             name: "MdocTestSupport",
             dependencies: [
-                "MdocPosix", "MdocCBOR", "MdocBLE",
+                "MdocPosix", "MdocCBOR", "MdocBLE", "COpenSSL", "MdocCrypto", "MdocCOSE", "MdocModel", "MdocSession", "MdocIssuance",
                 .product(name: "NIOConcurrencyHelpers", package: "swift-nio"),
                 .product(name: "NIOCore", package: "swift-nio"),
             ],
@@ -319,6 +320,11 @@ let package = Package(
                 "MdocTestSupport",
                 .product(name: "PropertyBased", package: "swift-property-based"),
             ],
+            swiftSettings: strictSettings
+        ),
+        .testTarget(
+            name: "MdocIssuanceTests",
+            dependencies: ["MdocCBOR", "MdocCrypto", "MdocCOSE", "MdocModel", "MdocSession", "MdocIssuance", "MdocTestSupport"],
             swiftSettings: strictSettings
         ),
         .testTarget(

@@ -4,6 +4,7 @@ import MdocCrypto
 import MdocModel
 import MdocSession
 import Testing
+import MdocTestSupport
 
 @Suite("Credential file (IssuerSigned of ISO/IEC 18013-5 8.3.2.1.2.2 with the SDeviceKey of 9.1.3)")
 struct CredentialTests {

@@ -3,6 +3,7 @@ import MdocCOSE
 import MdocCrypto
 import MdocModel
 import MdocSession
+import MdocTestSupport
 import Testing
 
 #if canImport(FoundationEssentials)

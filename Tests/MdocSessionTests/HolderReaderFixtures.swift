@@ -5,6 +5,7 @@ import MdocIssuance
 import MdocModel
 import MdocPresentation
 import MdocSession
+import MdocTestSupport
 
 #if canImport(FoundationEssentials)
 import FoundationEssentials

@@ -5,6 +5,7 @@ import MdocModel
 import MdocPresentation
 import MdocSession
 import Testing
+import MdocTestSupport
 
 @Suite("HolderSession and ReaderSession wired in memory (ISO/IEC 18013-5 9.1.1, 8.3.2.1.2)")
 struct HolderReaderSessionTests {

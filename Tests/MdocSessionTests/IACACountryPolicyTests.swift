@@ -3,6 +3,7 @@ import MdocCrypto
 import MdocModel
 import MdocSession
 import Testing
+import MdocTestSupport
 
 /// The issuing country rule of ISO/IEC 18013-5 Annex B as an application adds it: the document
 /// signer's countryName is its IACA's, and so is a returned issuing_country.

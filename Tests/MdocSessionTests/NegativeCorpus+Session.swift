@@ -4,6 +4,7 @@ import MdocCrypto
 import MdocModel
 import MdocPresentation
 import MdocSession
+import MdocTestSupport
 
 #if canImport(FoundationEssentials)
 import FoundationEssentials

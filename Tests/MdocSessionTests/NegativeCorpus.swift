@@ -3,6 +3,7 @@ import MdocModel
 import MdocPresentation
 import MdocSession
 import Testing
+import MdocTestSupport
 
 /// One named hostile or broken input and the specific rejection it must meet.
 ///

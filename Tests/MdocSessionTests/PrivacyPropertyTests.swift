@@ -4,6 +4,7 @@ import MdocIssuance
 import MdocModel
 import MdocPresentation
 import MdocSession
+import MdocTestSupport
 import PropertyBased
 import Testing
 

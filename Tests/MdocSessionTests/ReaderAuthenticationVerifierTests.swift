@@ -4,6 +4,7 @@ import MdocCrypto
 import MdocModel
 import MdocSession
 import Testing
+import MdocTestSupport
 
 @Suite("ReaderAuthenticationVerifier with a generated reader PKI (ISO/IEC 18013-5 9.1.4)")
 struct ReaderAuthenticationVerifierTests {

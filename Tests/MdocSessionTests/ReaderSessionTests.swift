@@ -5,6 +5,7 @@ import MdocModel
 import MdocPresentation
 import MdocSession
 import Testing
+import MdocTestSupport
 
 @Suite("ReaderSession (ISO/IEC 18013-5 9.1.1, 9.1.4)")
 struct ReaderSessionTests {

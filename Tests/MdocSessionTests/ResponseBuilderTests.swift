@@ -5,6 +5,7 @@ import MdocIssuance
 import MdocModel
 import MdocSession
 import Testing
+import MdocTestSupport
 
 @Suite("ResponseBuilder (ISO/IEC 18013-5 8.3.2.1.2.2, 8.3.2.1.2.3, 9.1.3)")
 struct ResponseBuilderTests {

@@ -2,6 +2,7 @@ import MdocCBOR
 import MdocCrypto
 import MdocModel
 import MdocSession
+import MdocTestSupport
 import Testing
 
 #if canImport(FoundationEssentials)

@@ -1,4 +1,5 @@
 import MdocCBOR
+import MdocTestSupport
 
 extension [UInt8] {
     /// The offsets where `pattern` starts.

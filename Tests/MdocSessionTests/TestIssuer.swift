@@ -3,6 +3,7 @@ import MdocCOSE
 import MdocCrypto
 import MdocModel
 import MdocSession
+import MdocTestSupport
 
 #if canImport(FoundationEssentials)
 import FoundationEssentials

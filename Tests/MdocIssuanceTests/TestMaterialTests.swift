@@ -4,6 +4,7 @@ import MdocCrypto
 import MdocIssuance
 import MdocModel
 import MdocSession
+import MdocTestSupport
 import Testing
 
 #if canImport(FoundationEssentials)
