@@ -9,9 +9,10 @@ public final class ATTBearerInbox: Sendable {
 
     private let queue: NIOLoopBound<ReceiveQueue<[UInt8]>>
 
-    /// Takes what `bearer` receives from now on.
-    public init(_ bearer: any ATTBearer) async {
-        queue = try! await bearer.eventLoop.submit {
+    /// Takes what `bearer` receives from now on; throws when the bearer's event loop has shut
+    /// down.
+    public init(_ bearer: any ATTBearer) async throws {
+        queue = try await bearer.eventLoop.submit {
             let queue = ReceiveQueue<[UInt8]>(on: bearer.eventLoop, limit: Self.limit, itemName: "PDUs")
             bearer.attach(ATTBearerConsumer(
                 received: { queue.append($0) },

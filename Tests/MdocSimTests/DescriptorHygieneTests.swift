@@ -32,7 +32,7 @@ struct DescriptorHygieneTests {
     /// advertiser stopped unused.
     private static func round() async throws {
         let (accepted, connected) = try await SimTestSupport.connectedPair()
-        let connectedInbox = await ATTBearerInbox(connected)
+        let connectedInbox = try await ATTBearerInbox(connected)
         try await connected.send([1])
         _ = try await ATTBearerInbox(accepted).receive()
         accepted.close()

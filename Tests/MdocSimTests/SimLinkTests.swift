@@ -117,7 +117,7 @@ struct SimLinkTests {
             connected.close()
         }
         #expect(accepted.maximumPDUSize == 517)
-        let (acceptedInbox, connectedInbox) = (await ATTBearerInbox(accepted), await ATTBearerInbox(connected))
+        let (acceptedInbox, connectedInbox) = (try await ATTBearerInbox(accepted), try await ATTBearerInbox(connected))
         let pdus = (1...300).map { index in [UInt8](repeating: UInt8(index % 256), count: index % 517 + 1) }
         // Half one at a time, half in one send: either way one datagram per PDU.
         async let sent: Void = {
@@ -235,7 +235,7 @@ struct SimLinkTests {
     func receiveLimit() async throws {
         let (strict, lax) = try await SimTestSupport.socketPair(517, 1000)
         defer { lax.close() }
-        let (strictInbox, laxInbox) = (await ATTBearerInbox(strict), await ATTBearerInbox(lax))
+        let (strictInbox, laxInbox) = (try await ATTBearerInbox(strict), try await ATTBearerInbox(lax))
         try await lax.send([UInt8](repeating: 1, count: 517))
         try await lax.send([UInt8](repeating: 2, count: 518))
         #expect(try await strictInbox.receive()?.count == 517)
@@ -248,7 +248,7 @@ struct SimLinkTests {
     func closeUnblocksReceive() async throws {
         let (accepted, connected) = try await SimTestSupport.connectedPair()
         defer { connected.close() }
-        let inbox = await ATTBearerInbox(accepted)
+        let inbox = try await ATTBearerInbox(accepted)
         let pending = Task { try await inbox.receive() }
         try await Task.sleep(for: .milliseconds(100))
         accepted.close()
@@ -267,7 +267,7 @@ struct SimLinkTests {
         connected.close()
         // Attached only once the link has closed and its channel dropped its handlers.
         try await accepted.channel.closeFuture.get()
-        let inbox = await ATTBearerInbox(accepted)
+        let inbox = try await ATTBearerInbox(accepted)
         #expect(try await inbox.receive() == [1])
         #expect(try await inbox.receive() == [2])
         #expect(try await inbox.receive() == nil)
@@ -289,7 +289,7 @@ struct SimLinkTests {
         #expect(await SimTestSupport.eventually { (try? await SimTestSupport.heldCount(accepted)) == limit })
         try await Task.sleep(for: .milliseconds(50))
         #expect(try await SimTestSupport.heldCount(accepted) == limit)
-        let inbox = await ATTBearerInbox(accepted)
+        let inbox = try await ATTBearerInbox(accepted)
         for index in 0..<count {
             #expect(try await inbox.receive() == [UInt8](repeating: UInt8(index % 256), count: 512))
         }
