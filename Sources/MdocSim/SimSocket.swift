@@ -5,11 +5,8 @@ import MdocPosix
 /// The system calls of the sim link: AF_UNIX SOCK_SEQPACKET sockets in the Linux abstract
 /// namespace (unix(7), "Abstract sockets"), each failure turned into a `BLEError`.
 enum SimSocket {
-    /// The longest abstract socket name: `sun_path` holds 108 octets, the first being the 0 that
-    /// marks the abstract namespace (unix(7)).
-    static let maximumNameLength = MemoryLayout.size(ofValue: sockaddr_un().sun_path) - 1
-    /// Where `sun_path` starts in `sockaddr_un`: the address length counts from there.
-    private static let pathOffset = MemoryLayout<sockaddr_un>.size - MemoryLayout.size(ofValue: sockaddr_un().sun_path)
+    /// The longest abstract socket name.
+    static let maximumNameLength = AbstractSocketAddress.maximumNameLength
     /// How many connections a listening sim socket lets wait for accept(2): the event loop takes
     /// them as they come, so this only bounds a burst.
     static let backlog: Int32 = 64
@@ -61,22 +58,9 @@ enum SimSocket {
     static func withAddress<Result>(
         _ name: String, _ body: (UnsafePointer<sockaddr>, socklen_t) throws(BLEError) -> Result
     ) throws(BLEError) -> Result {
-        let bytes = Array(name.utf8)
-        guard bytes.count <= maximumNameLength else {
-            throw BLEError(.systemCall,
-                           "the sim address \"\(name)\" is \(bytes.count) bytes, above the \(maximumNameLength) an abstract Unix socket name holds")
-        }
-        var address = sockaddr_un()
-        address.sun_family = sa_family_t(AF_UNIX)
-        withUnsafeMutableBytes(of: &address.sun_path) { path in
-            path[0] = 0
-            for (index, byte) in bytes.enumerated() { path[index + 1] = byte }
-        }
-        let length = socklen_t(pathOffset + 1 + bytes.count)
-        return try withUnsafePointer(to: &address) { (pointer) throws(BLEError) -> Result in
-            try pointer.withMemoryRebound(to: sockaddr.self, capacity: 1) { (address) throws(BLEError) -> Result in
-                try body(address, length)
-            }
-        }
+        try AbstractSocketAddress.withAddress(name, tooLong: { octets in
+            BLEError(.systemCall,
+                     "the sim address \"\(name)\" is \(octets) bytes, above the \(maximumNameLength) an abstract Unix socket name holds")
+        }, body)
     }
 }

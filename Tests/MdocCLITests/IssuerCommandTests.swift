@@ -154,7 +154,8 @@ import Testing
         let validity = credential.mobileSecurityObject.value.validityInfo
         #expect(validity.validUntil.date.timeIntervalSince(validity.validFrom.date) == 30 * 86_400)
         // Another IACA does not trust it.
-        let other = try await Certificate(pemEncoded: try await Self.text("\(try Self.makePKI(in: folder))/iaca.pem"))
+        let otherPKI = try await Self.makePKI(in: folder)
+        let other = try Certificate(pemEncoded: try Self.text("\(otherPKI)/iaca.pem"))
         let chain = try credential.issuerSigned.issuerAuth.x5chain.map { try Certificate(derEncoded: $0) }
         #expect(!CertificateChainValidator(trustAnchors: [other]).validate(chain: chain, profile: .documentSigner, at: Date()).isValid)
     }

@@ -179,34 +179,22 @@ actor DBusConnection {
         let fail = { (call: String, error: SystemCall.Errno) in
             DBusError.connection("\(call) of unix:abstract=\(name) failed: \(String(cString: strerror(error.code)))")
         }
-        let type = Int32(SOCK_STREAM.rawValue) | Int32(SOCK_CLOEXEC.rawValue) | Int32(SOCK_NONBLOCK.rawValue)
-        let fd: Int32
-        switch SystemCall.make({ socket(AF_UNIX, type, 0) }) {
-        case .success(let socket): fd = socket
-        case .failure(let error): throw fail("socket", error)
+        let tooLong = { (octets: Int) in
+            DBusError.connection("the abstract name \(name) is \(octets) octets, above the \(AbstractSocketAddress.maximumNameLength) it can hold")
         }
-        var address = sockaddr_un()
-        address.sun_family = sa_family_t(AF_UNIX)
-        let bytes = Array(name.utf8)
-        let capacity = MemoryLayout.size(ofValue: address.sun_path) - 1
-        guard bytes.count <= capacity else {
-            Glibc.close(fd)
-            throw DBusError.connection("the abstract name \(name) is longer than \(capacity) octets")
-        }
-        withUnsafeMutableBytes(of: &address.sun_path) { path in
-            for (index, byte) in bytes.enumerated() { path[index + 1] = byte }
-        }
-        let length = socklen_t(MemoryLayout<sockaddr_un>.size - MemoryLayout.size(ofValue: address.sun_path) + 1 + bytes.count)
-        let connected = withUnsafePointer(to: &address) { pointer in
-            pointer.withMemoryRebound(to: sockaddr.self, capacity: 1) { address in
-                SystemCall.make { Glibc.connect(fd, address, length) }
+        return try AbstractSocketAddress.withAddress(name, tooLong: tooLong) { (address, length) throws(DBusError) -> Int32 in
+            let type = Int32(SOCK_STREAM.rawValue) | Int32(SOCK_CLOEXEC.rawValue) | Int32(SOCK_NONBLOCK.rawValue)
+            let fd: Int32
+            switch SystemCall.make({ socket(AF_UNIX, type, 0) }) {
+            case .success(let socket): fd = socket
+            case .failure(let error): throw fail("socket", error)
             }
+            if case .failure(let error) = SystemCall.make({ Glibc.connect(fd, address, length) }) {
+                Glibc.close(fd)
+                throw fail("connect", error)
+            }
+            return fd
         }
-        if case .failure(let error) = connected {
-            Glibc.close(fd)
-            throw fail("connect", error)
-        }
-        return fd
     }
 
     /// Takes the messages from now on and says Hello (Specification: "Message Bus Messages"),
