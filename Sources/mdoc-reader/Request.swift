@@ -163,10 +163,13 @@ struct Request: AsyncParsableCommand {
         }
     }
 
-    private func request(policy: DocumentSignerPolicy) async throws(ProgramFailure) {
-        // Everything of our own first, so that a mistake there is not blamed on the engagement
-        // and nothing is lost after a session: the request, reader authentication, trust, the
-        // output file.
+    /// The session with the mdoc of the engagement, and the ephemeral key a capture keeps.
+    /// Everything of our own is checked first, so that a mistake there is not blamed on the
+    /// engagement and nothing is lost after a session: the request, reader authentication,
+    /// trust, the output files.
+    private func makeSession(
+        policy: DocumentSignerPolicy
+    ) throws(ProgramFailure) -> (session: ReaderSession, uri: MdocURI, eReaderKey: PrivateKey?) {
         let specs: [DocRequestSpec]
         do {
             specs = try requestBuilder.specs()
@@ -197,6 +200,12 @@ struct Request: AsyncParsableCommand {
         guard uri.deviceEngagementBytes.value.bleOptions != nil else {
             throw ProgramFailure(.malformedInput, "the engagement offers no BLE retrieval method")
         }
+        return (session, uri, eReaderKey)
+    }
+
+    /// Runs the session over the radio, keeps its capture when asked, and shows the report.
+    private func request(policy: DocumentSignerPolicy) async throws(ProgramFailure) {
+        let (session, uri, eReaderKey) = try makeSession(policy: policy)
         let transport = await live.resolvedTransport()
         let progress = ReaderProgress(transport: transport)
         let seconds = Duration.milliseconds(Int64(timeout * 1000))
@@ -216,22 +225,7 @@ struct Request: AsyncParsableCommand {
         await adapter.close()
         progress.finish()
         let ended = Date()
-        let failure: ProgramFailure?
-        let outcomeText: String
-        switch result.end {
-        case .link(let error):
-            outcomeText = "\(error)"
-            failure = ProgramFailure(.sessionFailed, "\(error)")
-        case .session(let outcome):
-            outcomeText = "\(outcome)"
-            ProgramOutput.standardError.writeLine("mdoc-reader: \(outcome)")
-            if let report = result.report {
-                failure = VerificationExit.failure(for: report)
-            } else {
-                failure = ProgramFailure(
-                    .sessionFailed, outcome.isNormalEnd ? "the session ended without a response: \(outcome)" : "\(outcome)")
-            }
-        }
+        let (failure, outcomeText) = Self.failure(of: result)
         if let saveSession, let eReaderKey {
             let capture = SessionCapture(
                 role: .reader, program: "mdoc-reader \(ToolVersion.current)", transport: "\(transport)", mode: result.mode,
@@ -252,6 +246,24 @@ struct Request: AsyncParsableCommand {
         }
         VerificationExit.show(report, json: json)
         try VerificationExit.check(report)
+    }
+
+    /// How the session ended, as the failure the program ends with (nil when a response came
+    /// and verified) and as the outcome's text for a capture; says the session's outcome on
+    /// standard error.
+    private static func failure(of result: ReaderSessionResult) -> (ProgramFailure?, String) {
+        switch result.end {
+        case .link(let error):
+            return (ProgramFailure(.sessionFailed, "\(error)"), "\(error)")
+        case .session(let outcome):
+            ProgramOutput.standardError.writeLine("mdoc-reader: \(outcome)")
+            if let report = result.report {
+                return (VerificationExit.failure(for: report), "\(outcome)")
+            }
+            let failure = ProgramFailure(
+                .sessionFailed, outcome.isNormalEnd ? "the session ended without a response: \(outcome)" : "\(outcome)")
+            return (failure, "\(outcome)")
+        }
     }
 
     /// A new EReaderKey on the curve of the engagement's EDeviceKey (ISO/IEC 18013-5 9.1.1.4),
