@@ -1,8 +1,6 @@
-import Glibc
 import MdocBLE
 import MdocPosix
 import NIOCore
-import NIOPosix
 import Synchronization
 
 /// A connection to a D-Bus message bus (D-Bus Specification), on a SwiftNIO channel: the event
@@ -13,10 +11,6 @@ import Synchronization
 actor DBusConnection {
     /// How long a method call waits for its reply unless told otherwise: D-Bus's usual 25 s.
     static let defaultCallTimeout: Duration = .seconds(25)
-    /// How long connecting and authenticating may take.
-    static let connectTimeout: Duration = .seconds(25)
-    /// The most messages held before the connection takes them.
-    static let receiveQueueLimit = 64
 
     /// What a method handler does with a call.
     enum Handling: Sendable {
@@ -123,78 +117,14 @@ actor DBusConnection {
         var failure = DBusError.connection("connecting to \(name): no address")
         for address in addresses {
             do {
-                return try await connect(to: address)
+                let connection = DBusConnection(channel: try await DBusConnector.authenticatedChannel(to: address))
+                try await connection.start()
+                return connection
             } catch {
                 failure = DBusError.connection("connecting to \(name): \(error.message)")
             }
         }
         throw failure
-    }
-
-    private static func connect(to address: DBusAddress) async throws(DBusError) -> DBusConnection {
-        let loop = MultiThreadedEventLoopGroup.singleton.next()
-        let authenticated = loop.makePromise(of: Void.self)
-        authenticated.fail(after: connectTimeout) {
-            BLEError(.timeout, "the bus did not complete the authentication within \(connectTimeout)")
-        }
-        let bootstrap = ClientBootstrap(group: loop)
-            .connectTimeout(TimeAmount(connectTimeout))
-            .channelInitializer { channel in
-                channel.eventLoop.makeCompletedFuture {
-                    try channel.pipeline.syncOperations.addHandlers([
-                        DBusAuthenticationHandler(authenticated: authenticated),
-                        ByteToMessageHandler(DBusMessageDecoder()),
-                        InboundDeliveryHandler<DBusMessage>(limit: receiveQueueLimit, linkName: "the D-Bus connection"),
-                    ])
-                }
-            }
-        let channel: any Channel
-        do {
-            switch address {
-            case .path(let path):
-                channel = try await bootstrap.connect(unixDomainSocketPath: path).get()
-            case .abstract(let name):
-                channel = try await bootstrap.withConnectedSocket(try abstractSocket(name)).get()
-            }
-        } catch let error as DBusError {
-            authenticated.fail(error)
-            throw error
-        } catch {
-            authenticated.fail(error)
-            throw DBusError.connection("\(address): \(error)")
-        }
-        do {
-            try await authenticated.futureResult.get()
-        } catch {
-            channel.close(promise: nil)
-            throw error as? DBusError ?? DBusError.connection("\(error)")
-        }
-        let connection = DBusConnection(channel: channel)
-        try await connection.start()
-        return connection
-    }
-
-    /// A stream socket connected to the abstract name `name`.
-    private static func abstractSocket(_ name: String) throws(DBusError) -> Int32 {
-        let fail = { (call: String, error: SystemCall.Errno) in
-            DBusError.connection("\(call) of unix:abstract=\(name) failed: \(String(cString: strerror(error.code)))")
-        }
-        let tooLong = { (octets: Int) in
-            DBusError.connection("the abstract name \(name) is \(octets) octets, above the \(AbstractSocketAddress.maximumNameLength) it can hold")
-        }
-        return try AbstractSocketAddress.withAddress(name, tooLong: tooLong) { (address, length) throws(DBusError) -> Int32 in
-            let type = Int32(SOCK_STREAM.rawValue) | Int32(SOCK_CLOEXEC.rawValue) | Int32(SOCK_NONBLOCK.rawValue)
-            let fd: Int32
-            switch SystemCall.make({ socket(AF_UNIX, type, 0) }) {
-            case .success(let socket): fd = socket
-            case .failure(let error): throw fail("socket", error)
-            }
-            if case .failure(let error) = SystemCall.make({ Glibc.connect(fd, address, length) }) {
-                Glibc.close(fd)
-                throw fail("connect", error)
-            }
-            return fd
-        }
     }
 
     /// Takes the messages from now on and says Hello (Specification: "Message Bus Messages"),
