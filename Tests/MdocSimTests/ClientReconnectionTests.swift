@@ -23,7 +23,7 @@ struct ClientReconnectionTests {
         let advertiser = try SimLink.advertise(serviceUUID: uuid)
         defer { advertiser.stop() }
         for index in 0..<drops {
-            let bearer = try await advertiser.accept(timeout: .seconds(20))
+            let bearer = try await advertiser.accept(timeout: .seconds(20 * TimeoutScale.factor))
             _ = try await ATTBearerInbox(bearer).receive()
             // Not serving: advertising ends before the last link does, so the client's next
             // attempt finds nobody.
@@ -32,7 +32,7 @@ struct ClientReconnectionTests {
         }
         guard serving else { return nil }
         let server = MdocGATTServerTransport(mode: .centralClient, serviceUUID: uuid, ident: ident,
-                                             bearer: try await advertiser.accept(timeout: .seconds(20)))
+                                             bearer: try await advertiser.accept(timeout: .seconds(20 * TimeoutScale.factor)))
         try await server.waitForStart()
         return server
     }
@@ -71,7 +71,10 @@ struct ClientReconnectionTests {
     func timeRunsOutAfterADrop() async throws {
         let uuid = UUID()
         async let serverSide = Self.server(uuid: uuid, drops: 1, serving: false)
-        let error = await SessionAcceptorTests.failure { () throws(BLEError) in try await Self.holder(uuid: uuid, timeout: .seconds(3)) }
+        // Long enough for the first link to be made on a loaded machine; then the time runs out
+        // while the client looks for the advertiser, which is gone.
+        let timeout = Duration.seconds(8 * TimeoutScale.factor)
+        let error = await SessionAcceptorTests.failure { () throws(BLEError) in try await Self.holder(uuid: uuid, timeout: timeout) }
         _ = try await serverSide
         #expect(error?.code == .sessionNotStarted)
         #expect(error?.reason.hasPrefix("1 link was made and dropped before the session started (") == true, "\(error?.reason ?? "")")
@@ -99,7 +102,7 @@ struct ClientReconnectionTests {
         defer { advertiser.stop() }
         async let holderSide = SessionAcceptorTests.failure { () throws(BLEError) in try await Self.holder(uuid: uuid) }
         let other = MdocGATTServerTransport(mode: .centralClient, serviceUUID: uuid, ident: Self.ident.map { $0 ^ 1 },
-                                            bearer: try await advertiser.accept(timeout: .seconds(20)))
+                                            bearer: try await advertiser.accept(timeout: .seconds(20 * TimeoutScale.factor)))
         defer { other.close() }
         let error = await holderSide
         #expect(error?.code == .identMismatch)
