@@ -47,6 +47,7 @@ public struct EmbeddedCBOR<Value: CBORRepresentable>: CBORRepresentable {
     /// `value`, which the caller read from `bytes` (the content of a tag-24 byte string) as
     /// ``init(bytes:limits:)`` would have: for a structure that reads itself straight from its
     /// encoding (``CBORHeadReader``).
+    @inlinable
     package init(bytes: CBORBytes, readValue value: Value) {
         self.bytes = bytes
         self.value = value

@@ -83,22 +83,12 @@ extension IssuerSignedItem {
     /// The keys of an IssuerSignedItem in the order of the CDDL, as UTF-8.
     private static let keys: [[UInt8]] = ["digestID", "random", "elementIdentifier", "elementValue"].map { Array($0.utf8) }
 
-    /// The limits ``elementValue`` is read within: those of decoding a whole IssuerSignedItemBytes
-    /// less the map around the value and the eight other items of the map (the map itself, its
-    /// four keys and three other values), so that the value reads exactly when the whole item
-    /// would have decoded.
-    private static let elementValueLimits = CBORLimits(
-        maximumDepth: CBORLimits.default.maximumDepth - 1,
-        maximumItemCount: CBORLimits.default.maximumItemCount - 8,
-        maximumInputSize: CBORLimits.default.maximumInputSize)
-
     /// Reads the content of an IssuerSignedItemBytes straight from its bytes, without decoding
     /// them into a ``CBOR`` tree first: a response holds one per data element. Only the form every
     /// issuer writes is read here, a map of exactly the four keys of the CDDL, in any order, with
     /// values of their types; `nil` for anything else, which ``init(cbor:at:)`` over the decoded
     /// item then accepts or rejects. The item read is the one that path gives.
     init?(reading bytes: CBORBytes) {
-        guard bytes.count <= CBORLimits.default.maximumInputSize else { return nil }
         var reader = CBORHeadReader(bytes)
         guard reader.readMapCount() == Self.keys.count else { return nil }
         var digestID: UInt64?
@@ -118,7 +108,7 @@ extension IssuerSignedItem {
                 guard let value = reader.readText() else { return nil }
                 elementIdentifier = value
             case 3 where elementValue == nil:
-                guard let value = reader.readItem(limits: Self.elementValueLimits) else { return nil }
+                guard let value = reader.readItem(depth: 1) else { return nil }
                 elementValue = value
             default:
                 return nil
