@@ -78,6 +78,11 @@ public struct IssuerSigned: CBORRepresentable {
         } catch {
             throw error.prefixed(by: payloadPath)
         }
+        // The MSO holds a digest per data element: read straight from its bytes when it has the
+        // form MobileSecurityObject(reading:) reads, decoded in full otherwise.
+        if case .tagged(CBOR.Tag.encodedCBOR, .byteString(let bytes)) = item, let mso = MobileSecurityObject(reading: bytes) {
+            return EmbeddedCBOR(bytes: bytes, readValue: mso)
+        }
         return try EmbeddedCBOR(cbor: item, at: payloadPath)
     }
 }
