@@ -82,6 +82,11 @@ public struct DocumentVerification {
         report.checks.append(check)
     }
 
+    /// Makes room for `count` more checks, for a policy that records one per element.
+    mutating func reserveCapacity(forChecks count: Int) {
+        report.checks.reserveCapacity(report.checks.count + count)
+    }
+
     // MARK: The document signer (9.3.3)
 
     /// The trust anchors (IACA certificates) of the verifier.
@@ -181,9 +186,13 @@ public struct DocumentVerification {
             }
         }
         let msoTrusted = issuerChecksPassed && issuerCertificate && issuerSignature
-        report.elements = issuerElements(matched: msoTrusted ? matchedDigests : [:])
+        report.elements = []
+        report.elements.reserveCapacity(
+            (document.issuerSigned.nameSpaces?.values.reduce(0) { $0 + $1.count } ?? 0)
+                + (msoDecoded ? document.deviceSigned.nameSpaces.value.nameSpaces.values.reduce(0) { $0 + $1.count } : 0))
+        appendIssuerElements(matched: msoTrusted ? matchedDigests : [:])
         if msoDecoded {
-            report.elements += deviceElements(authenticated: msoTrusted && deviceAuthenticated && deviceSignedElementsAuthorized)
+            appendDeviceElements(authenticated: msoTrusted && deviceAuthenticated && deviceSignedElementsAuthorized)
         }
         // Issuer data alone can be copied to another device; device authentication is the
         // anti-cloning check (9.1.3), so an element is verified only when its document passed both.
@@ -194,29 +203,25 @@ public struct DocumentVerification {
         return report
     }
 
-    private func issuerElements(matched: [String: [Bool]]) -> [DisclosedElement] {
-        var elements: [DisclosedElement] = []
+    private mutating func appendIssuerElements(matched: [String: [Bool]]) {
         for (nameSpace, items) in document.issuerSigned.nameSpaces ?? OrderedMap() {
             let verified = matched[nameSpace] ?? []
             for (position, item) in items.enumerated() {
-                elements.append(DisclosedElement(
+                report.elements.append(DisclosedElement(
                     nameSpace: nameSpace, identifier: item.value.elementIdentifier, value: item.value.elementValue,
                     source: .issuerSigned, digestID: item.value.digestID,
                     issuerAuthenticated: position < verified.count && verified[position], verified: false))
             }
         }
-        return elements
     }
 
-    private func deviceElements(authenticated: Bool) -> [DisclosedElement] {
-        var elements: [DisclosedElement] = []
+    private mutating func appendDeviceElements(authenticated: Bool) {
         for (nameSpace, values) in document.deviceSigned.nameSpaces.value.nameSpaces {
             for (identifier, value) in values {
-                elements.append(DisclosedElement(
+                report.elements.append(DisclosedElement(
                     nameSpace: nameSpace, identifier: identifier, value: value, source: .deviceSigned, digestID: nil,
                     issuerAuthenticated: authenticated, verified: false))
             }
         }
-        return elements
     }
 }
