@@ -10,9 +10,13 @@
 /// with ``CBORDecoder``, which gives the value or the error, with its path and offset, exactly as
 /// it would have without this reader. A structure read here is therefore equal to the one the
 /// decoder's tree gives, and byte strings are views of the input, as the decoder's are.
+///
+/// A reader exists only during ``read(_:limits:_:)``, which gives it the bytes' memory.
 package struct CBORHeadReader {
     /// The bytes read: an encoded data item.
     private let bytes: CBORBytes
+    /// The memory of ``bytes``, valid during ``read(_:limits:_:)``.
+    private let buffer: UnsafeRawBufferPointer
     /// The limits of decoding ``bytes`` as one item.
     private let limits: CBORLimits
     /// The offset of the next head, from the start of ``bytes``.
@@ -20,18 +24,29 @@ package struct CBORHeadReader {
     /// The data items read so far, counted as ``CBORLimits/maximumItemCount`` counts them.
     package private(set) var itemCount = 0
 
-    /// A reader at the start of `bytes`, which reads nothing when they exceed `limits`.
-    package init(_ bytes: CBORBytes, limits: CBORLimits = .default) {
+    private init(_ bytes: CBORBytes, buffer: UnsafeRawBufferPointer, limits: CBORLimits) {
         self.bytes = bytes
+        self.buffer = buffer
         self.limits = limits
     }
 
+    /// Calls `body` with a reader at the start of `bytes`, which reads nothing when they exceed
+    /// `limits`. The reader must not be used after `body` returns.
+    package static func read<Result>(
+        _ bytes: CBORBytes, limits: CBORLimits = .default, _ body: (inout CBORHeadReader) -> Result
+    ) -> Result {
+        bytes.withUnsafeBytes { buffer in
+            var reader = CBORHeadReader(bytes, buffer: buffer, limits: limits)
+            return body(&reader)
+        }
+    }
+
     /// `true` when every byte has been read.
-    package var isAtEnd: Bool { offset == bytes.count }
+    package var isAtEnd: Bool { offset == buffer.count }
 
     /// Counts one more item; `false` when that exceeds the limits.
     private mutating func countItem() -> Bool {
-        guard itemCount < limits.maximumItemCount, bytes.count <= limits.maximumInputSize else { return false }
+        guard itemCount < limits.maximumItemCount, buffer.count <= limits.maximumInputSize else { return false }
         itemCount += 1
         return true
     }
@@ -39,8 +54,8 @@ package struct CBORHeadReader {
     /// The head at ``offset``: its major type, its argument and its length in bytes, or `nil` for
     /// an indefinite length, reserved additional information or a head cut short.
     private func head() -> (majorType: UInt8, argument: UInt64, length: Int)? {
-        guard offset < bytes.count else { return nil }
-        let initial = bytes[offset]
+        guard offset < buffer.count else { return nil }
+        let initial = buffer[offset]
         let additional = initial & 0x1f
         let argumentLength: Int
         switch additional {
@@ -51,10 +66,10 @@ package struct CBORHeadReader {
         case 27: argumentLength = 8
         default: return nil
         }
-        guard argumentLength < bytes.count - offset else { return nil }
+        guard argumentLength < buffer.count - offset else { return nil }
         var argument: UInt64 = 0
         for position in (offset + 1)...(offset + argumentLength) {
-            argument = argument << 8 | UInt64(bytes[position])
+            argument = argument << 8 | UInt64(buffer[position])
         }
         return (initial >> 5, argument, 1 + argumentLength)
     }
@@ -62,7 +77,7 @@ package struct CBORHeadReader {
     /// The content of a definite-length string of major type `majorType` at ``offset``, as a
     /// range of ``bytes``, with the offset after it.
     private func string(ofMajorType majorType: UInt8) -> (content: Range<Int>, next: Int)? {
-        guard let head = head(), head.majorType == majorType, head.argument <= UInt64(bytes.count - offset - head.length) else {
+        guard let head = head(), head.majorType == majorType, head.argument <= UInt64(buffer.count - offset - head.length) else {
             return nil
         }
         let start = offset + head.length
@@ -72,7 +87,7 @@ package struct CBORHeadReader {
 
     /// The number of entries of a definite-length map (major type 5).
     package mutating func readMapCount() -> Int? {
-        guard let head = head(), head.majorType == 5, head.argument <= UInt64(bytes.count - offset), countItem() else { return nil }
+        guard let head = head(), head.majorType == 5, head.argument <= UInt64(buffer.count - offset), countItem() else { return nil }
         offset += head.length
         return Int(head.argument)
     }
@@ -94,26 +109,26 @@ package struct CBORHeadReader {
     /// A definite-length text string (major type 3) of valid UTF-8.
     package mutating func readText() -> String? {
         guard let (content, next) = string(ofMajorType: 3) else { return nil }
-        let text = bytes.withUnsafeBytes { buffer -> String? in
-            let utf8 = UnsafeBufferPointer(rebasing: buffer.assumingMemoryBound(to: UInt8.self)[content])
-            guard let span = try? UTF8Span(validating: utf8.span) else { return nil }
-            return String(copying: span)
-        }
-        guard let text, countItem() else { return nil }
+        let utf8 = UnsafeRawBufferPointer(rebasing: buffer[content]).assumingMemoryBound(to: UInt8.self)
+        guard let span = try? UTF8Span(validating: utf8.span), countItem() else { return nil }
         offset = next
-        return text
+        return String(copying: span)
     }
 
-    /// A definite-length text string that is one of `candidates`, each given as its UTF-8
-    /// bytes: the position of the one it equals. Compares the received bytes in place, without
-    /// making a `String`; `nil` when the string is none of them.
-    package mutating func readText(among candidates: [[UInt8]]) -> Int? {
+    /// A definite-length text string that is one of `candidates`: the position of the one it
+    /// equals. Compares the received bytes in place, without making a `String`; `nil` when the
+    /// string is none of them.
+    package mutating func readText(among candidates: [StaticString]) -> Int? {
         guard let (content, next) = string(ofMajorType: 3) else { return nil }
-        let match = bytes.withUnsafeBytes { buffer in
-            let received = UnsafeRawBufferPointer(rebasing: buffer[content])
-            return candidates.firstIndex { candidate in
-                candidate.count == received.count && candidate.indices.allSatisfy { candidate[$0] == received[$0] }
+        let received = UnsafeRawBufferPointer(rebasing: buffer[content])
+        let match = candidates.firstIndex { candidate in
+            guard candidate.utf8CodeUnitCount == received.count else { return false }
+            let expected = candidate.utf8Start
+            var index = 0
+            while index < received.count, expected[index] == received[index] {
+                index += 1
             }
+            return index == received.count
         }
         guard let match, countItem() else { return nil }
         offset = next
@@ -124,16 +139,21 @@ package struct CBORHeadReader {
     /// item read, decoded by ``CBORDecoder`` within what the limits leave; `nil` when it does
     /// not decode.
     package mutating func readItem(depth: Int) -> CBOR? {
-        guard bytes.count <= limits.maximumInputSize, depth <= limits.maximumDepth else { return nil }
+        // Integers and strings, the values of most data elements, are read here as the decoder
+        // reads them.
+        switch head()?.majorType {
+        case 0: return readUnsignedInt().map { .unsignedInt($0) }
+        case 2: return readByteString().map { .byteString($0) }
+        case 3: return readText().map { .textString($0) }
+        default: break
+        }
+        guard buffer.count <= limits.maximumInputSize, depth <= limits.maximumDepth else { return nil }
         let decoder = CBORDecoder(limits: CBORLimits(
             maximumDepth: limits.maximumDepth - depth, maximumItemCount: limits.maximumItemCount - itemCount,
             maximumInputSize: limits.maximumInputSize))
-        let start = offset
-        let decoded = bytes.storage.withUnsafeBufferPointer { whole in
-            try? decoder.decodeItem(
-                UnsafeBufferPointer(rebasing: whole[bytes.range]), at: start, storage: bytes.storage, base: bytes.range.lowerBound,
-                reader: CBORStreamReader())
-        }
+        let decoded = try? decoder.decodeItem(
+            buffer.assumingMemoryBound(to: UInt8.self), at: offset, storage: bytes.storage, base: bytes.range.lowerBound,
+            reader: CBORStreamReader())
         guard let decoded else { return nil }
         offset = decoded.next
         itemCount += decoded.itemCount

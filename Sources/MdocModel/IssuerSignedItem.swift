@@ -81,7 +81,7 @@ public struct IssuerSignedItem: CBORRepresentable, Hashable {
 
 extension IssuerSignedItem {
     /// The keys of an IssuerSignedItem in the order of the CDDL, as UTF-8.
-    private static let keys: [[UInt8]] = ["digestID", "random", "elementIdentifier", "elementValue"].map { Array($0.utf8) }
+    private static let keys: [StaticString] = ["digestID", "random", "elementIdentifier", "elementValue"]
 
     /// Reads the content of an IssuerSignedItemBytes straight from its bytes, without decoding
     /// them into a ``CBOR`` tree first: a response holds one per data element. Only the form every
@@ -89,7 +89,12 @@ extension IssuerSignedItem {
     /// values of their types; `nil` for anything else, which ``init(cbor:at:)`` over the decoded
     /// item then accepts or rejects. The item read is the one that path gives.
     init?(reading bytes: CBORBytes) {
-        var reader = CBORHeadReader(bytes)
+        guard let item = CBORHeadReader.read(bytes, Self.read) else { return nil }
+        self = item
+    }
+
+    /// The item ``init(reading:)`` reads.
+    private static func read(_ reader: inout CBORHeadReader) -> IssuerSignedItem? {
         guard reader.readMapCount() == Self.keys.count else { return nil }
         var digestID: UInt64?
         var random: CBORBytes?
@@ -115,6 +120,6 @@ extension IssuerSignedItem {
             }
         }
         guard reader.isAtEnd, let digestID, let random, let elementIdentifier, let elementValue else { return nil }
-        self.init(digestID: digestID, random: Array(random), elementIdentifier: elementIdentifier, elementValue: elementValue)
+        return IssuerSignedItem(digestID: digestID, random: Array(random), elementIdentifier: elementIdentifier, elementValue: elementValue)
     }
 }

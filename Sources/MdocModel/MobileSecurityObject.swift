@@ -81,8 +81,7 @@ public struct MobileSecurityObject: CBORRepresentable {
 
 extension MobileSecurityObject {
     /// The keys of a MobileSecurityObject in the order of the CDDL, as UTF-8.
-    private static let keys: [[UInt8]] = ["version", "digestAlgorithm", "valueDigests", "deviceKeyInfo", "docType", "validityInfo"]
-        .map { Array($0.utf8) }
+    private static let keys: [StaticString] = ["version", "digestAlgorithm", "valueDigests", "deviceKeyInfo", "docType", "validityInfo"]
 
     /// Reads the content of MobileSecurityObjectBytes straight from its bytes, without decoding
     /// the value digests, one per data element, into a ``CBOR`` tree first. Only the form of
@@ -91,7 +90,12 @@ extension MobileSecurityObject {
     /// later editions included), which ``init(cbor:at:)`` over the decoded item then accepts or
     /// rejects. The MSO read is the one that path gives.
     init?(reading bytes: CBORBytes) {
-        var reader = CBORHeadReader(bytes)
+        guard let mso = CBORHeadReader.read(bytes, Self.read) else { return nil }
+        self = mso
+    }
+
+    /// The MSO ``init(reading:)`` reads.
+    private static func read(_ reader: inout CBORHeadReader) -> MobileSecurityObject? {
         guard reader.readMapCount() == Self.keys.count else { return nil }
         var version: String?
         var digestAlgorithm: String?
@@ -127,7 +131,7 @@ extension MobileSecurityObject {
         guard reader.isAtEnd, let version, let digestAlgorithm, let valueDigests, let deviceKeyInfo, let docType, let validityInfo else {
             return nil
         }
-        self.init(
+        return MobileSecurityObject(
             version: version, digestAlgorithm: digestAlgorithm, valueDigests: valueDigests, deviceKeyInfo: deviceKeyInfo,
             docType: docType, validityInfo: validityInfo)
     }

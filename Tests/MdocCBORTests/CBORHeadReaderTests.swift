@@ -7,26 +7,27 @@ struct CBORHeadReaderTests {
     func argumentLengths() throws {
         // 5 as 05, 18 05, 19 0005, 1a 00000005 and 1b 0000000000000005: all well-formed.
         for hex in ["05", "1805", "190005", "1a00000005", "1b0000000000000005"] {
-            var reader = CBORHeadReader(CBORBytes(try bytes(hex)))
-            #expect(reader.readUnsignedInt() == 5, "\(hex)")
-            #expect(reader.isAtEnd)
-            #expect(reader.itemCount == 1)
+            CBORHeadReader.read(CBORBytes(try bytes(hex))) { reader in
+                #expect(reader.readUnsignedInt() == 5, "\(hex)")
+                #expect(reader.isAtEnd)
+                #expect(reader.itemCount == 1)
+            }
         }
-        var reader = CBORHeadReader(CBORBytes(try bytes("a2 63616263 5803010203 7818 6162636465666768696a6b6c6d6e6f707172737475767778")))
-        #expect(reader.readMapCount() == 2)
-        #expect(reader.readText(among: [Array("ab".utf8), Array("abc".utf8)]) == 1)
-        let byteString = reader.readByteString()
-        #expect(byteString == [1, 2, 3])
-        #expect(reader.readText() == "abcdefghijklmnopqrstuvwx")
-        #expect(reader.isAtEnd)
-        #expect(reader.itemCount == 4)
+        CBORHeadReader.read(CBORBytes(try bytes("a2 63616263 5803010203 7818 6162636465666768696a6b6c6d6e6f707172737475767778"))) { reader in
+            #expect(reader.readMapCount() == 2)
+            #expect(reader.readText(among: ["ab", "abc"]) == 1)
+            let byteString = reader.readByteString()
+            #expect(byteString == [1, 2, 3])
+            #expect(reader.readText() == "abcdefghijklmnopqrstuvwx")
+            #expect(reader.isAtEnd)
+            #expect(reader.itemCount == 4)
+        }
     }
 
     @Test("A byte string read is a view of the input")
     func byteStringIsAView() throws {
         let input = try bytes("43 0a0b0c")
-        var reader = CBORHeadReader(CBORBytes(input))
-        let read = reader.readByteString()
+        let read = CBORHeadReader.read(CBORBytes(input)) { $0.readByteString() }
         let content = try #require(read)
         #expect(content.storage == input)
         #expect(content.range == 1..<4)
@@ -41,16 +42,17 @@ struct CBORHeadReaderTests {
             ("5f 41 00 ff", { $0.readByteString() != nil }),  // indefinite-length byte string
             ("43 0102", { $0.readByteString() != nil }),  // content cut short
             ("62 c328", { $0.readText() != nil }),  // invalid UTF-8
-            ("62 6162", { $0.readText(among: [Array("ac".utf8)]) != nil }),  // none of the candidates
+            ("62 6162", { $0.readText(among: ["ac"]) != nil }),  // none of the candidates
             ("41 61", { $0.readText() != nil }),  // a byte string
             ("bf ff", { $0.readMapCount() != nil }),  // indefinite-length map
             ("a1 01", { $0.readItem(depth: 0) != nil }),  // a map cut short
         ]
         for (hex, read) in cases {
-            var reader = CBORHeadReader(CBORBytes(try bytes(hex)))
-            #expect(!read(&reader), "\(hex)")
-            #expect(reader.offset == 0, "\(hex)")
-            #expect(reader.itemCount == 0, "\(hex)")
+            CBORHeadReader.read(CBORBytes(try bytes(hex))) { reader in
+                #expect(!read(&reader), "\(hex)")
+                #expect(reader.offset == 0, "\(hex)")
+                #expect(reader.itemCount == 0, "\(hex)")
+            }
         }
     }
 
@@ -58,24 +60,39 @@ struct CBORHeadReaderTests {
     func items() throws {
         let limits = CBORLimits(maximumDepth: 3, maximumItemCount: 5, maximumInputSize: 64)
         // [[1]] then 2: four items, two levels.
-        var reader = CBORHeadReader(CBORBytes(try bytes("81 81 01 02")), limits: limits)
-        #expect(reader.readItem(depth: 1) == [[1]])
-        #expect(reader.itemCount == 3)
-        #expect(reader.readUnsignedInt() == 2)
+        CBORHeadReader.read(CBORBytes(try bytes("81 81 01 02")), limits: limits) { reader in
+            #expect(reader.readItem(depth: 1) == [[1]])
+            #expect(reader.itemCount == 3)
+            #expect(reader.readUnsignedInt() == 2)
+        }
         // One level fewer is left at depth 2: [[1]] no longer reads.
-        var deeper = CBORHeadReader(CBORBytes(try bytes("81 81 01")), limits: limits)
-        #expect(deeper.readItem(depth: 2) == nil)
-        #expect(deeper.readItem(depth: 1) == [[1]])
+        CBORHeadReader.read(CBORBytes(try bytes("81 81 01")), limits: limits) { reader in
+            #expect(reader.readItem(depth: 2) == nil)
+            #expect(reader.readItem(depth: 1) == [[1]])
+        }
         // The sixth item is one too many, counted across reads.
-        var counted = CBORHeadReader(CBORBytes(try bytes("83 01 02 03 04")), limits: limits)
-        #expect(counted.readItem(depth: 0) == [1, 2, 3])
-        #expect(counted.readUnsignedInt() == 4)
-        #expect(counted.itemCount == 5)
-        var overLimit = CBORHeadReader(CBORBytes(try bytes("84 01 02 03 04 05")), limits: limits)
-        #expect(overLimit.readItem(depth: 0) == [1, 2, 3, 4])
-        #expect(overLimit.readUnsignedInt() == nil)
+        CBORHeadReader.read(CBORBytes(try bytes("83 01 02 03 04")), limits: limits) { reader in
+            #expect(reader.readItem(depth: 0) == [1, 2, 3])
+            #expect(reader.readUnsignedInt() == 4)
+            #expect(reader.itemCount == 5)
+        }
+        CBORHeadReader.read(CBORBytes(try bytes("84 01 02 03 04 05")), limits: limits) { reader in
+            #expect(reader.readItem(depth: 0) == [1, 2, 3, 4])
+            #expect(reader.readUnsignedInt() == nil)
+            #expect(reader.readItem(depth: 0) == nil)
+        }
+        // Integers and strings read as items are the decoder's values, byte strings views.
+        let scalars = try bytes("83 18 2a 63 616263 42 0102")
+        let array = CBORHeadReader.read(CBORBytes(scalars)) { $0.readItem(depth: 0) }
+        #expect(array == (try CBOR.decode(scalars)))
+        let elements = CBORHeadReader.read(CBORBytes(Array(scalars.dropFirst()))) { reader in
+            [reader.readItem(depth: 0), reader.readItem(depth: 0), reader.readItem(depth: 0), reader.readItem(depth: 0)]
+        }
+        #expect(elements == [42, "abc", .byteString([1, 2]), nil])
         // An input above the size limit reads nothing.
-        var large = CBORHeadReader(CBORBytes([UInt8](repeating: 0, count: 65)), limits: limits)
-        #expect(large.readUnsignedInt() == nil)
+        CBORHeadReader.read(CBORBytes([UInt8](repeating: 0, count: 65)), limits: limits) { reader in
+            #expect(reader.readUnsignedInt() == nil)
+            #expect(reader.readItem(depth: 0) == nil)
+        }
     }
 }
