@@ -92,6 +92,28 @@ package struct CBORHeadReader {
         return Int(head.argument)
     }
 
+    /// The number of elements of a definite-length array (major type 4).
+    package mutating func readArrayCount() -> Int? {
+        guard let head = head(), head.majorType == 4, head.argument <= UInt64(buffer.count - offset), countItem() else { return nil }
+        offset += head.length
+        return Int(head.argument)
+    }
+
+    /// The content of an embedded data item, `#6.24(bstr)` (RFC 8949 section 3.4.5.1), as a view
+    /// of the input that knows where its tag head begins, as the decoder gives it
+    /// (``EmbeddedCBOR/taggedBytes``).
+    package mutating func readEmbeddedBytes() -> CBORBytes? {
+        guard let tag = head(), tag.majorType == 6, tag.argument == CBOR.Tag.encodedCBOR else { return nil }
+        let (start, count) = (offset, itemCount)
+        guard countItem() else { return nil }
+        offset += tag.length
+        guard let content = readByteString() else {
+            (offset, itemCount) = (start, count)
+            return nil
+        }
+        return content.embedded(at: bytes.range.lowerBound + start)
+    }
+
     /// An unsigned integer (major type 0).
     package mutating func readUnsignedInt() -> UInt64? {
         guard let head = head(), head.majorType == 0, countItem() else { return nil }

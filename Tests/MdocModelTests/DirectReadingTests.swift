@@ -149,3 +149,97 @@ struct DirectReadingTests {
         try Self.expectSameMSO(replacing("valueDigests", with: .map(twice), in: mso), direct: false)
     }
 }
+
+@Suite("DeviceResponse read from its bytes equals the decoded one")
+struct DeviceResponseReadingTests {
+    /// Expects that `bytes` read directly when `direct` and decode in full otherwise, with the
+    /// same value or error either way.
+    static func expectSameResponse(_ bytes: [UInt8], direct: Bool, limits: CBORLimits = .default, sourceLocation: SourceLocation = #_sourceLocation) {
+        let read = CBORHeadReader.read(CBORBytes(bytes), limits: limits, DeviceResponse.read)
+        #expect((read != nil) == direct, sourceLocation: sourceLocation)
+        let viaEncoded = Result { () throws(CBORError) in try DeviceResponse(encoded: bytes, limits: limits).cbor }
+        let decoded = Result { () throws(CBORError) in try DeviceResponse(cbor: CBOR.decode(bytes, limits: limits), at: .root).cbor }
+        switch (decoded, viaEncoded) {
+        case (.success(let a), .success(let b)):
+            #expect(a == b, sourceLocation: sourceLocation)
+            if let read {
+                #expect(read.cbor == a, sourceLocation: sourceLocation)
+            }
+        case (.failure(let a), .failure(let b)):
+            #expect(a.code == b.code && a.description == b.description, "\(a) / \(b)", sourceLocation: sourceLocation)
+        default:
+            Issue.record("decoded \(decoded), read \(viaEncoded)", sourceLocation: sourceLocation)
+        }
+    }
+
+    @Test("The Annex D response reads directly, byte-exactly, its items' digests over the received bytes")
+    func annexDResponse() throws {
+        let bytes = annexD("device_response")
+        Self.expectSameResponse(bytes, direct: true)
+        let response = try DeviceResponse(encoded: bytes)
+        #expect(response.encoded() == bytes)
+        let items = try #require(response.documents?.first?.issuerSigned.nameSpaces?[NameSpace.mDL])
+        let decoded = try DeviceResponse(cbor: CBOR.decode(bytes), at: .root)
+        let decodedItems = try #require(decoded.documents?.first?.issuerSigned.nameSpaces?[NameSpace.mDL])
+        #expect(items.map(\.taggedBytes) == decodedItems.map(\.taggedBytes))
+        // Each tagged item is a view of the response, found where it lies.
+        for item in items {
+            let tagged = Array(item.taggedBytes)
+            #expect(bytes.indices.contains { bytes[$0...].starts(with: tagged) })
+        }
+    }
+
+    @Test("Other forms decode in full, with the same value or error")
+    func fallbacks() throws {
+        let response = try CBOR.decode(annexD("device_response"))
+        // A key the CDDL does not have, kept in additionalEntries; a missing status.
+        Self.expectSameResponse(replacing("extension", with: 1, in: response).encoded(), direct: false)
+        Self.expectSameResponse(removing("status", from: response).encoded(), direct: false)
+        // A document key repeated; a document without deviceSigned.
+        guard case .map(var map) = response, case .array(let documents) = map[text: "documents"], case .map(let document) = documents[0] else {
+            Issue.record("no document")
+            return
+        }
+        var twice = document
+        twice.append("docType", "again")
+        map[text: "documents"] = [.map(twice)]
+        Self.expectSameResponse(CBOR.map(map).encoded(), direct: false)
+        map[text: "documents"] = [removing("deviceSigned", from: .map(document))]
+        Self.expectSameResponse(CBOR.map(map).encoded(), direct: false)
+        // An item that is not an IssuerSignedItemBytes.
+        var issuerSigned = try #require(document[text: "issuerSigned"]?.mapValue)
+        issuerSigned[text: "nameSpaces"] = [.textString(NameSpace.mDL): [CBOR.encodedCBOR([UInt8]([0xa0]))]]
+        map[text: "documents"] = [replacing("issuerSigned", with: .map(issuerSigned), in: .map(document))]
+        Self.expectSameResponse(CBOR.map(map).encoded(), direct: false)
+        // Trailing bytes, a cut response.
+        let bytes = annexD("device_response")
+        Self.expectSameResponse(bytes + [0], direct: false)
+        Self.expectSameResponse(Array(bytes.dropLast()), direct: false)
+    }
+
+    @Test("Limits apply as they do to decoding in full")
+    func limits() {
+        let bytes = annexD("device_response")
+        // Seven levels hold the read form; six do not, and then decoding in full says why.
+        let shallow = CBORLimits(maximumDepth: 6, maximumItemCount: CBORLimits.defaultMaximumItemCount, maximumInputSize: CBORLimits.defaultMaximumInputSize)
+        #expect(throws: CBORError.self) { try DeviceResponse(encoded: bytes, limits: shallow) }
+        // The item limit at the response's item count, and one below it.
+        let items = (try? CBOR.decode(bytes)).map(Self.itemCount) ?? 0
+        for count in [items, items - 1] {
+            let limits = CBORLimits(maximumDepth: CBORLimits.defaultMaximumDepth, maximumItemCount: count, maximumInputSize: CBORLimits.defaultMaximumInputSize)
+            Self.expectSameResponse(bytes, direct: count == items, limits: limits)
+        }
+        let small = CBORLimits(maximumDepth: CBORLimits.defaultMaximumDepth, maximumItemCount: CBORLimits.defaultMaximumItemCount, maximumInputSize: bytes.count - 1)
+        Self.expectSameResponse(bytes, direct: false, limits: small)
+    }
+
+    /// The data items of `item` as the decoder counts them (embedded items' content excluded).
+    static func itemCount(_ item: CBOR) -> Int {
+        switch item {
+        case .array(let elements): return 1 + elements.map(itemCount).reduce(0, +)
+        case .map(let map): return 1 + map.entries.map { itemCount($0.key) + itemCount($0.value) }.reduce(0, +)
+        case .tagged(_, let content): return 1 + itemCount(content)
+        default: return 1
+        }
+    }
+}
