@@ -65,12 +65,21 @@ public struct DocumentVerification {
         self.validator = validator
         self.certificates = certificates
         report = DocumentReport(index: index, docType: document.docType)
+        // A check per returned element and the document's own: the report is sized once, and an
+        // array of thousands of checks never doubles (and is held twice) while it is made.
+        report.checks.reserveCapacity(
+            (document.issuerSigned.nameSpaces?.values.reduce(0) { $0 + $1.count } ?? 0) + Self.documentCheckCapacity)
         for (nameSpace, items) in document.errors?.nameSpaces ?? OrderedMap() {
             for (identifier, code) in items {
                 report.elementErrors.append(DocumentReport.ElementError(nameSpace: nameSpace, identifier: identifier, code: code.rawValue))
             }
         }
     }
+
+    /// 32: the checks reserved for a document besides one per returned element, more than the
+    /// standard policies record for a document that verifies (its chain, signature, validity,
+    /// docType, digest algorithm, device authentication, key authorizations, revocation).
+    static let documentCheckCapacity = 32
 
     // MARK: Checks
 
@@ -80,11 +89,6 @@ public struct DocumentVerification {
     /// Records `check` after those recorded so far.
     public mutating func record(_ check: VerificationCheck) {
         report.checks.append(check)
-    }
-
-    /// Makes room for `count` more checks, for a policy that records one per element.
-    mutating func reserveCapacity(forChecks count: Int) {
-        report.checks.reserveCapacity(report.checks.count + count)
     }
 
     // MARK: The document signer (9.3.3)

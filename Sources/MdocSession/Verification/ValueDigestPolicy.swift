@@ -38,7 +38,6 @@ public struct ValueDigestPolicy: DocumentVerifierPolicy {
         }
         verification.record(VerificationCheck(.digestAlgorithm, subject: .mobileSecurityObject, outcome: .passed, detail: algorithm.rawValue))
         var results: [String: [Bool]] = [:]
-        verification.reserveCapacity(forChecks: verification.document.issuerSigned.nameSpaces?.values.reduce(0) { $0 + $1.count } ?? 0)
         for (nameSpace, items) in verification.document.issuerSigned.nameSpaces ?? OrderedMap() {
             let digests = mso.valueDigests[nameSpace]
             var seen = Set<UInt64>(minimumCapacity: items.count)
