@@ -41,6 +41,14 @@ package struct CBORHeadReader {
         }
     }
 
+    /// The capacity to reserve for `count` declared elements or entries, each encoded in at least
+    /// `minimumByteCount` bytes: never more than the bytes that remain can hold or the items the
+    /// limits still allow, so that a hostile count cannot make a reader allocate by a declared
+    /// length.
+    package func reservation(_ count: Int, minimumByteCount: Int) -> Int {
+        min(count, (buffer.count - offset) / max(minimumByteCount, 1), max(0, limits.maximumItemCount - itemCount))
+    }
+
     /// `true` when every byte has been read.
     package var isAtEnd: Bool { offset == buffer.count }
 

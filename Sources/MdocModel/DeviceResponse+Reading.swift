@@ -42,7 +42,6 @@ extension DeviceResponse {
             case 1:
                 guard let documentCount = reader.readArrayCount() else { return nil }
                 var read: [Document] = []
-                read.reserveCapacity(documentCount)
                 for _ in 0..<documentCount {
                     guard let document = Document.read(&reader) else { return nil }
                     read.append(document)
@@ -131,7 +130,8 @@ extension IssuerSigned {
         for _ in 0..<count {
             guard let nameSpace = reader.readText(), nameSpaces[nameSpace] == nil, let itemCount = reader.readArrayCount() else { return nil }
             var items: [EmbeddedCBOR<IssuerSignedItem>] = []
-            items.reserveCapacity(itemCount)
+            // Each is at least a tag head and a byte string head, `d8 18 40`.
+            items.reserveCapacity(reader.reservation(itemCount, minimumByteCount: 3))
             for _ in 0..<itemCount {
                 guard let bytes = reader.readEmbeddedBytes(), let item = IssuerSignedItem(reading: bytes) else { return nil }
                 items.append(EmbeddedCBOR(bytes: bytes, readValue: item))

@@ -144,8 +144,8 @@ extension MobileSecurityObject {
         for _ in 0..<nameSpaceCount {
             guard let nameSpace = reader.readText(), valueDigests[nameSpace] == nil, let count = reader.readMapCount() else { return nil }
             var digests = OrderedMap<UInt64, [UInt8]>()
-            // A count is at most the bytes that remain, and each entry takes two.
-            digests.reserveCapacity(min(count, CBORLimits.default.maximumItemCount / 2))
+            // Each entry is at least a digest ID and a byte string head.
+            digests.reserveCapacity(reader.reservation(count, minimumByteCount: 2))
             for _ in 0..<count {
                 guard let digestID = reader.readUnsignedInt(), let digest = reader.readByteString(),
                       digests.appendIfNew(key: digestID, value: Array(digest))

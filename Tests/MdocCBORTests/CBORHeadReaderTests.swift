@@ -89,6 +89,13 @@ struct CBORHeadReaderTests {
             [reader.readItem(depth: 0), reader.readItem(depth: 0), reader.readItem(depth: 0), reader.readItem(depth: 0)]
         }
         #expect(elements == [42, "abc", .byteString([1, 2]), nil])
+        // A declared count reserves no more than the bytes left can hold and the items left.
+        CBORHeadReader.read(CBORBytes(try bytes("9a 00010000 01 02 03 04 05 06 07 08 09")), limits: limits) { reader in
+            #expect(reader.readArrayCount() == nil)  // 65,536 elements declared, 9 bytes follow
+            #expect(reader.reservation(65_536, minimumByteCount: 3) == 4)  // 14 bytes left
+            #expect(reader.reservation(65_536, minimumByteCount: 1) == 5)
+            #expect(reader.reservation(2, minimumByteCount: 1) == 2)
+        }
         // An input above the size limit reads nothing.
         CBORHeadReader.read(CBORBytes([UInt8](repeating: 0, count: 65)), limits: limits) { reader in
             #expect(reader.readUnsignedInt() == nil)
