@@ -47,19 +47,29 @@ public struct CBORDecoder: Sendable {
     private func decode(
         _ buffer: UnsafeBufferPointer<UInt8>, storage: [UInt8], base: Int, reader: CBORStreamReader
     ) throws(CBORError) -> CBOR {
+        let (item, next, _) = try decodeItem(buffer, at: 0, storage: storage, base: base, reader: reader)
+        guard next == buffer.count else {
+            let count = buffer.count - next
+            throw CBORError(.trailingBytes, count == 1 ? "1 byte follows the data item" : "\(count) bytes follow the data item", offset: next)
+        }
+        return item
+    }
+
+    /// Decodes the one data item whose head starts at `start` in `buffer`, which lies at `base`
+    /// in `storage`; returns it with the offset of the first byte after it and the number of
+    /// data items it holds (itself included). Offsets, in the item and in errors, count from the
+    /// start of `buffer`.
+    func decodeItem(
+        _ buffer: UnsafeBufferPointer<UInt8>, at start: Int, storage: [UInt8], base: Int, reader: CBORStreamReader
+    ) throws(CBORError) -> (item: CBOR, next: Int, itemCount: Int) {
         var builder = CBORTreeBuilder(limits: limits, storage: storage, base: base)
-        var offset = 0
+        var offset = start
         while offset < buffer.count {
             switch reader.step(buffer, at: offset) {
             case .event(let event, let length):
                 let next = offset + length
                 if let item = try builder.consume(event, at: offset, remaining: buffer.count - next) {
-                    guard next == buffer.count else {
-                        let count = buffer.count - next
-                        throw CBORError(
-                            .trailingBytes, count == 1 ? "1 byte follows the data item" : "\(count) bytes follow the data item", offset: next)
-                    }
-                    return item
+                    return (item, next, builder.itemCount)
                 }
                 offset = next
             case .needsMoreData:

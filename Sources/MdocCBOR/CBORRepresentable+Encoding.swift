@@ -2,7 +2,7 @@ extension CBORRepresentable {
     /// Decodes `encoded` (exactly one data item, RFC 8949 section 3) within `limits` and
     /// interprets it as this structure, with paths from the top level.
     public init(encoded: [UInt8], limits: CBORLimits = .default) throws(CBORError) {
-        try self.init(cbor: CBOR.decode(encoded, limits: limits), at: .root)
+        try self.init(encoded: CBORBytes(encoded), limits: limits)
     }
 
     /// Decodes the bytes `encoded` views (exactly one data item) within `limits` and interprets

@@ -10,4 +10,10 @@ public protocol CBORRepresentable: Sendable {
 
     /// The item this structure encodes to.
     var cbor: CBOR { get }
+
+    /// Decodes `encoded` (exactly one data item, RFC 8949 section 3) within `limits` and
+    /// interprets it as this structure, with paths from the top level. The default decodes the
+    /// item and calls ``init(cbor:at:)``; a structure may read its usual form straight from the
+    /// bytes instead, to the same value or error.
+    init(encoded: CBORBytes, limits: CBORLimits) throws(CBORError)
 }

@@ -72,7 +72,8 @@ struct CBORTreeBuilder {
     /// ...and where in it the input starts: event offsets count from there.
     private let base: Int
     private var stack: [Frame] = []
-    private var itemCount = 0
+    /// The items consumed so far.
+    private(set) var itemCount = 0
 
     /// A builder for the input starting at `base` in `storage`.
     init(limits: CBORLimits, storage: [UInt8], base: Int) {

@@ -44,6 +44,15 @@ public struct EmbeddedCBOR<Value: CBORRepresentable>: CBORRepresentable {
         self.value = try Value(cbor: item, at: path.appending(.embedded))
     }
 
+    /// `value`, which the caller read from `bytes` (the content of a tag-24 byte string) as
+    /// ``init(bytes:limits:)`` would have: for a structure that reads itself straight from its
+    /// encoding (``CBORHeadReader``).
+    @inlinable
+    package init(bytes: CBORBytes, readValue value: Value) {
+        self.bytes = bytes
+        self.value = value
+    }
+
     /// `#6.24(bstr)` holding ``bytes``.
     public var cbor: CBOR {
         .encodedCBOR(bytes)

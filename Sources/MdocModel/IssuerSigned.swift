@@ -29,13 +29,29 @@ public struct IssuerSigned: CBORRepresentable {
         let map = try cbor.map(at: path)
         nameSpaces = try map[text: "nameSpaces"].map { (value) throws(CBORError) in
             try OrderedMap(textKeyed: value, at: path.appending(key: "nameSpaces")) { (items, nameSpacePath) throws(CBORError) in
-                try items.array(at: nameSpacePath) { (item, itemPath) throws(CBORError) in
-                    try EmbeddedCBOR<IssuerSignedItem>(cbor: item, at: itemPath)
-                }
+                try Self.items(items, at: nameSpacePath)
             }
         }
         issuerAuth = try COSESign1(cbor: map.required("issuerAuth", at: path), at: path.appending(key: "issuerAuth"))
         additionalEntries = map.entries(excludingText: ["nameSpaces", "issuerAuth"])
+    }
+
+    /// The IssuerSignedItemBytes of one name space, `[+ IssuerSignedItemBytes]`. A response holds
+    /// one per element: each is read straight from its bytes when it has the form
+    /// ``IssuerSignedItem/init(reading:)`` reads, and decoded in full otherwise, which also gives
+    /// the error, located under `path`, when it is not an IssuerSignedItemBytes.
+    private static func items(_ items: CBOR, at path: CBORPath) throws(CBORError) -> [EmbeddedCBOR<IssuerSignedItem>] {
+        let elements = try items.array(at: path)
+        var result: [EmbeddedCBOR<IssuerSignedItem>] = []
+        result.reserveCapacity(elements.count)
+        for (index, item) in elements.enumerated() {
+            if case .tagged(CBOR.Tag.encodedCBOR, .byteString(let bytes)) = item, let value = IssuerSignedItem(reading: bytes) {
+                result.append(EmbeddedCBOR(bytes: bytes, readValue: value))
+            } else {
+                result.append(try EmbeddedCBOR(cbor: item, at: path.appending(index: index)))
+            }
+        }
+        return result
     }
 
     public var cbor: CBOR {
@@ -61,6 +77,11 @@ public struct IssuerSigned: CBORRepresentable {
             item = try CBOR.decode(payload)
         } catch {
             throw error.prefixed(by: payloadPath)
+        }
+        // The MSO holds a digest per data element: read straight from its bytes when it has the
+        // form MobileSecurityObject(reading:) reads, decoded in full otherwise.
+        if case .tagged(CBOR.Tag.encodedCBOR, .byteString(let bytes)) = item, let mso = MobileSecurityObject(reading: bytes) {
+            return EmbeddedCBOR(bytes: bytes, readValue: mso)
         }
         return try EmbeddedCBOR(cbor: item, at: payloadPath)
     }

@@ -78,3 +78,48 @@ public struct IssuerSignedItem: CBORRepresentable, Hashable {
         return .map(map)
     }
 }
+
+extension IssuerSignedItem {
+    /// The keys of an IssuerSignedItem in the order of the CDDL, as UTF-8.
+    private static let keys: [StaticString] = ["digestID", "random", "elementIdentifier", "elementValue"]
+
+    /// Reads the content of an IssuerSignedItemBytes straight from its bytes, without decoding
+    /// them into a ``CBOR`` tree first: a response holds one per data element. Only the form every
+    /// issuer writes is read here, a map of exactly the four keys of the CDDL, in any order, with
+    /// values of their types; `nil` for anything else, which ``init(cbor:at:)`` over the decoded
+    /// item then accepts or rejects. The item read is the one that path gives.
+    init?(reading bytes: CBORBytes) {
+        guard let item = CBORHeadReader.read(bytes, Self.read) else { return nil }
+        self = item
+    }
+
+    /// The item ``init(reading:)`` reads.
+    private static func read(_ reader: inout CBORHeadReader) -> IssuerSignedItem? {
+        guard reader.readMapCount() == Self.keys.count else { return nil }
+        var digestID: UInt64?
+        var random: CBORBytes?
+        var elementIdentifier: String?
+        var elementValue: CBOR?
+        for _ in Self.keys.indices {
+            // A value of another type than its key's ends the reading there.
+            switch reader.readText(among: Self.keys) {
+            case 0 where digestID == nil:
+                guard let value = reader.readUnsignedInt() else { return nil }
+                digestID = value
+            case 1 where random == nil:
+                guard let value = reader.readByteString() else { return nil }
+                random = value
+            case 2 where elementIdentifier == nil:
+                guard let value = reader.readText() else { return nil }
+                elementIdentifier = value
+            case 3 where elementValue == nil:
+                guard let value = reader.readItem(depth: 1) else { return nil }
+                elementValue = value
+            default:
+                return nil
+            }
+        }
+        guard reader.isAtEnd, let digestID, let random, let elementIdentifier, let elementValue else { return nil }
+        return IssuerSignedItem(digestID: digestID, random: Array(random), elementIdentifier: elementIdentifier, elementValue: elementValue)
+    }
+}

@@ -78,3 +78,81 @@ public struct MobileSecurityObject: CBORRepresentable {
         return .map(map)
     }
 }
+
+extension MobileSecurityObject {
+    /// The keys of a MobileSecurityObject in the order of the CDDL, as UTF-8.
+    private static let keys: [StaticString] = ["version", "digestAlgorithm", "valueDigests", "deviceKeyInfo", "docType", "validityInfo"]
+
+    /// Reads the content of MobileSecurityObjectBytes straight from its bytes, without decoding
+    /// the value digests, one per data element, into a ``CBOR`` tree first. Only the form of
+    /// 18013-5:2021 is read here, a map of exactly the six keys of the CDDL, in any order, with
+    /// value digests keyed by name space and digest ID, each once; `nil` for anything else (keys of
+    /// later editions included), which ``init(cbor:at:)`` over the decoded item then accepts or
+    /// rejects. The MSO read is the one that path gives.
+    init?(reading bytes: CBORBytes) {
+        guard let mso = CBORHeadReader.read(bytes, Self.read) else { return nil }
+        self = mso
+    }
+
+    /// The MSO ``init(reading:)`` reads.
+    private static func read(_ reader: inout CBORHeadReader) -> MobileSecurityObject? {
+        guard reader.readMapCount() == Self.keys.count else { return nil }
+        var version: String?
+        var digestAlgorithm: String?
+        var valueDigests: OrderedMap<String, OrderedMap<UInt64, [UInt8]>>?
+        var deviceKeyInfo: DeviceKeyInfo?
+        var docType: String?
+        var validityInfo: ValidityInfo?
+        for _ in Self.keys.indices {
+            // A value of another type than its key's ends the reading there.
+            switch reader.readText(among: Self.keys) {
+            case 0 where version == nil:
+                guard let value = reader.readText() else { return nil }
+                version = value
+            case 1 where digestAlgorithm == nil:
+                guard let value = reader.readText() else { return nil }
+                digestAlgorithm = value
+            case 2 where valueDigests == nil:
+                guard let value = Self.readValueDigests(&reader) else { return nil }
+                valueDigests = value
+            case 3 where deviceKeyInfo == nil:
+                guard let item = reader.readItem(depth: 1), let value = try? DeviceKeyInfo(cbor: item, at: .root) else { return nil }
+                deviceKeyInfo = value
+            case 4 where docType == nil:
+                guard let value = reader.readText() else { return nil }
+                docType = value
+            case 5 where validityInfo == nil:
+                guard let item = reader.readItem(depth: 1), let value = try? ValidityInfo(cbor: item, at: .root) else { return nil }
+                validityInfo = value
+            default:
+                return nil
+            }
+        }
+        guard reader.isAtEnd, let version, let digestAlgorithm, let valueDigests, let deviceKeyInfo, let docType, let validityInfo else {
+            return nil
+        }
+        return MobileSecurityObject(
+            version: version, digestAlgorithm: digestAlgorithm, valueDigests: valueDigests, deviceKeyInfo: deviceKeyInfo,
+            docType: docType, validityInfo: validityInfo)
+    }
+
+    /// `ValueDigests = {+ NameSpace => {+ DigestID => Digest}}` (9.1.2.4), each name space and
+    /// each digest ID of a name space once.
+    private static func readValueDigests(_ reader: inout CBORHeadReader) -> OrderedMap<String, OrderedMap<UInt64, [UInt8]>>? {
+        guard let nameSpaceCount = reader.readMapCount() else { return nil }
+        var valueDigests = OrderedMap<String, OrderedMap<UInt64, [UInt8]>>()
+        for _ in 0..<nameSpaceCount {
+            guard let nameSpace = reader.readText(), valueDigests[nameSpace] == nil, let count = reader.readMapCount() else { return nil }
+            var digests = OrderedMap<UInt64, [UInt8]>()
+            // Each entry is at least a digest ID and a byte string head.
+            digests.reserveCapacity(reader.reservation(count, minimumByteCount: 2))
+            for _ in 0..<count {
+                guard let digestID = reader.readUnsignedInt(), let digest = reader.readByteString(),
+                      digests.appendIfNew(key: digestID, value: Array(digest))
+                else { return nil }
+            }
+            valueDigests[nameSpace] = digests
+        }
+        return valueDigests
+    }
+}

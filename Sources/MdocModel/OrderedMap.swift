@@ -123,6 +123,45 @@ public struct OrderedMap<Key: Hashable & Sendable, Value: Sendable>: Sendable {
         }
     }
 
+    /// Appends an entry when the map does not hold `key` yet, looking the key up once; `false`,
+    /// with the map unchanged, when it does.
+    @inlinable
+    mutating func appendIfNew(key: Key, value: Value) -> Bool {
+        guard index != nil else {
+            guard position(of: key) == nil else { return false }
+            appendNew(key: key, value: value)
+            return true
+        }
+        let position = storage.count
+        var isNew = false
+        Self.touch(&index![key, default: { isNew = true; return position }()])
+        if isNew {
+            storage.append((key: key, value: value))
+        }
+        return isNew
+    }
+
+    /// Accesses `value` in place: ``appendIfNew(key:value:)`` adds a key to the index with one
+    /// lookup this way.
+    @inlinable
+    static func touch(_ value: inout Int) {}
+
+    /// Makes room for `count` entries in all, indexed at once when that is more than
+    /// ``linearSearchLimit``, so that appending them neither copies the entries nor rebuilds the
+    /// index as the map grows.
+    @inlinable
+    mutating func reserveCapacity(_ count: Int) {
+        storage.reserveCapacity(count)
+        guard count > Self.linearSearchLimit else { return }
+        // Taken out of the map, so that the index is uniquely referenced and grows in place.
+        var positions = index.take() ?? [Key: Int](minimumCapacity: count)
+        positions.reserveCapacity(count)
+        for (position, entry) in storage.enumerated() {
+            positions[entry.key] = position
+        }
+        index = positions
+    }
+
     /// Builds the index when the map has outgrown ``linearSearchLimit``.
     @inlinable
     mutating func indexIfLarge() {

@@ -1,7 +1,9 @@
 // Number and column formatting shared by the reports of mdoc-benchmark.
 
-/// `value` with `digits` decimals.
+/// `value` with `digits` decimals; `n/a` when it is not a number (such as a slope over a
+/// single row).
 func format(_ value: Double, digits: Int = 1) -> String {
+    guard value.isFinite else { return "n/a" }
     var scale = 1.0
     for _ in 0..<digits { scale *= 10 }
     let whole = (value * scale).rounded()
@@ -13,9 +15,9 @@ func format(_ value: Double, digits: Int = 1) -> String {
     return sign + String(integer) + "." + String(repeating: "0", count: digits - fractionText.count) + fractionText
 }
 
-/// `value` rounded to 3 decimals, for JSON.
+/// `value` rounded to 3 decimals, for JSON; `null` when it is not a number.
 func rounded(_ value: Double) -> String {
-    format(value, digits: 3)
+    value.isFinite ? format(value, digits: 3) : "null"
 }
 
 /// `text` as a JSON string literal (the names printed here hold no control characters).
@@ -34,7 +36,8 @@ func padLeft(_ text: String, _ width: Int) -> String {
 /// The least-squares slope of `y` over `x`: the cost of one more unit of `x`.
 func slope(_ x: [Double], _ y: [Double]) -> Double {
     let n = Double(x.count)
-    guard x.count > 1 else { return 0 }
+    // One row has no slope.
+    guard x.count > 1 else { return .nan }
     let meanX = x.reduce(0, +) / n
     let meanY = y.reduce(0, +) / n
     var covariance = 0.0
@@ -43,5 +46,5 @@ func slope(_ x: [Double], _ y: [Double]) -> Double {
         covariance += (xi - meanX) * (yi - meanY)
         variance += (xi - meanX) * (xi - meanX)
     }
-    return variance > 0 ? covariance / variance : 0
+    return variance > 0 ? covariance / variance : .nan
 }

@@ -19,6 +19,23 @@ struct SymmetricTests {
         #expect(DigestAlgorithm(rawValue: "SHA-1") == nil)
     }
 
+    @Test("A digest compared in place: equal only to the whole digest of the same function")
+    func digestComparison() {
+        let abc = Array("abc".utf8)
+        for digest in DigestAlgorithm.allCases {
+            let expected = digest.hash(abc)
+            abc.withUnsafeBytes { bytes in
+                #expect(digest.digest(of: bytes, equals: expected))
+                #expect(!digest.digest(of: bytes, equals: expected.dropLast() + [expected.last! ^ 1]))
+                #expect(!digest.digest(of: bytes, equals: Array(expected.dropLast())))
+                #expect(!digest.digest(of: bytes, equals: expected + [0]))
+                #expect(!digest.digest(of: UnsafeRawBufferPointer(rebasing: bytes.dropLast()), equals: expected))
+            }
+            let other = DigestAlgorithm.allCases.first { $0 != digest }!
+            abc.withUnsafeBytes { bytes in #expect(!other.digest(of: bytes, equals: expected)) }
+        }
+    }
+
     @Test("HKDF-SHA-256, RFC 5869 test case 1")
     func hkdfCase1() throws {
         let key = try HKDF.deriveKey(

@@ -65,12 +65,21 @@ public struct DocumentVerification {
         self.validator = validator
         self.certificates = certificates
         report = DocumentReport(index: index, docType: document.docType)
+        // A check per returned element and the document's own: the report is sized once, and an
+        // array of thousands of checks never doubles (and is held twice) while it is made.
+        report.checks.reserveCapacity(
+            (document.issuerSigned.nameSpaces?.values.reduce(0) { $0 + $1.count } ?? 0) + Self.documentCheckCapacity)
         for (nameSpace, items) in document.errors?.nameSpaces ?? OrderedMap() {
             for (identifier, code) in items {
                 report.elementErrors.append(DocumentReport.ElementError(nameSpace: nameSpace, identifier: identifier, code: code.rawValue))
             }
         }
     }
+
+    /// 32: the checks reserved for a document besides one per returned element, more than the
+    /// standard policies record for a document that verifies (its chain, signature, validity,
+    /// docType, digest algorithm, device authentication, key authorizations, revocation).
+    static let documentCheckCapacity = 32
 
     // MARK: Checks
 
@@ -181,9 +190,13 @@ public struct DocumentVerification {
             }
         }
         let msoTrusted = issuerChecksPassed && issuerCertificate && issuerSignature
-        report.elements = issuerElements(matched: msoTrusted ? matchedDigests : [:])
+        report.elements = []
+        report.elements.reserveCapacity(
+            (document.issuerSigned.nameSpaces?.values.reduce(0) { $0 + $1.count } ?? 0)
+                + (msoDecoded ? document.deviceSigned.nameSpaces.value.nameSpaces.values.reduce(0) { $0 + $1.count } : 0))
+        appendIssuerElements(matched: msoTrusted ? matchedDigests : [:])
         if msoDecoded {
-            report.elements += deviceElements(authenticated: msoTrusted && deviceAuthenticated && deviceSignedElementsAuthorized)
+            appendDeviceElements(authenticated: msoTrusted && deviceAuthenticated && deviceSignedElementsAuthorized)
         }
         // Issuer data alone can be copied to another device; device authentication is the
         // anti-cloning check (9.1.3), so an element is verified only when its document passed both.
@@ -194,29 +207,25 @@ public struct DocumentVerification {
         return report
     }
 
-    private func issuerElements(matched: [String: [Bool]]) -> [DisclosedElement] {
-        var elements: [DisclosedElement] = []
+    private mutating func appendIssuerElements(matched: [String: [Bool]]) {
         for (nameSpace, items) in document.issuerSigned.nameSpaces ?? OrderedMap() {
             let verified = matched[nameSpace] ?? []
             for (position, item) in items.enumerated() {
-                elements.append(DisclosedElement(
+                report.elements.append(DisclosedElement(
                     nameSpace: nameSpace, identifier: item.value.elementIdentifier, value: item.value.elementValue,
                     source: .issuerSigned, digestID: item.value.digestID,
                     issuerAuthenticated: position < verified.count && verified[position], verified: false))
             }
         }
-        return elements
     }
 
-    private func deviceElements(authenticated: Bool) -> [DisclosedElement] {
-        var elements: [DisclosedElement] = []
+    private mutating func appendDeviceElements(authenticated: Bool) {
         for (nameSpace, values) in document.deviceSigned.nameSpaces.value.nameSpaces {
             for (identifier, value) in values {
-                elements.append(DisclosedElement(
+                report.elements.append(DisclosedElement(
                     nameSpace: nameSpace, identifier: identifier, value: value, source: .deviceSigned, digestID: nil,
                     issuerAuthenticated: authenticated, verified: false))
             }
         }
-        return elements
     }
 }

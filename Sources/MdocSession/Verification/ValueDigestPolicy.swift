@@ -40,8 +40,9 @@ public struct ValueDigestPolicy: DocumentVerifierPolicy {
         var results: [String: [Bool]] = [:]
         for (nameSpace, items) in verification.document.issuerSigned.nameSpaces ?? OrderedMap() {
             let digests = mso.valueDigests[nameSpace]
-            var seen = Set<UInt64>()
+            var seen = Set<UInt64>(minimumCapacity: items.count)
             var matched: [Bool] = []
+            matched.reserveCapacity(items.count)
             for item in items {
                 let digestID = item.value.digestID
                 let outcome: VerificationCheck.Outcome
@@ -55,8 +56,8 @@ public struct ValueDigestPolicy: DocumentVerifierPolicy {
                     if let expected = digests[digestID] {
                         // The digest covers IssuerSignedItemBytes (9.1.2.5), #6.24(bstr),
                         // exactly as received, heads included, where it lies in the response.
-                        let actual = item.taggedBytes.withUnsafeBytes { algorithm.hash($0) }
-                        outcome = actual == expected
+                        let matches = item.taggedBytes.withUnsafeBytes { algorithm.digest(of: $0, equals: expected) }
+                        outcome = matches
                             ? .passed
                             : .failed(.digestMismatch, "the \(algorithm.rawValue) digest of the element does not match digestID \(digestID) in the MSO")
                     } else {

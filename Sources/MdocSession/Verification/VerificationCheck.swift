@@ -4,14 +4,15 @@
 /// What was checked is a ``Kind`` and what it was checked on a ``Subject``: typed values that a
 /// program compares, which the reports print as the names docs/json-report.md lists.
 public struct VerificationCheck: Sendable, Hashable, CustomStringConvertible {
-    /// How the check ended.
+    /// How the check ended. The cases with a payload are boxed: a report holds a check per
+    /// element, nearly all of them passed, and an outcome then takes a word instead of five.
     public enum Outcome: Sendable, Hashable {
         /// The check passed.
         case passed
         /// The check failed, with its code and reason.
-        case failed(VerificationFailure)
+        indirect case failed(VerificationFailure)
         /// Not made, with the reason (for example no session transcript was given).
-        case skipped(String)
+        indirect case skipped(String)
 
         /// The check failed with `code`, explained by `reason`.
         public static func failed(_ code: VerificationFailure.Code, _ reason: String) -> Outcome {

@@ -1,0 +1,192 @@
+/// Reads an encoded data item head by head (RFC 8949 section 3), for a structure that a message
+/// repeats once per data element and that reads itself straight from its encoding instead of
+/// from a decoded ``CBOR`` tree.
+///
+/// It only ever answers for the forms it reads in full: definite-length maps, unsigned integers,
+/// byte strings and text strings, with their heads in any of the lengths RFC 8949 section 3
+/// allows, and complete items of any kind that ``CBORDecoder`` decodes. Anything else, including
+/// every input that is not well-formed and every input beyond the ``CBORLimits`` given, makes a
+/// read return `nil` and leaves the reader where it was; the caller then decodes the same bytes
+/// with ``CBORDecoder``, which gives the value or the error, with its path and offset, exactly as
+/// it would have without this reader. A structure read here is therefore equal to the one the
+/// decoder's tree gives, and byte strings are views of the input, as the decoder's are.
+///
+/// A reader exists only during ``read(_:limits:_:)``, which gives it the bytes' memory.
+package struct CBORHeadReader {
+    /// The bytes read: an encoded data item.
+    private let bytes: CBORBytes
+    /// The memory of ``bytes``, valid during ``read(_:limits:_:)``.
+    private let buffer: UnsafeRawBufferPointer
+    /// The limits of decoding ``bytes`` as one item.
+    private let limits: CBORLimits
+    /// The offset of the next head, from the start of ``bytes``.
+    package private(set) var offset = 0
+    /// The data items read so far, counted as ``CBORLimits/maximumItemCount`` counts them.
+    package private(set) var itemCount = 0
+
+    private init(_ bytes: CBORBytes, buffer: UnsafeRawBufferPointer, limits: CBORLimits) {
+        self.bytes = bytes
+        self.buffer = buffer
+        self.limits = limits
+    }
+
+    /// Calls `body` with a reader at the start of `bytes`, which reads nothing when they exceed
+    /// `limits`. The reader must not be used after `body` returns.
+    package static func read<Result>(
+        _ bytes: CBORBytes, limits: CBORLimits = .default, _ body: (inout CBORHeadReader) -> Result
+    ) -> Result {
+        bytes.withUnsafeBytes { buffer in
+            var reader = CBORHeadReader(bytes, buffer: buffer, limits: limits)
+            return body(&reader)
+        }
+    }
+
+    /// The capacity to reserve for `count` declared elements or entries, each encoded in at least
+    /// `minimumByteCount` bytes: never more than the bytes that remain can hold or the items the
+    /// limits still allow, so that a hostile count cannot make a reader allocate by a declared
+    /// length.
+    package func reservation(_ count: Int, minimumByteCount: Int) -> Int {
+        min(count, (buffer.count - offset) / max(minimumByteCount, 1), max(0, limits.maximumItemCount - itemCount))
+    }
+
+    /// `true` when every byte has been read.
+    package var isAtEnd: Bool { offset == buffer.count }
+
+    /// Counts one more item; `false` when that exceeds the limits.
+    private mutating func countItem() -> Bool {
+        guard itemCount < limits.maximumItemCount, buffer.count <= limits.maximumInputSize else { return false }
+        itemCount += 1
+        return true
+    }
+
+    /// The head at ``offset``: its major type, its argument and its length in bytes, or `nil` for
+    /// an indefinite length, reserved additional information or a head cut short.
+    private func head() -> (majorType: UInt8, argument: UInt64, length: Int)? {
+        guard offset < buffer.count else { return nil }
+        let initial = buffer[offset]
+        let additional = initial & 0x1f
+        let argumentLength: Int
+        switch additional {
+        case 0...23: return (initial >> 5, UInt64(additional), 1)
+        case 24: argumentLength = 1
+        case 25: argumentLength = 2
+        case 26: argumentLength = 4
+        case 27: argumentLength = 8
+        default: return nil
+        }
+        guard argumentLength < buffer.count - offset else { return nil }
+        var argument: UInt64 = 0
+        for position in (offset + 1)...(offset + argumentLength) {
+            argument = argument << 8 | UInt64(buffer[position])
+        }
+        return (initial >> 5, argument, 1 + argumentLength)
+    }
+
+    /// The content of a definite-length string of major type `majorType` at ``offset``, as a
+    /// range of ``bytes``, with the offset after it.
+    private func string(ofMajorType majorType: UInt8) -> (content: Range<Int>, next: Int)? {
+        guard let head = head(), head.majorType == majorType, head.argument <= UInt64(buffer.count - offset - head.length) else {
+            return nil
+        }
+        let start = offset + head.length
+        let end = start + Int(head.argument)
+        return (start..<end, end)
+    }
+
+    /// The number of entries of a definite-length map (major type 5).
+    package mutating func readMapCount() -> Int? {
+        guard let head = head(), head.majorType == 5, head.argument <= UInt64(buffer.count - offset), countItem() else { return nil }
+        offset += head.length
+        return Int(head.argument)
+    }
+
+    /// The number of elements of a definite-length array (major type 4).
+    package mutating func readArrayCount() -> Int? {
+        guard let head = head(), head.majorType == 4, head.argument <= UInt64(buffer.count - offset), countItem() else { return nil }
+        offset += head.length
+        return Int(head.argument)
+    }
+
+    /// The content of an embedded data item, `#6.24(bstr)` (RFC 8949 section 3.4.5.1), as a view
+    /// of the input that knows where its tag head begins, as the decoder gives it
+    /// (``EmbeddedCBOR/taggedBytes``).
+    package mutating func readEmbeddedBytes() -> CBORBytes? {
+        guard let tag = head(), tag.majorType == 6, tag.argument == CBOR.Tag.encodedCBOR else { return nil }
+        let (start, count) = (offset, itemCount)
+        guard countItem() else { return nil }
+        offset += tag.length
+        guard let content = readByteString() else {
+            (offset, itemCount) = (start, count)
+            return nil
+        }
+        return content.embedded(at: bytes.range.lowerBound + start)
+    }
+
+    /// An unsigned integer (major type 0).
+    package mutating func readUnsignedInt() -> UInt64? {
+        guard let head = head(), head.majorType == 0, countItem() else { return nil }
+        offset += head.length
+        return head.argument
+    }
+
+    /// A definite-length byte string (major type 2), as a view of the input.
+    package mutating func readByteString() -> CBORBytes? {
+        guard let (content, next) = string(ofMajorType: 2), countItem() else { return nil }
+        offset = next
+        return bytes[content]
+    }
+
+    /// A definite-length text string (major type 3) of valid UTF-8.
+    package mutating func readText() -> String? {
+        guard let (content, next) = string(ofMajorType: 3) else { return nil }
+        let utf8 = UnsafeRawBufferPointer(rebasing: buffer[content]).assumingMemoryBound(to: UInt8.self)
+        guard let span = try? UTF8Span(validating: utf8.span), countItem() else { return nil }
+        offset = next
+        return String(copying: span)
+    }
+
+    /// A definite-length text string that is one of `candidates`: the position of the one it
+    /// equals. Compares the received bytes in place, without making a `String`; `nil` when the
+    /// string is none of them.
+    package mutating func readText(among candidates: [StaticString]) -> Int? {
+        guard let (content, next) = string(ofMajorType: 3) else { return nil }
+        let received = UnsafeRawBufferPointer(rebasing: buffer[content])
+        let match = candidates.firstIndex { candidate in
+            guard candidate.utf8CodeUnitCount == received.count else { return false }
+            let expected = candidate.utf8Start
+            var index = 0
+            while index < received.count, expected[index] == received[index] {
+                index += 1
+            }
+            return index == received.count
+        }
+        guard let match, countItem() else { return nil }
+        offset = next
+        return match
+    }
+
+    /// The complete data item at ``offset``, of any kind, nested `depth` containers deep in the
+    /// item read, decoded by ``CBORDecoder`` within what the limits leave; `nil` when it does
+    /// not decode.
+    package mutating func readItem(depth: Int) -> CBOR? {
+        // Integers and strings, the values of most data elements, are read here as the decoder
+        // reads them.
+        switch head()?.majorType {
+        case 0: return readUnsignedInt().map { .unsignedInt($0) }
+        case 2: return readByteString().map { .byteString($0) }
+        case 3: return readText().map { .textString($0) }
+        default: break
+        }
+        guard buffer.count <= limits.maximumInputSize, depth <= limits.maximumDepth else { return nil }
+        let decoder = CBORDecoder(limits: CBORLimits(
+            maximumDepth: limits.maximumDepth - depth, maximumItemCount: limits.maximumItemCount - itemCount,
+            maximumInputSize: limits.maximumInputSize))
+        let decoded = try? decoder.decodeItem(
+            buffer.assumingMemoryBound(to: UInt8.self), at: offset, storage: bytes.storage, base: bytes.range.lowerBound,
+            reader: CBORStreamReader())
+        guard let decoded else { return nil }
+        offset = decoded.next
+        itemCount += decoded.itemCount
+        return decoded.item
+    }
+}
