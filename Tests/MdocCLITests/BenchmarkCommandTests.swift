@@ -4,14 +4,14 @@ import Testing
 /// `mdoc-benchmark` runs that check what it prints, not the figures, which depend on the machine.
 @Suite struct BenchmarkCommandTests {
     @Test("scaling over one row of each table says its slopes are n/a, in text and as JSON nulls")
-    func scalingOverOneRow() throws {
+    func scalingOverOneRow() async throws {
         let arguments = ["scaling", "--elements", "1", "--sizes", "15000", "--iterations", "1"]
-        let text = try ProgramRunner.run("mdoc-benchmark", arguments, timeout: 120)
+        let text = try await ProgramRunner.run("mdoc-benchmark", arguments, timeout: 120)
         #expect(text.status == 0, "\(text.standardError)")
         #expect(text.standardOutput.contains("per element (least squares): verification n/a µs, its digest n/a µs: n/a×"))
         #expect(text.standardOutput.contains("peak memory above the base per input byte (least squares): n/a"))
 
-        let json = try ProgramRunner.run("mdoc-benchmark", arguments + ["--json"], timeout: 120)
+        let json = try await ProgramRunner.run("mdoc-benchmark", arguments + ["--json"], timeout: 120)
         #expect(json.status == 0, "\(json.standardError)")
         let object = try JSONSerialization.jsonObject(with: Data(json.standardOutput.utf8)) as? [String: Any]
         let perElement = try #require(object?["perElement"] as? [String: Any])
