@@ -98,7 +98,7 @@ import Foundation
             let content = try InspectedContent(InputSource.load(Vectors.repositoryRoot + "/Certs/demo/" + file))
             #expect(content.explanation.rendered().description.contains("Annex B profile, \(fit)"), "\(file)")
         }
-        let root = try CertificateBuilder(
+        let root = CertificateBuilder(
             profile: .iaca, subject: .init(commonName: "root", country: "US"), notValidBefore: Date(timeIntervalSince1970: 0),
             notValidAfter: Date(timeIntervalSince1970: 86_400 * 365), issuerAlternativeName: .uri("https://x.example"),
             crlDistributionPoint: "https://x.example/crl")

@@ -56,7 +56,7 @@ public final class InMemoryTransport: MdocTransport {
     /// Sends `message` to the other end, in the chunks of `MessageChunker`. Throws `linkClosed`
     /// once either end closed the link.
     public func send(_ message: [UInt8]) async throws(BLEError) {
-        guard !state.withLockedValue { $0.isClosed }, let peer = peer.withLockedValue({ $0 }) else {
+        guard !state.withLockedValue({ $0.isClosed }), let peer = peer.withLockedValue({ $0 }) else {
             throw BLEError(.linkClosed, "the link is closed")
         }
         for chunk in MessageChunker.chunks(of: message, mtu: linkMTU) {
@@ -83,7 +83,7 @@ public final class InMemoryTransport: MdocTransport {
 
     /// Sends State 0x02 to the other end, then closes the link.
     public func end() async {
-        if !state.withLockedValue { $0.isClosed }, let peer = peer.withLockedValue({ $0 }) {
+        if !state.withLockedValue({ $0.isClosed }), let peer = peer.withLockedValue({ $0 }) {
             peer.deliver(.success(.ended))
         }
         close()
