@@ -84,8 +84,8 @@ actor ScriptedController {
     private func listen() async throws {
         let inbox = try await HCIPacketInbox(end)
         Task {
-            while let packet = await inbox.next() { try? await self.take(packet) }
-            await self.hostGone()
+            while let packet = await inbox.next() { try? self.take(packet) }
+            self.hostGone()
         }
     }
 
