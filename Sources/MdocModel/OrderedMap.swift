@@ -123,8 +123,8 @@ public struct OrderedMap<Key: Hashable & Sendable, Value: Sendable>: Sendable {
         }
     }
 
-    /// Appends an entry when the map does not hold `key` yet, looking the key up once; `false`,
-    /// with the map unchanged, when it does.
+    /// Appends an entry when the map does not hold `key` yet, looking the key up once in an
+    /// indexed map; `false`, with the map unchanged, when it does.
     @inlinable
     mutating func appendIfNew(key: Key, value: Value) -> Bool {
         guard index != nil else {
@@ -132,19 +132,14 @@ public struct OrderedMap<Key: Hashable & Sendable, Value: Sendable>: Sendable {
             appendNew(key: key, value: value)
             return true
         }
-        let position = storage.count
-        var isNew = false
-        Self.touch(&index![key, default: { isNew = true; return position }()])
-        if isNew {
-            storage.append((key: key, value: value))
+        if let existing = index!.updateValue(storage.count, forKey: key) {
+            // A repeated key: put its position back.
+            index![key] = existing
+            return false
         }
-        return isNew
+        storage.append((key: key, value: value))
+        return true
     }
-
-    /// Accesses `value` in place: ``appendIfNew(key:value:)`` adds a key to the index with one
-    /// lookup this way.
-    @inlinable
-    static func touch(_ value: inout Int) {}
 
     /// Makes room for `count` entries in all, indexed at once when that is more than
     /// ``linearSearchLimit``, so that appending them neither copies the entries nor rebuilds the
