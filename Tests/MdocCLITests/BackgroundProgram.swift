@@ -183,10 +183,7 @@ final class BackgroundProgram {
     /// How the program ended, waiting up to `timeout` seconds; nil while it still runs.
     @discardableResult
     private func exit(within timeout: TimeInterval) async -> ChildProcess.Termination? {
-        let deadline = Date().addingTimeInterval(timeout)
-        while child.isRunning, Date() < deadline {
-            try? await Task.sleep(for: Self.pollInterval)
-        }
+        _ = await outputWhen(timeout: timeout) { () -> Void? in nil }
         return child.termination
     }
 }
