@@ -104,6 +104,35 @@ public final class HostileHolder {
         try await send(ChunkFault.flood(bytes: bytes, mtu: mtu))
     }
 
+    /// Lets the session go up to and including `last`, then vanishes there. Before the reader
+    /// could start the session, the link closes on its event loop the moment `last` is reached,
+    /// so the GATT server answers nothing the reader sent after it; from `.subscribed` on, the
+    /// link closes once the step returns.
+    public func vanish(at last: HolderPhase) async throws {
+        switch last {
+        case .accepted:
+            try await link.accept(serviceUUID: serviceUUID, timeout: .seconds(60)).close()
+        case .mtuExchanged:
+            let bearer = try await link.accept(serviceUUID: serviceUUID, timeout: .seconds(60))
+            let connection = GATTServerConnection(server: server, bearer: bearer)
+            let (linkEnded, end) = AsyncStream<Result<Void, BLEError>>.makeStream()
+            await connection.deliverEvents { event in
+                switch event {
+                case .success(.mtuExchanged?): return bearer.close()
+                case .success(_?): return
+                case .success(nil): end.yield(.success(()))
+                case .failure(let error): end.yield(.failure(error))
+                }
+                end.finish()
+            }
+            for await ending in linkEnded { try ending.get() }
+            guard await connection.mtu > 23 else { throw PeerError("the reader closed the link before it exchanged ATT_MTU") }
+        case .subscribed, .started, .midRequest, .requestReceived, .midResponse:
+            try await run(until: last)
+            close()
+        }
+    }
+
     /// Vanishes: the link closes without State 0x02.
     public func close() {
         connection?.close()

@@ -195,9 +195,8 @@ struct LinkFaultTests {
         let holder = try HostileHolder(link: link)
         let timeouts = SessionTimeouts(connection: phase.isBeforeStart ? Self.stall : generousTimeouts.connection, idle: generousTimeouts.idle)
         let reader = try await Self.read(holder.uri, over: link, timeouts: timeouts)
-        try await holder.run(until: phase)
+        try await holder.vanish(at: phase)
         let vanished = ContinuousClock.now
-        holder.close()
         let result = await reader.value
 
         #expect(ContinuousClock.now - vanished < generousTimeouts.idle, "the reader waited for its bound")
