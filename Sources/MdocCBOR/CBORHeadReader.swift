@@ -165,6 +165,25 @@ package struct CBORHeadReader {
         return match
     }
 
+    /// A definite-length map whose keys are text strings among `keys`, each at most once, and
+    /// which has `entryCount` entries when that is given: calls `readValue` with the position in
+    /// `keys` of each key read, in the order received, to read that key's value. `false` when
+    /// the item is not such a map or `readValue` returns `false`; the reader is then part-way into
+    /// the map, and what was read is to be abandoned, as every read built on this one does.
+    package mutating func readMap(
+        keyedBy keys: [StaticString], entryCount: Int? = nil, _ readValue: (_ key: Int, _ reader: inout CBORHeadReader) -> Bool
+    ) -> Bool {
+        precondition(keys.count <= UInt64.bitWidth, "at most \(UInt64.bitWidth) keys")
+        guard let count = readMapCount(), count == entryCount ?? count, count <= keys.count else { return false }
+        var seen: UInt64 = 0
+        for _ in 0..<count {
+            guard let key = readText(among: keys), seen & (1 << key) == 0 else { return false }
+            seen |= 1 << key
+            guard readValue(key, &self) else { return false }
+        }
+        return true
+    }
+
     /// The complete data item at ``offset``, of any kind, nested `depth` containers deep in the
     /// item read, decoded by ``CBORDecoder`` within what the limits leave; `nil` when it does
     /// not decode.

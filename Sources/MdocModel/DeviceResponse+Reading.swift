@@ -27,37 +27,35 @@ extension DeviceResponse {
 
     /// The response ``init(encoded:limits:)`` reads, or `nil`.
     static func read(_ reader: inout CBORHeadReader) -> DeviceResponse? {
-        guard let count = reader.readMapCount() else { return nil }
         var version: String?
         var documents: [Document]?
         var documentErrors: [DocumentError]?
         var status: UInt64?
-        var seen = Set<Int>()
-        for _ in 0..<count {
-            guard let key = reader.readText(among: Self.keys), seen.insert(key).inserted else { return nil }
+        let read = reader.readMap(keyedBy: Self.keys) { key, reader in
             switch key {
             case 0:
-                guard let value = reader.readText() else { return nil }
-                version = value
+                version = reader.readText()
+                return version != nil
             case 1:
-                guard let documentCount = reader.readArrayCount() else { return nil }
+                guard let documentCount = reader.readArrayCount() else { return false }
                 var read: [Document] = []
                 for _ in 0..<documentCount {
-                    guard let document = Document.read(&reader) else { return nil }
+                    guard let document = Document.read(&reader) else { return false }
                     read.append(document)
                 }
                 documents = read
+                return true
             case 2:
-                guard let item = reader.readItem(depth: 1),
-                      let value = try? item.array(at: .root, element: { (entry, path) throws(CBORError) in try DocumentError(cbor: entry, at: path) })
-                else { return nil }
-                documentErrors = value
+                documentErrors = reader.readItem(depth: 1).flatMap { item in
+                    try? item.array(at: .root, element: { (entry, path) throws(CBORError) in try DocumentError(cbor: entry, at: path) })
+                }
+                return documentErrors != nil
             default:
-                guard let value = reader.readUnsignedInt() else { return nil }
-                status = value
+                status = reader.readUnsignedInt()
+                return status != nil
             }
         }
-        guard reader.isAtEnd, let version, let status else { return nil }
+        guard read, reader.isAtEnd, let version, let status else { return nil }
         return DeviceResponse(version: version, documents: documents, documentErrors: documentErrors, status: Status(rawValue: status))
     }
 }
@@ -69,30 +67,27 @@ extension Document {
     /// A Document of the `documents` of a response (nested 2 deep) read straight from the bytes,
     /// or `nil`; see ``DeviceResponse/init(encoded:limits:)``.
     static func read(_ reader: inout CBORHeadReader) -> Document? {
-        guard let count = reader.readMapCount() else { return nil }
         var docType: String?
         var issuerSigned: IssuerSigned?
         var deviceSigned: DeviceSigned?
         var errors: Errors?
-        var seen = Set<Int>()
-        for _ in 0..<count {
-            guard let key = reader.readText(among: Self.keys), seen.insert(key).inserted else { return nil }
+        let read = reader.readMap(keyedBy: Self.keys) { key, reader in
             switch key {
             case 0:
-                guard let value = reader.readText() else { return nil }
-                docType = value
+                docType = reader.readText()
+                return docType != nil
             case 1:
-                guard let value = IssuerSigned.read(&reader) else { return nil }
-                issuerSigned = value
+                issuerSigned = IssuerSigned.read(&reader)
+                return issuerSigned != nil
             case 2:
-                guard let item = reader.readItem(depth: 3), let value = try? DeviceSigned(cbor: item, at: .root) else { return nil }
-                deviceSigned = value
+                deviceSigned = reader.readItem(depth: 3).flatMap { item in try? DeviceSigned(cbor: item, at: .root) }
+                return deviceSigned != nil
             default:
-                guard let item = reader.readItem(depth: 3), let value = try? Errors(cbor: item, at: .root) else { return nil }
-                errors = value
+                errors = reader.readItem(depth: 3).flatMap { item in try? Errors(cbor: item, at: .root) }
+                return errors != nil
             }
         }
-        guard let docType, let issuerSigned, let deviceSigned else { return nil }
+        guard read, let docType, let issuerSigned, let deviceSigned else { return nil }
         return Document(docType: docType, issuerSigned: issuerSigned, deviceSigned: deviceSigned, errors: errors)
     }
 }
@@ -104,22 +99,19 @@ extension IssuerSigned {
     /// The IssuerSigned of a Document (nested 4 deep) read straight from the bytes, or `nil`;
     /// see ``DeviceResponse/init(encoded:limits:)``.
     static func read(_ reader: inout CBORHeadReader) -> IssuerSigned? {
-        guard let count = reader.readMapCount() else { return nil }
         var nameSpaces: OrderedMap<String, [EmbeddedCBOR<IssuerSignedItem>]>?
         var issuerAuth: COSESign1?
-        for _ in 0..<count {
-            switch reader.readText(among: Self.keys) {
-            case 0 where nameSpaces == nil:
-                guard let value = readNameSpaces(&reader) else { return nil }
-                nameSpaces = value
-            case 1 where issuerAuth == nil:
-                guard let item = reader.readItem(depth: 4), let value = try? COSESign1(cbor: item, at: .root) else { return nil }
-                issuerAuth = value
+        let read = reader.readMap(keyedBy: Self.keys) { key, reader in
+            switch key {
+            case 0:
+                nameSpaces = readNameSpaces(&reader)
+                return nameSpaces != nil
             default:
-                return nil
+                issuerAuth = reader.readItem(depth: 4).flatMap { item in try? COSESign1(cbor: item, at: .root) }
+                return issuerAuth != nil
             }
         }
-        guard let issuerAuth else { return nil }
+        guard read, let issuerAuth else { return nil }
         return IssuerSigned(nameSpaces: nameSpaces, issuerAuth: issuerAuth)
     }
 

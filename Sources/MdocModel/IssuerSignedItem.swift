@@ -95,31 +95,28 @@ extension IssuerSignedItem {
 
     /// The item ``init(reading:)`` reads.
     private static func read(_ reader: inout CBORHeadReader) -> IssuerSignedItem? {
-        guard reader.readMapCount() == Self.keys.count else { return nil }
         var digestID: UInt64?
         var random: CBORBytes?
         var elementIdentifier: String?
         var elementValue: CBOR?
-        for _ in Self.keys.indices {
-            // A value of another type than its key's ends the reading there.
-            switch reader.readText(among: Self.keys) {
-            case 0 where digestID == nil:
-                guard let value = reader.readUnsignedInt() else { return nil }
-                digestID = value
-            case 1 where random == nil:
-                guard let value = reader.readByteString() else { return nil }
-                random = value
-            case 2 where elementIdentifier == nil:
-                guard let value = reader.readText() else { return nil }
-                elementIdentifier = value
-            case 3 where elementValue == nil:
-                guard let value = reader.readItem(depth: 1) else { return nil }
-                elementValue = value
+        // A value of another type than its key's ends the reading there.
+        let read = reader.readMap(keyedBy: Self.keys, entryCount: Self.keys.count) { key, reader in
+            switch key {
+            case 0:
+                digestID = reader.readUnsignedInt()
+                return digestID != nil
+            case 1:
+                random = reader.readByteString()
+                return random != nil
+            case 2:
+                elementIdentifier = reader.readText()
+                return elementIdentifier != nil
             default:
-                return nil
+                elementValue = reader.readItem(depth: 1)
+                return elementValue != nil
             }
         }
-        guard reader.isAtEnd, let digestID, let random, let elementIdentifier, let elementValue else { return nil }
+        guard read, reader.isAtEnd, let digestID, let random, let elementIdentifier, let elementValue else { return nil }
         return IssuerSignedItem(digestID: digestID, random: Array(random), elementIdentifier: elementIdentifier, elementValue: elementValue)
     }
 }

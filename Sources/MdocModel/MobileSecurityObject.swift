@@ -96,39 +96,36 @@ extension MobileSecurityObject {
 
     /// The MSO ``init(reading:)`` reads.
     private static func read(_ reader: inout CBORHeadReader) -> MobileSecurityObject? {
-        guard reader.readMapCount() == Self.keys.count else { return nil }
         var version: String?
         var digestAlgorithm: String?
         var valueDigests: OrderedMap<String, OrderedMap<UInt64, [UInt8]>>?
         var deviceKeyInfo: DeviceKeyInfo?
         var docType: String?
         var validityInfo: ValidityInfo?
-        for _ in Self.keys.indices {
-            // A value of another type than its key's ends the reading there.
-            switch reader.readText(among: Self.keys) {
-            case 0 where version == nil:
-                guard let value = reader.readText() else { return nil }
-                version = value
-            case 1 where digestAlgorithm == nil:
-                guard let value = reader.readText() else { return nil }
-                digestAlgorithm = value
-            case 2 where valueDigests == nil:
-                guard let value = Self.readValueDigests(&reader) else { return nil }
-                valueDigests = value
-            case 3 where deviceKeyInfo == nil:
-                guard let item = reader.readItem(depth: 1), let value = try? DeviceKeyInfo(cbor: item, at: .root) else { return nil }
-                deviceKeyInfo = value
-            case 4 where docType == nil:
-                guard let value = reader.readText() else { return nil }
-                docType = value
-            case 5 where validityInfo == nil:
-                guard let item = reader.readItem(depth: 1), let value = try? ValidityInfo(cbor: item, at: .root) else { return nil }
-                validityInfo = value
+        // A value of another type than its key's ends the reading there.
+        let read = reader.readMap(keyedBy: Self.keys, entryCount: Self.keys.count) { key, reader in
+            switch key {
+            case 0:
+                version = reader.readText()
+                return version != nil
+            case 1:
+                digestAlgorithm = reader.readText()
+                return digestAlgorithm != nil
+            case 2:
+                valueDigests = readValueDigests(&reader)
+                return valueDigests != nil
+            case 3:
+                deviceKeyInfo = reader.readItem(depth: 1).flatMap { item in try? DeviceKeyInfo(cbor: item, at: .root) }
+                return deviceKeyInfo != nil
+            case 4:
+                docType = reader.readText()
+                return docType != nil
             default:
-                return nil
+                validityInfo = reader.readItem(depth: 1).flatMap { item in try? ValidityInfo(cbor: item, at: .root) }
+                return validityInfo != nil
             }
         }
-        guard reader.isAtEnd, let version, let digestAlgorithm, let valueDigests, let deviceKeyInfo, let docType, let validityInfo else {
+        guard read, reader.isAtEnd, let version, let digestAlgorithm, let valueDigests, let deviceKeyInfo, let docType, let validityInfo else {
             return nil
         }
         return MobileSecurityObject(

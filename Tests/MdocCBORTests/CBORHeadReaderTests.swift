@@ -102,4 +102,43 @@ struct CBORHeadReaderTests {
             #expect(reader.readItem(depth: 0) == nil)
         }
     }
+
+    @Test("A map of known text keys reads each key's value in the order received, each key once")
+    func mapOfKnownKeys() throws {
+        let keys: [StaticString] = ["a", "b", "c"]
+        // {"b": 2, "a": 1}
+        var received: [Int] = []
+        let read = CBORHeadReader.read(CBORBytes(try bytes("a2 6162 02 6161 01"))) { reader in
+            let read = reader.readMap(keyedBy: keys) { key, reader in
+                received.append(key)
+                return reader.readUnsignedInt() == UInt64(key + 1)
+            }
+            #expect(reader.isAtEnd)
+            return read
+        }
+        #expect(read)
+        #expect(received == [1, 0])
+
+        let refused: [(String, Int?)] = [
+            ("a2 6161 01 6161 01", nil),  // "a" twice
+            ("a1 6164 01", nil),  // "d" is none of the keys
+            ("a1 01 01", nil),  // an integer key
+            ("a4 6161 01 6162 02 6163 03 6161 01", nil),  // more entries than keys
+            ("a1 6161 01", 2),  // one entry where two are required
+            ("a2 6161 01 6162 02", 3),  // two where three are
+            ("a1 6161 02", nil),  // the value's own read fails
+            ("81 6161", nil),  // an array
+        ]
+        for (hex, entryCount) in refused {
+            CBORHeadReader.read(CBORBytes(try bytes(hex))) { reader in
+                #expect(!reader.readMap(keyedBy: keys, entryCount: entryCount) { key, reader in
+                    reader.readUnsignedInt() == UInt64(key + 1)
+                }, "\(hex)")
+            }
+        }
+        // The entry count required, met.
+        CBORHeadReader.read(CBORBytes(try bytes("a2 6161 01 6163 03"))) { reader in
+            #expect(reader.readMap(keyedBy: keys, entryCount: 2) { key, reader in reader.readUnsignedInt() == UInt64(key + 1) })
+        }
+    }
 }

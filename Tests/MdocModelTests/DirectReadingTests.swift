@@ -3,6 +3,21 @@ import MdocCOSE
 @testable import MdocModel
 import Testing
 
+/// Expects that decoding in full and reading straight from the bytes gave the same value, or
+/// errors with the same code and text.
+func expectSameOutcome<Value: Equatable>(
+    _ decoded: Result<Value, CBORError>, _ read: Result<Value, CBORError>, sourceLocation: SourceLocation
+) {
+    switch (decoded, read) {
+    case (.success(let a), .success(let b)):
+        #expect(a == b, sourceLocation: sourceLocation)
+    case (.failure(let a), .failure(let b)):
+        #expect(a.code == b.code && a.description == b.description, "\(a) / \(b)", sourceLocation: sourceLocation)
+    default:
+        Issue.record("decoded \(decoded), read \(read)", sourceLocation: sourceLocation)
+    }
+}
+
 /// IssuerSignedItemBytes and MobileSecurityObjectBytes are read straight from their bytes when
 /// they have the form issuers write, and decoded in full otherwise: either way the value, or the
 /// error, must be the one that decoding them in full gives.
@@ -28,14 +43,7 @@ struct DirectReadingTests {
         let content = try #require(Hex.decode(hex))
         #expect((IssuerSignedItem(reading: CBORBytes(content)) != nil) == direct, sourceLocation: sourceLocation)
         let (decoded, read) = try itemResults(content)
-        switch (decoded, read) {
-        case (.success(let a), .success(let b)):
-            #expect(a == b, sourceLocation: sourceLocation)
-        case (.failure(let a), .failure(let b)):
-            #expect(a.code == b.code && a.description == b.description, "\(a) / \(b)", sourceLocation: sourceLocation)
-        default:
-            Issue.record("decoded \(decoded), read \(read)", sourceLocation: sourceLocation)
-        }
+        expectSameOutcome(decoded, read, sourceLocation: sourceLocation)
     }
 
     // Keys as CBOR text: 68 "digestID", 66 "random", 71 "elementIdentifier", 6c "elementValue".
@@ -110,14 +118,7 @@ struct DirectReadingTests {
         let decoded = Result { () throws(CBORError) in
             try EmbeddedCBOR<MobileSecurityObject>(cbor: .encodedCBOR(mso.encoded()), at: CBORPath("issuerAuth").appending(index: 2)).value.cbor
         }
-        switch (decoded, read) {
-        case (.success(let a), .success(let b)):
-            #expect(a == b, sourceLocation: sourceLocation)
-        case (.failure(let a), .failure(let b)):
-            #expect(a.code == b.code && a.description == b.description, "\(a) / \(b)", sourceLocation: sourceLocation)
-        default:
-            Issue.record("decoded \(decoded), read \(read)", sourceLocation: sourceLocation)
-        }
+        expectSameOutcome(decoded, read, sourceLocation: sourceLocation)
     }
 
     @Test("The Annex D MSO reads as decoded, byte-exactly")
@@ -159,16 +160,9 @@ struct DeviceResponseReadingTests {
         #expect((read != nil) == direct, sourceLocation: sourceLocation)
         let viaEncoded = Result { () throws(CBORError) in try DeviceResponse(encoded: bytes, limits: limits).cbor }
         let decoded = Result { () throws(CBORError) in try DeviceResponse(cbor: CBOR.decode(bytes, limits: limits), at: .root).cbor }
-        switch (decoded, viaEncoded) {
-        case (.success(let a), .success(let b)):
-            #expect(a == b, sourceLocation: sourceLocation)
-            if let read {
-                #expect(read.cbor == a, sourceLocation: sourceLocation)
-            }
-        case (.failure(let a), .failure(let b)):
-            #expect(a.code == b.code && a.description == b.description, "\(a) / \(b)", sourceLocation: sourceLocation)
-        default:
-            Issue.record("decoded \(decoded), read \(viaEncoded)", sourceLocation: sourceLocation)
+        expectSameOutcome(decoded, viaEncoded, sourceLocation: sourceLocation)
+        if let read, case .success(let value) = decoded {
+            #expect(read.cbor == value, sourceLocation: sourceLocation)
         }
     }
 
