@@ -73,7 +73,7 @@ struct OneHopPathValidation {
 
     /// OpenSSL's `X509_check_akid`, for identifiers without authorityCertIssuer or serial number
     /// (with them, `false`: not established here).
-    private static func keyIdentifiersMatch(
+    static func keyIdentifiersMatch(
         _ authority: ExtensionSummary.AuthorityKeyIdentifier?, issuer: ExtensionSummary
     ) -> Bool {
         guard let authority else { return true }
@@ -85,7 +85,7 @@ struct OneHopPathValidation {
     }
 
     /// OpenSSL's `check_sig_alg_match`: the algorithm is a signature algorithm for `key`'s type.
-    private static func signatureAlgorithm(_ algorithm: UnsafePointer<X509_ALGOR>, isFor key: PublicKey) -> Bool {
+    static func signatureAlgorithm(_ algorithm: UnsafePointer<X509_ALGOR>, isFor key: PublicKey) -> Bool {
         var object: OpaquePointer? = nil
         X509_ALGOR_get0(&object, nil, nil, algorithm)
         var keyNID: Int32 = NID_undef

@@ -41,8 +41,12 @@ struct CertificateLayoutTests {
         let edRoot = TestPKI.issue(
             "ed iaca", key: TestKeyPair(algorithm: "ED25519", group: nil), issuer: nil, extensions: TestPKI.rootExtensions(),
             digest: nil)
+        var tamperedRoot = root.certificate.derRepresentation
+        tamperedRoot[tamperedRoot.count - 1] ^= 0x01
+        let notSelfSigned = TestPKI.root(
+            extensions: TestPKI.rootExtensions() + [("authorityKeyIdentifier", "DER:30168014" + String(repeating: "ab", count: 20))])
         return annexDNames.map { Vectors.annexD($0) } + [
-            root.certificate.derRepresentation,
+            root.certificate.derRepresentation, tamperedRoot, notSelfSigned.certificate.derRepresentation,
             TestPKI.issue("test ds", issuer: root, extensions: TestPKI.leafExtensions()).certificate.derRepresentation,
             edRoot.certificate.derRepresentation,
             TestPKI.issue(
@@ -61,6 +65,8 @@ struct CertificateLayoutTests {
             #expect(Self.fields(walked) == Self.fields(decoded), "\(walked.subject)")
             #expect(walked.isSignedBy(walked) == decoded.isSignedBy(decoded))
         }
+        let selfSigned = try Self.certificates().map { try Certificate(derEncoded: $0).isSelfSigned }
+        #expect(selfSigned == [false, true, false, true, false, true, false, false, false, true, false])
     }
 
     /// Every octet of the Annex D document signer certificate changed in turn: each result
@@ -126,7 +132,7 @@ struct CertificateLayoutTests {
     @Test func nestedFieldErrorsNameTheField() throws {
         var ds = Vectors.annexD("ds_cert")
         // The signatureValue BIT STRING's unused-bits octet: 8 is more than a BIT STRING allows.
-        let signature = try #require(CertificateLayout(derEncoded: ds).signature)
+        let signature = try CertificateLayout(derEncoded: ds).signature
         ds[signature.octets.lowerBound - 1] = 8
         let error = #expect(throws: CryptoError.self) { try Certificate(derEncoded: ds) }
         #expect(error?.reason == "certificate: signatureValue at offset \(signature.octets.lowerBound - 3): 8 unused bits, which X.690 8.6.2 does not allow here")
