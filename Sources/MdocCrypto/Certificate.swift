@@ -45,18 +45,21 @@ public struct Certificate: Sendable, Hashable, CustomStringConvertible {
 
         init(derEncoded bytes: [UInt8]) throws(CryptoError) {
             derRepresentation = bytes
+            var walked: CertificateLayout?
+            var fast: (fields: CertificateFields, key: PublicKey)?
             var walkError: CryptoError?
             do {
-                layout = try CertificateLayout(derEncoded: bytes)
+                let layout = try CertificateLayout(derEncoded: bytes)
+                walked = layout
+                let fields = try CertificateFields(layout: layout, of: bytes)
+                fast = PublicKey(certificateKeyIn: layout, of: bytes).map { (fields, $0) }
             } catch {
-                layout = nil
                 walkError = error
             }
-            if let layout, let fields = CertificateFields(layout: layout, of: bytes),
-                let key = PublicKey(certificateKeyIn: layout, of: bytes)
-            {
-                self.fields = fields
-                publicKey = key
+            layout = walked
+            if let fast {
+                fields = fast.fields
+                publicKey = fast.key
                 x509 = Mutex(nil)
                 subject = try X509Fields.name(fields.subject, field: "subject")
             } else {
@@ -66,10 +69,10 @@ public struct Certificate: Sendable, Hashable, CustomStringConvertible {
                 } catch {
                     throw walkError ?? error
                 }
-                guard let fields = CertificateFields(of: handle) else {
+                guard let decoded = CertificateFields(of: handle) else {
                     throw CryptoError(.invalidEncoding, "certificate: OpenSSL decoded it without all of its fields")
                 }
-                self.fields = fields
+                fields = decoded
                 x509 = Mutex(handle)
                 subject = try X509Fields.name(fields.subject, field: "subject")
                 guard let key = X509_get_pubkey(handle.pointer) else {

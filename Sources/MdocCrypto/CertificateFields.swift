@@ -53,40 +53,50 @@ final class CertificateFields: @unchecked Sendable {
     }
 
     /// The fields at the places `layout` found in `bytes`, each decoded by OpenSSL's decoder for
-    /// its type; `nil` when any of them does not decode or leaves octets unread, or when the
-    /// version is not one octet.
-    init?(layout: CertificateLayout, of bytes: [UInt8]) {
-        guard let version = layout.version else { return nil }
-        let decoded = bytes.withUnsafeBufferPointer { buffer -> Decoded? in
-            guard let base = buffer.baseAddress else { return nil }
-            var fields = Decoded()
-            fields.subject = Self.decode(base, layout.subject, free: X509_NAME_free) { d2i_X509_NAME(nil, &$0, $1) }
-            fields.issuer = Self.decode(base, layout.issuer, free: X509_NAME_free) { d2i_X509_NAME(nil, &$0, $1) }
-            fields.serialNumber = Self.decode(base, layout.serialNumber, free: ASN1_INTEGER_free) {
+    /// its type. Throws `invalidEncoding`, naming the field and its offset, when one does not
+    /// decode or leaves octets of its element unread, or when the version is not one octet.
+    init(layout: CertificateLayout, of bytes: [UInt8]) throws(CryptoError) {
+        guard let version = layout.version else {
+            throw CryptoError(.invalidEncoding, "certificate: the tbsCertificate version is not a one-octet INTEGER")
+        }
+        var decoded = Decoded()
+        let failed = bytes.withUnsafeBufferPointer { buffer -> (field: String, offset: Int)? in
+            guard let base = buffer.baseAddress else { return ("Certificate", 0) }
+            decoded.subject = Self.decode(base, layout.subject, free: X509_NAME_free) { d2i_X509_NAME(nil, &$0, $1) }
+            guard decoded.subject != nil else { return ("subject", layout.subject.lowerBound) }
+            decoded.issuer = Self.decode(base, layout.issuer, free: X509_NAME_free) { d2i_X509_NAME(nil, &$0, $1) }
+            guard decoded.issuer != nil else { return ("issuer", layout.issuer.lowerBound) }
+            decoded.serialNumber = Self.decode(base, layout.serialNumber, free: ASN1_INTEGER_free) {
                 d2i_ASN1_INTEGER(nil, &$0, $1)
             }
-            fields.notBefore = Self.decode(base, layout.notBefore, free: ASN1_TIME_free) { d2i_ASN1_TIME(nil, &$0, $1) }
-            fields.notAfter = Self.decode(base, layout.notAfter, free: ASN1_TIME_free) { d2i_ASN1_TIME(nil, &$0, $1) }
-            fields.tbsSignatureAlgorithm = Self.decode(base, layout.tbsSignatureAlgorithm, free: X509_ALGOR_free) {
+            guard decoded.serialNumber != nil else { return ("serialNumber", layout.serialNumber.lowerBound) }
+            decoded.notBefore = Self.decode(base, layout.notBefore, free: ASN1_TIME_free) { d2i_ASN1_TIME(nil, &$0, $1) }
+            guard decoded.notBefore != nil else { return ("notBefore", layout.notBefore.lowerBound) }
+            decoded.notAfter = Self.decode(base, layout.notAfter, free: ASN1_TIME_free) { d2i_ASN1_TIME(nil, &$0, $1) }
+            guard decoded.notAfter != nil else { return ("notAfter", layout.notAfter.lowerBound) }
+            decoded.tbsSignatureAlgorithm = Self.decode(base, layout.tbsSignatureAlgorithm, free: X509_ALGOR_free) {
                 d2i_X509_ALGOR(nil, &$0, $1)
             }
-            fields.signatureAlgorithm = Self.decode(base, layout.signatureAlgorithm, free: X509_ALGOR_free) {
+            guard decoded.tbsSignatureAlgorithm != nil else { return ("signature", layout.tbsSignatureAlgorithm.lowerBound) }
+            decoded.signatureAlgorithm = Self.decode(base, layout.signatureAlgorithm, free: X509_ALGOR_free) {
                 d2i_X509_ALGOR(nil, &$0, $1)
             }
+            guard decoded.signatureAlgorithm != nil else { return ("signatureAlgorithm", layout.signatureAlgorithm.lowerBound) }
             if let range = layout.extensions {
-                fields.extensions = Self.decode(base, range, free: Self.freeExtensions) { d2i_X509_EXTENSIONS(nil, &$0, $1) }
-                fields.extensionsDecoded = fields.extensions != nil
+                decoded.extensions = Self.decode(base, range, free: Self.freeExtensions) { d2i_X509_EXTENSIONS(nil, &$0, $1) }
+                guard decoded.extensions != nil else { return ("extensions", range.lowerBound) }
             }
-            return fields
+            return nil
         }
-        guard let decoded, let subject = decoded.subject, let issuer = decoded.issuer,
+        guard failed == nil, let subject = decoded.subject, let issuer = decoded.issuer,
             let serialNumber = decoded.serialNumber, let notBefore = decoded.notBefore,
-            let notAfter = decoded.notAfter, let inner = decoded.tbsSignatureAlgorithm,
-            let outer = decoded.signatureAlgorithm, decoded.extensionsDecoded
+            let notAfter = decoded.notAfter, let inner = decoded.tbsSignatureAlgorithm, let outer = decoded.signatureAlgorithm
         else {
             ERR_clear_error()
-            decoded?.free()
-            return nil
+            decoded.free()
+            let field = failed ?? ("Certificate", 0)
+            throw CryptoError(
+                .invalidEncoding, "certificate: \(field.field) at offset \(field.offset): OpenSSL's decoder for it refuses it")
         }
         self.subject = subject
         self.issuer = issuer
@@ -130,7 +140,6 @@ final class CertificateFields: @unchecked Sendable {
         var tbsSignatureAlgorithm: UnsafeMutablePointer<X509_ALGOR>?
         var signatureAlgorithm: UnsafeMutablePointer<X509_ALGOR>?
         var extensions: OpaquePointer?
-        var extensionsDecoded = true
 
         func free() {
             X509_NAME_free(subject)

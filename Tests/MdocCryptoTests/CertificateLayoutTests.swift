@@ -129,6 +129,17 @@ struct CertificateLayoutTests {
         #expect(fiveError?.reason == "certificate: Certificate at offset 0: a length of 5 octets, more than 4")
     }
 
+    @Test func aFieldOpenSSLDoesNotDecodeIsNamed() throws {
+        var ds = Vectors.annexD("ds_cert")
+        // The subject's first RelativeDistinguishedName SET made an INTEGER: still well-formed
+        // TLVs, but not a Name.
+        let subject = try CertificateLayout(derEncoded: ds).subject
+        #expect(ds[subject.lowerBound + 2] == 0x31)
+        ds[subject.lowerBound + 2] = 0x02
+        let error = #expect(throws: CryptoError.self) { try Certificate(derEncoded: ds) }
+        #expect(error?.reason == "certificate: subject at offset \(subject.lowerBound): OpenSSL's decoder for it refuses it")
+    }
+
     @Test func nestedFieldErrorsNameTheField() throws {
         var ds = Vectors.annexD("ds_cert")
         // The signatureValue BIT STRING's unused-bits octet: 8 is more than a BIT STRING allows.
