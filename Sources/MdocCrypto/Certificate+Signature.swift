@@ -15,8 +15,8 @@ extension Certificate {
     /// makes the IACA and the reader root.
     ///
     /// Decided as OpenSSL's `X509_self_signed(_, 1)` decides it; with OpenSSL itself when the
-    /// certificate has an extension ``ExtensionSummary`` does not describe, an authority key
-    /// identifier naming an issuer, or an algorithm ``signatureVerification(with:)`` leaves to
+    /// certificate has an extension `ExtensionSummary` does not describe, an authority key
+    /// identifier naming an issuer, or an algorithm `signatureVerification(with:)` leaves to
     /// OpenSSL.
     public var isSelfSigned: Bool {
         let summary = extensionSummary

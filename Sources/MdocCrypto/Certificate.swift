@@ -11,7 +11,7 @@ import Foundation
 /// issuer and reader authentication of ISO/IEC 18013-5 9.1.2 and 9.1.4, with the fields the
 /// Annex B certificate profiles look at.
 ///
-/// The DER structure is walked here (``CertificateLayout``) and each field is decoded by OpenSSL's
+/// The DER structure is walked here (`CertificateLayout`) and each field is decoded by OpenSSL's
 /// decoder for its type; the subject public key is imported from its point. A certificate whose
 /// structure or key that walk does not take (one OpenSSL accepts in a looser encoding, a key with
 /// explicit curve parameters) is decoded whole by OpenSSL's `d2i_X509`, with the same result. The

@@ -13,7 +13,7 @@ import Foundation
 /// basic constraints, path length, key usage of issuers, critical extensions; X.509 strict mode),
 /// reporting every error instead of stopping at the first. A certificate issued directly by a
 /// trust anchor, the Annex B path, is first checked by every rule OpenSSL would apply to it
-/// without OpenSSL's path builder (``OneHopPathValidation``): when they all hold, the result is
+/// without OpenSSL's path builder (`OneHopPathValidation`): when they all hold, the result is
 /// the one `X509_verify_cert` gives, at a fraction of its cost; otherwise OpenSSL validates the
 /// chain and reports its failures. The Annex B profile of the leaf, any
 /// intermediate and the root is then checked on the path built (key usage, extended key usage,
