@@ -14,13 +14,13 @@ extension Certificate {
     /// Only such a certificate can end a path as a root, which is what ISO/IEC 18013-5 Annex B
     /// makes the IACA and the reader root.
     ///
-    /// Decided as OpenSSL's `X509_self_signed(_, 1)` decides it; with OpenSSL itself when the
-    /// certificate has an extension `ExtensionSummary` does not describe, an authority key
-    /// identifier naming an issuer, or an algorithm `signatureVerification(with:)` leaves to
-    /// OpenSSL.
+    /// Decided as OpenSSL 3.0's `X509_self_signed(_, 1)` decides it; by OpenSSL itself under
+    /// another OpenSSL series, or when the certificate has an extension `ExtensionSummary` does
+    /// not describe, an authority key identifier naming an issuer, or an algorithm
+    /// `signatureVerification(with:)` leaves to OpenSSL.
     public var isSelfSigned: Bool {
         let summary = extensionSummary
-        if summary.isComplete, summary.authorityKeyIdentifier?.namesIssuer != true,
+        if OneHopPathValidation.restatesLoadedOpenSSL, summary.isComplete, summary.authorityKeyIdentifier?.namesIssuer != true,
             let verified = signatureVerification(with: publicKey)
         {
             return isSelfIssued && OneHopPathValidation.keyIdentifiersMatch(summary.authorityKeyIdentifier, issuer: summary)

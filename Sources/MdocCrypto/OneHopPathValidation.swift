@@ -23,7 +23,14 @@ import Foundation
 /// else (an error, a longer chain, an extension the summary does not describe, an algorithm with
 /// parameters) the caller runs `X509_verify_cert`, so its failures are reported as OpenSSL
 /// reports them.
+///
+/// The rules are those of OpenSSL 3.0 (`crypto/x509/x509_vfy.c` and `v3_purp.c` of the 3.0
+/// series), the OpenSSL the toolkit is built and tested with; with any other version of the
+/// library loaded, nothing is established here and every chain goes to `X509_verify_cert`.
 struct OneHopPathValidation {
+    /// Whether the OpenSSL loaded is of the 3.0 series, whose verifier these rules restate.
+    static let restatesLoadedOpenSSL = OPENSSL_version_major() == 3 && OPENSSL_version_minor() == 0
+
     /// The trust anchors, as the validator holds them.
     let anchors: [Certificate]
 
@@ -31,7 +38,7 @@ struct OneHopPathValidation {
     /// `time` by every rule of `X509_verify_cert`; `nil` when that is not established here. The
     /// chain must be the leaf alone or the leaf followed by that anchor.
     func anchor(for chain: [Certificate], at time: Date) -> Certificate? {
-        guard let leaf = chain.first, chain.count <= 2 else { return nil }
+        guard Self.restatesLoadedOpenSSL, let leaf = chain.first, chain.count <= 2 else { return nil }
         let candidates = anchors.filter { X509_NAME_cmp($0.fields.subject, leaf.fields.issuer) == 0 }
         guard candidates.count == 1, let anchor = candidates.first else { return nil }
         if chain.count == 2 && chain[1] != anchor { return nil }
