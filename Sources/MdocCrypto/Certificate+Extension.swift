@@ -29,9 +29,8 @@ extension Certificate {
     /// certificate is parsed once; this reads its extension list), so verification never pays
     /// for it.
     public var extensions: [Extension] {
-        let x509 = handle.pointer
-        return (0..<max(X509_get_ext_count(x509), 0)).compactMap { index in
-            guard let entry = X509_get_ext(x509, index) else { return nil }
+        (0..<fields.extensionCount).compactMap { index in
+            guard let entry = fields.extensionEntry(at: index) else { return nil }
             let object = X509_EXTENSION_get_object(entry)
             let nid = object.map { OBJ_obj2nid($0) } ?? NID_undef
             return Extension(
@@ -46,7 +45,7 @@ extension Certificate {
     /// The X.509 version: 1, 2 or 3 (RFC 5280 section 4.1.2.1; the field holds the number
     /// minus one).
     public var version: Int {
-        Int(X509_get_version(handle.pointer)) + 1
+        fields.version + 1
     }
 
     /// OpenSSL's rendering of an extension's value, one line per printed line, joined with

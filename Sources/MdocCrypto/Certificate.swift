@@ -1,4 +1,5 @@
 import COpenSSL
+import Synchronization
 
 #if canImport(FoundationEssentials)
 import FoundationEssentials
@@ -10,14 +11,19 @@ import Foundation
 /// issuer and reader authentication of ISO/IEC 18013-5 9.1.2 and 9.1.4, with the fields the
 /// Annex B certificate profiles look at.
 ///
-/// Parsing and every field read go through OpenSSL (`d2i_X509`, `X509_get_*`,
-/// `X509_get_ext_d2i`); the fields and extensions are read once, at initialisation. The DER bytes
-/// given are kept unchanged in ``derRepresentation``; equality compares them.
+/// The DER structure is walked here (`CertificateLayout`) and each field is decoded by OpenSSL's
+/// decoder for its type; the subject public key is imported from its point. A certificate whose
+/// structure or key that walk does not take (one OpenSSL accepts in a looser encoding, a key with
+/// explicit curve parameters) is decoded whole by OpenSSL's `d2i_X509`, with the same result. The
+/// fields and extensions are read once, at initialisation. The DER bytes given are kept unchanged
+/// in ``derRepresentation``; equality compares them.
 public struct Certificate: Sendable, Hashable, CustomStringConvertible {
     /// The fields, read once; a certificate is copied as one reference.
     private final class Storage: Sendable {
-        let handle: X509Handle
         let derRepresentation: [UInt8]
+        let layout: CertificateLayout?
+        let fields: CertificateFields
+        let extensionSummary: ExtensionSummary
         let subject: String
         let issuer: String
         let commonName: String?
@@ -34,53 +40,106 @@ public struct Certificate: Sendable, Hashable, CustomStringConvertible {
         let criticalExtensionOIDs: [String]
         let hasIssuerAlternativeName: Bool
         let isSelfIssued: Bool
+        /// The whole certificate decoded by `d2i_X509`, made when first needed.
+        private let x509: Mutex<X509Handle?>
 
         init(derEncoded bytes: [UInt8]) throws(CryptoError) {
-            let handle = try X509Handle.parse(derEncoded: bytes)
-            let x509 = handle.pointer
-            self.handle = handle
             derRepresentation = bytes
-            subject = try X509Fields.name(X509_get_subject_name(x509), field: "subject")
-            issuer = try X509Fields.name(X509_get_issuer_name(x509), field: "issuer")
-            commonName = X509Fields.attribute(NID_commonName, in: X509_get_subject_name(x509))
-            serialNumber = Certificate.hexSerial(X509_get0_serialNumber(x509))
-            notValidBefore = try X509Fields.date(X509_get0_notBefore(x509), field: "notBefore")
-            notValidAfter = try X509Fields.date(X509_get0_notAfter(x509), field: "notAfter")
-            guard let key = X509_get_pubkey(x509) else {
-                ERR_clear_error()
-                throw CryptoError(.unsupportedAlgorithm, "certificate \"\(subject)\": the public key does not decode")
-            }
+            var walked: CertificateLayout?
+            var fast: (fields: CertificateFields, key: PublicKey)?
+            var walkError: CryptoError?
             do {
-                publicKey = try PublicKey(key: EVPKey(takingOwnershipOf: key))
+                let layout = try CertificateLayout(derEncoded: bytes)
+                walked = layout
+                let fields = try CertificateFields(layout: layout, of: bytes)
+                fast = PublicKey(certificateKeyIn: layout, of: bytes).map { (fields, $0) }
             } catch {
-                throw CryptoError(error.code, "certificate \"\(subject)\": \(error.reason)")
+                walkError = error
             }
-            keyUsage = try KeyUsage(of: x509)
-            extendedKeyUsage = try Certificate.extendedKeyUsage(of: x509)
-            basicConstraints = try BasicConstraints(of: x509)
+            layout = walked
+            if let fast {
+                fields = fast.fields
+                publicKey = fast.key
+                x509 = Mutex(nil)
+                subject = try X509Fields.name(fields.subject, field: "subject")
+            } else {
+                let handle: X509Handle
+                do {
+                    handle = try X509Handle.parse(derEncoded: bytes)
+                } catch {
+                    throw walkError ?? error
+                }
+                guard let decoded = CertificateFields(of: handle) else {
+                    throw CryptoError(.invalidEncoding, "certificate: OpenSSL decoded it without all of its fields")
+                }
+                fields = decoded
+                x509 = Mutex(handle)
+                subject = try X509Fields.name(fields.subject, field: "subject")
+                guard let key = X509_get_pubkey(handle.pointer) else {
+                    ERR_clear_error()
+                    throw CryptoError(.unsupportedAlgorithm, "certificate \"\(subject)\": the public key does not decode")
+                }
+                do {
+                    publicKey = try PublicKey(key: EVPKey(takingOwnershipOf: key))
+                } catch {
+                    throw CryptoError(error.code, "certificate \"\(subject)\": \(error.reason)")
+                }
+            }
+            issuer = try X509Fields.name(fields.issuer, field: "issuer")
+            commonName = X509Fields.attribute(NID_commonName, in: fields.subject)
+            serialNumber = Certificate.hexSerial(fields.serialNumber)
+            notValidBefore = try X509Fields.date(fields.notBefore, field: "notBefore")
+            notValidAfter = try X509Fields.date(fields.notAfter, field: "notAfter")
+            let extensions = fields.extensions
+            keyUsage = try KeyUsage(in: extensions)
+            extendedKeyUsage = try Certificate.extendedKeyUsage(in: extensions)
+            basicConstraints = try BasicConstraints(in: extensions)
             subjectKeyIdentifier = try X509Fields.decodedExtension(
-                NID_subject_key_identifier, named: "subjectKeyIdentifier", in: x509,
+                NID_subject_key_identifier, named: "subjectKeyIdentifier", in: extensions,
                 read: { X509Fields.bytes($0.assumingMemoryBound(to: ASN1_OCTET_STRING.self)) },
                 free: { ASN1_OCTET_STRING_free($0.assumingMemoryBound(to: ASN1_OCTET_STRING.self)) }
             )
             authorityKeyIdentifier = try X509Fields.decodedExtension(
-                NID_authority_key_identifier, named: "authorityKeyIdentifier", in: x509,
+                NID_authority_key_identifier, named: "authorityKeyIdentifier", in: extensions,
                 read: { raw in
                     let identifier = raw.assumingMemoryBound(to: AUTHORITY_KEYID.self).pointee.keyid
                     return identifier.map { X509Fields.bytes($0) }
                 },
                 free: { AUTHORITY_KEYID_free($0.assumingMemoryBound(to: AUTHORITY_KEYID.self)) }
             ) ?? nil
-            signatureAlgorithm = SignatureAlgorithm(of: x509)
-            criticalExtensionOIDs = Certificate.criticalExtensions(of: x509)
-            hasIssuerAlternativeName = X509_get_ext_by_NID(x509, NID_issuer_alt_name, -1) >= 0
-            isSelfIssued = X509_NAME_cmp(X509_get_subject_name(x509), X509_get_issuer_name(x509)) == 0
+            signatureAlgorithm = SignatureAlgorithm(fields.signatureAlgorithm)
+            let decoded = fields
+            criticalExtensionOIDs = (0..<decoded.extensionCount).compactMap { index in
+                guard let entry = decoded.extensionEntry(at: index), X509_EXTENSION_get_critical(entry) != 0 else { return nil }
+                return X509Fields.dottedOID(X509_EXTENSION_get_object(entry))
+            }
+            hasIssuerAlternativeName = extensions.map { X509v3_get_ext_by_NID($0, NID_issuer_alt_name, -1) >= 0 } ?? false
+            isSelfIssued = X509_NAME_cmp(fields.subject, fields.issuer) == 0
+            extensionSummary = ExtensionSummary(fields)
+        }
+
+        /// The certificate decoded whole by OpenSSL, for the OpenSSL path builder and for
+        /// inspection; `nil` only if OpenSSL refuses DER the walk accepted.
+        var decoded: X509Handle? {
+            x509.withLock { handle in
+                if let handle { return handle }
+                handle = try? X509Handle.parse(derEncoded: derRepresentation)
+                return handle
+            }
         }
     }
 
     private let storage: Storage
 
-    var handle: X509Handle { storage.handle }
+    /// The certificate decoded whole by OpenSSL's `d2i_X509`, made on first use: only the OpenSSL
+    /// path builder and inspection need it.
+    var handle: X509Handle? { storage.decoded }
+    /// The fields as OpenSSL structures.
+    var fields: CertificateFields { storage.fields }
+    /// Where the fields lie in ``derRepresentation``, when the DER walk took the certificate.
+    var layout: CertificateLayout? { storage.layout }
+    /// What path validation reads from the extensions.
+    var extensionSummary: ExtensionSummary { storage.extensionSummary }
 
     /// The DER encoding exactly as given.
     public var derRepresentation: [UInt8] { storage.derRepresentation }
@@ -94,7 +153,7 @@ public struct Certificate: Sendable, Hashable, CustomStringConvertible {
     public var commonName: String? { storage.commonName }
     /// The first countryName attribute (2.5.4.6) of the subject, if any.
     public var countryName: String? {
-        X509Fields.attribute(NID_countryName, in: X509_get_subject_name(handle.pointer))
+        X509Fields.attribute(NID_countryName, in: storage.fields.subject)
     }
     /// The serial number as lowercase hexadecimal of its content octets
     /// (RFC 5280 section 4.1.2.2), with a leading "-" if it is (wrongly) negative.
@@ -168,6 +227,8 @@ public struct Certificate: Sendable, Hashable, CustomStringConvertible {
     /// Whether `issuer`'s public key verifies this certificate's signature (RFC 5280 section
     /// 4.1.1.3). Names, extensions and validity are not looked at.
     public func isSignedBy(_ issuer: Certificate) -> Bool {
+        if let verified = signatureVerification(with: issuer.publicKey) { return verified }
+        guard let handle else { return false }
         let result = X509_verify(handle.pointer, issuer.publicKey.key.pointer)
         if result != 1 { ERR_clear_error() }
         return result == 1
@@ -197,9 +258,9 @@ public struct Certificate: Sendable, Hashable, CustomStringConvertible {
         return sign + String(decoding: text, as: UTF8.self)
     }
 
-    private static func extendedKeyUsage(of x509: OpaquePointer) throws(CryptoError) -> [String]? {
+    private static func extendedKeyUsage(in extensions: OpaquePointer?) throws(CryptoError) -> [String]? {
         try X509Fields.decodedExtension(
-            NID_ext_key_usage, named: "extendedKeyUsage", in: x509,
+            NID_ext_key_usage, named: "extendedKeyUsage", in: extensions,
             read: { raw in
                 let stack = OpaquePointer(raw)
                 return (0..<max(OPENSSL_sk_num(stack), 0)).map { index in
@@ -208,12 +269,5 @@ public struct Certificate: Sendable, Hashable, CustomStringConvertible {
             },
             free: { EXTENDED_KEY_USAGE_free(OpaquePointer($0)) }
         )
-    }
-
-    private static func criticalExtensions(of x509: OpaquePointer) -> [String] {
-        (0..<max(X509_get_ext_count(x509), 0)).compactMap { index in
-            guard let entry = X509_get_ext(x509, index), X509_EXTENSION_get_critical(entry) != 0 else { return nil }
-            return X509Fields.dottedOID(X509_EXTENSION_get_object(entry))
-        }
     }
 }

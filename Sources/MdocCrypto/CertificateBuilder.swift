@@ -123,7 +123,7 @@ public struct CertificateBuilder: Sendable {
             )
         }
         if profile == .documentSigner {
-            let issuerCountry = X509Fields.attribute(NID_countryName, in: X509_get_subject_name(issuer.handle.pointer))
+            let issuerCountry = X509Fields.attribute(NID_countryName, in: issuer.fields.subject)
             guard issuerCountry == subject.country else {
                 throw CryptoError(
                     .invalidParameter,
@@ -158,7 +158,7 @@ public struct CertificateBuilder: Sendable {
         let certificate = X509Handle(takingOwnershipOf: pointer)
         let name = try subject.openSSLName()
         defer { X509_NAME_free(name) }
-        let issuerName = issuer.map { X509_get_subject_name($0.handle.pointer) } ?? name
+        let issuerName = issuer.map { $0.fields.subject } ?? name
         guard X509_set_version(pointer, Int(X509_VERSION_3)) == 1,
             mdoc_certificate_set_random_serial(pointer, Self.serialNumberByteCount) == 1,
             ASN1_TIME_set(X509_getm_notBefore(pointer), time_t(seconds(notValidBefore))) != nil,

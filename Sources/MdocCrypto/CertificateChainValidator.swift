@@ -11,7 +11,11 @@ import Foundation
 ///
 /// OpenSSL builds and validates the path (RFC 5280 section 6.1: signatures, names, validity,
 /// basic constraints, path length, key usage of issuers, critical extensions; X.509 strict mode),
-/// reporting every error instead of stopping at the first; the Annex B profile of the leaf, any
+/// reporting every error instead of stopping at the first. A certificate issued directly by a
+/// trust anchor, the Annex B path, is first checked by every rule OpenSSL would apply to it
+/// without OpenSSL's path builder (`OneHopPathValidation`): when they all hold, the result is
+/// the one `X509_verify_cert` gives, at a fraction of its cost; otherwise OpenSSL validates the
+/// chain and reports its failures. The Annex B profile of the leaf, any
 /// intermediate and the root is then checked on the path built (key usage, extended key usage,
 /// basic constraints and path length, key identifiers, signature algorithm). Trust anchors must be self-signed roots
 /// (IACA or reader root certificates), as Annex B defines them; a chain that ends at a
@@ -30,11 +34,13 @@ public struct CertificateChainValidator: Sendable {
 
     /// The trust anchors (self-signed root certificates).
     public let trustAnchors: [Certificate]
+    private let oneHop: OneHopPathValidation
     private let store: TrustStore
 
     /// A validator trusting `trustAnchors`.
     public init(trustAnchors: [Certificate]) {
         self.trustAnchors = trustAnchors
+        oneHop = OneHopPathValidation(anchors: trustAnchors)
         store = TrustStore(anchors: trustAnchors)
     }
 
@@ -72,16 +78,24 @@ public struct CertificateChainValidator: Sendable {
             )
             return report.result(path: chain)
         }
-        let outcome = store.verify(
-            leaf: leaf, intermediates: chain.dropFirst(), at: time,
-            maximumIntermediates: Self.maximumChainLength - 2
-        )
         let known = trustAnchors + chain
         let certificate = { (pointer: OpaquePointer?) -> Certificate? in
             guard let pointer else { return nil }
-            return known.first { $0.handle.pointer == pointer }
+            return known.first { $0.handle?.pointer == pointer }
         }
-        let path = outcome.chain.compactMap(certificate)
+        let path: [Certificate]
+        let errors: [TrustStore.Error]
+        if let anchor = oneHop.anchor(for: chain, at: time) {
+            path = [leaf, anchor]
+            errors = []
+        } else {
+            let outcome = store.verify(
+                leaf: leaf, intermediates: chain.dropFirst(), at: time,
+                maximumIntermediates: Self.maximumChainLength - 2
+            )
+            path = outcome.chain.compactMap(certificate)
+            errors = outcome.errors
+        }
         let anchor = path.last.flatMap { last in trustAnchors.first { $0 == last } }
 
         let policy = CertificateProfilePolicy(profile: profile, purposes: purposes, time: time)
@@ -89,8 +103,8 @@ public struct CertificateChainValidator: Sendable {
         policy.evaluate(path: checkedPath, anchored: anchor != nil, into: &report)
 
         // A path cut short by the depth limit reaches no anchor; that is not a second finding.
-        let tooLong = outcome.errors.contains { $0.code == X509_V_ERR_CERT_CHAIN_TOO_LONG }
-        for error in outcome.errors {
+        let tooLong = errors.contains { $0.code == X509_V_ERR_CERT_CHAIN_TOO_LONG }
+        for error in errors {
             let failing = certificate(error.certificate) ?? checkedPath.last ?? leaf
             let check = Self.check(for: error.code, certificate: failing)
             if tooLong && check == .issuerNotTrusted { continue }

@@ -38,10 +38,10 @@ extension Certificate {
             return set.isEmpty ? "none" : set.joined(separator: ", ")
         }
 
-        /// Reads the extension with OpenSSL; `nil` when absent.
-        init?(of x509: OpaquePointer) throws(CryptoError) {
+        /// Reads the extension from a certificate's extension list with OpenSSL; `nil` when absent.
+        init?(in extensions: OpaquePointer?) throws(CryptoError) {
             let bits: UInt16? = try X509Fields.decodedExtension(
-                NID_key_usage, named: "keyUsage", in: x509,
+                NID_key_usage, named: "keyUsage", in: extensions,
                 read: { raw in
                     let bitString = raw.assumingMemoryBound(to: ASN1_BIT_STRING.self)
                     var value: UInt16 = 0
@@ -75,10 +75,10 @@ extension Certificate {
             "cA=\(isCA)" + (pathLength.map { ", pathLenConstraint=\($0)" } ?? "")
         }
 
-        /// Reads the extension with OpenSSL; `nil` when absent.
-        init?(of x509: OpaquePointer) throws(CryptoError) {
+        /// Reads the extension from a certificate's extension list with OpenSSL; `nil` when absent.
+        init?(in extensions: OpaquePointer?) throws(CryptoError) {
             let value: BasicConstraints? = try X509Fields.decodedExtension(
-                NID_basic_constraints, named: "basicConstraints", in: x509,
+                NID_basic_constraints, named: "basicConstraints", in: extensions,
                 read: { (raw: UnsafeMutableRawPointer) throws(CryptoError) -> BasicConstraints in
                     let constraints = raw.assumingMemoryBound(to: BASIC_CONSTRAINTS.self).pointee
                     guard let pathLength = constraints.pathlen else {
@@ -137,14 +137,10 @@ extension Certificate {
         public static func == (lhs: SignatureAlgorithm, rhs: SignatureAlgorithm) -> Bool { lhs.oid == rhs.oid }
         public func hash(into hasher: inout Hasher) { hasher.combine(oid) }
 
-        /// Reads the outer signatureAlgorithm of a certificate with OpenSSL.
-        init(of x509: OpaquePointer) {
-            var algorithm: UnsafePointer<X509_ALGOR>? = nil
-            X509_get0_signature(nil, &algorithm, x509)
+        /// Reads a certificate's signatureAlgorithm from its OpenSSL structure.
+        init(_ algorithm: UnsafePointer<X509_ALGOR>) {
             var object: OpaquePointer? = nil
-            if let algorithm {
-                X509_ALGOR_get0(&object, nil, nil, algorithm)
-            }
+            X509_ALGOR_get0(&object, nil, nil, algorithm)
             let oid = X509Fields.dottedOID(object)
             let nid = object.map { OBJ_obj2nid($0) } ?? NID_undef
             let shortName = nid == NID_undef ? nil : OBJ_nid2sn(nid).map { String(cString: $0) }

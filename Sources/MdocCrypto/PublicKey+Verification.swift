@@ -18,8 +18,9 @@ extension PublicKey {
         return verify(der, message: message, messageDigest: digest.messageDigest)
     }
 
-    /// `EVP_DigestVerify` of an OpenSSL-encoded signature (DER for ECDSA, raw for EdDSA).
-    private func verify(_ signature: [UInt8], message: [UInt8], messageDigest: OpaquePointer?) -> Bool {
+    /// `EVP_DigestVerify` of an OpenSSL-encoded signature (DER for ECDSA, raw for EdDSA) with
+    /// `messageDigest` (`nil` for EdDSA).
+    func verify(_ signature: [UInt8], message: [UInt8], messageDigest: OpaquePointer?) -> Bool {
         guard let context = EVP_MD_CTX_new() else { return false }
         defer { EVP_MD_CTX_free(context) }
         guard EVP_DigestVerifyInit(context, nil, messageDigest, nil, key.pointer) == 1 else {

@@ -1,4 +1,5 @@
 import COpenSSL
+import Synchronization
 
 #if canImport(FoundationEssentials)
 import FoundationEssentials
@@ -9,8 +10,10 @@ import Foundation
 /// Owns an OpenSSL `X509_STORE` holding trust anchors and runs RFC 5280 section 6.1 path
 /// validation over it with `X509_verify_cert`.
 ///
-/// The store is filled once and then only read; OpenSSL locks its lookups, so concurrent
-/// verifications are safe, which is why this class is `@unchecked Sendable`.
+/// The store is made and filled on the first verification (a validator whose paths
+/// ``OneHopPathValidation`` establishes never decodes its anchors with `d2i_X509`) and then only
+/// read; OpenSSL locks its lookups, so concurrent verifications are safe, which is why this class
+/// is `@unchecked Sendable`.
 final class TrustStore: @unchecked Sendable {
     /// One error OpenSSL reported through the verify callback.
     struct Error {
@@ -28,26 +31,47 @@ final class TrustStore: @unchecked Sendable {
         let errors: [Error]
     }
 
-    private let store: OpaquePointer?
+    private let anchors: [Certificate]
+    /// The `X509_STORE`, once made.
+    private let made = Mutex<OpaquePointer?>(nil)
 
-    /// A store holding `anchors`. A store OpenSSL cannot allocate makes every verification fail.
+    /// A store that will hold `anchors`. A store OpenSSL cannot allocate makes every
+    /// verification fail.
     init(anchors: [Certificate]) {
-        store = X509_STORE_new()
-        if let store {
-            for anchor in anchors where X509_STORE_add_cert(store, anchor.handle.pointer) != 1 {
-                ERR_clear_error()
-            }
-        }
+        self.anchors = anchors
     }
 
     deinit {
-        if let store { X509_STORE_free(store) }
+        made.withLock { store in
+            if let store { X509_STORE_free(store) }
+        }
+    }
+
+    /// The store, made and filled with the anchors on first use; `nil` when OpenSSL cannot
+    /// allocate it.
+    private var store: OpaquePointer? {
+        made.withLock { made in
+            if let made { return made }
+            guard let store = X509_STORE_new() else { return nil }
+            for anchor in anchors {
+                guard let handle = anchor.handle, X509_STORE_add_cert(store, handle.pointer) == 1 else {
+                    ERR_clear_error()
+                    continue
+                }
+            }
+            made = store
+            return store
+        }
     }
 
     /// Builds and validates a path from `leaf` through `intermediates` to an anchor at `time`, in
     /// X.509 strict mode, allowing at most `maximumIntermediates` CA certificates between leaf
     /// and anchor. No purpose is set: the profile checks extended key usage itself.
     func verify(leaf: Certificate, intermediates: ArraySlice<Certificate>, at time: Date, maximumIntermediates: Int) -> Outcome {
+        let untrustedHandles = intermediates.compactMap(\.handle)
+        guard let leafHandle = leaf.handle, untrustedHandles.count == intermediates.count else {
+            return Outcome(chain: [], errors: [Error(code: X509_V_ERR_UNSPECIFIED, certificate: nil)])
+        }
         guard let store, let context = X509_STORE_CTX_new() else {
             return Outcome(chain: [], errors: [Error(code: X509_V_ERR_OUT_OF_MEM, certificate: nil)])
         }
@@ -56,10 +80,10 @@ final class TrustStore: @unchecked Sendable {
             return Outcome(chain: [], errors: [Error(code: X509_V_ERR_OUT_OF_MEM, certificate: nil)])
         }
         defer { OPENSSL_sk_free(untrusted) }
-        for certificate in intermediates {
-            _ = OPENSSL_sk_push(untrusted, UnsafeRawPointer(certificate.handle.pointer))
+        for handle in untrustedHandles {
+            _ = OPENSSL_sk_push(untrusted, UnsafeRawPointer(handle.pointer))
         }
-        guard X509_STORE_CTX_init(context, store, leaf.handle.pointer, untrusted) == 1 else {
+        guard X509_STORE_CTX_init(context, store, leafHandle.pointer, untrusted) == 1 else {
             ERR_clear_error()
             return Outcome(chain: [], errors: [Error(code: X509_V_ERR_UNSPECIFIED, certificate: nil)])
         }

@@ -6,7 +6,7 @@ import FoundationEssentials
 import Foundation
 #endif
 
-/// Reads the fields of a parsed OpenSSL `X509` into Swift values (RFC 5280 section 4.1).
+/// Reads the OpenSSL structures of certificate fields into Swift values (RFC 5280 section 4.1).
 ///
 /// Every read goes through OpenSSL's accessors and decoders; nothing here parses DER.
 enum X509Fields {
@@ -88,18 +88,19 @@ enum X509Fields {
         return X509Time.date(calendar)
     }
 
-    /// Decodes the extension `nid` with OpenSSL (`X509_get_ext_d2i`), hands the decoded structure
-    /// to `read` and frees it with `free`. `nil` when the extension is absent; an error when it
-    /// appears twice (RFC 5280 section 4.2) or does not decode.
+    /// Decodes the extension `nid` of the extension list `extensions` with OpenSSL
+    /// (`X509V3_get_d2i`, what `X509_get_ext_d2i` does on a certificate), hands the decoded
+    /// structure to `read` and frees it with `free`. `nil` when the extension is absent; an error
+    /// when it appears twice (RFC 5280 section 4.2) or does not decode.
     static func decodedExtension<Value>(
         _ nid: Int32,
         named name: String,
-        in x509: OpaquePointer,
+        in extensions: OpaquePointer?,
         read: (UnsafeMutableRawPointer) throws(CryptoError) -> Value,
         free: (UnsafeMutableRawPointer) -> Void
     ) throws(CryptoError) -> Value? {
         var critical: Int32 = 0
-        let decoded = X509_get_ext_d2i(x509, nid, &critical, nil)
+        let decoded = X509V3_get_d2i(extensions, nid, &critical, nil)
         guard let decoded else {
             ERR_clear_error()
             switch critical {

@@ -35,13 +35,18 @@ final class X509Handle: @unchecked Sendable {
         }
         let handle = X509Handle(takingOwnershipOf: pointer)
         guard parsed.1 == bytes.count else {
-            throw CryptoError(
-                .invalidEncoding,
-                bytes.count - parsed.1 == 1
-                    ? "certificate: 1 byte follows the certificate's \(parsed.1) DER bytes"
-                    : "certificate: \(bytes.count - parsed.1) bytes follow the certificate's \(parsed.1) DER bytes"
-            )
+            throw trailingBytes(bytes.count - parsed.1, after: parsed.1)
         }
         return handle
+    }
+
+    /// The error for `count` bytes after a certificate of `length` DER bytes.
+    static func trailingBytes(_ count: Int, after length: Int) -> CryptoError {
+        CryptoError(
+            .invalidEncoding,
+            count == 1
+                ? "certificate: 1 byte follows the certificate's \(length) DER bytes"
+                : "certificate: \(count) bytes follow the certificate's \(length) DER bytes"
+        )
     }
 }

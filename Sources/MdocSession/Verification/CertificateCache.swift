@@ -4,8 +4,9 @@ import NIOConcurrencyHelpers
 /// The certificates a verifier has parsed from `x5chain` headers, keyed by their exact DER bytes.
 ///
 /// A reader verifies many documents signed by the same few document signers; parsing a
-/// certificate is the costliest step of verification on OpenSSL 3.0 (its public-key decoder), so
-/// each distinct certificate is parsed once. Only parsing is cached: every verification still
+/// certificate (its fields decoded, its key imported, its extensions summarised for path
+/// validation) is a step of verification worth doing once, so each distinct certificate is parsed
+/// once, and the key it holds is one OpenSSL has already used. Only parsing is cached: every verification still
 /// validates the chain and checks every signature at its own time.
 final class CertificateCache: Sendable {
     /// The most certificates kept. A verifier sees a handful of document signers; the bound keeps
