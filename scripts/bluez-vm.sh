@@ -27,7 +27,8 @@
 #   --install           only install what is missing (Debian packages, virtme-ng), then exit
 #
 # Status: COMMAND's, or 70 when the VM could not run it (did not boot, went silent, or ended
-# without reporting a status). Nothing it starts outlives it.
+# without reporting a status). A run that fails after a fault of the guest's kernel is run once
+# more (below), and the status is the second run's. Nothing it starts outlives it.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 repo=$PWD
@@ -115,68 +116,96 @@ if [ -z "$logs" ]; then
 fi
 mkdir -p "$logs"
 logs=$(cd "$logs" && pwd)
-rm -f "$logs/started" "$logs/ready" "$logs/status"
-# The command travels in a file: the kernel command line that carries --exec is short.
-printf '%q ' "$@" >"$logs/command"
-echo >>"$logs/command"
+# Boots the VM once, runs the command in it and returns its status (70: see the head of this file).
+run_once() {
+    rm -f "$logs/started" "$logs/ready" "$logs/status"
+    # The command travels in a file: the kernel command line that carries --exec is short.
+    printf '%q ' "$@" >"$logs/command"
+    echo >>"$logs/command"
 
-say "booting $(basename "$kernel") with $cpus CPUs and $memory; logs in $logs"
-start=$(date +%s)
-# A session of its own, so that the VM and everything under it can be stopped together. Its output
-# goes through a pipe: QEMU opens /proc/self/fd/1 and /2 again for the guest's standard output and
-# error, which on a file would give two write positions overwriting each other.
-setsid "$vng" --run "$kernel" --cpus "$cpus" --memory "$memory" "${accel[@]}" --rwdir "$logs" --cwd "$repo" \
-    --exec "BLUEZ_VM_BTMON=$btmon BLUEZ_VM_GATT_CHANNELS=${gatt_channels#default} bash $repo/scripts/bluez-vm-guest.sh $logs" </dev/null > >(cat >"$logs/console.log") 2>&1 &
-vm=$!
-stop_vm() {
-    if kill -0 "$vm" 2>/dev/null; then
-        kill -TERM -- "-$vm" 2>/dev/null || true
-        local waited=0
-        while kill -0 -- "-$vm" 2>/dev/null && [ $waited -lt 20 ]; do sleep 0.5; waited=$((waited + 1)); done
-        kill -KILL -- "-$vm" 2>/dev/null || true
-    fi
-    wait "$vm" 2>/dev/null || true
-    if pgrep -g "$vm" >/dev/null 2>&1; then
-        say "processes of the VM remain: $(pgrep -g "$vm" | tr '\n' ' ')"
-    fi
-}
-trap 'stop_vm; kill "$relay" 2>/dev/null || true' EXIT
-trap 'exit 130' INT
-trap 'exit 143' TERM
+    say "booting $(basename "$kernel") with $cpus CPUs and $memory; logs in $logs"
+    start=$(date +%s)
+    # A session of its own, so that the VM and everything under it can be stopped together. Its output
+    # goes through a pipe: QEMU opens /proc/self/fd/1 and /2 again for the guest's standard output and
+    # error, which on a file would give two write positions overwriting each other.
+    setsid "$vng" --run "$kernel" --cpus "$cpus" --memory "$memory" "${accel[@]}" --rwdir "$logs" --cwd "$repo" \
+        --exec "BLUEZ_VM_BTMON=$btmon BLUEZ_VM_GATT_CHANNELS=${gatt_channels#default} bash $repo/scripts/bluez-vm-guest.sh $logs" </dev/null > >(cat >"$logs/console.log") 2>&1 &
+    vm=$!
+    stop_vm() {
+        if kill -0 "$vm" 2>/dev/null; then
+            kill -TERM -- "-$vm" 2>/dev/null || true
+            local waited=0
+            while kill -0 -- "-$vm" 2>/dev/null && [ $waited -lt 20 ]; do sleep 0.5; waited=$((waited + 1)); done
+            kill -KILL -- "-$vm" 2>/dev/null || true
+        fi
+        wait "$vm" 2>/dev/null || true
+        if pgrep -g "$vm" >/dev/null 2>&1; then
+            say "processes of the VM remain: $(pgrep -g "$vm" | tr '\n' ' ')"
+        fi
+    }
+    trap 'stop_vm; kill "$relay" 2>/dev/null || true' EXIT
+    trap 'exit 130' INT
+    trap 'exit 143' TERM
 
-# Relay the guest's output as it comes.
-tail -n +1 -F --pid="$vm" "$logs/console.log" 2>/dev/null &
-relay=$!
+    # Relay the guest's output as it comes.
+    tail -n +1 -F --pid="$vm" "$logs/console.log" 2>/dev/null &
+    relay=$!
 
-# The newest modification time among the logs (the guest's output included), in seconds.
-last_activity() {
-    find "$logs" -type f -printf '%T@\n' 2>/dev/null | sort -n | tail -1 | cut -d. -f1
-}
-failure=""
-while kill -0 "$vm" 2>/dev/null; do
-    sleep 2
-    now=$(date +%s)
-    if [ ! -e "$logs/started" ]; then
-        if [ $((now - start)) -ge "$boot_timeout" ]; then
-            failure="the guest did not start its script within $boot_timeout s"
+    # The newest modification time among the logs (the guest's output included), in seconds.
+    last_activity() {
+        find "$logs" -type f -printf '%T@\n' 2>/dev/null | sort -n | tail -1 | cut -d. -f1
+    }
+    failure=""
+    while kill -0 "$vm" 2>/dev/null; do
+        sleep 2
+        now=$(date +%s)
+        if [ ! -e "$logs/started" ]; then
+            if [ $((now - start)) -ge "$boot_timeout" ]; then
+                failure="the guest did not start its script within $boot_timeout s"
+                break
+            fi
+        elif [ $((now - $(last_activity))) -ge "$idle_timeout" ]; then
+            failure="the guest wrote nothing for $idle_timeout s"
             break
         fi
-    elif [ $((now - $(last_activity))) -ge "$idle_timeout" ]; then
-        failure="the guest wrote nothing for $idle_timeout s"
-        break
+    done
+    if [ -n "$failure" ]; then
+        say "$failure: stopping the VM"
+        stop_vm
     fi
-done
-if [ -n "$failure" ]; then
-    say "$failure: stopping the VM"
-    stop_vm
+    wait "$vm" 2>/dev/null || true
+    sleep 0.5
+    kill "$relay" 2>/dev/null || true
+    wait "$relay" 2>/dev/null || true
+    say "the VM ran for $(( $(date +%s) - start )) s"
+    if [ -s "$logs/status" ]; then
+        return "$(cat "$logs/status")"
+    fi
+    say "the VM ended without the command's exit status${failure:+ ($failure)}; see $logs"
+    return 70
+}
+
+# A fault of the guest's own kernel, as it logs one: the kernel then kills the process that hit it
+# and may leave the Bluetooth stack unusable, which no program above it causes or can recover from.
+kernel_fault='kernel BUG at|Oops:|list_del corruption|general protection fault|BUG: unable to handle|BUG: KASAN'
+
+# Debian's 6.1 kernel hit such a fault once in CI, in hci_chan_del (list_del corruption) as
+# bluetoothd closed an L2CAP socket of a link that both controllers were dropping; upstream fixed a
+# corruption of that list later ("Bluetooth: L2CAP: Fix corrupted list in hci_chan_del"). bluetoothd
+# died with it and every session after it failed. A run that fails after a fault of the guest
+# kernel is therefore run once more, after showing the fault; its result is the second run's. A
+# failure without a kernel fault, or a second fault, is the result as it stands.
+# (The kernel log is written when the guest's script ends; a guest that died with its kernel left
+# the fault on its console.)
+status=0
+run_once "$@" || status=$?
+if [ "$status" -ne 0 ] && grep -qaE "$kernel_fault" "$logs/kernel.log" "$logs/console.log" 2>/dev/null; then
+    say "the guest kernel faulted (the command's status was $status):"
+    grep -haE -A3 "$kernel_fault" "$logs/kernel.log" "$logs/console.log" 2>/dev/null | head -20 >&2
+    first=$logs
+    logs=$(mktemp -d "$first.again-XXXXXX")
+    say "running the VM once more"
+    status=0
+    run_once "$@" || status=$?
 fi
-wait "$vm" 2>/dev/null || true
-sleep 0.5
-kill "$relay" 2>/dev/null || true
-wait "$relay" 2>/dev/null || true
-say "the VM ran for $(( $(date +%s) - start )) s"
-if [ -s "$logs/status" ]; then
-    exit "$(cat "$logs/status")"
-fi
-say "the VM ended without the command's exit status${failure:+ ($failure)}; see $logs"
-exit 70
+exit "$status"
