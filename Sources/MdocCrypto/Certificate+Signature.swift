@@ -23,8 +23,7 @@ extension Certificate {
         if OneHopPathValidation.restatesLoadedOpenSSL, summary.isComplete, summary.authorityKeyIdentifier?.namesIssuer != true,
             let verified = signatureVerification(with: publicKey)
         {
-            return isSelfIssued && OneHopPathValidation.keyIdentifiersMatch(summary.authorityKeyIdentifier, issuer: summary)
-                && OneHopPathValidation.signatureAlgorithm(fields.tbsSignatureAlgorithm, isFor: publicKey) && verified
+            return OneHopPathValidation.namesItselfAsIssuer(self) && verified
         }
         guard let handle else { return false }
         let selfSigned = X509_self_signed(handle.pointer, 1) == 1

@@ -54,13 +54,10 @@ struct OneHopPathValidation {
         // Both extension caches valid and free of unhandled critical extensions.
         guard issued.isComplete, root.isComplete else { return false }
         // The leaf is not self-issued, so the anchor is looked up as its issuer.
-        guard X509_NAME_cmp(leaf.fields.subject, leaf.fields.issuer) != 0 else { return false }
-        // The anchor is self-signed as OpenSSL's trust check requires: self-issued, its own
-        // authority key identifier (if any) naming its key, its signature algorithm its key's.
-        guard X509_NAME_cmp(anchor.fields.subject, anchor.fields.issuer) == 0,
-            keyIdentifiersMatch(root.authorityKeyIdentifier, issuer: root),
-            signatureAlgorithm(anchor.fields.tbsSignatureAlgorithm, isFor: anchor.publicKey)
-        else { return false }
+        guard !leaf.isSelfIssued else { return false }
+        // The anchor is self-signed as OpenSSL's trust check requires (its own signature is not
+        // checked, below).
+        guard namesItselfAsIssuer(anchor) else { return false }
         // The anchor issued the leaf: identifiers, algorithm, keyCertSign.
         guard keyIdentifiersMatch(issued.authorityKeyIdentifier, issuer: root),
             signatureAlgorithm(leaf.fields.tbsSignatureAlgorithm, isFor: anchor.publicKey),
@@ -76,6 +73,15 @@ struct OneHopPathValidation {
         // signature is not checked (no X509_V_FLAG_CHECK_SS_SIGNATURE).
         return isValid(anchor, at: time) && leaf.signatureVerification(with: anchor.publicKey) == true
             && isValid(leaf, at: time)
+    }
+
+    /// What OpenSSL's `X509_self_signed` asks of a certificate besides its signature: it is
+    /// self-issued, its authority key identifier (if any) names its own key, and its signature
+    /// algorithm is one for its own key.
+    static func namesItselfAsIssuer(_ certificate: Certificate) -> Bool {
+        let summary = certificate.extensionSummary
+        return certificate.isSelfIssued && keyIdentifiersMatch(summary.authorityKeyIdentifier, issuer: summary)
+            && signatureAlgorithm(certificate.fields.tbsSignatureAlgorithm, isFor: certificate.publicKey)
     }
 
     /// OpenSSL's `X509_check_akid`, for identifiers without authorityCertIssuer or serial number
