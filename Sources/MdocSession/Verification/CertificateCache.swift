@@ -6,8 +6,8 @@ import NIOConcurrencyHelpers
 /// A reader verifies many documents signed by the same few document signers; parsing a
 /// certificate (its fields decoded, its key imported, its extensions summarised for path
 /// validation) is a step of verification worth doing once, so each distinct certificate is parsed
-/// once, and the key it holds is one OpenSSL has already used. Only parsing is cached: every verification still
-/// validates the chain and checks every signature at its own time.
+/// once, and the key it holds is one OpenSSL has already used. Only parsing is cached: every
+/// verification still validates the chain and checks every signature at its own time.
 final class CertificateCache: Sendable {
     /// The most certificates kept. A verifier sees a handful of document signers; the bound keeps
     /// a stream of hostile, ever-different certificates from growing memory. When full, the cache
