@@ -133,11 +133,11 @@ public struct CertificateChainValidator: Sendable {
                 "the path holds \(path.count) certificates, more than the maximum \(Self.maximumChainLength)"
             )
         } else {
-            report.pass(leaf, .chainTooLong, "the path holds \(path.count) of at most \(Self.maximumChainLength) certificates")
+            report.pass(leaf, .chainTooLong, .pathLength(path.count, maximum: Self.maximumChainLength))
         }
-        report.pass(leaf, .issuerNotTrusted, "the path ends at the trust anchor \"\(anchor.subject)\"")
+        report.pass(leaf, .issuerNotTrusted, .trustAnchor(anchor))
         for (certificate, issuer) in zip(path, path.dropFirst()) {
-            report.pass(certificate, .signature, "signed by \"\(issuer.subject)\"")
+            report.pass(certificate, .signature, .signedBy(issuer))
         }
         return report.result(path: checkedPath)
     }

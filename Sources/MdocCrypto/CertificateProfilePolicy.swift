@@ -35,10 +35,9 @@ struct CertificateProfilePolicy {
     /// Checks every certificate of `path`. Its last element gets the root checks when it is a
     /// trust anchor (`anchored`) or, in a chain that reached none, when it is self-issued.
     func evaluate(path: [Certificate], anchored: Bool, into report: inout CertificateValidationReport) {
-        let checkedAt = X509Time.rfc3339(time)
         for (index, certificate) in path.enumerated() {
             let issuer = index + 1 < path.count ? path[index + 1] : nil
-            checkValidity(certificate, checkedAt: checkedAt, into: &report)
+            checkValidity(certificate, into: &report)
             if index == 0 {
                 checkLeaf(certificate, issuer: issuer, into: &report)
             } else if index == path.count - 1 && (anchored || certificate.isSelfIssued) {
@@ -62,19 +61,19 @@ struct CertificateProfilePolicy {
         checkCommon(certificate, into: &report)
     }
 
-    private func checkValidity(_ certificate: Certificate, checkedAt: String, into report: inout CertificateValidationReport) {
+    private func checkValidity(_ certificate: Certificate, into report: inout CertificateValidationReport) {
         if time < certificate.notValidBefore {
             report.fail(
                 certificate, .validity,
-                "not valid before \(X509Time.rfc3339(certificate.notValidBefore)) (checked at \(checkedAt))"
+                "not valid before \(X509Time.rfc3339(certificate.notValidBefore)) (checked at \(X509Time.rfc3339(time)))"
             )
         } else if time >= certificate.notValidAfter {
             report.fail(
                 certificate, .validity,
-                "expired on \(X509Time.rfc3339(certificate.notValidAfter)) (checked at \(checkedAt))"
+                "expired on \(X509Time.rfc3339(certificate.notValidAfter)) (checked at \(X509Time.rfc3339(time)))"
             )
         } else {
-            report.pass(certificate, .validity, "valid at \(checkedAt)")
+            report.pass(certificate, .validity, .validAt(time))
         }
     }
 
@@ -95,7 +94,7 @@ struct CertificateProfilePolicy {
             usageProblem = "extendedKeyUsage [\(usages.joined(separator: ", "))] lacks \(accepted) (\(name))"
         default: usageProblem = nil
         }
-        report.record(certificate, .extendedKeyUsage, failure: usageProblem, passed: "extendedKeyUsage has \(matched ?? "")")
+        report.record(certificate, .extendedKeyUsage, failure: usageProblem, passed: .extendedKeyUsage(matched ?? ""))
         report.record(
             certificate, .basicConstraints,
             failure: certificate.basicConstraints?.isCA == true ? "cA is true; a \(name) certificate must not be a CA" : nil,
@@ -128,7 +127,7 @@ struct CertificateProfilePolicy {
         }
         report.record(
             certificate, .pathLength, failure: pathLengthProblem,
-            passed: "pathLenConstraint \(constraints?.pathLength ?? 0) permits \(intermediateCount) intermediate CA certificates"
+            passed: .rootPathLength(constraints?.pathLength, intermediates: intermediateCount)
         )
         report.record(
             certificate, .keyUsage,
@@ -156,7 +155,7 @@ struct CertificateProfilePolicy {
                 certificate, .pathLength,
                 failure: caCertificatesBelow > limit
                     ? "pathLenConstraint \(limit) does not permit the \(caCertificatesBelow) CA certificates below it" : nil,
-                passed: "pathLenConstraint \(limit) permits \(caCertificatesBelow) CA certificates below it"
+                passed: .intermediatePathLength(limit, below: caCertificatesBelow)
             )
         }
         report.record(
@@ -177,7 +176,7 @@ struct CertificateProfilePolicy {
             certificate, .signatureAlgorithm,
             failure: Certificate.SignatureAlgorithm.iso18013_5Allowed.contains(algorithm)
                 ? nil : "\(algorithm.name) (\(algorithm.oid)) is not ECDSA with SHA-256/384/512 or EdDSA",
-            passed: algorithm.name
+            passed: .text(algorithm.name)
         )
         let unhandled = certificate.criticalExtensionOIDs.filter { !Self.handledCriticalExtensions.contains($0) }
         report.record(

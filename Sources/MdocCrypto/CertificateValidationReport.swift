@@ -1,38 +1,33 @@
 /// Collects the outcome of each (certificate, check) pair while a chain is validated; a failure
 /// replaces an earlier pass for the same pair and the first failure for a pair is kept.
 struct CertificateValidationReport {
-    /// A check of one certificate. Certificates are told apart by their DER bytes, not their
-    /// names, which two certificates of a path may share; the hash takes the name, which equal
-    /// certificates share, and is cheaper than hashing the DER.
-    private struct Key: Hashable {
-        let certificate: Certificate?
-        let check: CertificateCheck
-
-        func hash(into hasher: inout Hasher) {
-            hasher.combine(certificate?.subject)
-            hasher.combine(check)
-        }
-    }
-
     private var failures: [CertificateValidationFailure] = []
-    private var failed: Set<Key> = []
     private var passed: [CertificateValidationResult.PassedCheck] = []
 
-    mutating func pass(_ certificate: Certificate, _ check: CertificateCheck, _ detail: String) {
-        guard !failed.contains(Key(certificate: certificate, check: check)) else { return }
-        passed.append(.init(certificate: certificate, check: check, detail: detail))
+    /// Whether `check` has failed for `certificate`. Certificates are told apart by their DER
+    /// bytes, not their names, which two certificates of a path may share. A validation records
+    /// a handful of failures at most, so a search costs less than hashing.
+    private func hasFailed(_ certificate: Certificate?, _ check: CertificateCheck) -> Bool {
+        failures.contains { $0.check == check && $0.certificate == certificate }
+    }
+
+    /// Records that `check` passed for `certificate`, unless it has already failed.
+    mutating func pass(_ certificate: Certificate, _ check: CertificateCheck, _ finding: CertificateValidationResult.PassedCheck.Finding) {
+        guard !hasFailed(certificate, check) else { return }
+        passed.append(.init(certificate: certificate, check: check, finding: finding))
     }
 
     /// Records that `check` failed for `certificate` (`nil`: the chain as a whole).
     mutating func fail(_ certificate: Certificate?, _ check: CertificateCheck, _ reason: String) {
-        let key = Key(certificate: certificate, check: check)
-        guard failed.insert(key).inserted else { return }
+        guard !hasFailed(certificate, check) else { return }
         passed.removeAll { $0.certificate == certificate && $0.check == check }
         failures.append(CertificateValidationFailure(certificate: certificate, check: check, reason: reason))
     }
 
     /// Records `passed` when `failure` is `nil`, else the failure.
-    mutating func record(_ certificate: Certificate, _ check: CertificateCheck, failure: String?, passed: String) {
+    mutating func record(
+        _ certificate: Certificate, _ check: CertificateCheck, failure: String?, passed: CertificateValidationResult.PassedCheck.Finding
+    ) {
         if let failure {
             fail(certificate, check, failure)
         } else {

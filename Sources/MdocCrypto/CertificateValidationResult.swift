@@ -4,25 +4,6 @@
 /// Validation is a value, not a throw, so that a verification report can list each check
 /// (docs/architecture.md rule 5); after swift-certificates' `CertificateValidationResult`.
 public struct CertificateValidationResult: Sendable, CustomStringConvertible {
-    /// A check that ran and passed for one certificate.
-    public struct PassedCheck: Sendable, Hashable, CustomStringConvertible {
-        /// The certificate checked.
-        public let certificate: Certificate
-        /// The check.
-        public let check: CertificateCheck
-        /// What was found, in words.
-        public let detail: String
-
-        /// A pass of `check` for `certificate`, with what was found.
-        public init(certificate: Certificate, check: CertificateCheck, detail: String) {
-            self.certificate = certificate
-            self.check = check
-            self.detail = detail
-        }
-
-        public var description: String { "certificate \"\(certificate.subject)\": \(check): ok, \(detail)" }
-    }
-
     /// The path OpenSSL built, leaf first, ending with the trust anchor when one was found;
     /// when no anchor was found, as far as the chain given leads.
     public let path: [Certificate]
