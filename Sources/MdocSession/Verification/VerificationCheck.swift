@@ -1,3 +1,5 @@
+import MdocCrypto
+
 /// One check made while verifying a DeviceResponse or a reader's request, and its outcome
 /// (docs/architecture.md rule 5: a report lists every check, so a caller never interprets a bare Bool).
 ///
@@ -26,11 +28,17 @@ public struct VerificationCheck: Sendable, Hashable, CustomStringConvertible {
         case text(String)
         /// `digestID N`.
         case digestID(UInt64)
+        /// How a document signer's or reader's chain was accepted (9.3.3): the trust anchor it
+        /// chains to under `profile`, and the extendedKeyUsage `rule` accepted, if a rule applies.
+        indirect case chain(anchor: String, profile: CertificateProfile, purpose: String?, rule: DocumentSignerRule?)
 
         var text: String {
             switch self {
             case .text(let text): return text
             case .digestID(let digestID): return "digestID \(digestID)"
+            case .chain(let anchor, let profile, let purpose, let rule):
+                let accepted = purpose.flatMap { purpose in rule.map { "; extendedKeyUsage \(purpose) accepted by \($0)" } }
+                return "chains to \"\(anchor)\" under the \(profile.leafName) profile" + (accepted ?? "")
             }
         }
 

@@ -62,10 +62,8 @@ struct X5ChainVerification {
         }
         let anchor = result.path.last
         trustAnchor = anchor
-        var detail = "chains to \"\(anchor?.subject ?? "")\" under the \(profile.leafName) profile"
-        if let rule, let purpose = leaf.extendedKeyUsage?.first(where: purposes.contains) {
-            detail += "; extendedKeyUsage \(purpose) accepted by \(rule)"
-        }
+        let purpose = rule == nil ? nil : leaf.extendedKeyUsage?.first(where: purposes.contains)
+        let detail = VerificationCheck.Text.chain(anchor: anchor?.subject ?? "", profile: profile, purpose: purpose, rule: rule)
         checks.append(VerificationCheck(kind, subject: .certificate(leaf), outcome: .passed, detail: detail))
     }
 }
