@@ -16,13 +16,19 @@ final class CertificateCache: Sendable {
 
     private let entries = NIOLockedValueBox<[DER: Certificate]>([:])
 
-    /// A certificate's DER bytes as a key, hashed in one pass over the bytes (an array of bytes
-    /// hashes them one at a time, which cost more than the lookup it serves).
+    /// A certificate's DER bytes as a key. Equal when all the bytes are; the hash takes the
+    /// length and the last ``hashedTailCount`` bytes, which end with the signature value (RFC
+    /// 5280 section 4.1.1.3) that tells two certificates of one issuer apart, so that a lookup
+    /// does not hash the whole certificate.
     private struct DER: Hashable {
         let bytes: [UInt8]
 
+        /// The bytes at the end of the DER that the hash takes.
+        static let hashedTailCount = 64
+
         func hash(into hasher: inout Hasher) {
-            bytes.withUnsafeBytes { hasher.combine(bytes: $0) }
+            hasher.combine(bytes.count)
+            bytes.withUnsafeBytes { hasher.combine(bytes: UnsafeRawBufferPointer(rebasing: $0.suffix(Self.hashedTailCount))) }
         }
     }
 
