@@ -20,6 +20,10 @@ final class CertificateFields: @unchecked Sendable {
     let notBefore: UnsafePointer<ASN1_TIME>
     /// The notAfter time.
     let notAfter: UnsafePointer<ASN1_TIME>
+    /// notBefore and notAfter in seconds since the epoch, as `X509_cmp_time` reads them; `nil`
+    /// where it would refuse the time (``X509Time/comparableSeconds(_:)``).
+    let notBeforeSeconds: time_t?
+    let notAfterSeconds: time_t?
     /// The signature AlgorithmIdentifier inside tbsCertificate.
     let tbsSignatureAlgorithm: UnsafePointer<X509_ALGOR>
     /// The outer signatureAlgorithm.
@@ -45,6 +49,8 @@ final class CertificateFields: @unchecked Sendable {
         self.serialNumber = serialNumber
         self.notBefore = notBefore
         self.notAfter = notAfter
+        notBeforeSeconds = X509Time.comparableSeconds(notBefore)
+        notAfterSeconds = X509Time.comparableSeconds(notAfter)
         tbsSignatureAlgorithm = inner
         signatureAlgorithm = outerAlgorithm
         extensions = X509_get0_extensions(x509)
@@ -103,6 +109,8 @@ final class CertificateFields: @unchecked Sendable {
         self.serialNumber = UnsafePointer(serialNumber)
         self.notBefore = UnsafePointer(notBefore)
         self.notAfter = UnsafePointer(notAfter)
+        notBeforeSeconds = X509Time.comparableSeconds(notBefore)
+        notAfterSeconds = X509Time.comparableSeconds(notAfter)
         tbsSignatureAlgorithm = UnsafePointer(inner)
         signatureAlgorithm = UnsafePointer(outer)
         extensions = decoded.extensions

@@ -155,9 +155,15 @@ struct OneHopPathValidation {
     }
 
     /// OpenSSL's `ossl_x509_check_cert_time`: notBefore <= `time` < notAfter, both times well
-    /// formed (`X509_cmp_time`).
+    /// formed (`X509_cmp_time`). Compares the seconds read once when the certificate was parsed;
+    /// for a time `X509_cmp_time` would not compare, or a validation time outside the years it
+    /// can express, asks it.
     private static func isValid(_ certificate: Certificate, at time: time_t) -> Bool {
+        let fields = certificate.fields
+        if X509Time.comparableTimes.contains(time), let notBefore = fields.notBeforeSeconds, let notAfter = fields.notAfterSeconds {
+            return notBefore <= time && time < notAfter
+        }
         var time = time
-        return X509_cmp_time(certificate.fields.notBefore, &time) < 0 && X509_cmp_time(certificate.fields.notAfter, &time) > 0
+        return X509_cmp_time(fields.notBefore, &time) < 0 && X509_cmp_time(fields.notAfter, &time) > 0
     }
 }
