@@ -137,12 +137,23 @@ extension Certificate {
         public static func == (lhs: SignatureAlgorithm, rhs: SignatureAlgorithm) -> Bool { lhs.oid == rhs.oid }
         public func hash(into hasher: inout Hasher) { hasher.combine(oid) }
 
+        /// The algorithms above by OpenSSL's numeric identifier, read without writing the OID as
+        /// text.
+        static let byNID: [Int32: SignatureAlgorithm] = [
+            NID_ecdsa_with_SHA256: .ecdsaWithSHA256, NID_ecdsa_with_SHA384: .ecdsaWithSHA384,
+            NID_ecdsa_with_SHA512: .ecdsaWithSHA512, NID_ED25519: .ed25519, NID_ED448: .ed448,
+        ]
+
         /// Reads a certificate's signatureAlgorithm from its OpenSSL structure.
         init(_ algorithm: UnsafePointer<X509_ALGOR>) {
             var object: OpaquePointer? = nil
             X509_ALGOR_get0(&object, nil, nil, algorithm)
-            let oid = X509Fields.dottedOID(object)
             let nid = object.map { OBJ_obj2nid($0) } ?? NID_undef
+            if let known = Self.byNID[nid] {
+                self = known
+                return
+            }
+            let oid = X509Fields.dottedOID(object)
             let shortName = nid == NID_undef ? nil : OBJ_nid2sn(nid).map { String(cString: $0) }
             self.init(oid: oid, name: shortName ?? oid)
         }
