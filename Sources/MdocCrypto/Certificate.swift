@@ -61,7 +61,7 @@ public struct Certificate: Sendable, Hashable, CustomStringConvertible {
                 fields = fast.fields
                 publicKey = fast.key
                 x509 = Mutex(nil)
-                subject = try X509Fields.name(fields.subject, field: "subject")
+                subject = try fields.subjectName.text(field: "subject")
             } else {
                 let handle: X509Handle
                 do {
@@ -74,7 +74,7 @@ public struct Certificate: Sendable, Hashable, CustomStringConvertible {
                 }
                 fields = decoded
                 x509 = Mutex(handle)
-                subject = try X509Fields.name(fields.subject, field: "subject")
+                subject = try fields.subjectName.text(field: "subject")
                 guard let key = X509_get_pubkey(handle.pointer) else {
                     ERR_clear_error()
                     throw CryptoError(.unsupportedAlgorithm, "certificate \"\(subject)\": the public key does not decode")
@@ -85,7 +85,7 @@ public struct Certificate: Sendable, Hashable, CustomStringConvertible {
                     throw CryptoError(error.code, "certificate \"\(subject)\": \(error.reason)")
                 }
             }
-            issuer = try X509Fields.name(fields.issuer, field: "issuer")
+            issuer = try fields.issuerName.text(field: "issuer")
             commonName = X509Fields.attribute(NID_commonName, in: fields.subject)
             serialNumber = Certificate.hexSerial(fields.serialNumber)
             notValidBefore = try X509Fields.date(fields.notBefore, field: "notBefore")

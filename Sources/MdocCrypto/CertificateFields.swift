@@ -10,10 +10,14 @@ import COpenSSL
 /// The structures are never changed after decoding; OpenSSL only reads them, so concurrent reads
 /// are safe, which is why this class is `@unchecked Sendable`.
 final class CertificateFields: @unchecked Sendable {
+    /// The subject Name.
+    let subjectName: X509Name
+    /// The issuer Name.
+    let issuerName: X509Name
     /// The subject `X509_NAME`.
-    let subject: OpaquePointer
+    var subject: OpaquePointer { subjectName.pointer }
     /// The issuer `X509_NAME`.
-    let issuer: OpaquePointer
+    var issuer: OpaquePointer { issuerName.pointer }
     /// The serialNumber.
     let serialNumber: UnsafePointer<ASN1_INTEGER>
     /// The notBefore time.
@@ -44,8 +48,8 @@ final class CertificateFields: @unchecked Sendable {
             let serialNumber = X509_get0_serialNumber(x509), let notBefore = X509_get0_notBefore(x509),
             let notAfter = X509_get0_notAfter(x509), let inner = X509_get0_tbs_sigalg(x509), let outerAlgorithm
         else { return nil }
-        self.subject = subject
-        self.issuer = issuer
+        subjectName = X509Name(borrowing: subject, of: certificate)
+        issuerName = X509Name(borrowing: issuer, of: certificate)
         self.serialNumber = serialNumber
         self.notBefore = notBefore
         self.notAfter = notAfter
@@ -68,9 +72,9 @@ final class CertificateFields: @unchecked Sendable {
         var decoded = Decoded()
         let failed = bytes.withUnsafeBufferPointer { buffer -> (field: String, offset: Int)? in
             guard let base = buffer.baseAddress else { return ("Certificate", 0) }
-            decoded.subject = Self.decode(base, layout.subject, free: X509_NAME_free) { d2i_X509_NAME(nil, &$0, $1) }
+            decoded.subject = X509Name.decoding(UnsafeBufferPointer(rebasing: buffer[layout.subject]))
             guard decoded.subject != nil else { return ("subject", layout.subject.lowerBound) }
-            decoded.issuer = Self.decode(base, layout.issuer, free: X509_NAME_free) { d2i_X509_NAME(nil, &$0, $1) }
+            decoded.issuer = X509Name.decoding(UnsafeBufferPointer(rebasing: buffer[layout.issuer]))
             guard decoded.issuer != nil else { return ("issuer", layout.issuer.lowerBound) }
             decoded.serialNumber = Self.decode(base, layout.serialNumber, free: ASN1_INTEGER_free) {
                 d2i_ASN1_INTEGER(nil, &$0, $1)
@@ -104,8 +108,8 @@ final class CertificateFields: @unchecked Sendable {
             throw CryptoError(
                 .invalidEncoding, "certificate: \(field.field) at offset \(field.offset): OpenSSL's decoder for it refuses it")
         }
-        self.subject = subject
-        self.issuer = issuer
+        subjectName = subject
+        issuerName = issuer
         self.serialNumber = UnsafePointer(serialNumber)
         self.notBefore = UnsafePointer(notBefore)
         self.notAfter = UnsafePointer(notAfter)
@@ -121,7 +125,7 @@ final class CertificateFields: @unchecked Sendable {
     deinit {
         guard owner == nil else { return }
         Decoded(
-            subject: subject, issuer: issuer, serialNumber: UnsafeMutablePointer(mutating: serialNumber),
+            subject: subjectName, issuer: issuerName, serialNumber: UnsafeMutablePointer(mutating: serialNumber),
             notBefore: UnsafeMutablePointer(mutating: notBefore), notAfter: UnsafeMutablePointer(mutating: notAfter),
             tbsSignatureAlgorithm: UnsafeMutablePointer(mutating: tbsSignatureAlgorithm),
             signatureAlgorithm: UnsafeMutablePointer(mutating: signatureAlgorithm), extensions: extensions
@@ -140,8 +144,9 @@ final class CertificateFields: @unchecked Sendable {
 
     /// The structures decoded so far, freed together when one of them fails.
     private struct Decoded {
-        var subject: OpaquePointer?
-        var issuer: OpaquePointer?
+        /// The Names, which free themselves.
+        var subject: X509Name?
+        var issuer: X509Name?
         var serialNumber: UnsafeMutablePointer<ASN1_INTEGER>?
         var notBefore: UnsafeMutablePointer<ASN1_TIME>?
         var notAfter: UnsafeMutablePointer<ASN1_TIME>?
@@ -150,8 +155,6 @@ final class CertificateFields: @unchecked Sendable {
         var extensions: OpaquePointer?
 
         func free() {
-            X509_NAME_free(subject)
-            X509_NAME_free(issuer)
             ASN1_INTEGER_free(serialNumber)
             ASN1_TIME_free(notBefore)
             ASN1_TIME_free(notAfter)

@@ -99,6 +99,71 @@ struct CertificateLayoutTests {
         #expect(walked > 100)
     }
 
+    /// The signature algorithms read by number are the ones OpenSSL would name: the same dotted
+    /// OID and short name as the generic reading of the identifier gives.
+    @Test func signatureAlgorithmsReadByNumberAreThoseOpenSSLNames() throws {
+        #expect(Certificate.SignatureAlgorithm.byNID.count == Certificate.SignatureAlgorithm.iso18013_5Allowed.count)
+        for (nid, algorithm) in Certificate.SignatureAlgorithm.byNID {
+            let object = try #require(OBJ_nid2obj(nid))
+            var text = [CChar](repeating: 0, count: 128)
+            let length = OBJ_obj2txt(&text, Int32(text.count), object, 1)
+            let oid = String(decoding: text.prefix(Int(max(length, 0))).map { UInt8(bitPattern: $0) }, as: UTF8.self)
+            #expect(oid == algorithm.oid)
+            #expect(OBJ_nid2sn(nid).map { String(cString: $0) } == algorithm.name)
+        }
+    }
+
+    /// The DER of a Name with one commonName.
+    static func nameDER(_ commonName: String) throws -> [UInt8] {
+        let name = try #require(X509_NAME_new())
+        defer { X509_NAME_free(name) }
+        #expect(X509_NAME_add_entry_by_NID(name, NID_commonName, MBSTRING_UTF8, commonName, -1, -1, 0) == 1)
+        var der: UnsafeMutablePointer<UInt8>? = nil
+        let length = i2d_X509_NAME(name, &der)
+        defer { CRYPTO_free(der, #fileID, #line) }
+        return Array(UnsafeBufferPointer(start: try #require(der), count: Int(length)))
+    }
+
+    /// A document signer's issuer Name is the IACA's subject Name, decoded once: the second is
+    /// the first from the cache.
+    @Test func anIssuerNameDecodedBeforeIsTakenFromTheCache() throws {
+        let iaca = Vectors.annexD("iaca_cert")
+        let documentSigner = Vectors.annexD("ds_cert")
+        let subject = try CertificateLayout(derEncoded: iaca).subject
+        let issuer = try CertificateLayout(derEncoded: documentSigner).issuer
+        let cache = X509Name.Cache(capacity: X509Name.Cache.maximumNames)
+        let first = try #require(iaca.withUnsafeBufferPointer { X509Name.decoding(UnsafeBufferPointer(rebasing: $0[subject]), cache: cache) })
+        let second = try #require(documentSigner.withUnsafeBufferPointer {
+            X509Name.decoding(UnsafeBufferPointer(rebasing: $0[issuer]), cache: cache)
+        })
+        #expect(first === second && cache.count == 1)
+        #expect(try second.text(field: "issuer") == Certificate(derEncoded: iaca).subject)
+    }
+
+    /// The cache keeps up to its bound, and starts over when a Name beyond it comes.
+    @Test func theNameCacheKeepsUpToItsBound() throws {
+        let cache = X509Name.Cache(capacity: X509Name.Cache.maximumNames)
+        let names = try (0...X509Name.Cache.maximumNames).map { try Self.nameDER("name \($0)") }
+        var decoded: [X509Name] = []
+        for der in names.dropLast() {
+            decoded.append(try #require(der.withUnsafeBufferPointer { X509Name.decoding($0, cache: cache) }))
+        }
+        #expect(cache.count == X509Name.Cache.maximumNames)
+        #expect(zip(names, decoded).allSatisfy { cache.name(for: $0) === $1 })
+        _ = try #require(names.last?.withUnsafeBufferPointer { X509Name.decoding($0, cache: cache) })
+        #expect(cache.count == 1 && cache.name(for: names[0]) == nil)
+    }
+
+    /// A Name that does not decode, or leaves octets over, is not kept.
+    @Test func aNameThatDoesNotDecodeIsNotKept() throws {
+        let cache = X509Name.Cache(capacity: X509Name.Cache.maximumNames)
+        let der = try Self.nameDER("name")
+        #expect((der + [0x00]).withUnsafeBufferPointer { X509Name.decoding($0, cache: cache) } == nil)
+        #expect(Array(der.dropLast()).withUnsafeBufferPointer { X509Name.decoding($0, cache: cache) } == nil)
+        ERR_clear_error()
+        #expect(cache.count == 0)
+    }
+
     @Test func malformedDERIsNamedWithItsOffset() throws {
         let ds = Vectors.annexD("ds_cert")
         let cases: [(String, [UInt8])] = [
