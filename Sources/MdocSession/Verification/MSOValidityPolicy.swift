@@ -12,19 +12,20 @@ public struct MSOValidityPolicy: DocumentVerifierPolicy {
         guard let mso = verification.mobileSecurityObject() else { return }
         let info = mso.validityInfo
         let time = verification.time
-        let window = "valid from \(info.validFrom) until \(info.validUntil)"
-        let at = TDate(time).text
         let outcome: VerificationCheck.Outcome
+        let window = { "valid from \(info.validFrom) until \(info.validUntil)" }
+        let at = { TDate(time).text }
         if time < info.validFrom.date {
-            outcome = .failed(.notYetValid, "the MSO is not yet valid at \(at): \(window)")
+            outcome = .failed(.notYetValid, "the MSO is not yet valid at \(at()): \(window())")
         } else if time > info.validUntil.date {
-            outcome = .failed(.expired, "the MSO expired: \(window), checked at \(at)")
+            outcome = .failed(.expired, "the MSO expired: \(window()), checked at \(at())")
         } else if let signer = verification.documentSigner, info.signed.date < signer.notValidBefore || info.signed.date > signer.notValidAfter {
             outcome = .failed(
                 .signedOutsideCertificateValidity, "the MSO was signed at \(info.signed), outside the validity of \"\(signer.subject)\"")
         } else {
             verification.record(VerificationCheck(
-                .validity, subject: .mobileSecurityObject, outcome: .passed, detail: "\(window), checked at \(at)"))
+                .validity, subject: .mobileSecurityObject, outcome: .passed,
+                detail: .validity(from: info.validFrom, until: info.validUntil, checkedAt: time)))
             return
         }
         verification.record(VerificationCheck(.validity, subject: .mobileSecurityObject, outcome: outcome))

@@ -1,4 +1,11 @@
 import MdocCrypto
+import MdocModel
+
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
+import Foundation
+#endif
 
 /// One check made while verifying a DeviceResponse or a reader's request, and its outcome
 /// (docs/architecture.md rule 5: a report lists every check, so a caller never interprets a bare Bool).
@@ -31,6 +38,8 @@ public struct VerificationCheck: Sendable, Hashable, CustomStringConvertible {
         /// How a document signer's or reader's chain was accepted (9.3.3): the trust anchor it
         /// chains to under `profile`, and the extendedKeyUsage `rule` accepted, if a rule applies.
         indirect case chain(anchor: String, profile: CertificateProfile, purpose: String?, rule: DocumentSignerRule?)
+        /// The MSO's validity window (9.1.2.4) and the time it was checked at.
+        indirect case validity(from: TDate, until: TDate, checkedAt: Date)
 
         var text: String {
             switch self {
@@ -39,6 +48,8 @@ public struct VerificationCheck: Sendable, Hashable, CustomStringConvertible {
             case .chain(let anchor, let profile, let purpose, let rule):
                 let accepted = purpose.flatMap { purpose in rule.map { "; extendedKeyUsage \(purpose) accepted by \($0)" } }
                 return "chains to \"\(anchor)\" under the \(profile.leafName) profile" + (accepted ?? "")
+            case .validity(let from, let until, let time):
+                return "valid from \(from) until \(until), checked at \(TDate(time).text)"
             }
         }
 
