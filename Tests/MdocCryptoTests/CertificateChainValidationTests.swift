@@ -58,6 +58,27 @@ struct CertificateChainValidationTests {
         #expect(result.passedChecks.count == passed.count)
         let validity = result.passedChecks.first { $0.check == .validity }
         #expect(validity?.description == "certificate \"CN=utopia ds, C=US\": validity: ok, valid at 2021-01-01T00:00:00Z")
+        // Each finding, kept as values while validating, in the words it is read in.
+        let details = result.passedChecks.map { "\($0.certificate.commonName ?? ""): \($0.check): \($0.detail)" }
+        #expect(details.sorted() == [
+            "utopia ds: basicConstraints: not a CA",
+            "utopia ds: chainTooLong: the path holds 2 of at most 4 certificates",
+            "utopia ds: criticalExtension: every critical extension is handled",
+            "utopia ds: extendedKeyUsage: extendedKeyUsage has 1.0.18013.5.1.2",
+            "utopia ds: issuerNotTrusted: the path ends at the trust anchor \"CN=utopia iaca, C=US\"",
+            "utopia ds: keyIdentifiers: subjectKeyIdentifier present, authorityKeyIdentifier matches the issuer",
+            "utopia ds: keyUsage: keyUsage has digitalSignature",
+            "utopia ds: signature: signed by \"CN=utopia iaca, C=US\"",
+            "utopia ds: signatureAlgorithm: ecdsa-with-SHA256",
+            "utopia ds: validity: valid at 2021-01-01T00:00:00Z",
+            "utopia iaca: basicConstraints: cA is true",
+            "utopia iaca: criticalExtension: every critical extension is handled",
+            "utopia iaca: keyIdentifiers: subjectKeyIdentifier present",
+            "utopia iaca: keyUsage: keyUsage has keyCertSign, cRLSign",
+            "utopia iaca: pathLength: pathLenConstraint 0 permits 0 intermediate CA certificates",
+            "utopia iaca: signatureAlgorithm: ecdsa-with-SHA256",
+            "utopia iaca: validity: valid at 2021-01-01T00:00:00Z",
+        ])
     }
 
     @Test func expiredDocumentSignerIsNamed() throws {

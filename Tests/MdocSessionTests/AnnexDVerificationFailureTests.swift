@@ -58,6 +58,16 @@ struct AnnexDVerificationFailureTests {
         report.documents.flatMap(\.checks).filter { $0.kind == kind }
     }
 
+    @Test("the checks of the intact response say what they found, in words made when read")
+    func passedDetails() throws {
+        let report = try Self.verifier().verify(Vectors.annexD("device_response"), at: Self.time)
+        #expect(report.outcome == .verified)
+        #expect(Self.checks(report, .issuerCertificate).first?.detail
+            == "chains to \"CN=utopia iaca, C=US\" under the document signer profile; extendedKeyUsage 1.0.18013.5.1.2 accepted by the ISO/IEC 18013-5 mDL rule (1.0.18013.5.1.2)")
+        #expect(Self.checks(report, .validity).first?.detail
+            == "valid from 2020-10-01T13:30:02Z until 2021-10-01T13:30:02Z, checked at 2021-01-01T00:00:00Z")
+    }
+
     @Test("a tampered element value (\"Doe\" -> \"Foe\") fails its value digest")
     func tamperedElement() throws {
         let doe: [UInt8] = [0x63] + Array("Doe".utf8)
