@@ -185,17 +185,13 @@ package struct CBORHeadReader {
     }
 
     /// The complete data item at ``offset``, of any kind, nested `depth` containers deep in the
-    /// item read, decoded by ``CBORDecoder`` within what the limits leave; `nil` when it does
-    /// not decode.
+    /// item read, as ``CBORDecoder`` decodes it within what the limits leave; `nil` when it does
+    /// not decode. The forms issuers write are read head by head (``readDefiniteItem(depth:)``);
+    /// anything else is decoded by the decoder.
     package mutating func readItem(depth: Int) -> CBOR? {
-        // Integers and strings, the values of most data elements, are read here as the decoder
-        // reads them.
-        switch head()?.majorType {
-        case 0: return readUnsignedInt().map { .unsignedInt($0) }
-        case 2: return readByteString().map { .byteString($0) }
-        case 3: return readText().map { .textString($0) }
-        default: break
-        }
+        let (start, count) = (offset, itemCount)
+        if let item = readDefiniteItem(depth: depth) { return item }
+        (offset, itemCount) = (start, count)
         guard buffer.count <= limits.maximumInputSize, depth <= limits.maximumDepth else { return nil }
         let decoder = CBORDecoder(limits: CBORLimits(
             maximumDepth: limits.maximumDepth - depth, maximumItemCount: limits.maximumItemCount - itemCount,
@@ -207,5 +203,67 @@ package struct CBORHeadReader {
         offset = decoded.next
         itemCount += decoded.itemCount
         return decoded.item
+    }
+
+    /// A data item made only of definite-length forms: integers, byte and text strings, arrays,
+    /// maps of at most ``CBORDecoder/linearDuplicateKeyScanLimit`` entries with no key twice,
+    /// tags (an embedded item's bytes knowing where its tag begins, as the decoder records it),
+    /// `false`, `true` and `null`, each container within the depth the limits leave. `nil` for
+    /// anything else, without restoring ``offset``: floats, other simple values and indefinite
+    /// lengths are the decoder's, as is every error.
+    private mutating func readDefiniteItem(depth: Int) -> CBOR? {
+        guard let head = head() else { return nil }
+        switch head.majorType {
+        case 0:
+            return readUnsignedInt().map { .unsignedInt($0) }
+        case 1:
+            guard countItem() else { return nil }
+            offset += head.length
+            return .negativeInt(head.argument)
+        case 2:
+            return readByteString().map { .byteString($0) }
+        case 3:
+            return readText().map { .textString($0) }
+        case 4:
+            guard depth < limits.maximumDepth, let count = readArrayCount() else { return nil }
+            var items: [CBOR] = []
+            items.reserveCapacity(reservation(count, minimumByteCount: 1))
+            for _ in 0..<count {
+                guard let item = readDefiniteItem(depth: depth + 1) else { return nil }
+                items.append(item)
+            }
+            return .array(items)
+        case 5:
+            guard depth < limits.maximumDepth, head.argument <= UInt64(CBORDecoder.linearDuplicateKeyScanLimit),
+                let count = readMapCount()
+            else { return nil }
+            var entries: [CBORMap.Entry] = []
+            entries.reserveCapacity(count)
+            for _ in 0..<count {
+                guard let key = readDefiniteItem(depth: depth + 1), !entries.contains(where: { $0.key == key }),
+                    let value = readDefiniteItem(depth: depth + 1)
+                else { return nil }
+                entries.append(CBORMap.Entry(key: key, value: value))
+            }
+            return .map(CBORMap(entries))
+        case 6:
+            guard depth < limits.maximumDepth else { return nil }
+            if let embedded = readEmbeddedBytes() { return .tagged(CBOR.Tag.encodedCBOR, .byteString(embedded)) }
+            guard countItem() else { return nil }
+            offset += head.length
+            return readDefiniteItem(depth: depth + 1).map { .tagged(head.argument, $0) }
+        default:
+            // RFC 8949 section 3.3: false, true and null are the simple values 20 to 22.
+            let value: CBOR
+            switch buffer[offset] {
+            case 0xf4: value = .boolean(false)
+            case 0xf5: value = .boolean(true)
+            case 0xf6: value = .null
+            default: return nil
+            }
+            guard countItem() else { return nil }
+            offset += 1
+            return value
+        }
     }
 }
