@@ -20,7 +20,7 @@ public struct COSEMac0: CBORRepresentable, Hashable {
     /// Both header buckets.
     public let headers: COSEHeaders
     /// The payload, or `nil` when it is detached (sent as `null`, RFC 9052 section 6.2). A
-    /// received payload is a view of the message it came in (``CBORBytes``), which it keeps alive.
+    /// received payload is a view of the message it came in (`CBORBytes`), which it keeps alive.
     public var payload: CBORBytes?
     /// The MAC tag.
     public var tag: [UInt8]

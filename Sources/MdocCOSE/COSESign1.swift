@@ -21,7 +21,7 @@ public struct COSESign1: CBORRepresentable, Hashable {
     /// Both header buckets.
     public let headers: COSEHeaders
     /// The payload, or `nil` when it is detached (sent as `null`, RFC 9052 section 4.1). A
-    /// received payload is a view of the message it came in (``CBORBytes``), which it keeps
+    /// received payload is a view of the message it came in (`CBORBytes`), which it keeps
     /// alive: the IssuerAuth payload, MobileSecurityObjectBytes, grows with the number of data
     /// elements, and the MSO decoded from it holds views of it in turn.
     public var payload: CBORBytes?

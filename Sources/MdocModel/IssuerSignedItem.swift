@@ -18,7 +18,7 @@ public struct IssuerSignedItem: CBORRepresentable, Hashable {
     public var digestID: UInt64
     /// The random salt. 9.1.2.5 asks for at least ``minimumRandomByteCount`` bytes;
     /// verification checks that, decoding does not. A decoded item's salt is a view of the
-    /// message it came in (``CBORBytes``), which it keeps alive: a response holds one per data
+    /// message it came in (`CBORBytes`), which it keeps alive: a response holds one per data
     /// element, and copying them out would cost more memory than the salts themselves.
     public var random: CBORBytes
 

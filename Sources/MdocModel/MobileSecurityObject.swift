@@ -21,7 +21,7 @@ public struct MobileSecurityObject: CBORRepresentable {
     /// The digest algorithm name as received.
     public var digestAlgorithm: String
     /// Name space → digest ID → digest, in received order. The digests of a decoded MSO are
-    /// views of the message it came in (``CBORBytes``), which they keep alive: an MSO holds one
+    /// views of the message it came in (`CBORBytes`), which they keep alive: an MSO holds one
     /// per data element, and copying them out would cost more memory than the digests themselves.
     public var valueDigests: OrderedMap<String, OrderedMap<UInt64, CBORBytes>>
     /// The static device key and its authorizations.
