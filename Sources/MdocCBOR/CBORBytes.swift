@@ -12,19 +12,33 @@ public struct CBORBytes: Sendable, Hashable, RandomAccessCollection, Expressible
     /// The array the bytes are a part of: the decoder's input, or an array of their own.
     @usableFromInline
     let storage: [UInt8]
-    /// Where in ``storage`` the bytes lie.
+    /// Where in ``storage`` the bytes begin.
     @usableFromInline
-    let range: Range<Int>
-    /// When the decoder read these bytes as the content of an embedded data item,
-    /// `#6.24(bstr)` (RFC 8949 section 3.4.5.1): where in ``storage`` that item's tag head
-    /// begins, so that the item's encoding as received is `storage[embeddingStart..<range.upperBound]`.
-    let embeddingStart: Int?
+    let start: Int
+    /// Where in ``storage`` the bytes end, in the low 56 bits (no array is that long), and in the
+    /// high 8 bits, when the decoder read these bytes as the content of an embedded data item,
+    /// `#6.24(bstr)` (RFC 8949 section 3.4.5.1), the length of that item's tag and byte-string
+    /// heads, 2 to 18 bytes, else 0: the item's encoding as received then ends where these bytes
+    /// end and begins that many bytes before them. Packed this way a view is 24 bytes long, no
+    /// more than an array and its range: a response holds several per data element.
+    @usableFromInline
+    let endAndHeads: UInt64
+
+    /// The bits of ``endAndHeads`` that hold the end.
+    @inlinable
+    static var endMask: UInt64 { 1 << 56 - 1 }
+
+    /// Where in ``storage`` the bytes lie.
+    @inlinable
+    var range: Range<Int> { start..<Int(truncatingIfNeeded: endAndHeads & Self.endMask) }
+
+    /// The length of the tag and byte-string heads of the embedded data item these bytes are the
+    /// content of, or 0.
+    var embeddingHeadCount: Int { Int(truncatingIfNeeded: endAndHeads >> 56) }
 
     /// The bytes of `array`, which the value shares without copying.
     public init(_ array: [UInt8]) {
-        storage = array
-        range = array.indices
-        embeddingStart = nil
+        self.init(storage: array, range: array.indices)
     }
 
     /// The bytes of `elements`, copied into an array of their own.
@@ -39,22 +53,31 @@ public struct CBORBytes: Sendable, Hashable, RandomAccessCollection, Expressible
 
     /// A view of `storage[range]`; `range` must lie inside `storage`.
     @usableFromInline
-    init(storage: [UInt8], range: Range<Int>, embeddingStart: Int? = nil) {
+    init(storage: [UInt8], range: Range<Int>) {
+        self.init(storage: storage, range: range, embeddingHeadCount: 0)
+    }
+
+    /// A view of `storage[range]` whose embedded data item has heads of `embeddingHeadCount`
+    /// bytes (0 for none).
+    private init(storage: [UInt8], range: Range<Int>, embeddingHeadCount: Int) {
         self.storage = storage
-        self.range = range
-        self.embeddingStart = embeddingStart
+        self.start = range.lowerBound
+        self.endAndHeads = UInt64(range.upperBound) | UInt64(embeddingHeadCount) << 56
     }
 
     /// The same bytes, recorded as the content of the embedded data item whose tag head begins
-    /// at `start` in ``storage``.
+    /// at `start` in ``storage``, 2 to 18 bytes (a tag head and a byte-string head of 1 to 9
+    /// bytes each) before them.
     func embedded(at start: Int) -> CBORBytes {
-        CBORBytes(storage: storage, range: range, embeddingStart: start)
+        precondition((2...18).contains(self.start - start), "the heads of an embedded data item are 2 to 18 bytes")
+        return CBORBytes(storage: storage, range: range, embeddingHeadCount: self.start - start)
     }
 
     /// The encoding of the embedded data item `#6.24(bstr)` holding these bytes, exactly as
     /// received, when the decoder read them as such an item; `nil` otherwise.
     var receivedEmbedding: CBORBytes? {
-        embeddingStart.map { CBORBytes(storage: storage, range: $0..<range.upperBound) }
+        guard embeddingHeadCount > 0 else { return nil }
+        return CBORBytes(storage: storage, range: (start - embeddingHeadCount)..<range.upperBound)
     }
 
     /// 0: a view is indexed from zero, whatever part of its storage it shows.

@@ -108,8 +108,9 @@ struct CBORTreeBuilder {
         case .byteString(let range):
             var bytes = CBORBytes(storage: storage, range: (base + range.lowerBound)..<(base + range.upperBound))
             // The content of #6.24(bstr): remember where the tag head began, so that the whole
-            // item can be taken from the input as received (EmbeddedCBOR.taggedBytes).
-            if open == .tag, stack[stack.count - 1].tag == CBOR.Tag.encodedCBOR {
+            // item can be taken from the input as received (EmbeddedCBOR.taggedBytes). An empty
+            // content, which the stream reader does not place in the input, encodes no data item.
+            if open == .tag, stack[stack.count - 1].tag == CBOR.Tag.encodedCBOR, !range.isEmpty {
                 bytes = bytes.embedded(at: base + stack[stack.count - 1].offset)
             }
             return try complete(.byteString(bytes), at: offset)

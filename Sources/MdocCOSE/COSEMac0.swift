@@ -19,13 +19,14 @@ public struct COSEMac0: CBORRepresentable, Hashable {
 
     /// Both header buckets.
     public let headers: COSEHeaders
-    /// The payload, or `nil` when it is detached (sent as `null`, RFC 9052 section 6.2).
-    public var payload: [UInt8]?
+    /// The payload, or `nil` when it is detached (sent as `null`, RFC 9052 section 6.2). A
+    /// received payload is a view of the message it came in (`CBORBytes`), which it keeps alive.
+    public var payload: CBORBytes?
     /// The MAC tag.
     public var tag: [UInt8]
 
     /// A message from its parts.
-    public init(headers: COSEHeaders, payload: [UInt8]?, tag: [UInt8]) {
+    public init(headers: COSEHeaders, payload: CBORBytes?, tag: [UInt8]) {
         self.headers = headers
         self.payload = payload
         self.tag = tag
@@ -41,7 +42,7 @@ public struct COSEMac0: CBORRepresentable, Hashable {
 
     /// The untagged array `[protected, unprotected, payload / null, tag]`.
     public var cbor: CBOR {
-        .array([.byteString(headers.protectedBytes), .map(headers.unprotected), payload.map(CBOR.byteString) ?? .null, .byteString(tag)])
+        .array([.byteString(headers.protectedBytes), .map(headers.unprotected), payload.map { .byteString($0) } ?? .null, .byteString(tag)])
     }
 
     /// The protected header byte string exactly as received.
@@ -58,6 +59,7 @@ public struct COSEMac0: CBORRepresentable, Hashable {
     /// empty. With `detached`, the payload is MACed but sent as `null`.
     public static func authenticate(payload: [UInt8], detached: Bool, key: SymmetricKey, externalAAD: [UInt8] = []) -> COSEMac0 {
         let headers = COSEHeaders(algorithm: .hmac256)
+        let payload = CBORBytes(payload)
         let message = COSEStructure.toBeAuthenticated(context: context, protectedBytes: headers.protectedBytes,
                                                       externalAAD: externalAAD, payload: payload)
         let tag = HMACSHA256.authenticationCode(for: message, key: key)
@@ -69,7 +71,7 @@ public struct COSEMac0: CBORRepresentable, Hashable {
     /// the attached one when present, else `detachedPayload` (empty when both are nil).
     public func toBeMACed(detachedPayload: [UInt8]? = nil, externalAAD: [UInt8] = []) -> [UInt8] {
         COSEStructure.toBeAuthenticated(context: Self.context, protectedBytes: headers.protectedBytes,
-                                        externalAAD: externalAAD, payload: payload ?? detachedPayload ?? [])
+                                        externalAAD: externalAAD, payload: payload ?? detachedPayload.map { CBORBytes($0) } ?? [])
     }
 
     /// `true` when the tag verifies under `key`, compared in constant time (RFC 9052 section 6.3).

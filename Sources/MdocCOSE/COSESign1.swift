@@ -20,13 +20,16 @@ public struct COSESign1: CBORRepresentable, Hashable {
 
     /// Both header buckets.
     public let headers: COSEHeaders
-    /// The payload, or `nil` when it is detached (sent as `null`, RFC 9052 section 4.1).
-    public var payload: [UInt8]?
+    /// The payload, or `nil` when it is detached (sent as `null`, RFC 9052 section 4.1). A
+    /// received payload is a view of the message it came in (`CBORBytes`), which it keeps
+    /// alive: the IssuerAuth payload, MobileSecurityObjectBytes, grows with the number of data
+    /// elements, and the MSO decoded from it holds views of it in turn.
+    public var payload: CBORBytes?
     /// The signature bytes.
     public var signature: [UInt8]
 
     /// A message from its parts.
-    public init(headers: COSEHeaders, payload: [UInt8]?, signature: [UInt8]) {
+    public init(headers: COSEHeaders, payload: CBORBytes?, signature: [UInt8]) {
         self.headers = headers
         self.payload = payload
         self.signature = signature
@@ -42,7 +45,7 @@ public struct COSESign1: CBORRepresentable, Hashable {
 
     /// The untagged array `[protected, unprotected, payload / null, signature]`.
     public var cbor: CBOR {
-        .array([.byteString(headers.protectedBytes), .map(headers.unprotected), payload.map(CBOR.byteString) ?? .null, .byteString(signature)])
+        .array([.byteString(headers.protectedBytes), .map(headers.unprotected), payload.map { .byteString($0) } ?? .null, .byteString(signature)])
     }
 
     /// The protected header byte string exactly as received.
@@ -77,6 +80,7 @@ public struct COSESign1: CBORRepresentable, Hashable {
         } catch {
             throw CryptoError(.invalidParameter, "invalid unprotected headers: \(error)")
         }
+        let payload = CBORBytes(payload)
         let toBeSigned = COSEStructure.toBeAuthenticated(context: context, protectedBytes: headers.protectedBytes,
                                                          externalAAD: externalAAD, payload: payload)
         let signature = try key.signature(for: toBeSigned, digest: algorithm.signingDigest)
@@ -88,7 +92,7 @@ public struct COSESign1: CBORRepresentable, Hashable {
     /// payload is the attached one when present, else `detachedPayload` (empty when both are nil).
     public func toBeSigned(detachedPayload: [UInt8]? = nil, externalAAD: [UInt8] = []) -> [UInt8] {
         COSEStructure.toBeAuthenticated(context: Self.context, protectedBytes: headers.protectedBytes,
-                                        externalAAD: externalAAD, payload: payload ?? detachedPayload ?? [])
+                                        externalAAD: externalAAD, payload: payload ?? detachedPayload.map { CBORBytes($0) } ?? [])
     }
 
     /// `true` when the signature verifies with `publicKey` (RFC 9052 section 4.4).

@@ -6,7 +6,7 @@ enum COSEStructure {
     /// The decoded first three elements, and the fourth (signature or tag) still as an item.
     struct Elements {
         var headers: COSEHeaders
-        var payload: [UInt8]?
+        var payload: CBORBytes?
         var last: CBOR
     }
 
@@ -31,9 +31,9 @@ enum COSEStructure {
         let unprotected = try array[1].map(at: unprotectedPath)
         let headers = try COSEHeaders(protectedBytes: protectedBytes, protectedPath: protectedPath,
                                       unprotected: unprotected, unprotectedPath: unprotectedPath)
-        let payload: [UInt8]?
+        let payload: CBORBytes?
         switch array[2] {
-        case .byteString(let bytes): payload = Array(bytes)
+        case .byteString(let bytes): payload = bytes
         case .null: payload = nil
         default: throw array[2].mismatch("a byte string or null (payload)", at: path.appending(index: 2))
         }
@@ -43,7 +43,7 @@ enum COSEStructure {
     /// The encoded `[context, body_protected, external_aad, payload]`: Sig_structure for
     /// "Signature1" (RFC 9052 section 4.4), MAC_structure for "MAC0" (section 6.3). The byte
     /// strings carry `protectedBytes` and `payload` exactly as given.
-    static func toBeAuthenticated(context: String, protectedBytes: [UInt8], externalAAD: [UInt8], payload: [UInt8]) -> [UInt8] {
+    static func toBeAuthenticated(context: String, protectedBytes: [UInt8], externalAAD: [UInt8], payload: CBORBytes) -> [UInt8] {
         CBOR.array([.textString(context), .byteString(protectedBytes), .byteString(externalAAD), .byteString(payload)]).encoded()
     }
 }

@@ -44,10 +44,10 @@ public enum DigestAlgorithm: String, Sendable, CaseIterable, CustomStringConvert
     }
 
     /// Whether the digest of the bytes in `buffer` is `expected`: the digest is computed into
-    /// memory on the stack and compared there, so checking the digests of many items (the value
-    /// digests of an MSO, 9.1.2.5) allocates nothing per item. `false` as well if OpenSSL fails
-    /// internally.
-    public func digest(of buffer: UnsafeRawBufferPointer, equals expected: [UInt8]) -> Bool {
+    /// memory on the stack and compared there, and both are read where they lie, so checking the
+    /// digests of many items (the value digests of an MSO, 9.1.2.5, against items of the same
+    /// message) allocates nothing per item. `false` as well if OpenSSL fails internally.
+    public func digest(of buffer: UnsafeRawBufferPointer, equals expected: UnsafeRawBufferPointer) -> Bool {
         guard expected.count == digestByteCount else { return false }
         return withUnsafeTemporaryAllocation(of: UInt8.self, capacity: Self.largestDigestByteCount) { output in
             var length: UInt32 = 0

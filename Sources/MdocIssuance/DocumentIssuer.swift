@@ -131,19 +131,19 @@ public struct DocumentIssuer: Sendable {
 
         var generator = SystemRandomNumberGenerator()
         var issuerNameSpaces = OrderedMap<String, [EmbeddedCBOR<IssuerSignedItem>]>()
-        var valueDigests = OrderedMap<String, OrderedMap<UInt64, [UInt8]>>()
+        var valueDigests = OrderedMap<String, OrderedMap<UInt64, CBORBytes>>()
         for (nameSpace, elements) in nameSpaces {
             let digestIDs = (0..<UInt64(elements.count)).shuffled(using: &generator)
             var items: [EmbeddedCBOR<IssuerSignedItem>] = []
-            var digests = OrderedMap<UInt64, [UInt8]>()
+            var digests = OrderedMap<UInt64, CBORBytes>()
             for (element, digestID) in zip(elements, digestIDs) {
-                let random = (0..<Self.randomByteCount).map { _ in UInt8.random(in: .min ... .max, using: &generator) }
+                let random = CBORBytes((0..<Self.randomByteCount).map { _ in UInt8.random(in: .min ... .max, using: &generator) })
                 let item = IssuerSignedItem(
                     digestID: digestID, random: random, elementIdentifier: element.identifier, elementValue: element.value)
                 let itemBytes: EmbeddedCBOR<IssuerSignedItem> = try Self.readBack(item, "\(nameSpace)/\(element.identifier)")
                 items.append(itemBytes)
                 // 9.1.2.5: the digest of IssuerSignedItemBytes, #6.24(bstr), as it is sent.
-                digests[digestID] = digestAlgorithm.hash(itemBytes.cbor.encoded())
+                digests[digestID] = CBORBytes(digestAlgorithm.hash(itemBytes.cbor.encoded()))
             }
             issuerNameSpaces[nameSpace] = items
             valueDigests[nameSpace] = digests

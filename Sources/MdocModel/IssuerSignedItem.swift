@@ -17,8 +17,10 @@ public struct IssuerSignedItem: CBORRepresentable, Hashable {
     /// The key of this item's digest in the MSO valueDigests.
     public var digestID: UInt64
     /// The random salt. 9.1.2.5 asks for at least ``minimumRandomByteCount`` bytes;
-    /// verification checks that, decoding does not.
-    public var random: [UInt8]
+    /// verification checks that, decoding does not. A decoded item's salt is a view of the
+    /// message it came in (`CBORBytes`), which it keeps alive: a response holds one per data
+    /// element, and copying them out would cost more memory than the salts themselves.
+    public var random: CBORBytes
 
     /// The shortest `random` 9.1.2.5 allows: 16 bytes, so a digest cannot be inverted by guessing
     /// the element value.
@@ -31,7 +33,7 @@ public struct IssuerSignedItem: CBORRepresentable, Hashable {
     public var additionalEntries: CBORMap
 
     /// Builds the structure from its parts.
-    public init(digestID: UInt64, random: [UInt8], elementIdentifier: String, elementValue: CBOR, additionalEntries: CBORMap = CBORMap()) {
+    public init(digestID: UInt64, random: CBORBytes, elementIdentifier: String, elementValue: CBOR, additionalEntries: CBORMap = CBORMap()) {
         self.digestID = digestID
         self.random = random
         self.elementIdentifier = elementIdentifier
@@ -61,7 +63,7 @@ public struct IssuerSignedItem: CBORRepresentable, Hashable {
             return try map.required(key, at: path)
         }
         digestID = try field(positions.digestID, "digestID").uint(at: path.appending(key: "digestID"))
-        random = try field(positions.random, "random").bytes(at: path.appending(key: "random"))
+        random = try field(positions.random, "random").byteString(at: path.appending(key: "random"))
         elementIdentifier = try field(positions.elementIdentifier, "elementIdentifier").text(at: path.appending(key: "elementIdentifier"))
         elementValue = try field(positions.elementValue, "elementValue")
         additionalEntries = modelled == map.count
@@ -117,6 +119,6 @@ extension IssuerSignedItem {
             }
         }
         guard read, reader.isAtEnd, let digestID, let random, let elementIdentifier, let elementValue else { return nil }
-        return IssuerSignedItem(digestID: digestID, random: Array(random), elementIdentifier: elementIdentifier, elementValue: elementValue)
+        return IssuerSignedItem(digestID: digestID, random: random, elementIdentifier: elementIdentifier, elementValue: elementValue)
     }
 }

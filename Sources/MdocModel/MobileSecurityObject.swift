@@ -20,8 +20,10 @@ public struct MobileSecurityObject: CBORRepresentable {
     public var version: String
     /// The digest algorithm name as received.
     public var digestAlgorithm: String
-    /// Name space → digest ID → digest, in received order.
-    public var valueDigests: OrderedMap<String, OrderedMap<UInt64, [UInt8]>>
+    /// Name space → digest ID → digest, in received order. The digests of a decoded MSO are
+    /// views of the message it came in (`CBORBytes`), which they keep alive: an MSO holds one
+    /// per data element, and copying them out would cost more memory than the digests themselves.
+    public var valueDigests: OrderedMap<String, OrderedMap<UInt64, CBORBytes>>
     /// The static device key and its authorizations.
     public var deviceKeyInfo: DeviceKeyInfo
     /// The document type, such as ``DocType/mDL``.
@@ -35,7 +37,7 @@ public struct MobileSecurityObject: CBORRepresentable {
     public init(
         version: String = "1.0",
         digestAlgorithm: String,
-        valueDigests: OrderedMap<String, OrderedMap<UInt64, [UInt8]>>,
+        valueDigests: OrderedMap<String, OrderedMap<UInt64, CBORBytes>>,
         deviceKeyInfo: DeviceKeyInfo,
         docType: String,
         validityInfo: ValidityInfo,
@@ -57,7 +59,7 @@ public struct MobileSecurityObject: CBORRepresentable {
         valueDigests = try OrderedMap(textKeyed: map.required("valueDigests", at: path), at: path.appending(key: "valueDigests")) {
             (digests, nameSpacePath) throws(CBORError) in
             try OrderedMap(uintKeyed: digests, at: nameSpacePath) { (digest, digestPath) throws(CBORError) in
-                try digest.bytes(at: digestPath())
+                try digest.byteString(at: digestPath())
             }
         }
         deviceKeyInfo = try DeviceKeyInfo(cbor: map.required("deviceKeyInfo", at: path), at: path.appending(key: "deviceKeyInfo"))
@@ -70,7 +72,7 @@ public struct MobileSecurityObject: CBORRepresentable {
         var map = CBORMap()
         map.append("version", .textString(version))
         map.append("digestAlgorithm", .textString(digestAlgorithm))
-        map.append("valueDigests", valueDigests.cbor { digests in digests.cbor { CBOR.byteString($0) } })
+        map.append("valueDigests", valueDigests.cbor { digests in digests.cbor { .byteString($0) } })
         map.append("deviceKeyInfo", deviceKeyInfo.cbor)
         map.append("docType", .textString(docType))
         map.append("validityInfo", validityInfo.cbor)
@@ -98,7 +100,7 @@ extension MobileSecurityObject {
     private static func read(_ reader: inout CBORHeadReader) -> MobileSecurityObject? {
         var version: String?
         var digestAlgorithm: String?
-        var valueDigests: OrderedMap<String, OrderedMap<UInt64, [UInt8]>>?
+        var valueDigests: OrderedMap<String, OrderedMap<UInt64, CBORBytes>>?
         var deviceKeyInfo: DeviceKeyInfo?
         var docType: String?
         var validityInfo: ValidityInfo?
@@ -135,17 +137,17 @@ extension MobileSecurityObject {
 
     /// `ValueDigests = {+ NameSpace => {+ DigestID => Digest}}` (9.1.2.4), each name space and
     /// each digest ID of a name space once.
-    private static func readValueDigests(_ reader: inout CBORHeadReader) -> OrderedMap<String, OrderedMap<UInt64, [UInt8]>>? {
+    private static func readValueDigests(_ reader: inout CBORHeadReader) -> OrderedMap<String, OrderedMap<UInt64, CBORBytes>>? {
         guard let nameSpaceCount = reader.readMapCount() else { return nil }
-        var valueDigests = OrderedMap<String, OrderedMap<UInt64, [UInt8]>>()
+        var valueDigests = OrderedMap<String, OrderedMap<UInt64, CBORBytes>>()
         for _ in 0..<nameSpaceCount {
             guard let nameSpace = reader.readText(), valueDigests[nameSpace] == nil, let count = reader.readMapCount() else { return nil }
-            var digests = OrderedMap<UInt64, [UInt8]>()
+            var digests = OrderedMap<UInt64, CBORBytes>()
             // Each entry is at least a digest ID and a byte string head.
             digests.reserveCapacity(reader.reservation(count, minimumByteCount: 2))
             for _ in 0..<count {
                 guard let digestID = reader.readUnsignedInt(), let digest = reader.readByteString(),
-                      digests.appendIfNew(key: digestID, value: Array(digest))
+                      digests.appendIfNew(key: digestID, value: digest)
                 else { return nil }
             }
             valueDigests[nameSpace] = digests

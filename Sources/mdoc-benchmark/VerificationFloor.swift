@@ -52,7 +52,7 @@ struct VerificationFloor {
                     guard let expected = mso.valueDigests[nameSpace]?[item.value.digestID] else {
                         throw BenchmarkError("no value digest for \(nameSpace) digestID \(item.value.digestID)")
                     }
-                    digests.append((digestAlgorithm, item.cbor.encoded(), expected))
+                    digests.append((digestAlgorithm, item.cbor.encoded(), Array(expected)))
                 }
             }
 

@@ -71,6 +71,33 @@ struct CBORBytesTests {
         }
     }
 
+    @Test("an embedded item with a tag head and a length head of 9 bytes each is read where it lies")
+    func embeddedItemWithTheLongestHeads() throws {
+        // 24(<<1>>), the tag and the length each in a head of 9 bytes: 18 bytes of heads.
+        let input = try bytes("db 0000000000000018 5b 0000000000000001 01")
+        let embedded = try EmbeddedCBOR<CBOR>(cbor: try CBOR.decode(input), at: .root)
+        #expect(embedded.value == .unsignedInt(1))
+        input.withUnsafeBytes { buffer in
+            #expect(address(embedded.bytes) == UnsafeRawPointer(buffer.baseAddress! + 18))
+        }
+        #expect(embedded.taggedBytes == [0xd8, 0x18, 0x41, 0x01] as [UInt8])
+    }
+
+    @Test("an embedded item with no content decodes as a byte string and is no data item")
+    func emptyEmbeddedItem() throws {
+        for input in [try bytes("d818 40"), try bytes("81 d818 40"), try bytes("d818 5800")] {
+            let decoded = try CBOR.decode(input)
+            let item = decoded.arrayValue?.first ?? decoded
+            #expect(item == .tagged(24, .byteString([])))
+            #expect(throws: CBORError.self) { try EmbeddedCBOR<CBOR>(cbor: item, at: .root) }
+        }
+    }
+
+    @Test("a view is 24 bytes: its array, where the bytes begin, and where they end with the heads of their embedding")
+    func viewSize() {
+        #expect(MemoryLayout<CBORBytes>.size == 24)
+    }
+
     @Test("a built embedded item's taggedBytes are its encoding")
     func taggedBytesOfABuiltItem() {
         let embedded = EmbeddedCBOR<CBOR>(.unsignedInt(1))

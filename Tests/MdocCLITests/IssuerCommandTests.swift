@@ -61,7 +61,7 @@ import Testing
         for (nameSpace, items) in credential.issuerSigned.nameSpaces ?? OrderedMap() {
             for item in items {
                 let expected = mso.valueDigests[nameSpace]?[item.value.digestID]
-                #expect(expected == digest.hash(item.cbor.encoded()), "\(nameSpace)/\(item.value.elementIdentifier)")
+                #expect(expected == CBORBytes(digest.hash(item.cbor.encoded())), "\(nameSpace)/\(item.value.elementIdentifier)")
                 count += 1
             }
         }

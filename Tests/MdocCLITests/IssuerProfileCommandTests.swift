@@ -31,7 +31,7 @@ import Testing
         let deviceNameSpaces = EmbeddedCBOR(DeviceNameSpaces())
         let expected = transcript.deviceAuthenticationBytes(docType: credential.docType, deviceNameSpacesBytes: deviceNameSpaces)
         var signature = try COSESign1.sign(payload: expected, detached: true, algorithm: .es256, key: credential.deviceKey)
-        signature.payload = payload?(expected)
+        signature.payload = payload.map { attached in CBORBytes(attached(expected)) }
         let document = Document(
             docType: credential.docType, issuerSigned: credential.issuerSigned,
             deviceSigned: DeviceSigned(nameSpaces: deviceNameSpaces, deviceAuth: .deviceSignature(signature)))

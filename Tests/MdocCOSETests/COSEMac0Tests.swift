@@ -55,7 +55,7 @@ struct COSEMac0Tests {
         #expect(!decoded.isValidTag(key: key))
         #expect(!decoded.isValidTag(key: key, detachedPayload: payload, externalAAD: [9]), "attached and detached at once")
         var tampered = decoded
-        tampered.payload = flippingBit(payload, at: 0)
+        tampered.payload = CBORBytes(flippingBit(payload, at: 0))
         #expect(!tampered.isValidTag(key: key, externalAAD: [9]))
         tampered = decoded
         tampered.tag = flippingBit(decoded.tag, at: 31)

@@ -23,7 +23,7 @@ struct D52IssuerDataAuthenticationTests {
         #expect(issuerAuth.algorithm == .es256)
         #expect(issuerAuth.protectedHeaderBytes == [0xa1, 0x01, 0x26])
         #expect(issuerAuth.x5chain == [AnnexD.bytes("ds_cert")])
-        #expect(issuerAuth.payload == AnnexD.bytes("mobile_security_object_bytes"))
+        #expect(issuerAuth.payload == CBORBytes(AnnexD.bytes("mobile_security_object_bytes")))
         #expect(Hex.encode(issuerAuth.signature).hasPrefix("59e64205"))
         #expect(Hex.encode(issuerAuth.signature).hasSuffix("cb2e"))
     }
@@ -68,7 +68,7 @@ struct D52IssuerDataAuthenticationTests {
         let digests = try #require(mso.valueDigests[AnnexD.nameSpace])
         let items = try #require(issuerSigned.nameSpaces?[AnnexD.nameSpace])
         for item in items {
-            #expect(DigestAlgorithm.sha256.hash(item.cbor.encoded()) == digests[item.value.digestID], "\(item.value.elementIdentifier)")
+            #expect(CBORBytes(DigestAlgorithm.sha256.hash(item.cbor.encoded())) == digests[item.value.digestID], "\(item.value.elementIdentifier)")
         }
     }
 

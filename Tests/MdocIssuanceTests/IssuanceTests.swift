@@ -81,7 +81,7 @@ struct IssuanceTests {
             let digests = try #require(mso.valueDigests[nameSpace])
             #expect(digests.count == items.count)
             for item in items {
-                #expect(digests[item.value.digestID] == DigestAlgorithm.sha256.hash(item.cbor.encoded()))
+                #expect(digests[item.value.digestID] == CBORBytes(DigestAlgorithm.sha256.hash(item.cbor.encoded())))
             }
         }
         // IssuerAuth: alg protected, the document signer certificate in the unprotected x5chain.

@@ -27,6 +27,26 @@ struct DeviceResponseTests {
         #expect(documents[0].deviceSigned.encoded() == annexD("device_signed"))
     }
 
+    @Test("D.4.1.2 the salts, the value digests and the IssuerAuth payload are views of the received bytes")
+    func decodedBytesAreViewsOfTheInput() throws {
+        let bytes = annexD("device_response")
+        let response = try DeviceResponse(encoded: bytes)
+        let issuerSigned = try #require(response.documents?.first).issuerSigned
+        let items = try #require(issuerSigned.nameSpaces?[NameSpace.mDL])
+        let payload = try #require(issuerSigned.issuerAuth.payload)
+        let mso = try issuerSigned.mobileSecurityObjectBytes().value
+        let digests = try #require(mso.valueDigests[NameSpace.mDL])
+        bytes.withUnsafeBytes { input in
+            func isView(_ view: CBORBytes) -> Bool {
+                view.withUnsafeBytes { $0.baseAddress! >= input.baseAddress! && $0.baseAddress! + $0.count <= input.baseAddress! + input.count }
+            }
+            #expect(items.allSatisfy { isView($0.value.random) })
+            #expect(isView(payload))
+            #expect(digests.count == 13 && digests.values.allSatisfy(isView))
+        }
+        #expect(response.encoded() == bytes)
+    }
+
     @Test("IssuerSigned: six items with the Annex D digest IDs and values")
     func issuerSigned() throws {
         let bytes = annexD("issuer_signed")

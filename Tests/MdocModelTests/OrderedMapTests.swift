@@ -29,6 +29,20 @@ struct OrderedMapTests {
         #expect(map.keys.last == "key 1" && map["key 1"] == 1)
     }
 
+    @Test("integer keys are found as the index grows past each three quarters of its slots", arguments: [12, 13, 24, 25, 48, 49, 5_000])
+    func growingIndex(count: Int) {
+        // Keys that differ only above the low 32 bits, as digest IDs chosen to collide would.
+        let keys = (0..<UInt64(count)).map { $0 << 32 | 7 }
+        var map = OrderedMap<UInt64, Int>()
+        for (value, key) in keys.enumerated() { map[key] = value }
+        #expect(map.count == count && map.keys == keys)
+        #expect(keys.enumerated().allSatisfy { map[$0.element] == $0.offset })
+        #expect(map[7 | 1 << 63] == nil && map[8] == nil)
+        map[keys[count / 2]] = nil
+        #expect(map.count == count - 1 && map[keys[count / 2]] == nil)
+        #expect(keys.enumerated().allSatisfy { $0.offset == count / 2 || map[$0.element] == $0.offset })
+    }
+
     @Test("the default subscript adds an absent key at the end and changes a present one in place")
     func defaultSubscript() {
         var map: OrderedMap<String, OrderedMap<String, Bool>> = ["a": ["x": false]]

@@ -94,7 +94,7 @@ struct TestMdoc {
         randomByteCount: Int = IssuerSignedItem.minimumRandomByteCount
     ) -> EmbeddedCBOR<IssuerSignedItem> {
         EmbeddedCBOR(IssuerSignedItem(
-            digestID: digestID, random: (0..<randomByteCount).map { UInt8(truncatingIfNeeded: $0) ^ UInt8(truncatingIfNeeded: digestID) },
+            digestID: digestID, random: CBORBytes((0..<randomByteCount).map { UInt8(truncatingIfNeeded: $0) ^ UInt8(truncatingIfNeeded: digestID) }),
             elementIdentifier: identifier, elementValue: value))
     }
 
@@ -113,10 +113,10 @@ struct TestMdoc {
     /// The MSO over ``issuerItems``.
     func mobileSecurityObject() -> MobileSecurityObject {
         let algorithm = digestsComputedWith ?? DigestAlgorithm(rawValue: digestAlgorithm) ?? .sha256
-        var valueDigests = OrderedMap<String, OrderedMap<UInt64, [UInt8]>>()
+        var valueDigests = OrderedMap<String, OrderedMap<UInt64, CBORBytes>>()
         for (nameSpace, item) in issuerItems {
             var digests = valueDigests[nameSpace] ?? OrderedMap()
-            digests[item.value.digestID] = digestOverrides[item.value.digestID] ?? algorithm.hash(item.cbor.encoded())
+            digests[item.value.digestID] = CBORBytes(digestOverrides[item.value.digestID] ?? algorithm.hash(item.cbor.encoded()))
             valueDigests[nameSpace] = digests
         }
         return MobileSecurityObject(
@@ -152,12 +152,12 @@ struct TestMdoc {
                 privateKey: deviceSigningKey ?? deviceKey, peerPublicKey: macReaderKey.publicKey,
                 sessionTranscriptBytes: transcript.taggedBytes)
             var mac = COSEMac0.authenticate(payload: authenticated, detached: payload == .detached, key: key)
-            if case .attachedOther(let other) = payload { mac.payload = other }
+            if case .attachedOther(let other) = payload { mac.payload = CBORBytes(other) }
             deviceAuth = .deviceMac(mac)
         } else {
             var signature = try COSESign1.sign(
                 payload: authenticated, detached: payload == .detached, algorithm: .es256, key: deviceSigningKey ?? deviceKey)
-            if case .attachedOther(let other) = payload { signature.payload = other }
+            if case .attachedOther(let other) = payload { signature.payload = CBORBytes(other) }
             deviceAuth = .deviceSignature(signature)
         }
         return Document(

@@ -1,3 +1,4 @@
+import MdocCBOR
 import MdocCOSE
 import MdocCrypto
 import MdocModel
@@ -81,8 +82,8 @@ public struct DeviceAuthenticationPolicy: DocumentVerifierPolicy {
     /// them instead; an attached payload is verified as it stands only when it is
     /// byte-identical to the DeviceAuthenticationBytes of this session. Any other is the
     /// failure returned here, which names the payload, not the signature or MAC.
-    private static func attachedPayloadMismatch(_ attached: [UInt8]?, expected: [UInt8], in name: String) -> VerificationCheck? {
-        guard let attached, attached != expected else { return nil }
+    private static func attachedPayloadMismatch(_ attached: CBORBytes?, expected: [UInt8], in name: String) -> VerificationCheck? {
+        guard let attached, attached != CBORBytes(expected) else { return nil }
         let common = min(attached.count, expected.count)
         let difference = (0..<common).first { attached[$0] != expected[$0] } ?? common
         return VerificationCheck(
@@ -94,7 +95,7 @@ public struct DeviceAuthenticationPolicy: DocumentVerifierPolicy {
 
     /// The note a passed check carries when the payload was attached (and so identical to the
     /// DeviceAuthenticationBytes expected).
-    private static func attachedPayloadNote(_ attached: [UInt8]?) -> String {
+    private static func attachedPayloadNote(_ attached: CBORBytes?) -> String {
         attached == nil ? "" : "; note: the payload is attached, not detached as 9.1.3 requires, and byte-identical to this session's DeviceAuthenticationBytes"
     }
 }

@@ -56,7 +56,7 @@ public struct ValueDigestPolicy: DocumentVerifierPolicy {
                     if let expected = digests[digestID] {
                         // The digest covers IssuerSignedItemBytes (9.1.2.5), #6.24(bstr),
                         // exactly as received, heads included, where it lies in the response.
-                        let matches = item.taggedBytes.withUnsafeBytes { algorithm.digest(of: $0, equals: expected) }
+                        let matches = item.taggedBytes.withUnsafeBytes { bytes in expected.withUnsafeBytes { algorithm.digest(of: bytes, equals: $0) } }
                         outcome = matches
                             ? .passed
                             : .failed(.digestMismatch, "the \(algorithm.rawValue) digest of the element does not match digestID \(digestID) in the MSO")

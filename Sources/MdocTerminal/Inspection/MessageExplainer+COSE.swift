@@ -80,7 +80,7 @@ extension MessageExplainer {
     }
 
     /// A payload: detached, or its size and, when it is CBOR, its explanation.
-    static func payload(_ bytes: [UInt8]?) -> Explanation {
+    static func payload(_ bytes: CBORBytes?) -> Explanation {
         guard let bytes else {
             return Explanation("Payload", "null: detached, the verifier rebuilds it (RFC 9052 section 2)")
         }
@@ -131,7 +131,7 @@ extension MessageExplainer {
             Explanation("Context", "\"\(context)\""),
             header,
             Explanation.bytes("External AAD", aad),
-            self.payload(payload),
+            self.payload(CBORBytes(payload)),
         ]
     }
 }
