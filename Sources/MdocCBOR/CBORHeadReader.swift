@@ -119,7 +119,8 @@ package struct CBORHeadReader {
             (offset, itemCount) = (start, count)
             return nil
         }
-        return content.embedded(at: bytes.range.lowerBound + start)
+        // An empty content encodes no data item: the decoder records no embedding for it.
+        return content.isEmpty ? content : content.embedded(at: bytes.range.lowerBound + start)
     }
 
     /// An unsigned integer (major type 0).
