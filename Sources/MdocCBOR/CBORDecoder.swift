@@ -1,5 +1,6 @@
 /// Decodes one CBOR data item (RFC 8949 section 3) from untrusted bytes, over libcbor's
-/// streaming decoder, within ``CBORLimits``.
+/// streaming decoder, within ``CBORLimits``. The definite-length forms messages are made of are
+/// read head by head first (``CBORHeadReader``), which gives the same item.
 ///
 /// The whole input must be exactly one well-formed item (section 5.3.1): bytes after it are an
 /// error. Indefinite-length strings, arrays and maps are accepted and joined into their definite
@@ -35,6 +36,13 @@ public struct CBORDecoder: Sendable {
         guard bytes.count <= limits.maximumInputSize else {
             throw CBORError(.inputTooLarge, "input of \(bytes.count) bytes exceeds the limit of \(limits.maximumInputSize) bytes", offset: 0)
         }
+        // The definite-length forms messages are made of are read head by head, which gives the
+        // item this decoder gives; anything else, and every error, is decoded below.
+        let read = CBORHeadReader.read(bytes, limits: limits) { reader -> CBOR? in
+            guard let item = reader.readDefiniteItem(depth: 0), reader.isAtEnd else { return Optional.none }
+            return item
+        }
+        if let read { return read }
         let reader = CBORStreamReader()
         let result = bytes.storage.withUnsafeBufferPointer { whole in
             Result { () throws(CBORError) -> CBOR in

@@ -212,7 +212,7 @@ package struct CBORHeadReader {
     /// `false`, `true` and `null`, each container within the depth the limits leave. `nil` for
     /// anything else, without restoring ``offset``: floats, other simple values and indefinite
     /// lengths are the decoder's, as is every error.
-    private mutating func readDefiniteItem(depth: Int) -> CBOR? {
+    package mutating func readDefiniteItem(depth: Int) -> CBOR? {
         guard let head = head() else { return nil }
         switch head.majorType {
         case 0:

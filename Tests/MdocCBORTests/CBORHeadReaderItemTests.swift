@@ -8,9 +8,20 @@ import Testing
 struct CBORHeadReaderItemTests {
     /// The item `input` holds as ``CBORHeadReader`` reads it whole, or `nil`.
     static func read(_ input: [UInt8], limits: CBORLimits = .default) -> CBOR? {
-        CBORHeadReader.read(CBORBytes(input), limits: limits) { reader in
-            guard let item = reader.readItem(depth: 0), reader.isAtEnd else { return nil }
+        // CBOR is ExpressibleByNilLiteral: the absence is spelled Optional.none.
+        CBORHeadReader.read(CBORBytes(input), limits: limits) { reader -> CBOR? in
+            guard let item = reader.readItem(depth: 0), reader.isAtEnd else { return Optional.none }
             return item
+        }
+    }
+
+    /// The item `input` holds as the stream decoder alone decodes it, or `nil`.
+    static func streamDecoded(_ input: [UInt8], limits: CBORLimits) -> CBOR? {
+        guard input.count <= limits.maximumInputSize else { return nil }
+        return input.withUnsafeBufferPointer { buffer -> CBOR? in
+            let decoded = try? CBORDecoder(limits: limits).decodeItem(buffer, at: 0, storage: input, base: 0, reader: CBORStreamReader())
+            guard let decoded, decoded.next == input.count else { return Optional.none }
+            return decoded.item
         }
     }
 
@@ -26,12 +37,19 @@ struct CBORHeadReaderItemTests {
         }
     }
 
+    /// Expects the item read head by head, and the one `CBORDecoder.decode` gives, to be the
+    /// stream decoder's.
     static func expectSameAsDecoded(_ input: [UInt8], limits: CBORLimits = .default, sourceLocation: SourceLocation = #_sourceLocation) {
-        let decoded = try? CBORDecoder(limits: limits).decode(input)
+        let decoded = Self.streamDecoded(input, limits: limits)
         let read = Self.read(input, limits: limits)
         #expect(read == decoded, "\(input)", sourceLocation: sourceLocation)
         if let read, let decoded {
             #expect(Self.embeddings(read) == Self.embeddings(decoded), "\(input)", sourceLocation: sourceLocation)
+        }
+        let viaDecode = try? CBORDecoder(limits: limits).decode(input)
+        #expect(viaDecode == decoded, "\(input)", sourceLocation: sourceLocation)
+        if let viaDecode, let decoded {
+            #expect(Self.embeddings(viaDecode) == Self.embeddings(decoded), "\(input)", sourceLocation: sourceLocation)
         }
     }
 
