@@ -41,6 +41,12 @@ public final class SimAdapter: BLEAdapter {
 
     /// Nothing to release: each sim link is closed by its bearer.
     public func close() async {}
+
+    /// Always `nil`: the sim transport holds no connection between links, each link opens its
+    /// own socket.
+    public func radioFailure() async -> BLEError? {
+        nil
+    }
 }
 
 /// A ``SimAdvertiser`` as a ``BLEAdvertisement``.

@@ -40,7 +40,10 @@ struct Present: AsyncParsableCommand {
             With --keep-running the holder serves reader after reader: once a session ends, \
             normally or not (no reader within --timeout included), it makes a fresh ephemeral \
             key and engagement, shows the new QR code and URI, and waits again, until it is \
-            interrupted (Ctrl-C or SIGTERM), which ends it with status 0.
+            interrupted (Ctrl-C or SIGTERM), which ends it with status 0. After a failed \
+            session the next starts at least a second after it began; when the radio itself is \
+            gone (the controller or bluetoothd's bus connection ended) the holder ends with \
+            status 8.
 
             The QR code is drawn for a terminal with light text on a dark background; \
             --qr-style dark-on-light draws it for a light theme. When the terminal is too \
@@ -198,6 +201,7 @@ struct Present: AsyncParsableCommand {
         while true {
             // A signal closed the radio under the last session: its handler ends the program.
             ProgramSignals.yieldToEnding()
+            let started = ContinuousClock.now
             do {
                 try await presentOnce(credentials: credentials, anchors: anchors, consent: consent, adapter: adapter, transport: transport)
                 Interruption.count(failed: false)
@@ -209,6 +213,14 @@ struct Present: AsyncParsableCommand {
                 ProgramSignals.yieldToEnding()
                 Interruption.count(failed: true)
                 ProgramOutput.standardError.write("mdoc-holder: error: \(error.message)\n")
+                // A radio that is gone (its controller or bus connection ended) fails every
+                // later session at once: the program ends instead of retrying.
+                if let failure = await adapter.radioFailure() {
+                    await adapter.close()
+                    throw ProgramFailure(.sessionFailed, "the radio stopped working, so no further reader can be served: \(failure)")
+                }
+                // Any other failure: the next session starts no sooner than this after the last.
+                try? await Task.sleep(until: started + Self.failedSessionInterval)
             }
             guard keepRunning else {
                 await adapter.close()
@@ -217,6 +229,11 @@ struct Present: AsyncParsableCommand {
             ProgramOutput.standardError.write("mdoc-holder: waiting for the next reader with a fresh engagement (--keep-running)\n")
         }
     }
+
+    /// With --keep-running, the least time from the start of a session that failed to the start
+    /// of the next: a fault that fails sessions at once (a reader that keeps disconnecting, a
+    /// radio that refuses) costs at most one attempt and one error line per second.
+    static let failedSessionInterval: Duration = .seconds(1)
 
     /// One session on `adapter`: a fresh ephemeral key and engagement, shown, then served to its
     /// end; with `--json`, its outcome as one line of JSON.

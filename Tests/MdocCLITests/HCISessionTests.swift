@@ -137,4 +137,24 @@ struct HCISessionTests {
         #expect(bad.status == 64)
         #expect(bad.standardError.contains("hci:tcp needs HOST:PORT"))
     }
+
+    @Test("a holder serving reader after reader ends with status 8 when its controller goes away")
+    func keepRunningHolderEndsWhenItsControllerIsGone() async throws {
+        let controllers = try VirtualControllers(count: 2, checkout: Vectors.repositoryRoot)
+        defer { controllers.stop() }
+        let holder = try BackgroundProgram("mdoc-holder", [
+            "present", "--credential", "Certs/demo/mdl.mdoc", "--yes", "--no-qr", "--keep-running", "--timeout", "30",
+            "--transport", controllers.transport(0),
+        ])
+        defer { holder.stop() }
+        _ = try #require(await holder.firstLine(startingWith: "mdoc:", timeout: 60), "\(holder.standardError)")
+        controllers.stop()
+        let result = await holder.wait(timeout: LiveSession.waitTimeout)
+        #expect(result.status == 8, "\(result.standardError)")
+        #expect(result.standardError.contains(
+            "mdoc-holder: error: the radio stopped working, so no further reader can be served: linkClosed: the controller at \(controllers.transport(0)) closed the connection"),
+            "\(result.standardError)")
+        // No second session was tried on the radio that was gone.
+        #expect(!result.standardError.contains("waiting for the next reader"), "\(result.standardError)")
+    }
 }

@@ -206,6 +206,21 @@ import Darwin
         #expect(reader.standardOutput.isEmpty)
     }
 
+    @Test func keepRunningHolderStartsNoSessionSoonerThanASecondAfterAFailedOne() async throws {
+        // With no reader, each session fails after its 0.1 s: the next may start no sooner than
+        // a second after the failed one began, so the sixth begins 5 s after the holder started
+        // at the earliest, however fast the machine.
+        let launched = Date()
+        let holder = try BackgroundProgram(
+            "mdoc-holder", ["present", "--credential", "Certs/demo/mdl.mdoc", "--yes", "--no-qr", "--keep-running", "--timeout", "0.1"],
+            environment: ["MDOC_SIM_NAMESPACE": "e2e-\(UUID().uuidString)"])
+        defer { holder.stop() }
+        let sixth = await holder.line(startingWith: "mdoc:", number: 6, timeout: LiveSession.waitTimeout)
+        let elapsed = Date().timeIntervalSince(launched)
+        #expect(sixth != nil, "\(holder.standardError)")
+        #expect(elapsed >= 5, "six sessions began within \(elapsed) s")
+    }
+
     // MARK: Engagement by QR code (ISO/IEC 18013-5 8.2.2.3)
 
     @Test func engagementQRImageRoundTrip() async throws {

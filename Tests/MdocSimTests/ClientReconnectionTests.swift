@@ -122,6 +122,10 @@ private final class LinksEndingAtOnce: BLEAdapter {
         self.endingFirst = endingFirst
     }
 
+    func radioFailure() async -> BLEError? {
+        nil
+    }
+
     func connect(serviceUUID: UUID, timeout: Duration) async throws(BLEError) -> any ATTBearer {
         let attempt = attempts.withLockedValue { count in
             count += 1

@@ -27,6 +27,10 @@ public protocol MdocRadio: AnyObject, Sendable {
     func scan(for duration: Duration) async throws(BLEError) -> [BLEPeripheralSighting]
     /// Ends every link and releases the radio. Idempotent.
     func close() async
+    /// Why the radio can make no more links (its controller or bus connection ended, or it was
+    /// closed); `nil` while it can. A holder that serves reader after reader asks this after a
+    /// failed session: a radio that is gone makes every later session fail at once.
+    func radioFailure() async -> BLEError?
 }
 
 extension BLEAdapter {

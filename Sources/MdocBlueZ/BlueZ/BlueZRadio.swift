@@ -171,6 +171,13 @@ public final class BlueZRadio: MdocRadio {
         }.sorted { $0.address < $1.address }
     }
 
+    /// `transportUnavailable` once the D-Bus connection to bluetoothd ended, else `nil`.
+    /// bluetoothd leaving the bus while the connection stays up is not seen here: each session
+    /// then fails when it asks bluetoothd.
+    public func radioFailure() async -> BLEError? {
+        await connection.end.map { BLEError(.transportUnavailable, "the D-Bus connection to bluetoothd ended: \($0.message)") }
+    }
+
     /// Unregisters whatever is still registered, disconnects the devices still connected as
     /// GATT client (bluetoothd would keep those links up), and leaves the bus.
     public func close() async {

@@ -84,7 +84,7 @@ actor DBusConnection {
     private var subscriptions: [Int: Subscription] = [:]
     private var lastRegistration = 0
     /// Why the connection ended, once it did.
-    private var end: DBusError?
+    private(set) var end: DBusError?
 
     /// The channel's event loop runs the connection.
     nonisolated var unownedExecutor: UnownedSerialExecutor {

@@ -57,7 +57,7 @@ extension LEHost {
         }
         let consumer: Int
         do {
-            consumer = try await addScanConsumer { report in
+            consumer = try await addScanConsumer(ended: { promise.fail($0) }) { report in
                 guard report.isConnectable, let data = try? AdvertisingData(bytes: report.data),
                       data.serviceUUIDs.contains(serviceUUID) else { return }
                 promise.succeed(report)
@@ -158,11 +158,14 @@ extension LEHost {
         pending.promise.fail(error)
     }
 
-    /// Adds a receiver of advertising reports, starting scanning for the first.
-    func addScanConsumer(_ consumer: @escaping (LEAdvertisingReport) -> Void) async throws(BLEError) -> Int {
+    /// Adds a receiver of advertising reports, starting scanning for the first; `ended` is
+    /// called if the host stops meanwhile.
+    func addScanConsumer(
+        ended: @escaping (BLEError) -> Void = { _ in }, _ consumer: @escaping (LEAdvertisingReport) -> Void
+    ) async throws(BLEError) -> Int {
         try checkRunning()
         let identifier = nextIdentifier()
-        scanConsumers[identifier] = consumer
+        scanConsumers[identifier] = (consumer, ended)
         if !isScanning {
             isScanning = true
             do {

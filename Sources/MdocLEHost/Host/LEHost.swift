@@ -78,7 +78,9 @@ public actor LEHost: BLEAdapter {
     var outgoing = CircularBuffer<OutgoingFrame>()
     var links: [UInt16: LinkState] = [:]
     var advertising: AdvertisingState?
-    var scanConsumers: [Int: (LEAdvertisingReport) -> Void] = [:]
+    /// The receivers of advertising reports while scanning, each with what ends its wait when
+    /// the host stops.
+    var scanConsumers: [Int: (report: (LEAdvertisingReport) -> Void, ended: (BLEError) -> Void)] = [:]
     var isScanning = false
     var pendingConnection: (peer: BluetoothAddress, promise: EventLoopPromise<LEConnectionComplete>)?
     /// The links being ended from this side, each with the end of the whole procedure.
@@ -195,6 +197,12 @@ public actor LEHost: BLEAdapter {
     }
 
     /// Ends every link (Disconnect), stops advertising and scanning, and closes the transport.
+    /// Why the host stopped working (``MdocRadio/radioFailure()``): its transport or controller
+    /// failed, or it was closed.
+    public func radioFailure() async -> BLEError? {
+        failure
+    }
+
     public func close() async {
         if failure == nil {
             // Links may be ending already (a bearer closed them): those are waited for, the
@@ -340,7 +348,7 @@ public actor LEHost: BLEAdapter {
             connectionCompleted(complete)
         case .leAdvertisingReports(let reports):
             for report in reports {
-                for consumer in scanConsumers.values { consumer(report) }
+                for consumer in scanConsumers.values { consumer.report(report) }
             }
         case .leConnectionUpdateComplete(let status, let handle, let interval, let latency, let timeout):
             logger.debug("connection parameters", metadata: [
@@ -385,6 +393,8 @@ public actor LEHost: BLEAdapter {
             pending.promise.fail(reason)
         }
         advertising?.fail(reason)
+        // A central looking for a peripheral learns at once that no report will come.
+        for consumer in scanConsumers.values { consumer.ended(reason) }
         for promise in disconnectionComplete.values { promise.fail(reason) }
         disconnectionComplete = [:]
         // The controller going away ends links like a disconnection; a controller failure is

@@ -80,6 +80,11 @@ public actor InMemoryRadio: MdocRadio {
     }
 
     /// Fails every wait with `linkClosed` and closes every link made. Idempotent.
+    /// `linkClosed` once the radio was closed (``close()``), else `nil`.
+    public func radioFailure() async -> BLEError? {
+        isClosed ? BLEError(.linkClosed, "the radio was closed") : nil
+    }
+
     public func close() async {
         isClosed = true
         for advertisement in advertisements.values {
