@@ -1,6 +1,6 @@
 /// Decodes one CBOR data item (RFC 8949 section 3) from untrusted bytes, over libcbor's
 /// streaming decoder, within ``CBORLimits``. The definite-length forms messages are made of are
-/// read head by head first (``CBORHeadReader``), which gives the same item.
+/// read head by head first (`CBORHeadReader`), which gives the same item.
 ///
 /// The whole input must be exactly one well-formed item (section 5.3.1): bytes after it are an
 /// error. Indefinite-length strings, arrays and maps are accepted and joined into their definite

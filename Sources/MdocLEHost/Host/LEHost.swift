@@ -197,7 +197,7 @@ public actor LEHost: BLEAdapter {
     }
 
     /// Ends every link (Disconnect), stops advertising and scanning, and closes the transport.
-    /// Why the host stopped working (``MdocRadio/radioFailure()``): its transport or controller
+    /// Why the host stopped working (`MdocRadio.radioFailure()`): its transport or controller
     /// failed, or it was closed.
     public func radioFailure() async -> BLEError? {
         failure
