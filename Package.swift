@@ -108,7 +108,11 @@ let package = Package(
         ),
         .target(
             name: "MdocCrypto",
-            dependencies: ["MdocErrors", "COpenSSL", "COpenSSLShims"],
+            dependencies: [
+                "MdocErrors", "COpenSSL", "COpenSSLShims",
+                // NIOLockedValueBox, whose pthread mutex ThreadSanitizer sees (scripts/tsan-suppressions.txt).
+                .product(name: "NIOConcurrencyHelpers", package: "swift-nio"),
+            ],
             swiftSettings: strictSettings
         ),
         .target(

@@ -1,5 +1,5 @@
 import COpenSSL
-import Synchronization
+import NIOConcurrencyHelpers
 
 #if canImport(FoundationEssentials)
 import FoundationEssentials
@@ -41,7 +41,7 @@ public struct Certificate: Sendable, Hashable, CustomStringConvertible {
         let hasIssuerAlternativeName: Bool
         let isSelfIssued: Bool
         /// The whole certificate decoded by `d2i_X509`, made when first needed.
-        private let x509: Mutex<X509Handle?>
+        private let x509: NIOLockedValueBox<X509Handle?>
 
         init(derEncoded bytes: [UInt8]) throws(CryptoError) {
             derRepresentation = bytes
@@ -60,7 +60,7 @@ public struct Certificate: Sendable, Hashable, CustomStringConvertible {
             if let fast {
                 fields = fast.fields
                 publicKey = fast.key
-                x509 = Mutex(nil)
+                x509 = NIOLockedValueBox(nil)
                 subject = try fields.subjectName.text(field: "subject")
             } else {
                 let handle: X509Handle
@@ -73,7 +73,7 @@ public struct Certificate: Sendable, Hashable, CustomStringConvertible {
                     throw CryptoError(.invalidEncoding, "certificate: OpenSSL decoded it without all of its fields")
                 }
                 fields = decoded
-                x509 = Mutex(handle)
+                x509 = NIOLockedValueBox(handle)
                 subject = try fields.subjectName.text(field: "subject")
                 guard let key = X509_get_pubkey(handle.pointer) else {
                     ERR_clear_error()
@@ -121,7 +121,7 @@ public struct Certificate: Sendable, Hashable, CustomStringConvertible {
         /// The certificate decoded whole by OpenSSL, for the OpenSSL path builder and for
         /// inspection; `nil` only if OpenSSL refuses DER the walk accepted.
         var decoded: X509Handle? {
-            x509.withLock { handle in
+            x509.withLockedValue { handle in
                 if let handle { return handle }
                 handle = try? X509Handle.parse(derEncoded: derRepresentation)
                 return handle

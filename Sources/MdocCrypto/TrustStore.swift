@@ -1,5 +1,5 @@
 import COpenSSL
-import Synchronization
+import NIOConcurrencyHelpers
 
 #if canImport(FoundationEssentials)
 import FoundationEssentials
@@ -33,7 +33,7 @@ final class TrustStore: @unchecked Sendable {
 
     private let anchors: [Certificate]
     /// The `X509_STORE`, once made.
-    private let made = Mutex<OpaquePointer?>(nil)
+    private let made = NIOLockedValueBox<OpaquePointer?>(nil)
 
     /// A store that will hold `anchors`. A store OpenSSL cannot allocate makes every
     /// verification fail.
@@ -42,7 +42,7 @@ final class TrustStore: @unchecked Sendable {
     }
 
     deinit {
-        made.withLock { store in
+        made.withLockedValue { store in
             if let store { X509_STORE_free(store) }
         }
     }
@@ -50,7 +50,7 @@ final class TrustStore: @unchecked Sendable {
     /// The store, made and filled with the anchors on first use; `nil` when OpenSSL cannot
     /// allocate it.
     private var store: OpaquePointer? {
-        made.withLock { made in
+        made.withLockedValue { made in
             if let made { return made }
             guard let store = X509_STORE_new() else { return nil }
             for anchor in anchors {

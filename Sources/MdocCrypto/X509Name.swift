@@ -1,5 +1,5 @@
 import COpenSSL
-import Synchronization
+import NIOConcurrencyHelpers
 
 /// A certificate's subject or issuer Name (RFC 5280 section 4.1.2.4) as OpenSSL decoded it,
 /// with its text made when first read.
@@ -18,7 +18,7 @@ final class X509Name: @unchecked Sendable {
     /// `nil` when this object owns it.
     private let owner: X509Handle?
     /// The text ``text(field:)`` made.
-    private let printed = Mutex<String?>(nil)
+    private let printed = NIOLockedValueBox<String?>(nil)
 
     /// A Name borrowed from `certificate`, which is kept alive with it.
     init(borrowing pointer: OpaquePointer, of certificate: X509Handle) {
@@ -52,9 +52,9 @@ final class X509Name: @unchecked Sendable {
     /// The Name as text (``X509Fields/name(_:field:)``), printed once; a Name that does not
     /// print is named by `field` in the error.
     func text(field: String) throws(CryptoError) -> String {
-        if let text = printed.withLock({ $0 }) { return text }
+        if let text = printed.withLockedValue({ $0 }) { return text }
         let text = try X509Fields.name(pointer, field: field)
-        printed.withLock { $0 = text }
+        printed.withLockedValue { $0 = text }
         return text
     }
 
@@ -69,7 +69,7 @@ final class X509Name: @unchecked Sendable {
         static let shared = Cache(capacity: maximumNames)
 
         private let capacity: Int
-        private let names = Mutex<[[UInt8]: X509Name]>([:])
+        private let names = NIOLockedValueBox<[[UInt8]: X509Name]>([:])
 
         /// An empty cache that keeps at most `capacity` Names.
         init(capacity: Int) {
@@ -78,18 +78,18 @@ final class X509Name: @unchecked Sendable {
 
         /// The Name decoded from exactly `der`, if kept.
         func name(for der: [UInt8]) -> X509Name? {
-            names.withLock { $0[der] }
+            names.withLockedValue { $0[der] }
         }
 
         /// Keeps `name`, decoded from `der`; a full cache is emptied first.
         func insert(_ name: X509Name, for der: [UInt8]) {
-            names.withLock { names in
+            names.withLockedValue { names in
                 if names.count >= capacity { names.removeAll(keepingCapacity: true) }
                 names[der] = name
             }
         }
 
         /// The number of Names kept.
-        var count: Int { names.withLock { $0.count } }
+        var count: Int { names.withLockedValue { $0.count } }
     }
 }
