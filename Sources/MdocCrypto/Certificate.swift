@@ -88,8 +88,10 @@ public struct Certificate: Sendable, Hashable, CustomStringConvertible {
             issuer = try fields.issuerName.text(field: "issuer")
             commonName = X509Fields.attribute(NID_commonName, in: fields.subject)
             serialNumber = Certificate.hexSerial(fields.serialNumber)
-            notValidBefore = try X509Fields.date(fields.notBefore, field: "notBefore")
-            notValidAfter = try X509Fields.date(fields.notAfter, field: "notAfter")
+            // The seconds the fields read for path validation are these times already
+            // (ASN1_TIME_to_tm, then timegm); a time they did not read is read here.
+            notValidBefore = try Self.date(fields.notBeforeSeconds, else: fields.notBefore, field: "notBefore")
+            notValidAfter = try Self.date(fields.notAfterSeconds, else: fields.notAfter, field: "notAfter")
             let extensions = fields.extensions
             keyUsage = try KeyUsage(in: extensions)
             extendedKeyUsage = try Certificate.extendedKeyUsage(in: extensions)
@@ -116,6 +118,12 @@ public struct Certificate: Sendable, Hashable, CustomStringConvertible {
             hasIssuerAlternativeName = extensions.map { X509v3_get_ext_by_NID($0, NID_issuer_alt_name, -1) >= 0 } ?? false
             isSelfIssued = X509_NAME_cmp(fields.subject, fields.issuer) == 0
             extensionSummary = ExtensionSummary(fields)
+        }
+
+        /// `seconds` as a date, or else `time` read (``X509Fields/date(_:field:)``).
+        private static func date(_ seconds: time_t?, else time: UnsafePointer<ASN1_TIME>, field: String) throws(CryptoError) -> Date {
+            if let seconds { return Date(timeIntervalSince1970: TimeInterval(seconds)) }
+            return try X509Fields.date(time, field: field)
         }
 
         /// The certificate decoded whole by OpenSSL, for the OpenSSL path builder and for
