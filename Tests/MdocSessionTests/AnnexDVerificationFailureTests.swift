@@ -166,6 +166,11 @@ struct AnnexDVerificationFailureTests {
         #expect(report.outcome == .issuerAuthenticationFailed)
         #expect(Self.checks(report, .structure).map(\.subject) == [.responseStatus])
         #expect(Self.checks(report, .structure).allSatisfy { $0.failed })
+        // The status check comes first, and no element of the document reads as verified.
+        let document = try #require(report.documents.first)
+        #expect(document.checks.first?.subject == .responseStatus)
+        #expect(document.elements.count == 6)
+        #expect(document.elements.allSatisfy { !$0.verified })
     }
 
     @Test("without a transcript device authentication is skipped: deviceAuthenticationNotChecked")

@@ -31,7 +31,7 @@ import Foundation
             VerificationCheck(.issuerSignature, subject: .issuerAuth, outcome: .passed),
             VerificationCheck(.deviceAuthentication, subject: .deviceAuth, outcome: device),
         ]
-        document.elements = elements
+        document.elements = ReportList(elements)
         document.documentSigner = "CN=ds"
         return VerificationReport(version: "1.0", status: 0, time: Date(timeIntervalSince1970: 0), documents: [document],
                                   documentErrors: [])

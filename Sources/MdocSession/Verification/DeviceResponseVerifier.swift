@@ -80,18 +80,10 @@ public struct DeviceResponseVerifier: Sendable {
     public func verify(_ response: DeviceResponse, at time: Date) -> VerificationReport {
         let documents = (response.documents ?? []).enumerated().map { index, document in
             var verification = DocumentVerification(
-                document: document, index: index, time: time, sessionTranscript: sessionTranscript, readerKey: readerKey,
-                validator: validator, certificates: certificates)
+                document: document, index: index, responseStatus: response.status, time: time, sessionTranscript: sessionTranscript,
+                readerKey: readerKey, validator: validator, certificates: certificates)
             policy.evaluate(&verification)
-            var report = verification.finish()
-            // 8.3.2.1.2.3: a response with an error status carries no data to rely on.
-            if response.status != .ok {
-                report.checks.insert(VerificationCheck(
-                    .structure, subject: .responseStatus,
-                    outcome: .failed(.errorStatus, "the response status is \(response.status); documents of a failed response are not accepted")),
-                    at: 0)
-            }
-            return report
+            return verification.finish()
         }
         let errors = (response.documentErrors ?? []).flatMap { documentError in
             documentError.errors.map { VerificationReport.DocumentErrorEntry(docType: $0.key, code: $0.value.rawValue) }

@@ -72,9 +72,9 @@ public struct DocumentReport: Sendable {
     /// The document's docType.
     public var docType: String
     /// Every check made, in the order of 9.3.1.
-    public var checks: [VerificationCheck]
+    public var checks: ReportList<VerificationCheck>
     /// Every element returned, issuer signed then device signed.
-    public var elements: [DisclosedElement]
+    public var elements: ReportList<DisclosedElement>
     /// The subject of the document signer certificate, when the x5chain held one.
     public var documentSigner: String?
     /// The subject of the trust anchor the chain ended at, when it validated.
@@ -109,25 +109,32 @@ public struct DocumentReport: Sendable {
     /// signature among them; then device authentication failed when a check of mdoc
     /// authentication failed, or was not checked unless a device authentication check passed.
     public var outcome: Outcome {
-        // One pass, copying nothing: a report holds a check per element.
+        // One pass, building no check: a report holds a check per element.
+        var issuerFailed = false
         var issuerCertificate = false
         var issuerSignature = false
         var deviceFailed = false
         var deviceAuthenticated = false
-        for check in checks {
-            switch check.kind.mechanism {
+        checks.forEachOutcome { kind, outcome in
+            let passed: Bool
+            if case .passed = outcome { passed = true } else { passed = false }
+            switch kind.mechanism {
             case .issuerDataAuthentication:
-                guard check.passed else { return .issuerAuthenticationFailed }
-                issuerCertificate = issuerCertificate || check.kind == .issuerCertificate
-                issuerSignature = issuerSignature || check.kind == .issuerSignature
+                guard passed else {
+                    issuerFailed = true
+                    return false
+                }
+                issuerCertificate = issuerCertificate || kind == .issuerCertificate
+                issuerSignature = issuerSignature || kind == .issuerSignature
             case .mdocAuthentication:
-                deviceFailed = deviceFailed || check.failed
-                deviceAuthenticated = deviceAuthenticated || (check.kind == .deviceAuthentication && check.passed)
+                if case .failed = outcome { deviceFailed = true }
+                deviceAuthenticated = deviceAuthenticated || (kind == .deviceAuthentication && passed)
             case .readerAuthentication:
-                continue
+                break
             }
+            return true
         }
-        if !issuerCertificate || !issuerSignature { return .issuerAuthenticationFailed }
+        if issuerFailed || !issuerCertificate || !issuerSignature { return .issuerAuthenticationFailed }
         if deviceFailed { return .deviceAuthenticationFailed }
         if !deviceAuthenticated { return .deviceAuthenticationNotChecked }
         return .verified

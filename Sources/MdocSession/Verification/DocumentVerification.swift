@@ -54,8 +54,8 @@ public struct DocumentVerification {
     public var deviceSignedElementsAuthorized = false
 
     init(
-        document: Document, index: Int, time: Date, sessionTranscript: SessionTranscriptBinding?, readerKey: PrivateKey?,
-        validator: CertificateChainValidator, certificates: CertificateCache
+        document: Document, index: Int, responseStatus: DeviceResponse.Status, time: Date, sessionTranscript: SessionTranscriptBinding?,
+        readerKey: PrivateKey?, validator: CertificateChainValidator, certificates: CertificateCache
     ) {
         self.document = document
         self.index = index
@@ -65,30 +65,34 @@ public struct DocumentVerification {
         self.validator = validator
         self.certificates = certificates
         report = DocumentReport(index: index, docType: document.docType)
-        // A check per returned element and the document's own: the report is sized once, and an
-        // array of thousands of checks never doubles (and is held twice) while it is made.
-        report.checks.reserveCapacity(
-            (document.issuerSigned.nameSpaces?.values.reduce(0) { $0 + $1.count } ?? 0) + Self.documentCheckCapacity)
         for (nameSpace, items) in document.errors?.nameSpaces ?? OrderedMap() {
             for (identifier, code) in items {
                 report.elementErrors.append(DocumentReport.ElementError(nameSpace: nameSpace, identifier: identifier, code: code.rawValue))
             }
         }
+        // 8.3.2.1.2.3: a response with an error status carries no data to rely on.
+        if responseStatus != .ok {
+            record(VerificationCheck(
+                .structure, subject: .responseStatus,
+                outcome: .failed(.errorStatus, "the response status is \(responseStatus); documents of a failed response are not accepted")))
+        }
     }
-
-    /// 32: the checks reserved for a document besides one per returned element, more than the
-    /// standard policies record for a document that verifies (its chain, signature, validity,
-    /// docType, digest algorithm, device authentication, key authorizations, revocation).
-    static let documentCheckCapacity = 32
 
     // MARK: Checks
 
     /// Every check recorded so far, in order.
-    public var checks: [VerificationCheck] { report.checks }
+    public var checks: ReportList<VerificationCheck> { report.checks }
 
     /// Records `check` after those recorded so far.
     public mutating func record(_ check: VerificationCheck) {
         report.checks.append(check)
+    }
+
+    /// Records the ``VerificationCheck/Kind/valueDigest`` checks of `nameSpace`'s returned items
+    /// after those recorded so far, one per item of the document's IssuerSigned, with the
+    /// outcome at its position in `outcomes`.
+    mutating func recordValueDigests(nameSpace: String, items: [EmbeddedCBOR<IssuerSignedItem>], outcomes: [VerificationCheck.Outcome]) {
+        report.checks.append(run: ValueDigestChecks(nameSpace: nameSpace, items: items, outcomes: outcomes))
     }
 
     // MARK: The document signer (9.3.3)
@@ -168,64 +172,50 @@ public struct DocumentVerification {
     /// that one that does not decode is always reported.
     mutating func finish() -> DocumentReport {
         let msoDecoded = mobileSecurityObject() != nil
-        // One pass over the checks, copying nothing: a report holds a check per element.
+        // One pass over the checks, building none: a report holds a check per element.
         var issuerChecksPassed = true
         var issuerCertificate = false
         var issuerSignature = false
         var deviceAuthenticated = false
-        for check in report.checks {
-            switch check.kind.mechanism {
+        report.checks.forEachOutcome { kind, outcome in
+            let passed: Bool
+            if case .passed = outcome { passed = true } else { passed = false }
+            switch kind.mechanism {
             case .issuerDataAuthentication:
                 // An element is authenticated only when the MSO that vouches for it is: its
                 // digest matching an untrusted or invalid MSO proves nothing. The digests
                 // themselves count per element.
-                guard check.kind != .valueDigest else { continue }
-                issuerChecksPassed = issuerChecksPassed && check.passed
-                issuerCertificate = issuerCertificate || (check.kind == .issuerCertificate && check.passed)
-                issuerSignature = issuerSignature || (check.kind == .issuerSignature && check.passed)
+                guard kind != .valueDigest else { return true }
+                issuerChecksPassed = issuerChecksPassed && passed
+                issuerCertificate = issuerCertificate || (kind == .issuerCertificate && passed)
+                issuerSignature = issuerSignature || (kind == .issuerSignature && passed)
             case .mdocAuthentication:
-                deviceAuthenticated = deviceAuthenticated || (check.kind == .deviceAuthentication && check.passed)
+                deviceAuthenticated = deviceAuthenticated || (kind == .deviceAuthentication && passed)
             case .readerAuthentication:
-                continue
+                break
             }
+            return true
         }
         let msoTrusted = issuerChecksPassed && issuerCertificate && issuerSignature
-        report.elements = []
-        report.elements.reserveCapacity(
-            (document.issuerSigned.nameSpaces?.values.reduce(0) { $0 + $1.count } ?? 0)
-                + (msoDecoded ? document.deviceSigned.nameSpaces.value.nameSpaces.values.reduce(0) { $0 + $1.count } : 0))
-        appendIssuerElements(matched: msoTrusted ? matchedDigests : [:])
-        if msoDecoded {
-            appendDeviceElements(authenticated: msoTrusted && deviceAuthenticated && deviceSignedElementsAuthorized)
-        }
         // Issuer data alone can be copied to another device; device authentication is the
         // anti-cloning check (9.1.3), so an element is verified only when its document passed both.
         let documentVerified = report.outcome == .verified
-        for index in report.elements.indices {
-            report.elements[index].verified = documentVerified && report.elements[index].issuerAuthenticated
+        let matched = msoTrusted ? matchedDigests : [:]
+        report.elements = []
+        for (nameSpace, items) in document.issuerSigned.nameSpaces ?? OrderedMap() {
+            report.elements.append(run: IssuerSignedElements(
+                nameSpace: nameSpace, items: items, issuerAuthenticated: matched[nameSpace] ?? [], documentVerified: documentVerified))
+        }
+        if msoDecoded {
+            let authenticated = msoTrusted && deviceAuthenticated && deviceSignedElementsAuthorized
+            for (nameSpace, values) in document.deviceSigned.nameSpaces.value.nameSpaces {
+                for (identifier, value) in values {
+                    report.elements.append(DisclosedElement(
+                        nameSpace: nameSpace, identifier: identifier, value: value, source: .deviceSigned, digestID: nil,
+                        issuerAuthenticated: authenticated, verified: documentVerified && authenticated))
+                }
+            }
         }
         return report
-    }
-
-    private mutating func appendIssuerElements(matched: [String: [Bool]]) {
-        for (nameSpace, items) in document.issuerSigned.nameSpaces ?? OrderedMap() {
-            let verified = matched[nameSpace] ?? []
-            for (position, item) in items.enumerated() {
-                report.elements.append(DisclosedElement(
-                    nameSpace: nameSpace, identifier: item.value.elementIdentifier, value: item.value.elementValue,
-                    source: .issuerSigned, digestID: item.value.digestID,
-                    issuerAuthenticated: position < verified.count && verified[position], verified: false))
-            }
-        }
-    }
-
-    private mutating func appendDeviceElements(authenticated: Bool) {
-        for (nameSpace, values) in document.deviceSigned.nameSpaces.value.nameSpaces {
-            for (identifier, value) in values {
-                report.elements.append(DisclosedElement(
-                    nameSpace: nameSpace, identifier: identifier, value: value, source: .deviceSigned, digestID: nil,
-                    issuerAuthenticated: authenticated, verified: false))
-            }
-        }
     }
 }

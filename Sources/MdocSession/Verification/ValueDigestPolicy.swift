@@ -43,6 +43,8 @@ public struct ValueDigestPolicy: DocumentVerifierPolicy {
             var seen = Set<UInt64>(minimumCapacity: items.count)
             var matched: [Bool] = []
             matched.reserveCapacity(items.count)
+            var outcomes: [VerificationCheck.Outcome] = []
+            outcomes.reserveCapacity(items.count)
             for item in items {
                 let digestID = item.value.digestID
                 let outcome: VerificationCheck.Outcome
@@ -66,11 +68,10 @@ public struct ValueDigestPolicy: DocumentVerifierPolicy {
                 } else {
                     outcome = .failed(.nameSpaceNotInMSO, "the MSO has no value digests for name space \"\(nameSpace)\"")
                 }
-                verification.record(VerificationCheck(
-                    .valueDigest, subject: .element(nameSpace: nameSpace, identifier: item.value.elementIdentifier), outcome: outcome,
-                    detail: .digestID(digestID)))
+                outcomes.append(outcome)
                 if case .passed = outcome { matched.append(true) } else { matched.append(false) }
             }
+            verification.recordValueDigests(nameSpace: nameSpace, items: items, outcomes: outcomes)
             results[nameSpace] = matched
         }
         verification.matchedDigests = results
