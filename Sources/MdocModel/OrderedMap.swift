@@ -68,7 +68,7 @@ public struct OrderedMap<Key: Hashable & Sendable, Value: Sendable>: Sendable {
 
     /// The position of `key` among the entries, or `nil`.
     @inlinable
-    func position(of key: Key) -> Int? {
+    package func position(of key: Key) -> Int? {
         if let index {
             return Self.probe(for: key, in: index, of: storage).position
         }

@@ -184,6 +184,24 @@ struct IssuedDocumentVerificationTests {
         #expect(failures.first?.failureReason?.contains("more than one") == true)
     }
 
+    @Test("a digestID the MSO does not hold, returned twice, fails as absent then as used twice",
+          arguments: ["org.iso.18013.5.1", "org.example.other"])
+    func duplicateDigestIDsNotInMSO(nameSpace: String) throws {
+        var mdoc = try TestMdoc(pki: TestPKI())
+        mdoc.undigestedItems = [
+            (nameSpace, TestMdoc.item(digestID: 70, "colour", "blue")),
+            (nameSpace, TestMdoc.item(digestID: 70, "shade", "dark")),
+        ]
+        let report = try mdoc.verify()
+        #expect(report.outcome == .issuerAuthenticationFailed)
+        let failures = Self.failures(report)
+        let absent: VerificationFailure.Code = nameSpace == TestMdoc.nameSpace ? .digestIDNotInMSO : .nameSpaceNotInMSO
+        #expect(failures.map(\.failureCode) == [absent, .duplicateDigestID], "\(report.failureSummary)")
+        #expect(failures.map(\.subject) == [
+            .element(nameSpace: nameSpace, identifier: "colour"), .element(nameSpace: nameSpace, identifier: "shade"),
+        ])
+    }
+
     @Test("an unknown digest algorithm fails the digestAlgorithm check")
     func unknownDigestAlgorithm() throws {
         var mdoc = try TestMdoc(pki: TestPKI())

@@ -40,22 +40,34 @@ public struct ValueDigestPolicy: DocumentVerifierPolicy {
         var results: [String: [Bool]] = [:]
         for (nameSpace, items) in verification.document.issuerSigned.nameSpaces ?? OrderedMap() {
             let digests = mso.valueDigests[nameSpace]
-            var seen = Set<UInt64>(minimumCapacity: items.count)
+            // A digestID used twice is found by the MSO entry it names, or, for one the MSO does
+            // not hold, among those: a flag per MSO entry instead of a set of every digestID.
+            var returned = [Bool](repeating: false, count: digests?.count ?? 0)
+            var returnedNotInMSO = Set<UInt64>()
             var matched: [Bool] = []
             matched.reserveCapacity(items.count)
             var outcomes: [VerificationCheck.Outcome] = []
             outcomes.reserveCapacity(items.count)
             for item in items {
                 let digestID = item.value.digestID
+                let position = digests?.position(of: digestID)
+                let duplicate: Bool
+                if let position {
+                    duplicate = returned[position]
+                    returned[position] = true
+                } else {
+                    duplicate = !returnedNotInMSO.insert(digestID).inserted
+                }
                 let outcome: VerificationCheck.Outcome
-                if !seen.insert(digestID).inserted {
+                if duplicate {
                     outcome = .failed(.duplicateDigestID, "digestID \(digestID) is used by more than one returned element")
                 } else if item.value.random.count < IssuerSignedItem.minimumRandomByteCount {
                     outcome = .failed(
                         .randomTooShort,
                         "the random salt is \(item.value.random.count) bytes; 9.1.2.5 requires at least \(IssuerSignedItem.minimumRandomByteCount)")
                 } else if let digests {
-                    if let expected = digests[digestID] {
+                    if let position {
+                        let expected = digests.elements[position].value
                         // The digest covers IssuerSignedItemBytes (9.1.2.5), #6.24(bstr),
                         // exactly as received, heads included, where it lies in the response.
                         let matches = item.taggedBytes.withUnsafeBytes { bytes in expected.withUnsafeBytes { algorithm.digest(of: bytes, equals: $0) } }
