@@ -8,65 +8,38 @@
 /// item. A list reads like an array, in order, and takes any change an array takes: a change
 /// other than appending turns it into values.
 public struct ReportList<Element: Sendable>: Sendable {
-    /// One part of the list: entries held as values, or a run built from the items.
-    enum Segment: Sendable {
-        case values([Element])
-        case run(any ReportRun<Element>)
-
-        var count: Int {
-            switch self {
-            case .values(let values): return values.count
-            case .run(let run): return run.count
-            }
-        }
-
-        subscript(offset: Int) -> Element {
-            switch self {
-            case .values(let values): return values[offset]
-            case .run(let run): return run[offset]
-            }
-        }
+    /// A run and where it lies: after the first `valuesBefore` entries held as values.
+    struct Run: Sendable {
+        let valuesBefore: Int
+        let entries: any ReportRun<Element>
     }
 
-    /// The parts, in order; none is empty.
-    private(set) var segments: [Segment]
-    /// Where each part starts in the list.
-    private var starts: [Int]
+    /// The entries held as values, in order.
+    private(set) var values: [Element]
+    /// The runs, in order; none is empty.
+    private(set) var runs: [Run]
     /// The number of entries.
     public private(set) var count: Int
 
     /// An empty list.
     public init() {
-        segments = []
-        starts = []
+        values = []
+        runs = []
         count = 0
     }
 
     /// A list of `elements`, in order.
     public init<S: Sequence>(_ elements: S) where S.Element == Element {
-        self.init()
-        let values = Array(elements)
-        if !values.isEmpty { appendSegment(.values(values)) }
+        values = Array(elements)
+        runs = []
+        count = values.count
     }
 
     /// Appends the entries `run` builds.
     mutating func append(run: some ReportRun<Element>) {
-        if run.count > 0 { appendSegment(.run(run)) }
-    }
-
-    private mutating func appendSegment(_ segment: Segment) {
-        segments.append(segment)
-        starts.append(count)
-        count += segment.count
-    }
-
-    /// The part holding the entry at `position`, and where in it.
-    private func locate(_ position: Int) -> (segment: Int, offset: Int) {
-        precondition(position >= 0 && position < count, "ReportList index \(position) out of range 0..<\(count)")
-        // A report has a few parts (a run per name space); the last one holding the position.
-        var segment = segments.count - 1
-        while starts[segment] > position { segment -= 1 }
-        return (segment, position - starts[segment])
+        guard run.count > 0 else { return }
+        runs.append(Run(valuesBefore: values.count, entries: run))
+        count += run.count
     }
 }
 
@@ -78,57 +51,65 @@ extension ReportList: RandomAccessCollection {
 
     /// The entry at `position`.
     public subscript(position: Int) -> Element {
-        let (segment, offset) = locate(position)
-        return segments[segment][offset]
+        precondition(position >= 0 && position < count, "ReportList index \(position) out of range 0..<\(count)")
+        // A report has a run per name space: few, walked in order.
+        var runEntriesBefore = 0
+        for run in runs {
+            let start = run.valuesBefore + runEntriesBefore
+            if position < start { break }
+            if position < start + run.entries.count { return run.entries[position - start] }
+            runEntriesBefore += run.entries.count
+        }
+        return values[position - runEntriesBefore]
     }
 
-    /// An iterator over the entries, part by part.
+    /// An iterator over the entries, values and runs in turn.
     public struct Iterator: IteratorProtocol {
-        private let segments: [Segment]
-        private var segment = 0
+        private let values: [Element]
+        private let runs: [Run]
+        private var value = 0
+        private var run = 0
         private var offset = 0
 
-        init(_ segments: [Segment]) {
-            self.segments = segments
+        init(values: [Element], runs: [Run]) {
+            self.values = values
+            self.runs = runs
         }
 
         /// The next entry, or `nil` after the last.
         public mutating func next() -> Element? {
-            while segment < segments.count {
-                if offset < segments[segment].count {
+            while run < runs.count, runs[run].valuesBefore == value {
+                if offset < runs[run].entries.count {
                     defer { offset += 1 }
-                    return segments[segment][offset]
+                    return runs[run].entries[offset]
                 }
-                segment += 1
+                run += 1
                 offset = 0
             }
-            return nil
+            guard value < values.count else { return nil }
+            defer { value += 1 }
+            return values[value]
         }
     }
 
     /// Iterates over the entries in order.
     public func makeIterator() -> Iterator {
-        Iterator(segments)
+        Iterator(values: values, runs: runs)
     }
 }
 
 extension ReportList: RangeReplaceableCollection {
-    /// Appends `element`, to the last part when it holds values.
+    /// Appends `element`.
     public mutating func append(_ element: Element) {
-        if case .values(var values)? = segments.last {
-            // Take the array out of the enum first, so that appending does not copy it.
-            segments[segments.count - 1] = .values([])
-            values.append(element)
-            segments[segments.count - 1] = .values(values)
-            count += 1
-        } else {
-            appendSegment(.values([element]))
-        }
+        values.append(element)
+        count += 1
     }
 
     /// Appends `elements` in order.
     public mutating func append<S: Sequence>(contentsOf elements: S) where S.Element == Element {
-        for element in elements { append(element) }
+        let before = values.count
+        values.append(contentsOf: elements)
+        count += values.count - before
     }
 
     /// Replaces the entries in `range` with `elements`; the list then holds values only.
