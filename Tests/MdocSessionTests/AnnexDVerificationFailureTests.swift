@@ -166,11 +166,12 @@ struct AnnexDVerificationFailureTests {
         #expect(report.outcome == .issuerAuthenticationFailed)
         #expect(Self.checks(report, .structure).map(\.subject) == [.responseStatus])
         #expect(Self.checks(report, .structure).allSatisfy { $0.failed })
-        // The status check comes first, and no element of the document reads as verified.
+        // The status check comes first, and no element of the document reads as verified or
+        // issuer-authenticated, as for any failed check of issuer data authentication.
         let document = try #require(report.documents.first)
         #expect(document.checks.first?.subject == .responseStatus)
         #expect(document.elements.count == 6)
-        #expect(document.elements.allSatisfy { !$0.verified })
+        #expect(document.elements.allSatisfy { !$0.verified && !$0.issuerAuthenticated })
     }
 
     @Test("without a transcript device authentication is skipped: deviceAuthenticationNotChecked")
