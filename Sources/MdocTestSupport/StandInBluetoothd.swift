@@ -29,6 +29,13 @@ public final class StandInBluetoothd: Sendable {
     /// The environment of a program that should reach the stand-in as bluetoothd.
     public var environment: [String: String] { ["DBUS_SYSTEM_BUS_ADDRESS": busAddress] }
 
+    /// Restarts the stand-in as `systemctl restart bluetooth` restarts bluetoothd: what it held
+    /// for the programs goes, it leaves the bus, and about half a second later it owns org.bluez
+    /// again, with nothing registered.
+    public func restart() {
+        process.signal(SIGUSR1)
+    }
+
     /// Stops the stand-in and returns its report: the `registered …` and `unregistered …` lines
     /// and, last, `registrations N`, what was still registered. Idempotent.
     @discardableResult

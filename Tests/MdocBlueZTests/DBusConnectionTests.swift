@@ -113,6 +113,33 @@ struct DBusConnectionTests {
         #expect(received == expected)
     }
 
+    @Test("the watch of bluetoothd's name takes the bus's NameOwnerChanged about org.bluez only, and tells its leaving")
+    func bluetoothdOwnerChanged() async throws {
+        let bus = try PrivateBus()
+        defer { bus.stop() }
+        let watcher = try await DBusConnection.bus(at: bus.address)
+        defer { watcher.close() }
+        let daemon = try await DBusConnection.bus(at: bus.address)
+        defer { daemon.close() }
+        let (stream, sink) = AsyncStream.makeStream(of: (name: String, left: Bool).self)
+        let registration = try await watcher.subscribe(BlueZInterface.bluetoothdOwnerChanged) { signal in
+            sink.yield((signal.arguments.first?.stringValue ?? "", BlueZInterface.saysBluetoothdLeft(signal)))
+        }
+        defer { registration.cancel() }
+        for (member, name) in [("RequestName", "org.bluez.other"), ("RequestName", "org.bluez"), ("ReleaseName", "org.bluez.other"),
+                               ("ReleaseName", "org.bluez"), ("RequestName", "org.bluez")] {
+            let arguments: [DBusValue] = member == "RequestName" ? [.string(name), .uint32(0)] : [.string(name)]
+            _ = try await daemon.call(BlueZInterface.bus, BlueZInterface.busPath, BlueZInterface.bus, member, arguments)
+        }
+        var received: [(name: String, left: Bool)] = []
+        for await signal in stream {
+            received.append(signal)
+            if received.count == 3 { break }
+        }
+        #expect(received.map(\.name) == ["org.bluez", "org.bluez", "org.bluez"])
+        #expect(received.map(\.left) == [false, true, false])
+    }
+
     @Test("a call on a closed connection fails at once; a bus that is not there is an error")
     func closed() async throws {
         let bus = try PrivateBus()

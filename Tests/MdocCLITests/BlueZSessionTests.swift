@@ -146,6 +146,37 @@ struct BlueZSessionTests {
         #expect(report.last == "registrations 0", "\(report)")
     }
 
+    @Test("when bluetoothd restarts, the session waiting on it ends at once and the next one is served by it again",
+          arguments: ["peripheral", "central"])
+    func bluetoothdRestarts(mode: String) async throws {
+        let bluetoothd = try Bluetoothd()
+        // A session timeout far beyond the waits below: only bluetoothd leaving can end the
+        // first session within them.
+        let (holder, _) = try await Self.holder(["--transport", "bluez", "--ble-mode", mode, "--timeout", "600", "--keep-running"],
+                                          environment: bluetoothd.environment)
+        #expect(await holder.waitForStandardError(containing: mode == "peripheral" ? "advertising through bluetoothd" : "discovering through bluetoothd", timeout: 60))
+        bluetoothd.standIn.restart()
+        let ended = await holder.waitForStandardError(containing: "bluetoothd left the D-Bus system bus", timeout: 60)
+        #expect(ended, "\(holder.standardError)")
+        // The next session registers with (or discovers through) the restarted bluetoothd, and a
+        // reader on sim is served by it.
+        guard ended, let uri = await holder.line(startingWith: "mdoc:", number: 2, timeout: 60) else {
+            _ = await holder.terminate()
+            _ = bluetoothd.stop()
+            return
+        }
+        let reader = try await ProgramRunner.run("mdoc-reader", [
+            "request", uri, "--preset", "age-over-18", "--json", "--timeout", Self.programTimeout, "--transport", "sim",
+        ] + HCISessionTests.trust, timeout: 120, environment: bluetoothd.environment)
+        holder.interrupt()
+        let holderResult = await holder.wait(timeout: 60)
+        let report = bluetoothd.stop()
+        #expect(reader.status == 0, "\(reader.standardError)")
+        #expect(try ReaderJSON(reader.standardOutput).outcome == "verified")
+        #expect(holderResult.standardError.contains("after 2 sessions (1 failed)"), "\(holderResult.standardError)")
+        #expect(report.last == "registrations 0", "\(report)")
+    }
+
     @Test("bluetoothd's refusals are reported before anything starts, with what to do",
           arguments: [
               (["--no-adapter"], "bluetoothd has no Bluetooth adapter"),

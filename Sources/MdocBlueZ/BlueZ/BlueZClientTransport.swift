@@ -192,6 +192,7 @@ actor BlueZClientTransport: MdocTransport {
                           pathNamespace: devicePath),
             DBusMatchRule(sender: BlueZInterface.service, interface: BlueZInterface.objectManager, member: "InterfacesRemoved",
                           arg0Path: devicePath + "/"),
+            BlueZInterface.bluetoothdOwnerChanged,
         ]
         for rule in rules {
             do {
@@ -283,11 +284,21 @@ actor BlueZClientTransport: MdocTransport {
         return links.disconnect(devicePath, over: connection)
     }
 
-    /// Handles one PropertiesChanged under the device, or InterfacesRemoved of an object under
-    /// it; false once the link ended.
+    /// Handles one PropertiesChanged under the device, InterfacesRemoved of an object under it,
+    /// or bluetoothd leaving the bus; false once the link ended.
     @discardableResult
     private func handle(_ signal: DBusConnection.Delivery) -> Bool {
         guard !isClosed, signal.arguments.count >= 2 else { return !isClosed }
+        if signal.member == "NameOwnerChanged" {
+            guard BlueZInterface.saysBluetoothdLeft(signal) else { return true }
+            logger.debug("bluetoothd left the system bus")
+            // Its objects and the link went with it: nothing to disconnect.
+            isClosed = true
+            subscriptions.forEach { $0.cancel() }
+            inbox.events.fail(BLEError(.linkClosed, BlueZInterface.bluetoothdLeftReason))
+            links.remove(devicePath)
+            return false
+        }
         if signal.member == "InterfacesRemoved" {
             guard let removed = signal.arguments[0].stringValue,
                   [statePath, client2ServerPath, server2ClientPath].contains(removed) else { return true }

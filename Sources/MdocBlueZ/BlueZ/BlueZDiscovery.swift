@@ -34,6 +34,8 @@ final class BlueZDiscovery: Sendable {
             var excluded: Set<String> = []
             /// Completed at the next report of bluetoothd about a device of the adapter.
             var change: EventLoopPromise<Void>?
+            /// Why the discovery can find nothing more: bluetoothd left the bus.
+            var end: BLEError?
         }
 
         private let state = NIOLockedValueBox(State())
@@ -49,6 +51,16 @@ final class BlueZDiscovery: Sendable {
             change?.succeed()
         }
 
+        /// bluetoothd left the bus: the wait for a change fails with `error`, now and from now on.
+        func ended(_ error: BLEError) {
+            let change = state.withLockedValue { state -> EventLoopPromise<Void>? in
+                state.end = state.end ?? error
+                defer { state.change = nil }
+                return state.change
+            }
+            change?.fail(error)
+        }
+
         func exclude(_ path: String) {
             state.withLockedValue { _ = $0.excluded.insert(path) }
         }
@@ -56,6 +68,9 @@ final class BlueZDiscovery: Sendable {
         /// The devices reported, in order, those excluded, and the next change from now on.
         func snapshot(on eventLoop: any EventLoop) -> (sighted: [String], excluded: Set<String>, change: EventLoopFuture<Void>) {
             state.withLockedValue { state in
+                if let end = state.end {
+                    return (state.sighted, state.excluded, eventLoop.makeFailedFuture(end))
+                }
                 let change = state.change ?? eventLoop.makePromise(of: Void.self)
                 state.change = change
                 return (state.sighted, state.excluded, change.futureResult)
@@ -98,6 +113,10 @@ final class BlueZDiscovery: Sendable {
                 arg0Path: adapter + "/")) { signal in
                 guard let path = signal.arguments.first?.stringValue else { return }
                 sightings.reported(path, rssi: false)
+            })
+            subscriptions.append(try await connection.subscribe(BlueZInterface.bluetoothdOwnerChanged) { signal in
+                guard BlueZInterface.saysBluetoothdLeft(signal) else { return }
+                sightings.ended(BLEError(.transportUnavailable, BlueZInterface.bluetoothdLeftReason))
             })
         } catch {
             subscriptions.forEach { $0.cancel() }

@@ -29,6 +29,9 @@ final class BlueZGATTApplication: Sendable {
         case notifying(characteristic: BluetoothUUID, enabled: Bool)
         /// bluetoothd dropped the advertisement on its own (LEAdvertisement1.Release).
         case advertisementReleased
+        /// bluetoothd left the system bus, and the application's registration and any link to
+        /// it with it.
+        case hostLeft
     }
 
     /// The most events held before a consumer attaches.
@@ -88,6 +91,11 @@ final class BlueZGATTApplication: Sendable {
         while let event = events.value.held.popFirst() { consumer(event) }
         events.value.consumer = consumer
         if events.value.hasEnded { consumer(nil) }
+    }
+
+    /// Reports that bluetoothd left the system bus, as an event after those already reported.
+    func hostLeft() {
+        connection.eventLoop.execute { self.yield(.hostLeft) }
     }
 
     /// Hands `event` to the consumer, or holds it (on the connection's event loop, where

@@ -32,4 +32,19 @@ enum BlueZInterface {
     static let notPermittedError = "org.bluez.Error.NotPermitted"
     /// bluetoothd's error for an adapter that is not powered.
     static let notReadyError = "org.bluez.Error.NotReady"
+
+    /// The bus's NameOwnerChanged signals about bluetoothd's name (D-Bus Specification,
+    /// "org.freedesktop.DBus.NameOwnerChanged"): bluetoothd leaving the bus (it stopped or is
+    /// restarting) ends every registration and link it held for the programs.
+    static let bluetoothdOwnerChanged = DBusMatchRule(sender: bus, interface: bus, member: "NameOwnerChanged", arg0: service)
+
+    /// Whether `signal`, one of ``bluetoothdOwnerChanged``, says that nobody owns bluetoothd's
+    /// name any more (its new owner is empty).
+    static func saysBluetoothdLeft(_ signal: DBusConnection.Delivery) -> Bool {
+        signal.member == "NameOwnerChanged" && signal.arguments.count == 3 && signal.arguments[0].stringValue == service
+            && signal.arguments[2].stringValue == ""
+    }
+
+    /// Why a session ended when bluetoothd left the bus.
+    static let bluetoothdLeftReason = "bluetoothd left the D-Bus system bus (it stopped or is restarting): the session's link through it is gone"
 }

@@ -172,8 +172,9 @@ public final class BlueZRadio: MdocRadio {
     }
 
     /// `transportUnavailable` once the D-Bus connection to bluetoothd ended, else `nil`.
-    /// bluetoothd leaving the bus while the connection stays up is not seen here: each session
-    /// then fails when it asks bluetoothd.
+    /// bluetoothd leaving the bus while the connection stays up is not a failure of the radio:
+    /// the session in progress ends at once (each watches bluetoothd's name), and a later one
+    /// registers with bluetoothd again once it is back, as after `systemctl restart bluetooth`.
     public func radioFailure() async -> BLEError? {
         await connection.end.map { BLEError(.transportUnavailable, "the D-Bus connection to bluetoothd ended: \($0.message)") }
     }
@@ -249,6 +250,17 @@ public final class BlueZRadio: MdocRadio {
         } catch {
             throw Self.failure(error, "exporting the GATT application")
         }
+        // bluetoothd leaving the bus takes the registration and any link with it: the session
+        // ends then, instead of waiting out its time for a reader that can no longer come.
+        let hostWatch: DBusConnection.Registration
+        do {
+            hostWatch = try await connection.subscribe(BlueZInterface.bluetoothdOwnerChanged) { signal in
+                if BlueZInterface.saysBluetoothdLeft(signal) { application.hostLeft() }
+            }
+        } catch {
+            application.unexport()
+            throw Self.failure(error, "watching bluetoothd on D-Bus")
+        }
         let registration = BlueZRegistration(application: application, adapterPath: adapterPath, connection: connection, logger: logger)
         let key = ObjectIdentifier(registration)
         registrations.withLockedValue { $0[key] = registration }
@@ -256,7 +268,8 @@ public final class BlueZRadio: MdocRadio {
         // session's own unregistration still under way.
         let registrations = registrations
         let finish: @Sendable () -> EventLoopFuture<Void> = {
-            registration.unregister().always { _ in
+            hostWatch.cancel()
+            return registration.unregister().always { _ in
                 registrations.withLockedValue { _ = $0.removeValue(forKey: key) }
             }
         }

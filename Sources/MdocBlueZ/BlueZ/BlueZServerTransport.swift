@@ -171,10 +171,12 @@ actor BlueZServerTransport: MdocTransport {
     /// Handles one event of the application; false once the link ended.
     @discardableResult
     private func handle(_ event: BlueZGATTApplication.Event) -> Bool {
-        if event != .advertisementReleased { hasClientCome = true }
+        if event != .advertisementReleased && event != .hostLeft { hasClientCome = true }
         switch event {
         case .advertisementReleased:
             logger.debug("bluetoothd released the advertisement")
+        case .hostLeft:
+            return fail(BLEError(.linkClosed, BlueZInterface.bluetoothdLeftReason))
         case .notifying(let characteristic, let enabled):
             logger.debug("notifications \(enabled ? "enabled" : "disabled") by the client", metadata: ["characteristic": "\(characteristic)"])
             if enabled {

@@ -16,6 +16,9 @@ struct DBusMatchRule: Sendable, Hashable, CustomStringConvertible {
     /// path, matches the way `arg0path` does: either is a prefix of the other ending in `/`, or
     /// both are equal.
     var arg0Path: String?
+    /// A string the first argument equals (`arg0`), such as the bus name a NameOwnerChanged
+    /// signal is about.
+    var arg0: String?
 
     /// The rule as AddMatch takes it.
     var description: String {
@@ -26,6 +29,7 @@ struct DBusMatchRule: Sendable, Hashable, CustomStringConvertible {
         if let path { parts.append("path='\(path)'") }
         if let pathNamespace { parts.append("path_namespace='\(pathNamespace)'") }
         if let arg0Path { parts.append("arg0path='\(arg0Path)'") }
+        if let arg0 { parts.append("arg0='\(arg0)'") }
         return parts.joined(separator: ",")
     }
 
@@ -49,6 +53,7 @@ struct DBusMatchRule: Sendable, Hashable, CustomStringConvertible {
                 || (argument.hasSuffix("/") && arg0Path.hasPrefix(argument))
             if !related { return false }
         }
+        if let arg0, message.body.first?.stringValue != arg0 { return false }
         return true
     }
 }

@@ -33,7 +33,10 @@ It prints `address <bus address>` once it owns org.bluez, then one line per regi
 (`registered application PATH`, `unregistered advertisement PATH`, `abandoned application
 PATH` when a program left the bus with it still registered). When its standard input closes
 (or on SIGTERM/SIGINT) it prints `registrations N`: what is still registered plus what was
-abandoned, so a test can tell that a program unregistered everything itself. The failure modes
+abandoned, so a test can tell that a program unregistered everything itself. On SIGUSR1 it
+restarts as bluetoothd does under `systemctl restart bluetooth`: it drops every registration,
+link and discovery, leaves the bus (releases org.bluez), and owns the name again half a second
+later. The failure modes
 are those a program must report before starting: no adapter, adapter powered off, advertising
 slots exhausted (SupportedInstances 0 and RegisterAdvertisement answering NotPermitted), and a
 bus policy that refuses the caller (every call answered org.freedesktop.DBus.Error.AccessDenied).
@@ -566,6 +569,24 @@ class StandInBluetoothd:
                 self.abandoned += 1
                 self.report(f"abandoned {registration.kind} {registration.path}")
 
+    async def restart(self):
+        """As bluetoothd stopping and starting again: its registrations, links and discovery go,
+        it leaves the bus, and a moment later owns org.bluez again with nothing registered."""
+        for registration in self.registrations.values():
+            self.close_listeners(registration)
+        for device in self.devices.values():
+            if device.client is not None:
+                device.client.close()
+        self.registrations.clear()
+        self.devices.clear()
+        self.discovery = None
+        self.discovery_filter = []
+        await self.bus.release_name(SERVICE)
+        self.log("restart: left the bus")
+        await asyncio.sleep(0.5)
+        await self.bus.request_name(SERVICE)
+        self.log("restart: owns org.bluez again")
+
     def close(self):
         for registration in self.registrations.values():
             self.close_listeners(registration)
@@ -618,6 +639,15 @@ async def main(options):
     stop = asyncio.Event()
     for signum in (signal.SIGTERM, signal.SIGINT):
         loop.add_signal_handler(signum, stop.set)
+    restarts = set()
+
+    def restart():
+        task = loop.create_task(standin.restart())
+        restarts.add(task)
+        task.add_done_callback(restarts.discard)
+
+    # SIGUSR1: restart, as `systemctl restart bluetooth` would.
+    loop.add_signal_handler(signal.SIGUSR1, restart)
 
     def read_input():
         if not os.read(sys.stdin.fileno(), 4096):
