@@ -46,4 +46,19 @@ enum COSEStructure {
     static func toBeAuthenticated(context: String, protectedBytes: [UInt8], externalAAD: [UInt8], payload: CBORBytes) -> [UInt8] {
         CBOR.array([.textString(context), .byteString(protectedBytes), .byteString(externalAAD), .byteString(payload)]).encoded()
     }
+
+    /// The bytes of ``toBeAuthenticated(context:protectedBytes:externalAAD:payload:)`` that come
+    /// before the payload's content: the array head, `context`, `protectedBytes` and `externalAAD`
+    /// with their heads, and the head of a payload of `payloadCount` bytes. The payload's bytes
+    /// follow these to make the whole structure, so that it is hashed without copying them.
+    static func toBeAuthenticatedPrefix(context: String, protectedBytes: [UInt8], externalAAD: [UInt8], payloadCount: Int) -> [UInt8] {
+        // The head of an array of 4 elements: major type 4, argument 4 (RFC 8949 section 3).
+        var prefix: [UInt8] = [0x84]
+        prefix.reserveCapacity(32 + protectedBytes.count + externalAAD.count)
+        CBOR.textString(context).encode(into: &prefix)
+        CBOR.byteString(protectedBytes).encode(into: &prefix)
+        CBOR.byteString(externalAAD).encode(into: &prefix)
+        CBOR.encodeByteStringHead(count: payloadCount, into: &prefix)
+        return prefix
+    }
 }
