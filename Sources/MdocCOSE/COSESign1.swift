@@ -43,6 +43,14 @@ public struct COSESign1: CBORRepresentable, Hashable {
         self.signature = try elements.last.bytes(at: path.appending(index: 3))
     }
 
+    /// Reads an untagged COSE_Sign1 nested `depth` containers deep straight from the bytes: the
+    /// message ``init(cbor:at:)`` gives for it, or `nil` for any other form, which decoding it
+    /// then gives or rejects with its error (see `CBORHeadReader`).
+    package static func read(_ reader: inout CBORHeadReader, depth: Int) -> COSESign1? {
+        guard let elements = COSEStructure.read(&reader, depth: depth) else { return nil }
+        return COSESign1(headers: elements.headers, payload: elements.payload, signature: Array(elements.last))
+    }
+
     /// The untagged array `[protected, unprotected, payload / null, signature]`.
     public var cbor: CBOR {
         .array([.byteString(headers.protectedBytes), .map(headers.unprotected), payload.map { .byteString($0) } ?? .null, .byteString(signature)])

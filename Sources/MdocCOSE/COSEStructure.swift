@@ -40,6 +40,29 @@ enum COSEStructure {
         return Elements(headers: headers, payload: payload, last: array[3])
     }
 
+    /// Reads the untagged `[protected, unprotected, payload / nil, x]` with `x` a byte string,
+    /// the array nested `depth` containers deep, straight from the bytes: the parts
+    /// ``elements(of:tag:name:at:)`` gives for it, or `nil` for any other form or any error,
+    /// which the decoder and ``elements(of:tag:name:at:)`` then report (see `CBORHeadReader`).
+    static func read(_ reader: inout CBORHeadReader, depth: Int) -> (headers: COSEHeaders, payload: CBORBytes?, last: CBORBytes)? {
+        guard reader.readArrayCount() == 4, let protectedBytes = reader.readByteString(),
+              case .map(let unprotected)? = reader.readItem(depth: depth + 1)
+        else { return nil }
+        let payload: CBORBytes?
+        if reader.readNull() {
+            payload = nil
+        } else if let bytes = reader.readByteString() {
+            payload = bytes
+        } else {
+            return nil
+        }
+        // The paths locate errors, which make this read give way to the decoder's.
+        guard let last = reader.readByteString(),
+              let headers = try? COSEHeaders(protectedBytes: Array(protectedBytes), protectedPath: .root, unprotected: unprotected, unprotectedPath: .root)
+        else { return nil }
+        return (headers, payload, last)
+    }
+
     /// The encoded `[context, body_protected, external_aad, payload]`: Sig_structure for
     /// "Signature1" (RFC 9052 section 4.4), MAC_structure for "MAC0" (section 6.3). The byte
     /// strings carry `protectedBytes` and `payload` exactly as given.
