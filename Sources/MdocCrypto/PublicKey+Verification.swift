@@ -20,8 +20,9 @@ extension PublicKey {
     /// after the other, as ``isValidSignature(_:for:digest:)`` decides for that message, with the
     /// parts read where they lie: ECDSA hashes them in turn (`EVP_DigestVerifyUpdate`), so that a
     /// large part, such as the payload of a received COSE_Sign1 (RFC 9052 section 4.4), is never
-    /// copied. Pure EdDSA hashes the whole message twice (RFC 8032 section 5.1.7), and OpenSSL
-    /// verifies it only in one call: for Ed25519 and Ed448 keys the parts are joined first.
+    /// copied. Pure EdDSA hashes the message after the signature's R and the key (RFC 8032
+    /// sections 5.1.7 and 5.2.7), which OpenSSL does only in one call: for Ed25519 and Ed448
+    /// keys the parts are joined first.
     public func isValidSignature(_ signature: [UInt8], forConcatenationOf parts: [UnsafeRawBufferPointer], digest: DigestAlgorithm) -> Bool {
         if curve.isEdwards {
             var message: [UInt8] = []
