@@ -21,7 +21,7 @@ extension CBOR {
         case .negativeInt(let n):
             CBORHeadWriter.write(into: &out) { cbor_encode_negint(n, $0, $1) }
         case .byteString(let bytes):
-            CBORHeadWriter.write(into: &out) { cbor_encode_bytestring_start(bytes.count, $0, $1) }
+            Self.encodeByteStringHead(count: bytes.count, into: &out)
             bytes.withUnsafeBytes { out.append(contentsOf: $0) }
         case .textString(let text):
             var text = text
@@ -60,6 +60,13 @@ extension CBOR {
         case .float(let value):
             CBORHeadWriter.writeFloat(value, into: &out)
         }
+    }
+
+    /// Appends the head of a definite-length byte string of `count` bytes (RFC 8949 section 3.1,
+    /// major type 2, shortest argument): what ``encode(into:)`` writes before the content, for a
+    /// structure whose byte string content lies elsewhere and is fed on after these bytes.
+    package static func encodeByteStringHead(count: Int, into out: inout [UInt8]) {
+        CBORHeadWriter.write(into: &out) { cbor_encode_bytestring_start(count, $0, $1) }
     }
 
     /// A guess at the encoded size, so that the output buffer is allocated once for most items.

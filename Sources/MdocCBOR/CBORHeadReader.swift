@@ -123,6 +123,23 @@ package struct CBORHeadReader {
         return content.isEmpty ? content : content.embedded(at: bytes.range.lowerBound + start)
     }
 
+    /// The head of tag `tag` (major type 6) of an item nested `depth` containers deep, as
+    /// ``readDefiniteItem(depth:)`` reads it: `true`, with the reader at the tag content, when it
+    /// is that tag within the depth the limits leave; `false`, reading nothing, otherwise.
+    package mutating func readTag(_ tag: UInt64, depth: Int) -> Bool {
+        guard depth < limits.maximumDepth, let head = head(), head.majorType == 6, head.argument == tag, countItem() else { return false }
+        offset += head.length
+        return true
+    }
+
+    /// `null` (simple value 22, RFC 8949 section 3.3): `true` when read, `false`, reading
+    /// nothing, otherwise.
+    package mutating func readNull() -> Bool {
+        guard offset < buffer.count, buffer[offset] == 0xf6, countItem() else { return false }
+        offset += 1
+        return true
+    }
+
     /// An unsigned integer (major type 0).
     package mutating func readUnsignedInt() -> UInt64? {
         guard let head = head(), head.majorType == 0, countItem() else { return nil }
@@ -250,8 +267,7 @@ package struct CBORHeadReader {
         case 6:
             guard depth < limits.maximumDepth else { return nil }
             if let embedded = readEmbeddedBytes() { return .tagged(CBOR.Tag.encodedCBOR, .byteString(embedded)) }
-            guard countItem() else { return nil }
-            offset += head.length
+            guard readTag(head.argument, depth: depth) else { return nil }
             return readDefiniteItem(depth: depth + 1).map { .tagged(head.argument, $0) }
         default:
             // RFC 8949 section 3.3: false, true and null are the simple values 20 to 22.

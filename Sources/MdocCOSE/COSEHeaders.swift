@@ -68,10 +68,11 @@ public struct COSEHeaders: Sendable, Hashable {
             throw CBORError(.invalidValue, "header label \(Self.labelText(entry.key)) is in both the protected and the unprotected header", path: unprotectedPath)
         }
         if let alg = protected[int: Label.algorithm] ?? unprotected[int: Label.algorithm] {
-            let path = (protected[int: Label.algorithm] != nil ? protectedPath : unprotectedPath).appending(intKey: Label.algorithm)
             switch alg {
             case .unsignedInt, .negativeInt, .textString: break
-            default: throw alg.mismatch("an integer or a text string (alg)", at: path)
+            default:
+                let path = (protected[int: Label.algorithm] != nil ? protectedPath : unprotectedPath).appending(intKey: Label.algorithm)
+                throw alg.mismatch("an integer or a text string (alg)", at: path)
             }
         }
         try Self.checkCritical(protected: protected, protectedPath: protectedPath, unprotected: unprotected, unprotectedPath: unprotectedPath)
@@ -153,24 +154,25 @@ public struct COSEHeaders: Sendable, Hashable {
         }
     }
 
-    private static func certificates(_ value: CBOR, at path: CBORPath) throws(CBORError) -> [[UInt8]] {
+    /// The certificates of the `x5chain` value found at `path`, which is built only for an error.
+    private static func certificates(_ value: CBOR, at path: @autoclosure () -> CBORPath) throws(CBORError) -> [[UInt8]] {
         switch value {
         case .byteString(let certificate):
             return [Array(certificate)]
         case .array(let items):
             if items.isEmpty {
-                throw CBORError(.invalidValue, "x5chain is an empty array", path: path)
+                throw CBORError(.invalidValue, "x5chain is an empty array", path: path())
             }
             if items.count > maximumX5ChainLength {
-                throw CBORError(.itemCountLimitExceeded, "x5chain holds \(items.count) certificates, more than \(maximumX5ChainLength)", path: path)
+                throw CBORError(.itemCountLimitExceeded, "x5chain holds \(items.count) certificates, more than \(maximumX5ChainLength)", path: path())
             }
             var chain: [[UInt8]] = []
             for (index, item) in items.enumerated() {
-                chain.append(try item.bytes(at: path.appending(index: index)))
+                chain.append(try item.bytes(at: path().appending(index: index)))
             }
             return chain
         default:
-            throw value.mismatch("a byte string or an array of byte strings (x5chain)", at: path)
+            throw value.mismatch("a byte string or an array of byte strings (x5chain)", at: path())
         }
     }
 

@@ -79,43 +79,42 @@ public struct COSEKey: CBORRepresentable, CustomStringConvertible, CustomReflect
     /// Reads a COSE_Key map, checking that `kty` matches the curve and that every coordinate
     /// has the curve's width.
     public init(cbor: CBOR, at path: CBORPath) throws(CBORError) {
+        // Paths below are built only for an error.
         let map = try cbor.map(at: path)
-        let keyTypePath = path.appending(intKey: Label.keyType)
-        let keyTypeValue = try map.required(int: Label.keyType, at: path).int(at: keyTypePath)
+        let keyTypeValue = try map.required(int: Label.keyType, at: path).int(at: path.appending(intKey: Label.keyType))
         guard let keyType = KeyType(rawValue: keyTypeValue) else {
-            throw CBORError(.invalidValue, "unsupported key type \(keyTypeValue) (expected 1 OKP or 2 EC2)", path: keyTypePath)
+            throw CBORError(
+                .invalidValue, "unsupported key type \(keyTypeValue) (expected 1 OKP or 2 EC2)", path: path.appending(intKey: Label.keyType))
         }
-        let curvePath = path.appending(intKey: Label.curve)
-        let curveValue = try map.required(int: Label.curve, at: path).int(at: curvePath)
+        let curveValue = try map.required(int: Label.curve, at: path).int(at: path.appending(intKey: Label.curve))
         guard let curve = Curve(coseIdentifier: curveValue) else {
-            throw CBORError(.invalidValue, "unsupported curve \(curveValue)", path: curvePath)
+            throw CBORError(.invalidValue, "unsupported curve \(curveValue)", path: path.appending(intKey: Label.curve))
         }
         guard curve.isWeierstrass == (keyType == .ec2) else {
-            throw CBORError(.invalidValue, "curve \(curve) is not used with key type \(keyType)", path: curvePath)
+            throw CBORError(.invalidValue, "curve \(curve) is not used with key type \(keyType)", path: path.appending(intKey: Label.curve))
         }
         let width = curve.coordinateByteCount
         let x = try Self.fixedWidth(map, Label.x, width, "x", at: path)
         var y: [UInt8]?
         if keyType == .ec2 {
-            let yPath = path.appending(intKey: Label.y)
-            let yValue = try map.required(int: Label.y, at: path)
-            if case .boolean = yValue {
-                throw CBORError(.invalidValue, "point compression (a boolean y) is not supported", path: yPath)
+            if case .boolean = try map.required(int: Label.y, at: path) {
+                throw CBORError(.invalidValue, "point compression (a boolean y) is not supported", path: path.appending(intKey: Label.y))
             }
             y = try Self.fixedWidth(map, Label.y, width, "y", at: path)
         } else if map[int: Label.y] != nil {
             throw CBORError(.invalidValue, "an OKP key has no y", path: path.appending(intKey: Label.y))
         }
         let d = map[int: Label.d] == nil ? nil : try Self.fixedWidth(map, Label.d, width, "d", at: path)
-        let known: Set<Int64> = [Label.keyType, Label.curve, Label.x, Label.y, Label.d]
         self.keyType = keyType
         self.curve = curve
         self.x = x
         self.y = y
         self.d = d
         self.additionalParameters = CBORMap(map.entries.filter { entry in
-            guard let label = entry.key.int64Value else { return true }
-            return !known.contains(label)
+            switch entry.key.int64Value {
+            case Label.keyType, Label.curve, Label.x, Label.y, Label.d: return false
+            default: return true
+            }
         })
     }
 
@@ -180,10 +179,9 @@ public struct COSEKey: CBORRepresentable, CustomStringConvertible, CustomReflect
     }
 
     private static func fixedWidth(_ map: CBORMap, _ label: Int64, _ width: Int, _ name: String, at path: CBORPath) throws(CBORError) -> [UInt8] {
-        let itemPath = path.appending(intKey: label)
-        let bytes = try map.required(int: label, at: path).bytes(at: itemPath)
+        let bytes = try map.required(int: label, at: path).bytes(at: path.appending(intKey: label))
         guard bytes.count == width else {
-            throw CBORError(.invalidValue, "\(name) is \(bytes.count) bytes, the curve needs \(width)", path: itemPath)
+            throw CBORError(.invalidValue, "\(name) is \(bytes.count) bytes, the curve needs \(width)", path: path.appending(intKey: label))
         }
         return bytes
     }

@@ -40,6 +40,14 @@ public struct COSEMac0: CBORRepresentable, Hashable {
         self.tag = try elements.last.bytes(at: path.appending(index: 3))
     }
 
+    /// Reads an untagged COSE_Mac0 nested `depth` containers deep straight from the bytes: the
+    /// message ``init(cbor:at:)`` gives for it, or `nil` for any other form, which decoding it
+    /// then gives or rejects with its error (see `CBORHeadReader`).
+    package static func read(_ reader: inout CBORHeadReader, depth: Int) -> COSEMac0? {
+        guard let elements = COSEStructure.read(&reader, depth: depth) else { return nil }
+        return COSEMac0(headers: elements.headers, payload: elements.payload, tag: Array(elements.last))
+    }
+
     /// The untagged array `[protected, unprotected, payload / null, tag]`.
     public var cbor: CBOR {
         .array([.byteString(headers.protectedBytes), .map(headers.unprotected), payload.map { .byteString($0) } ?? .null, .byteString(tag)])

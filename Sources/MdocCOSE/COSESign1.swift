@@ -43,6 +43,14 @@ public struct COSESign1: CBORRepresentable, Hashable {
         self.signature = try elements.last.bytes(at: path.appending(index: 3))
     }
 
+    /// Reads an untagged COSE_Sign1 nested `depth` containers deep straight from the bytes: the
+    /// message ``init(cbor:at:)`` gives for it, or `nil` for any other form, which decoding it
+    /// then gives or rejects with its error (see `CBORHeadReader`).
+    package static func read(_ reader: inout CBORHeadReader, depth: Int) -> COSESign1? {
+        guard let elements = COSEStructure.read(&reader, depth: depth) else { return nil }
+        return COSESign1(headers: elements.headers, payload: elements.payload, signature: Array(elements.last))
+    }
+
     /// The untagged array `[protected, unprotected, payload / null, signature]`.
     public var cbor: CBOR {
         .array([.byteString(headers.protectedBytes), .map(headers.unprotected), payload.map { .byteString($0) } ?? .null, .byteString(signature)])
@@ -95,7 +103,22 @@ public struct COSESign1: CBORRepresentable, Hashable {
                                         externalAAD: externalAAD, payload: payload ?? detachedPayload.map { CBORBytes($0) } ?? [])
     }
 
-    /// `true` when the signature verifies with `publicKey` (RFC 9052 section 4.4).
+    /// The Sig_structure of ``toBeSigned(detachedPayload:externalAAD:)`` in the two parts that
+    /// make it one after the other: `prefix`, every byte before the payload's content (the heads,
+    /// the context, the protected header bytes and `externalAAD`), and `payload`, the payload's
+    /// bytes where they lie (the attached payload, a view of the message it came in, else
+    /// `detachedPayload`, else empty). Verifying hashes the parts in turn
+    /// (``isValidSignature(publicKey:detachedPayload:externalAAD:)``), so that a large payload,
+    /// such as MobileSecurityObjectBytes, is never copied.
+    public func toBeSignedParts(detachedPayload: [UInt8]? = nil, externalAAD: [UInt8] = []) -> (prefix: [UInt8], payload: CBORBytes) {
+        let payload = self.payload ?? detachedPayload.map { CBORBytes($0) } ?? []
+        let prefix = COSEStructure.toBeAuthenticatedPrefix(context: Self.context, protectedBytes: headers.protectedBytes,
+                                                           externalAAD: externalAAD, payloadCount: payload.count)
+        return (prefix, payload)
+    }
+
+    /// `true` when the signature verifies with `publicKey` (RFC 9052 section 4.4), over the
+    /// Sig_structure's parts (``toBeSignedParts(detachedPayload:externalAAD:)``) hashed in turn.
     ///
     /// `false` also when the protected `alg` is absent or unsupported, when the key's curve does
     /// not suit it, or when the payload is ambiguous: attached and also given as
@@ -103,7 +126,11 @@ public struct COSESign1: CBORRepresentable, Hashable {
     public func isValidSignature(publicKey: PublicKey, detachedPayload: [UInt8]? = nil, externalAAD: [UInt8] = []) -> Bool {
         guard let algorithm, algorithm.isSignatureAlgorithm, algorithm.isSuitable(for: publicKey.curve) else { return false }
         guard (payload == nil) != (detachedPayload == nil) else { return false }
-        let message = toBeSigned(detachedPayload: detachedPayload, externalAAD: externalAAD)
-        return publicKey.isValidSignature(signature, for: message, digest: algorithm.signingDigest)
+        let (prefix, payload) = toBeSignedParts(detachedPayload: detachedPayload, externalAAD: externalAAD)
+        return prefix.withUnsafeBytes { prefix in
+            payload.withUnsafeBytes { payload in
+                publicKey.isValidSignature(signature, forConcatenationOf: [prefix, payload], digest: algorithm.signingDigest)
+            }
+        }
     }
 }

@@ -40,10 +40,48 @@ enum COSEStructure {
         return Elements(headers: headers, payload: payload, last: array[3])
     }
 
+    /// Reads the untagged `[protected, unprotected, payload / nil, x]` with `x` a byte string,
+    /// the array nested `depth` containers deep, straight from the bytes: the parts
+    /// ``elements(of:tag:name:at:)`` gives for it, or `nil` for any other form or any error,
+    /// which the decoder and ``elements(of:tag:name:at:)`` then report (see `CBORHeadReader`).
+    static func read(_ reader: inout CBORHeadReader, depth: Int) -> (headers: COSEHeaders, payload: CBORBytes?, last: CBORBytes)? {
+        guard reader.readArrayCount() == 4, let protectedBytes = reader.readByteString(),
+              case .map(let unprotected)? = reader.readItem(depth: depth + 1)
+        else { return nil }
+        let payload: CBORBytes?
+        if reader.readNull() {
+            payload = nil
+        } else if let bytes = reader.readByteString() {
+            payload = bytes
+        } else {
+            return nil
+        }
+        // The paths locate errors, which make this read give way to the decoder's.
+        guard let last = reader.readByteString(),
+              let headers = try? COSEHeaders(protectedBytes: Array(protectedBytes), protectedPath: .root, unprotected: unprotected, unprotectedPath: .root)
+        else { return nil }
+        return (headers, payload, last)
+    }
+
     /// The encoded `[context, body_protected, external_aad, payload]`: Sig_structure for
     /// "Signature1" (RFC 9052 section 4.4), MAC_structure for "MAC0" (section 6.3). The byte
     /// strings carry `protectedBytes` and `payload` exactly as given.
     static func toBeAuthenticated(context: String, protectedBytes: [UInt8], externalAAD: [UInt8], payload: CBORBytes) -> [UInt8] {
         CBOR.array([.textString(context), .byteString(protectedBytes), .byteString(externalAAD), .byteString(payload)]).encoded()
+    }
+
+    /// The bytes of ``toBeAuthenticated(context:protectedBytes:externalAAD:payload:)`` that come
+    /// before the payload's content: the array head, `context`, `protectedBytes` and `externalAAD`
+    /// with their heads, and the head of a payload of `payloadCount` bytes. The payload's bytes
+    /// follow these to make the whole structure, so that it is hashed without copying them.
+    static func toBeAuthenticatedPrefix(context: String, protectedBytes: [UInt8], externalAAD: [UInt8], payloadCount: Int) -> [UInt8] {
+        // The head of an array of 4 elements: major type 4, argument 4 (RFC 8949 section 3).
+        var prefix: [UInt8] = [0x84]
+        prefix.reserveCapacity(32 + protectedBytes.count + externalAAD.count)
+        CBOR.textString(context).encode(into: &prefix)
+        CBOR.byteString(protectedBytes).encode(into: &prefix)
+        CBOR.byteString(externalAAD).encode(into: &prefix)
+        CBOR.encodeByteStringHead(count: payloadCount, into: &prefix)
+        return prefix
     }
 }

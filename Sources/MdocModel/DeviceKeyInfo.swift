@@ -49,3 +49,35 @@ public struct DeviceKeyInfo: CBORRepresentable {
         return .map(map)
     }
 }
+
+extension DeviceKeyInfo {
+    /// The keys of a DeviceKeyInfo in the order of the CDDL.
+    private static let keys: [StaticString] = ["deviceKey", "keyAuthorizations", "keyInfo"]
+
+    /// The DeviceKeyInfo of an MSO (nested `depth` containers deep) read straight from the
+    /// bytes, its COSE_Key and optional maps decoded as items: the keys of the CDDL, each once,
+    /// and nothing else; `nil` for any other form, which ``init(cbor:at:)`` then gives or rejects
+    /// (see `CBORHeadReader`).
+    static func read(_ reader: inout CBORHeadReader, depth: Int) -> DeviceKeyInfo? {
+        var deviceKey: COSEKey?
+        var keyAuthorizations: KeyAuthorizations?
+        var keyInfo: CBORMap?
+        // The paths locate errors, which make this read give way to the decoder's.
+        let read = reader.readMap(keyedBy: Self.keys) { key, reader in
+            guard let item = reader.readItem(depth: depth + 1) else { return false }
+            switch key {
+            case 0:
+                deviceKey = try? COSEKey(cbor: item, at: .root)
+                return deviceKey != nil
+            case 1:
+                keyAuthorizations = try? KeyAuthorizations(cbor: item, at: .root)
+                return keyAuthorizations != nil
+            default:
+                keyInfo = item.mapValue
+                return keyInfo != nil
+            }
+        }
+        guard read, let deviceKey else { return nil }
+        return DeviceKeyInfo(deviceKey: deviceKey, keyAuthorizations: keyAuthorizations, keyInfo: keyInfo)
+    }
+}

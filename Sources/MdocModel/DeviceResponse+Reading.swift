@@ -4,8 +4,8 @@ import MdocCOSE
 // A DeviceResponse carries an IssuerSignedItemBytes per data element. Decoding it into a CBOR
 // tree first builds two boxed items per element (the tag and its byte string) only to read them
 // back once; the form every mdoc writes is read here straight from the bytes instead, down to
-// the IssuerSignedItemBytes, with the parts that are few (deviceSigned, issuerAuth, errors)
-// decoded as items. Anything else is decoded in full, which gives the same value or the error.
+// the IssuerSignedItemBytes and into issuerAuth and deviceSigned, with the parts that are few
+// and of open form (header maps, errors) decoded as items. Anything else is decoded in full, which gives the same value or the error.
 
 extension DeviceResponse {
     /// Decodes `encoded` (exactly one data item) within `limits` and interprets it as a
@@ -80,7 +80,7 @@ extension Document {
                 issuerSigned = IssuerSigned.read(&reader)
                 return issuerSigned != nil
             case 2:
-                deviceSigned = reader.readItem(depth: 3).flatMap { item in try? DeviceSigned(cbor: item, at: .root) }
+                deviceSigned = DeviceSigned.read(&reader)
                 return deviceSigned != nil
             default:
                 errors = reader.readItem(depth: 3).flatMap { item in try? Errors(cbor: item, at: .root) }
@@ -107,7 +107,7 @@ extension IssuerSigned {
                 nameSpaces = readNameSpaces(&reader)
                 return nameSpaces != nil
             default:
-                issuerAuth = reader.readItem(depth: 4).flatMap { item in try? COSESign1(cbor: item, at: .root) }
+                issuerAuth = COSESign1.read(&reader, depth: 4)
                 return issuerAuth != nil
             }
         }
@@ -131,5 +131,51 @@ extension IssuerSigned {
             nameSpaces[nameSpace] = items
         }
         return nameSpaces
+    }
+}
+
+extension DeviceSigned {
+    /// The keys of a DeviceSigned in the order of the CDDL.
+    private static let keys: [StaticString] = ["nameSpaces", "deviceAuth"]
+
+    /// The DeviceSigned of a Document (nested 3 deep) read straight from the bytes: both keys,
+    /// nothing else, or `nil`; see ``DeviceResponse/init(encoded:limits:)``.
+    static func read(_ reader: inout CBORHeadReader) -> DeviceSigned? {
+        var nameSpaces: EmbeddedCBOR<DeviceNameSpaces>?
+        var deviceAuth: DeviceAuth?
+        let read = reader.readMap(keyedBy: Self.keys, entryCount: Self.keys.count) { key, reader in
+            switch key {
+            case 0:
+                // DeviceNameSpacesBytes: few elements, if any, decoded as an item.
+                nameSpaces = reader.readEmbeddedBytes().flatMap { bytes in try? EmbeddedCBOR<DeviceNameSpaces>(bytes: bytes) }
+                return nameSpaces != nil
+            default:
+                deviceAuth = DeviceAuth.read(&reader)
+                return deviceAuth != nil
+            }
+        }
+        guard read, let nameSpaces, let deviceAuth else { return nil }
+        return DeviceSigned(nameSpaces: nameSpaces, deviceAuth: deviceAuth)
+    }
+}
+
+extension DeviceAuth {
+    /// The keys of a DeviceAuth, one of which it holds.
+    private static let keys: [StaticString] = ["deviceSignature", "deviceMac"]
+
+    /// The DeviceAuth of a DeviceSigned (nested 4 deep) read straight from the bytes: one key and
+    /// its untagged COSE message, or `nil`; see ``DeviceResponse/init(encoded:limits:)``.
+    static func read(_ reader: inout CBORHeadReader) -> DeviceAuth? {
+        var deviceAuth: DeviceAuth?
+        let read = reader.readMap(keyedBy: Self.keys, entryCount: 1) { key, reader in
+            switch key {
+            case 0:
+                deviceAuth = COSESign1.read(&reader, depth: 5).map(DeviceAuth.deviceSignature)
+            default:
+                deviceAuth = COSEMac0.read(&reader, depth: 5).map(DeviceAuth.deviceMac)
+            }
+            return deviceAuth != nil
+        }
+        return read ? deviceAuth : nil
     }
 }

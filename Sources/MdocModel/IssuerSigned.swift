@@ -68,21 +68,26 @@ public struct IssuerSigned: CBORRepresentable {
     /// Throws when the payload is detached or is not a MobileSecurityObjectBytes; error paths
     /// start at `path`, where this IssuerSigned sits in its message.
     public func mobileSecurityObjectBytes(at path: CBORPath = .root) throws(CBORError) -> EmbeddedCBOR<MobileSecurityObject> {
-        let payloadPath = path.appending(key: "issuerAuth").appending(index: 2)
         guard let payload = issuerAuth.payload else {
-            throw CBORError(.missingValue, "the issuerAuth payload is detached; it must hold MobileSecurityObjectBytes", path: payloadPath)
+            throw CBORError(
+                .missingValue, "the issuerAuth payload is detached; it must hold MobileSecurityObjectBytes", path: Self.payloadPath(under: path))
         }
         let item: CBOR
         do throws(CBORError) {
             item = try CBOR.decode(payload)
         } catch {
-            throw error.prefixed(by: payloadPath)
+            throw error.prefixed(by: Self.payloadPath(under: path))
         }
         // The MSO holds a digest per data element: read straight from its bytes when it has the
         // form MobileSecurityObject(reading:) reads, decoded in full otherwise.
         if case .tagged(CBOR.Tag.encodedCBOR, .byteString(let bytes)) = item, let mso = MobileSecurityObject(reading: bytes) {
             return EmbeddedCBOR(bytes: bytes, readValue: mso)
         }
-        return try EmbeddedCBOR(cbor: item, at: payloadPath)
+        return try EmbeddedCBOR(cbor: item, at: Self.payloadPath(under: path))
+    }
+
+    /// Where the issuerAuth payload of an IssuerSigned at `path` sits: built only for an error.
+    private static func payloadPath(under path: CBORPath) -> CBORPath {
+        path.appending(key: "issuerAuth").appending(index: 2)
     }
 }

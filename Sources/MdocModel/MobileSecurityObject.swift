@@ -117,13 +117,13 @@ extension MobileSecurityObject {
                 valueDigests = readValueDigests(&reader)
                 return valueDigests != nil
             case 3:
-                deviceKeyInfo = reader.readItem(depth: 1).flatMap { item in try? DeviceKeyInfo(cbor: item, at: .root) }
+                deviceKeyInfo = DeviceKeyInfo.read(&reader, depth: 1)
                 return deviceKeyInfo != nil
             case 4:
                 docType = reader.readText()
                 return docType != nil
             default:
-                validityInfo = reader.readItem(depth: 1).flatMap { item in try? ValidityInfo(cbor: item, at: .root) }
+                validityInfo = ValidityInfo.read(&reader, depth: 1)
                 return validityInfo != nil
             }
         }

@@ -107,3 +107,13 @@ public struct TDate: CBORRepresentable, Hashable, CustomStringConvertible {
         return Double(seconds) + fraction
     }
 }
+
+extension TDate {
+    /// A `tdate` (tag 0 around an RFC 3339 text string, nested `depth` containers deep) read
+    /// straight from the bytes: the date ``init(cbor:at:)`` gives for it, or `nil` for any other
+    /// form or any error (see `CBORHeadReader`).
+    static func read(_ reader: inout CBORHeadReader, depth: Int) -> TDate? {
+        guard reader.readTag(CBOR.Tag.dateTimeString, depth: depth), let text = reader.readText() else { return nil }
+        return try? TDate(text: text)
+    }
+}

@@ -52,3 +52,21 @@ public struct ValidityInfo: CBORRepresentable, Hashable {
         return .map(map)
     }
 }
+
+extension ValidityInfo {
+    /// The keys of a ValidityInfo in the order of the CDDL.
+    private static let keys: [StaticString] = ["signed", "validFrom", "validUntil", "expectedUpdate"]
+
+    /// The ValidityInfo of an MSO (nested `depth` containers deep) read straight from the bytes:
+    /// the keys of the CDDL, each once, with tdate values, and nothing else; `nil` for any other
+    /// form, which ``init(cbor:at:)`` then gives or rejects (see `CBORHeadReader`).
+    static func read(_ reader: inout CBORHeadReader, depth: Int) -> ValidityInfo? {
+        var dates: [TDate?] = [nil, nil, nil, nil]
+        let read = reader.readMap(keyedBy: Self.keys) { key, reader in
+            dates[key] = TDate.read(&reader, depth: depth + 1)
+            return dates[key] != nil
+        }
+        guard read, let signed = dates[0], let validFrom = dates[1], let validUntil = dates[2] else { return nil }
+        return ValidityInfo(signed: signed, validFrom: validFrom, validUntil: validUntil, expectedUpdate: dates[3])
+    }
+}

@@ -29,6 +29,47 @@ struct COSESign1AnnexDTests {
         #expect(try issuerAuth().toBeSigned() == Vectors.annexD("issuer_auth_sig_structure"))
     }
 
+    @Test("the Sig_structure parts join to the Sig_structure: IssuerAuth, ReaderAuth, DeviceSignature, with external_aad")
+    func sigStructureParts() throws {
+        let readerAuth = try COSESign1(encoded: Vectors.annexD("reader_auth"))
+        let deviceAuthentication = Vectors.annexD("device_authentication_bytes")
+        let deviceSignature = try COSESign1.sign(
+            payload: deviceAuthentication, detached: true, algorithm: .es256, key: try PrivateKey(generating: .p256))
+        let cases: [(COSESign1, [UInt8]?)] = [
+            (try issuerAuth(), nil), (readerAuth, Vectors.annexD("reader_authentication_bytes")), (deviceSignature, deviceAuthentication),
+        ]
+        for (sign1, detached) in cases {
+            for aad in [[], [0x01], [UInt8](repeating: 0xaa, count: 300)] {
+                let parts = sign1.toBeSignedParts(detachedPayload: detached, externalAAD: aad)
+                #expect(parts.prefix + Array(parts.payload) == sign1.toBeSigned(detachedPayload: detached, externalAAD: aad))
+                let payload = try detached ?? Array(#require(sign1.payload))
+                #expect(parts.payload == CBORBytes(payload))
+            }
+        }
+        #expect(try issuerAuth().toBeSignedParts().payload.count == Vectors.annexD("mobile_security_object_bytes").count)
+        let parts = try issuerAuth().toBeSignedParts()
+        #expect(parts.prefix + Array(parts.payload) == Vectors.annexD("issuer_auth_sig_structure"))
+    }
+
+    @Test("D.5.2 the IssuerAuth signature verifies over its Sig_structure parts, and not with either part altered")
+    func issuerAuthPartsVerify() throws {
+        let sign1 = try issuerAuth()
+        let key = try annexDCertificateKey(Vectors.annexD("ds_cert"))
+        let (prefix, payload) = sign1.toBeSignedParts()
+        func verifies(_ prefix: [UInt8], _ payload: [UInt8]) -> Bool {
+            prefix.withUnsafeBytes { prefix in
+                payload.withUnsafeBytes { key.isValidSignature(sign1.signature, forConcatenationOf: [prefix, $0], digest: .sha256) }
+            }
+        }
+        #expect(verifies(prefix, Array(payload)))
+        for index in [0, 1, prefix.count - 1] {
+            #expect(!verifies(flippingBit(prefix, at: index), Array(payload)), "prefix byte \(index)")
+        }
+        #expect(!verifies(prefix, flippingBit(Array(payload), at: 0)))
+        #expect(!verifies(prefix, flippingBit(Array(payload), at: payload.count - 1)))
+        #expect(!verifies(prefix, Array(payload.dropLast())))
+    }
+
     @Test("D.5.2 signature verifies with the DS certificate key, fails on a flipped payload bit")
     func issuerAuthVerifies() throws {
         let sign1 = try issuerAuth()

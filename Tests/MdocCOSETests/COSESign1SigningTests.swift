@@ -41,6 +41,22 @@ struct COSESign1SigningTests {
         #expect(!sign1.isValidSignature(publicKey: key.publicKey, detachedPayload: payload + [0], externalAAD: aad))
     }
 
+    @Test("payloads at every byte string head length: the Sig_structure parts join to the Sig_structure and verify",
+          arguments: [0, 23, 24, 255, 256, 65_535, 65_536, 150_000])
+    func payloadHeadLengths(count: Int) throws {
+        let key = try PrivateKey(generating: .p256)
+        let payload = (0..<count).map { UInt8(truncatingIfNeeded: $0 &* 31) }
+        let sign1 = try COSESign1(encoded: try COSESign1.sign(payload: payload, detached: false, algorithm: .es256, key: key).encoded())
+        let parts = sign1.toBeSignedParts()
+        #expect(parts.prefix + Array(parts.payload) == sign1.toBeSigned())
+        #expect(sign1.isValidSignature(publicKey: key.publicKey))
+        let detached = try COSESign1.sign(payload: payload, detached: true, algorithm: .es256, key: key)
+        let detachedParts = detached.toBeSignedParts(detachedPayload: payload)
+        #expect(detachedParts.prefix + Array(detachedParts.payload) == detached.toBeSigned(detachedPayload: payload))
+        #expect(detached.isValidSignature(publicKey: key.publicKey, detachedPayload: payload))
+        #expect(!detached.isValidSignature(publicKey: key.publicKey, detachedPayload: payload + [0]))
+    }
+
     @Test("ECDSA signatures are raw r||s of twice the coordinate width", arguments: signingPairs.filter { $0.0 != .edDSA })
     func rawSignatureWidth(algorithm: COSEAlgorithm, curve: Curve) throws {
         let sign1 = try COSESign1.sign(payload: payload, detached: false, algorithm: algorithm, key: try PrivateKey(generating: curve))

@@ -44,6 +44,36 @@ struct SignatureTests {
         #expect(!key.publicKey.isValidSignature(signature, for: [0], digest: .sha256))
     }
 
+    @Test("a message verifies in parts, split anywhere; a flipped bit in any part fails", arguments: signingCurves)
+    func verifyInParts(curve: Curve) throws {
+        let key = try PrivateKey(generating: curve)
+        let digest = Self.digest(for: curve)
+        let message = Array("ISO/IEC 18013-5 Sig_structure in parts".utf8)
+        let signature = try key.signature(for: message, digest: digest)
+        func verifies(_ parts: [[UInt8]]) -> Bool {
+            func withBuffers(_ remaining: ArraySlice<[UInt8]>, _ buffers: [UnsafeRawBufferPointer]) -> Bool {
+                guard let first = remaining.first else {
+                    return key.publicKey.isValidSignature(signature, forConcatenationOf: buffers, digest: digest)
+                }
+                return first.withUnsafeBytes { withBuffers(remaining.dropFirst(), buffers + [$0]) }
+            }
+            return withBuffers(parts[...], [])
+        }
+        for cut in 0...message.count {
+            let (head, tail) = (Array(message[..<cut]), Array(message[cut...]))
+            #expect(verifies([head, tail]), "cut at \(cut)")
+            #expect(verifies([[], head, [], tail]), "cut at \(cut) with empty parts")
+        }
+        let (head, tail) = (Array(message[..<10]), Array(message[10...]))
+        #expect(verifies([message]))
+        #expect(!verifies([flippingBit(head, at: 3), tail]))
+        #expect(!verifies([head, flippingBit(tail, at: tail.count - 1)]))
+        #expect(!verifies([tail, head]))
+        #expect(!verifies([head, tail, [0]]))
+        #expect(!verifies([head]))
+        #expect(!key.publicKey.isValidSignature(flippingBit(signature, at: 0), forConcatenationOf: [], digest: digest))
+    }
+
     @Test("ECDSA verification uses the given digest", arguments: DigestAlgorithm.allCases)
     func ecdsaDigestMatters(digest: DigestAlgorithm) throws {
         let key = try PrivateKey(generating: .p256)
@@ -71,6 +101,7 @@ struct SignatureTests {
         let key = try PrivateKey(generating: curve)
         #expect(throws: CryptoError(.unsupportedAlgorithm, "")) { try key.signature(for: [1], digest: .sha256) }
         #expect(!key.publicKey.isValidSignature([UInt8](repeating: 0, count: 64), for: [1], digest: .sha256))
+        #expect(!key.publicKey.isValidSignature([UInt8](repeating: 0, count: 64), forConcatenationOf: [], digest: .sha256))
     }
 
     @Test("RFC 8032 section 7.1 test 2 (Ed25519)")
