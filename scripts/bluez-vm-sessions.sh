@@ -28,6 +28,10 @@
 #   holder-gone   bluetoothd drops the dead holder's application and, on the reader's side,
 #                 removes the service's objects (the link stays up): the reader must end within
 #                 seconds
+# bluetoothd restarting under a waiting holder:
+#   restart       a --keep-running holder advertises on hci0; bluetoothd restarts: the holder's
+#                 session must end within seconds (not after its --timeout), and its next session
+#                 registers with the new bluetoothd and serves a reader on hci1
 # Checks of what bluetoothd refuses and of its settings:
 #   powered-off   hci0 powered off: the holder says so (status 8) and registers nothing
 #   slots         every advertising slot of hci0 taken (by bluetoothctl): the holder says so
@@ -70,10 +74,12 @@ free_slots_are() { [ "$(property hci0 org.bluez.LEAdvertisingManager1 SupportedI
 registrations() {
     bash scripts/bluez-vm-guest.sh registrations "$logs"
 }
-# What must be registered after a check: nothing, and abandoned only what holder-gone left.
+# What must be registered after a check: nothing, and abandoned only what holder-gone left and
+# what bluetoothd dropped when restart stopped it.
 abandoned_applications=0
+abandoned_advertisements=0
 expected_registrations() {
-    echo "registered: applications 0 advertisements 0; abandoned: applications $abandoned_applications advertisements 0"
+    echo "registered: applications 0 advertisements 0; abandoned: applications $abandoned_applications advertisements $abandoned_advertisements"
     echo "hci0: active advertisements 0"
     echo "hci1: active advertisements 0"
 }
@@ -270,6 +276,49 @@ gone() {
     return 1
 }
 
+# bluetoothd restarts under a --keep-running holder that waits for a reader: the waiting session
+# ends at once, and the holder's next session is served through the restarted bluetoothd.
+restart() {
+    local out=$logs/restart holder_pid reader_status holder_status left=false served=false registered uri
+    "$bin/mdoc-holder" present --yes --no-qr --keep-running --log-level debug --transport bluez:hci0 \
+        --ble-mode peripheral --timeout "$program_timeout" --credential "$work/mdl.mdoc" >"$out.holder.out" 2>"$out.holder.err" &
+    holder_pid=$!
+    if ! wait_until "$program_timeout" grep -q 'advertising through bluetoothd' "$out.holder.err"; then
+        say "restart: FAILED: the holder did not advertise"
+        kill "$holder_pid" 2>/dev/null
+        wait "$holder_pid" 2>/dev/null
+        return 1
+    fi
+    bash scripts/bluez-vm-guest.sh bluetoothd "$logs" 1 || { say "restart: bluetoothd did not start again"; kill "$holder_pid"; return 1; }
+    # The first session's application and advertisement went with the old bluetoothd, so the
+    # holder's unregistration of them is refused: the count keeps them, as abandoned once the
+    # holder has gone.
+    abandoned_applications=$((abandoned_applications + 1))
+    abandoned_advertisements=$((abandoned_advertisements + 1))
+    # bluetoothd is back with both adapters powered: the waiting session must have ended by now.
+    grep -q 'bluetoothd left the D-Bus system bus' "$out.holder.err" && left=true
+    # The next session that registered with the new bluetoothd, and its engagement.
+    if wait_until "$program_timeout" bash -c "[ \$(grep -c 'advertising through bluetoothd' '$out.holder.err') -ge 2 ]"; then
+        uri=$(grep '^mdoc:' "$out.holder.out" | tail -1)
+        "$bin/mdoc-reader" request "$uri" --json --log-level debug --transport bluez:hci1 --ble-mode peripheral \
+            --timeout "$program_timeout" "${trust[@]}" --preset age-over-18 >"$out.reader.out" 2>"$out.reader.err"
+        reader_status=$?
+        [ "$reader_status" = 0 ] && grep -q '"outcome" *: *"verified"' "$out.reader.out" && served=true
+    fi
+    kill -INT "$holder_pid"
+    wait "$holder_pid"
+    holder_status=$?
+    registrations_settle
+    registered=$(registrations)
+    if $left && $served && [ "$holder_status" = 0 ] && [ "$registered" = "$(expected_registrations)" ]; then
+        say "restart: the waiting session ended when bluetoothd left; the next one was served and verified ($(tail -1 "$out.holder.err"))"
+        return 0
+    fi
+    say "restart: FAILED: ended at the restart: $left; next session served: $served (reader ${reader_status:-not run});" \
+        "holder status $holder_status; $(echo "$registered" | tr '\n' ' ')"
+    return 1
+}
+
 # bluetoothd as Debian ships it: both programs must warn of its several ATT bearers.
 bearers() {
     local out=$logs/bearers outcome
@@ -321,6 +370,8 @@ run() {
             return $status ;;
         slots)
             with_slots_taken refused "$name" "all advertising slots are in use" ;;
+        restart)
+            restart ;;
         bearers)
             bearers ;;
         *)
@@ -331,7 +382,7 @@ run() {
 
 names=("$@")
 [ ${#names[@]} -gt 0 ] || names=(peripheral-status peripheral-state peripheral-holder central-status central-state
-    central-holder mixed-peripheral mixed-central reader-gone holder-gone powered-off slots bearers)
+    central-holder mixed-peripheral mixed-central reader-gone holder-gone restart powered-off slots bearers)
 failures=()
 for name in "${names[@]}"; do
     run "$name" || failures+=("$name")
