@@ -8,20 +8,12 @@ struct IssuerSignedElements: ReportRun {
     let nameSpace: String
     /// The items as the document holds them.
     let items: [EmbeddedCBOR<IssuerSignedItem>]
-    /// Whether issuer data authentication vouches for each item, by position.
+    /// Whether issuer data authentication vouches for each item, by position; an item past the
+    /// end is not issuer-authenticated.
     let issuerAuthenticated: [Bool]
     /// Whether the document passed issuer data and device authentication: an element is
     /// verified when it is issuer-authenticated as well (9.1.3).
     let documentVerified: Bool
-
-    /// The elements of `items`; an item past the end of `issuerAuthenticated` is not
-    /// issuer-authenticated.
-    init(nameSpace: String, items: [EmbeddedCBOR<IssuerSignedItem>], issuerAuthenticated: [Bool], documentVerified: Bool) {
-        self.nameSpace = nameSpace
-        self.items = items
-        self.issuerAuthenticated = issuerAuthenticated
-        self.documentVerified = documentVerified
-    }
 
     var count: Int { items.count }
 
