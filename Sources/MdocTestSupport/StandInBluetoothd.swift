@@ -13,7 +13,7 @@ public final class StandInBluetoothd: Sendable {
     private let process: HelperProcess
 
     /// Starts the stand-in with `options` (`--no-adapter`, `--powered-off`,
-    /// `--advertising-slots N`, `--deny`). Throws when Python, dbus-fast or dbus-daemon is
+    /// `--advertising-slots N`, `--deny`, `--register-delay S`). Throws when Python, dbus-fast or dbus-daemon is
     /// missing (`pip install -r Tests/Interop/requirements.txt`, `apt-get install dbus-daemon`).
     public init(_ options: [String] = []) throws {
         let process = try HelperProcess(["python3", "Tests/Interop/bluez/bluetoothd_standin.py"] + options, in: Vectors.repositoryRoot, timeout: Self.startTimeout)

@@ -9,6 +9,10 @@ final class BlueZRegistration: Sendable {
     private struct State: Sendable {
         var hasApplication = false
         var hasAdvertisement = false
+        /// The registration calls sent, each done once bluetoothd answered it (and the answer
+        /// was recorded above): the unregistration waits for them, so that what bluetoothd
+        /// registers after the session was closed is unregistered too.
+        var calls: [EventLoopFuture<Void>] = []
         /// The unregistration, once started: later calls share it.
         var unregistration: EventLoopFuture<Void>?
     }
@@ -31,26 +35,51 @@ final class BlueZRegistration: Sendable {
     /// GattManager1.RegisterApplication: bluetoothd reads the objects and hosts the service.
     func registerApplication() async throws(BLEError) {
         do {
-            _ = try await connection.call(BlueZInterface.service, adapterPath, BlueZInterface.gattManager, "RegisterApplication",
-                                          [.objectPath(application.path), .properties([])])
+            try await register(BlueZInterface.gattManager, "RegisterApplication", application.path) { $0.hasApplication = true }
         } catch {
             throw BlueZRadio.failure(error, "registering the GATT application on \(adapterName)")
         }
-        state.withLockedValue { $0.hasApplication = true }
         logger.debug("GATT application registered with bluetoothd", metadata: ["path": "\(application.path)"])
     }
 
     /// LEAdvertisingManager1.RegisterAdvertisement of the service UUID.
     func registerAdvertisement() async throws(BLEError) {
         do {
-            _ = try await connection.call(BlueZInterface.service, adapterPath, BlueZInterface.advertisingManager, "RegisterAdvertisement",
-                                          [.objectPath(application.advertisementPath), .properties([])])
+            try await register(BlueZInterface.advertisingManager, "RegisterAdvertisement", application.advertisementPath) {
+                $0.hasAdvertisement = true
+            }
         } catch where error.name == BlueZInterface.notPermittedError {
             throw BlueZRadio.slotsExhausted(adapterName, error.description)
         } catch {
             throw BlueZRadio.failure(error, "registering the advertisement on \(adapterName)")
         }
-        state.withLockedValue { $0.hasAdvertisement = true }
+    }
+
+    /// Calls `member` of `manager` with the object at `path` and, once bluetoothd answered it,
+    /// records the registration with `registered`, before an unregistration started in the
+    /// meantime looks. Refused once the unregistration has started.
+    private func register(
+        _ manager: String, _ member: String, _ path: String, registered: @escaping @Sendable (inout State) -> Void
+    ) async throws(DBusError) {
+        let eventLoop = connection.eventLoop
+        let answer = state.withLockedValue { state -> EventLoopPromise<Void>? in
+            guard state.unregistration == nil else { return nil }
+            let answered = eventLoop.makePromise(of: Void.self)
+            state.calls.append(answered.futureResult)
+            return answered
+        }
+        guard let answered = answer else {
+            throw DBusError(name: DBusError.noReplyName, message: "the session was closed before \(member)")
+        }
+        let state = state
+        connection.send(BlueZInterface.service, adapterPath, manager, member, [.objectPath(path), .properties([])])
+            .map { _ in state.withLockedValue(registered) }
+            .cascade(to: answered)
+        do {
+            try await answered.futureResult.get()
+        } catch {
+            throw error as? DBusError ?? DBusError.connection("\(error)")
+        }
     }
 
     /// Stops advertising; the application stays.
@@ -80,14 +109,19 @@ final class BlueZRegistration: Sendable {
     @discardableResult
     func unregister() -> EventLoopFuture<Void> {
         let eventLoop = connection.eventLoop
-        let (started, unregistration) = state.withLockedValue { state -> (EventLoopPromise<Void>?, EventLoopFuture<Void>) in
-            if let unregistration = state.unregistration { return (nil, unregistration) }
+        let (started, calls, unregistration) = state.withLockedValue {
+            state -> (EventLoopPromise<Void>?, [EventLoopFuture<Void>], EventLoopFuture<Void>) in
+            if let unregistration = state.unregistration { return (nil, [], unregistration) }
             let promise = eventLoop.makePromise(of: Void.self)
             state.unregistration = promise.futureResult
-            return (promise, promise.futureResult)
+            return (promise, state.calls, promise.futureResult)
         }
         if let started {
-            started.completeWith(performUnregistration(hadApplication: state.withLockedValue { $0.hasApplication }))
+            // A registration bluetoothd has not answered yet may still succeed: undo it too.
+            let state = state
+            started.completeWith(EventLoopFuture.whenAllComplete(calls, on: eventLoop).flatMap { [self] _ in
+                performUnregistration(hadApplication: state.withLockedValue { $0.hasApplication })
+            })
         }
         return unregistration
     }

@@ -27,7 +27,7 @@ one ATT bearer, as bluetoothd does with [GATT] Channels = 1 (with more, bluetoot
 message's chunks over several bearers and loses their order; docs/bluez.md).
 
 Usage: bluetoothd_standin.py [--no-adapter] [--powered-off] [--advertising-slots N] [--deny]
-                             [--sim-namespace NS]
+                             [--register-delay S] [--sim-namespace NS]
 
 It prints `address <bus address>` once it owns org.bluez, then one line per registration
 (`registered application PATH`, `unregistered advertisement PATH`, `abandoned application
@@ -464,6 +464,8 @@ class StandInBluetoothd:
                 registration.services.append((uuid, characteristics))
             if not registration.services:
                 raise DBusReplyError("org.bluez.Error.InvalidArguments", "No GATT service in the application")
+            # A slow bluetoothd: the program's other calls are answered meanwhile.
+            await asyncio.sleep(self.options.register_delay)
             self.registrations[key] = registration
             self.report(f"registered application {path}")
             return Message.new_method_return(message)
@@ -671,6 +673,8 @@ def parse(arguments):
     parser.add_argument("--advertising-slots", type=int, default=4, help="advertising instances the adapter supports")
     parser.add_argument("--deny", action="store_true", help="answer every call AccessDenied, as a bus policy that refuses the user")
     parser.add_argument("--sim-namespace", help="the sim namespace (default: $MDOC_SIM_NAMESPACE)")
+    parser.add_argument("--register-delay", type=float, default=0,
+                        help="seconds RegisterApplication takes after reading the application, other calls answered meanwhile")
     return parser.parse_args(arguments)
 
 
