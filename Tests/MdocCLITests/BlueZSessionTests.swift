@@ -30,10 +30,11 @@ struct BlueZSessionTests {
     }
 
     /// `mdoc-holder present` with the demo mDL, waiting for a reader, and its engagement.
-    static func holder(_ arguments: [String], environment: [String: String]) async throws -> (BackgroundProgram, String) {
+    /// `consent`: `--yes`, else the holder asks on its input.
+    static func holder(_ arguments: [String], environment: [String: String], consent: Bool = true) async throws -> (BackgroundProgram, String) {
         let holder = try BackgroundProgram("mdoc-holder", [
-            "present", "--credential", "Certs/demo/mdl.mdoc", "--yes", "--no-qr", "--log-level", "debug",
-        ] + arguments, environment: environment)
+            "present", "--credential", "Certs/demo/mdl.mdoc", "--no-qr", "--log-level", "debug",
+        ] + (consent ? ["--yes"] : []) + arguments, environment: environment)
         guard let uri = await holder.firstLine(startingWith: "mdoc:", timeout: 60) else {
             throw LiveSessionError("mdoc-holder printed no mdoc: URI: \(await holder.terminate().standardError)")
         }
@@ -120,6 +121,26 @@ struct BlueZSessionTests {
         #expect(report.contains { $0.hasPrefix("unregistered application ") }, "\(report)")
         #expect(!report.contains { $0.hasPrefix("abandoned ") }, "\(report)")
         #expect(report.last == "registrations 0", "\(report)")
+    }
+
+    @Test("a reader whose link through bluetoothd is in use ends at once when bluetoothd leaves the bus")
+    func bluetoothdLeavesDuringALink() async throws {
+        let bluetoothd = try Bluetoothd()
+        // The holder serves on sim and asks for consent on its input: the reader's link through
+        // bluetoothd stays in use, the request delivered, until it is answered.
+        let (holder, uri) = try await Self.holder(["--transport", "sim", "--ble-mode", "peripheral", "--timeout", "600"],
+                                                  environment: bluetoothd.environment, consent: false)
+        let reader = try BackgroundProgram("mdoc-reader", [
+            "request", uri, "--preset", "age-over-18", "--json", "--timeout", "600", "--transport", "bluez", "--ble-mode", "peripheral",
+        ] + HCISessionTests.trust, environment: bluetoothd.environment)
+        #expect(await holder.waitForOutput(containing: "Release [a]ll", timeout: 60), "\(holder.standardError)")
+        bluetoothd.standIn.restart()
+        // Far sooner than the reader's 600 s: only bluetoothd leaving can end it within this.
+        let readerResult = await reader.wait(timeout: 60)
+        _ = await holder.terminate()
+        _ = bluetoothd.stop()
+        #expect(readerResult.status == 8, "\(readerResult.standardError)")
+        #expect(readerResult.standardError.contains("bluetoothd left the D-Bus system bus"), "\(readerResult.standardError)")
     }
 
     @Test("Ctrl-C while bluetoothd has not answered RegisterApplication yet: the application is unregistered once it has")
