@@ -116,8 +116,7 @@ public struct DocumentReport: Sendable {
         var deviceFailed = false
         var deviceAuthenticated = false
         checks.forEachOutcome { kind, outcome in
-            let passed: Bool
-            if case .passed = outcome { passed = true } else { passed = false }
+            let passed = outcome.isPassed
             switch kind.mechanism {
             case .issuerDataAuthentication:
                 guard passed else {

@@ -178,8 +178,7 @@ public struct DocumentVerification {
         var issuerSignature = false
         var deviceAuthenticated = false
         report.checks.forEachOutcome { kind, outcome in
-            let passed: Bool
-            if case .passed = outcome { passed = true } else { passed = false }
+            let passed = outcome.isPassed
             switch kind.mechanism {
             case .issuerDataAuthentication:
                 // An element is authenticated only when the MSO that vouches for it is: its

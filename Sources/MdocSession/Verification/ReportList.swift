@@ -19,27 +19,26 @@ public struct ReportList<Element: Sendable>: Sendable {
     /// The runs, in order; none is empty.
     private(set) var runs: [Run]
     /// The number of entries.
-    public private(set) var count: Int
+    public var count: Int {
+        runs.reduce(values.count) { $0 + $1.entries.count }
+    }
 
     /// An empty list.
     public init() {
         values = []
         runs = []
-        count = 0
     }
 
     /// A list of `elements`, in order.
     public init<S: Sequence>(_ elements: S) where S.Element == Element {
         values = Array(elements)
         runs = []
-        count = values.count
     }
 
     /// Appends the entries `run` builds.
     mutating func append(run: some ReportRun<Element>) {
         guard run.count > 0 else { return }
         runs.append(Run(valuesBefore: values.count, entries: run))
-        count += run.count
     }
 }
 
@@ -102,14 +101,11 @@ extension ReportList: RangeReplaceableCollection {
     /// Appends `element`.
     public mutating func append(_ element: Element) {
         values.append(element)
-        count += 1
     }
 
     /// Appends `elements` in order.
     public mutating func append<S: Sequence>(contentsOf elements: S) where S.Element == Element {
-        let before = values.count
         values.append(contentsOf: elements)
-        count += values.count - before
     }
 
     /// Replaces the entries in `range` with `elements`; the list then holds values only.

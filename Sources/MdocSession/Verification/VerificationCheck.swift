@@ -27,6 +27,12 @@ public struct VerificationCheck: Sendable, Hashable, CustomStringConvertible {
         public static func failed(_ code: VerificationFailure.Code, _ reason: String) -> Outcome {
             .failed(VerificationFailure(code, reason))
         }
+
+        /// `true` for ``passed``.
+        var isPassed: Bool {
+            if case .passed = self { return true }
+            return false
+        }
     }
 
     /// Text of a check kept in its parts until it is read, so that verifying thousands of
@@ -93,10 +99,7 @@ public struct VerificationCheck: Sendable, Hashable, CustomStringConvertible {
     }
 
     /// `true` when the check passed.
-    public var passed: Bool {
-        if case .passed = outcome { return true }
-        return false
-    }
+    public var passed: Bool { outcome.isPassed }
 
     /// `true` when the check failed.
     public var failed: Bool {
