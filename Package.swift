@@ -230,7 +230,7 @@ let package = Package(
         .executableTarget(
             name: "mdoc",
             dependencies: [
-                "MdocCBOR", "MdocModel", "MdocTerminal", "MdocCommandLine",
+                "MdocCBOR", "MdocModel", "MdocPosix", "MdocTerminal", "MdocCommandLine",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ],
             swiftSettings: strictSettings

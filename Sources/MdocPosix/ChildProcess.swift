@@ -1,5 +1,10 @@
 import CSpawnShims
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
+import Dispatch
 import Glibc
 import NIOConcurrencyHelpers
 
@@ -26,6 +31,8 @@ package final class ChildProcess: Sendable {
         case file(String)
         /// /dev/null.
         case discarded
+        /// Where this process's own goes.
+        case inherited
     }
 
     /// How a child ended.
@@ -110,7 +117,15 @@ package final class ChildProcess: Sendable {
         processIdentifier = pid
         outputDescriptor = output[0] >= 0 ? output[0] : nil
         state = NIOLockedValueBox(State(termination: nil, input: input[1]))
-        Thread.detachNewThread { [self] in awaitEnd() }
+        do throws(SystemCall.Errno) {
+            try DetachedThread.start { [self] in awaitEnd() }
+        } catch {
+            // Nothing would learn of its end: the child goes now, reaped here.
+            kill(pid, SIGKILL)
+            var status: Int32 = 0
+            _ = SystemCall.make { waitpid(pid, &status, 0) }
+            throw HelperProcessError("cannot wait for \(executable): no thread (\(String(cString: strerror(error.code))))")
+        }
     }
 
     deinit {
@@ -125,6 +140,15 @@ package final class ChildProcess: Sendable {
 
     /// How the child ended, or nil while it runs.
     package var termination: Termination? { state.withLockedValue { $0.termination } }
+
+    /// Waits for the child to end; its termination.
+    package func wait() -> Termination {
+        while true {
+            if let termination { return termination }
+            ended.wait()
+            ended.signal()
+        }
+    }
 
     /// Waits up to `timeout` seconds for the child to end; its termination, or nil.
     @discardableResult
@@ -189,6 +213,8 @@ package final class ChildProcess: Sendable {
             posix_spawn_file_actions_addopen(&actions, descriptor, path, O_WRONLY | O_CREAT | O_TRUNC, 0o600)
         case .discarded:
             posix_spawn_file_actions_addopen(&actions, descriptor, "/dev/null", O_WRONLY, 0)
+        case .inherited:
+            break
         }
     }
 }

@@ -1,5 +1,11 @@
 import ArgumentParser
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
+import Glibc
+import MdocPosix
 import MdocTerminal
 
 /// `mdoc demo`: the main job end to end, with the real programs as separate processes.
@@ -51,79 +57,76 @@ struct Demo: ParsableCommand {
                      ["issue", "--pki", dir, "--doctype", "org.iso.18013.5.1.mDL", "--data", dataFile, "--out", credential])
         }
 
-        let holder = Process()
-        holder.executableURL = Self.program("mdoc-holder")
-        holder.arguments = [
+        let holder = try start("mdoc-holder", [
             "present", "--credential", credential, "--yes", "--ble-mode", bleMode,
             "--trust-readers", "\(dir)/reader-root.pem", "--timeout", "30",
-        ]
-        let holderOutput = Pipe()
-        holder.standardOutput = holderOutput
-        try start(holder)
+        ], standardOutput: .pipe)
         defer {
-            if holder.isRunning { holder.terminate() }
+            if holder.isRunning { holder.signal(SIGTERM) }
         }
 
         // Pass the holder's output through (the QR code) until its mdoc: URI line.
-        let lines = LineReader(holderOutput.fileHandleForReading)
+        let lines = HolderOutput(holder)
         var uri: String? = nil
         while uri == nil, let line = lines.next() {
             ProgramOutput.standardOutput.writeLine(TerminalText(lines: line))
             if line.hasPrefix("mdoc:") { uri = line }
         }
         guard let uri else {
-            holder.waitUntilExit()
-            throw ProgramFailure(.sessionFailed, "mdoc-holder ended without an engagement (status \(holder.terminationStatus))")
+            let status = holder.wait().status
+            throw ProgramFailure(.sessionFailed, "mdoc-holder ended without an engagement (status \(status))")
         }
-        let relay = Thread {
-            while let line = lines.next() { ProgramOutput.standardOutput.writeLine(TerminalText(lines: line)) }
+        do throws(SystemCall.Errno) {
+            try DetachedThread.start {
+                while let line = lines.next() { ProgramOutput.standardOutput.writeLine(TerminalText(lines: line)) }
+            }
+        } catch {
+            throw ProgramFailure(.sessionFailed, "cannot pass mdoc-holder's output through: no thread (errno \(error.code))")
         }
-        relay.start()
 
-        let reader = Process()
-        reader.executableURL = Self.program("mdoc-reader")
-        reader.arguments = [
+        let reader = try start("mdoc-reader", [
             "request", uri, "--preset", preset, "--ble-mode", bleMode, "--trust", "\(dir)/iaca.pem",
             "--reader-cert", "\(dir)/reader.pem", "--reader-key", "\(dir)/reader-key.pem",
-        ]
-        try start(reader)
-        reader.waitUntilExit()
-        holder.waitUntilExit()
-        guard reader.terminationStatus == 0 else {
-            throw ProgramFailure(
-                ExitStatus(rawValue: reader.terminationStatus) ?? .sessionFailed,
-                "mdoc-reader ended with status \(reader.terminationStatus)")
+        ])
+        let readerStatus = reader.wait().status
+        let holderStatus = holder.wait().status
+        guard readerStatus == 0 else {
+            throw ProgramFailure(ExitStatus(rawValue: readerStatus) ?? .sessionFailed, "mdoc-reader ended with status \(readerStatus)")
         }
-        guard holder.terminationStatus == 0 else {
-            throw ProgramFailure(.sessionFailed, "mdoc-holder ended with status \(holder.terminationStatus)")
+        guard holderStatus == 0 else {
+            throw ProgramFailure(.sessionFailed, "mdoc-holder ended with status \(holderStatus)")
         }
     }
 
-    /// Starts `process`, whose program must be installed next to this one; a failure names the
+    /// Starts `program`, which must be installed next to this one, in this process's folder and
+    /// environment, with no input and its standard error on this process's; a failure names the
     /// path and the system's reason.
-    private func start(_ process: Process) throws(ProgramFailure) {
-        let path = process.executableURL?.path ?? ""
+    private func start(
+        _ program: String, _ arguments: [String], standardOutput: ChildProcess.Destination = .inherited
+    ) throws(ProgramFailure) -> ChildProcess {
+        let path = Self.program(program)
         guard access(path, X_OK) == 0 else {
             throw ProgramFailure(
                 .sessionFailed, "cannot start \(path): \(String(cString: strerror(errno))) (mdoc runs the programs installed next to it)")
         }
         do {
-            try process.run()
+            let child = try ChildProcess(
+                executable: path, arguments, environment: ProcessInfo.processInfo.environment,
+                directory: FileManager.default.currentDirectoryPath,
+                standardOutput: standardOutput, standardError: .inherited)
+            child.closeInput()
+            return child
         } catch {
-            throw ProgramFailure(.sessionFailed, "cannot start \(path)")
+            throw ProgramFailure(.sessionFailed, "cannot start \(path): \(error)")
         }
     }
 
     /// Runs a program to completion, failing the demo when it fails.
     private func step(_ what: String, _ program: String, _ arguments: [String]) throws(ProgramFailure) {
         ProgramOutput.standardError.write("mdoc: \(what)\n")
-        let process = Process()
-        process.executableURL = Self.program(program)
-        process.arguments = arguments
-        try start(process)
-        process.waitUntilExit()
-        guard process.terminationStatus == 0 else {
-            throw ProgramFailure(ExitStatus(rawValue: process.terminationStatus) ?? .badTrustInput, "\(program) failed")
+        let status = try start(program, arguments).wait().status
+        guard status == 0 else {
+            throw ProgramFailure(ExitStatus(rawValue: status) ?? .badTrustInput, "\(program) failed")
         }
     }
 
@@ -132,44 +135,29 @@ struct Demo: ParsableCommand {
     private var dataFile: String {
         if let data { return data }
         if FileManager.default.fileExists(atPath: "Samples/mdl.json") { return "Samples/mdl.json" }
-        return Self.program("../share/swift-mdoc/Samples/mdl.json").standardizedFileURL.path
+        return URL(fileURLWithPath: Self.program("../share/swift-mdoc/Samples/mdl.json")).standardizedFileURL.path
     }
 
     /// A program installed next to this one.
-    private static func program(_ name: String) -> URL {
+    private static func program(_ name: String) -> String {
         URL(fileURLWithPath: "/proc/self/exe").resolvingSymlinksInPath()
-            .deletingLastPathComponent().appendingPathComponent(name)
+            .deletingLastPathComponent().appendingPathComponent(name).path
     }
 }
 
-/// Lines from a file handle, read as they arrive.
-private final class LineReader: @unchecked Sendable {
-    private let handle: FileHandle
-    private var buffer: [UInt8] = []
-    private let lock = NSLock()
+/// The lines a child prints on its standard output pipe, read as they arrive.
+private struct HolderOutput: Sendable {
+    private let child: ChildProcess
+    private let lines: InputLines
+    private let cancellation = InputLines.Cancellation()
 
-    init(_ handle: FileHandle) {
-        self.handle = handle
+    init(_ child: ChildProcess) {
+        self.child = child
+        lines = InputLines(fileDescriptor: child.outputDescriptor ?? -1)
     }
 
     /// The next line without its newline, or nil at the end of the output.
     func next() -> String? {
-        lock.lock()
-        defer { lock.unlock() }
-        while true {
-            if let newline = buffer.firstIndex(of: UInt8(ascii: "\n")) {
-                let line = String(decoding: buffer[..<newline], as: UTF8.self)
-                buffer.removeSubrange(...newline)
-                return line
-            }
-            let chunk = handle.availableData
-            if chunk.isEmpty {
-                guard !buffer.isEmpty else { return nil }
-                let line = String(decoding: buffer, as: UTF8.self)
-                buffer.removeAll()
-                return line
-            }
-            buffer.append(contentsOf: chunk)
-        }
+        lines.readLine(until: cancellation)
     }
 }

@@ -1,4 +1,8 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
 import MdocPosix
 
 /// Linked Bumble virtual LE controllers on loopback TCP ports, for ``LEHost``s to open with
@@ -39,8 +43,12 @@ package final class VirtualControllers: Sendable {
     /// threads while Python starts, or every other task of the process stalls meanwhile.
     package static func start(count: Int = 2, checkout: String) async throws -> VirtualControllers {
         try await withCheckedThrowingContinuation { continuation in
-            Thread.detachNewThread {
-                continuation.resume(with: Result { try VirtualControllers(count: count, checkout: checkout) })
+            do throws(SystemCall.Errno) {
+                try DetachedThread.start {
+                    continuation.resume(with: Result { try VirtualControllers(count: count, checkout: checkout) })
+                }
+            } catch {
+                continuation.resume(throwing: HelperProcessError("cannot start Bumble's controllers: no thread (errno \(error.code))"))
             }
         }
     }

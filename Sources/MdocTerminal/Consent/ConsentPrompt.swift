@@ -1,3 +1,4 @@
+import MdocPosix
 import MdocPresentation
 import MdocSession
 
@@ -7,7 +8,11 @@ import Glibc
 import Darwin
 #endif
 
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
 
 /// Asks the holder, line by line, which requested elements to release (ISO/IEC 18013-5 6.3.2.4,
 /// 8.3.2.1.2.1): shows the request, then `[a]ll / [n]one / [c]hoose`, and with `choose` a yes/no
@@ -62,10 +67,16 @@ public struct ConsentPrompt {
         let cancellation = InputLines.Cancellation()
         return await withTaskCancellationHandler {
             await withCheckedContinuation { (continuation: CheckedContinuation<ElementSelection, Never>) in
-                let thread = Thread {
-                    continuation.resume(returning: standard(output: output, lines: lines, cancellation: cancellation).ask(request))
+                do throws(SystemCall.Errno) {
+                    try DetachedThread.start {
+                        continuation.resume(returning: standard(output: output, lines: lines, cancellation: cancellation).ask(request))
+                    }
+                } catch {
+                    FileDescriptorWriter.writeAll(
+                        "\nCannot ask: the system has no thread for the question (errno \(error.code)); nothing will be sent.\n",
+                        to: output.fileDescriptor)
+                    continuation.resume(returning: .none)
                 }
-                thread.start()
             }
         } onCancel: {
             cancellation.cancel()
