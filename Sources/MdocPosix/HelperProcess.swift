@@ -1,4 +1,9 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
+import Glibc
 
 /// A helper program run beside this process (Bumble virtual controllers, Python peers,
 /// dbus-daemon): started with a pipe on its standard input, so that it can end when this process

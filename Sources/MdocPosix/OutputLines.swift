@@ -1,4 +1,9 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
+import Glibc
 
 /// Reads the lines a helper process (Python peers, dbus-daemon) prints, with a deadline, from
 /// the read end of its standard output pipe.

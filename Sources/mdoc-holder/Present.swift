@@ -9,7 +9,11 @@ import MdocPresentation
 import MdocSession
 import MdocTerminal
 
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
 
 /// `mdoc-holder present`: one presentation (or several, with `--keep-running`) over a BLE bearer.
 struct Present: AsyncParsableCommand {

@@ -2,7 +2,11 @@ import ArgumentParser
 import MdocSession
 import MdocTerminal
 
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
 
 extension CredentialStore {
     /// The store of this process (``UserDirectories/credentials`` under its environment).

@@ -3,7 +3,11 @@ import MdocCrypto
 import MdocModel
 import MdocTerminal
 
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
 
 extension CertificateBuilder.Deviation: ExpressibleByArgument {}
 
@@ -46,7 +50,7 @@ struct TestDocumentSigner {
     /// `email:...`).
     static func alternativeName(_ certificate: Certificate) -> CertificateBuilder.AlternativeName? {
         guard let text = certificate.extensions.first(where: { $0.oid == "2.5.29.18" })?.text,
-            let first = text.split(separator: ";").first?.trimmingCharacters(in: .whitespaces)
+            let first = text.split(separator: ";").first.map({ String($0).trimmingASCIIWhitespace() })
         else { return nil }
         if first.hasPrefix("URI:") { return .uri(String(first.dropFirst(4))) }
         if first.hasPrefix("email:") { return .email(String(first.dropFirst(6))) }
@@ -57,7 +61,7 @@ struct TestDocumentSigner {
     /// (`Full Name: URI:...`).
     static func crlDistributionPoint(_ certificate: Certificate) -> String? {
         guard let text = certificate.extensions.first(where: { $0.oid == "2.5.29.31" })?.text,
-            let start = text.range(of: "URI:")
+            let start = text.firstRange(of: "URI:")
         else { return nil }
         return String(text[start.upperBound...].prefix { $0 != ";" && $0 != " " })
     }

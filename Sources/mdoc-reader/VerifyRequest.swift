@@ -5,7 +5,11 @@ import MdocModel
 import MdocSession
 import MdocTerminal
 
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
 
 /// `mdoc-reader verify-request`: verify a stored DeviceRequest's reader authentication offline,
 /// as a holder decides on it.

@@ -9,6 +9,11 @@ import Testing
 @Suite struct OptionalLibraryTests {
     static let optionalLibraries = ["libzbar", "libpng16", "libjpeg", "libbluetooth", "libsystemd", "libX11", "libv4l2", "libdbus-1"]
 
+    /// Foundation beyond FoundationEssentials: CoreFoundation's libFoundation, and the
+    /// internationalization library with ICU and its data. The programs use FoundationEssentials
+    /// alone; loading the rest costs each start a few milliseconds.
+    static let fullFoundation = ["libFoundation.so", "libFoundationInternationalization.so", "lib_FoundationICU.so"]
+
     /// The objects the dynamic linker loaded for a run, by file name.
     private static func loadedObjects(_ result: ProgramRunner.Result) -> [String] {
         result.standardError.split(separator: "\n").compactMap { line in
@@ -29,6 +34,15 @@ import Testing
         let loaded = Self.loadedObjects(result)
         #expect(loaded.contains { $0.hasPrefix("libcrypto") }, "the log names the objects loaded: \(loaded)")
         #expect(loaded.filter { object in Self.optionalLibraries.contains { object.hasPrefix($0) } }.isEmpty, "\(loaded)")
+    }
+
+    @Test("no program loads Foundation beyond FoundationEssentials", arguments: ["mdoc", "mdoc-holder", "mdoc-reader", "mdoc-issuer", "mdoc-benchmark"])
+    func programLoadsFoundationEssentialsAlone(program: String) async throws {
+        let result = try await ProgramRunner.run(program, ["--version"], timeout: 20, environment: ["LD_DEBUG": "files"])
+        #expect(result.status == 0)
+        let loaded = Self.loadedObjects(result)
+        #expect(loaded.contains { $0.hasPrefix("libFoundationEssentials.so") }, "the log names the objects loaded: \(loaded)")
+        #expect(loaded.filter { object in Self.fullFoundation.contains { object.hasPrefix($0) } }.isEmpty, "\(loaded)")
     }
 
     @Test("mdoc inspect loads no camera, QR-image or Bluetooth library")
