@@ -1,8 +1,20 @@
 /// Collects the outcome of each (certificate, check) pair while a chain is validated; a failure
 /// replaces an earlier pass for the same pair and the first failure for a pair is kept.
 struct CertificateValidationReport {
+    /// The most passes one certificate of a path is given: its validity, four checks of its
+    /// place in the path, its signature algorithm, its critical extensions and its signature.
+    static let passesPerCertificate = 8
+    /// The passes a validated path is given as a whole: its length and its trust anchor.
+    static let passesPerPath = 2
+
     private var failures: [CertificateValidationFailure] = []
     private var passed: [CertificateValidationResult.PassedCheck] = []
+
+    /// Makes room for the passes of a path of up to `certificateCount` certificates at once,
+    /// rather than as they are recorded.
+    mutating func reserveCapacity(certificateCount: Int) {
+        passed.reserveCapacity(certificateCount * Self.passesPerCertificate + Self.passesPerPath)
+    }
 
     /// Whether `check` has failed for `certificate`. Certificates are told apart by their DER
     /// bytes, not their names, which two certificates of a path may share. A validation records
