@@ -49,6 +49,7 @@ struct CertificateValidationReport {
 
     /// The result, failures ordered by the failing certificate's position in `path`.
     func result(path: [Certificate]) -> CertificateValidationResult {
+        guard !failures.isEmpty else { return CertificateValidationResult(path: path, failures: [], passedChecks: passed) }
         let order = { (certificate: Certificate?) -> Int in certificate.flatMap { path.firstIndex(of: $0) } ?? path.count }
         let sorted = failures.enumerated().sorted { lhs, rhs in
             let (left, right) = (order(lhs.element.certificate), order(rhs.element.certificate))
