@@ -44,8 +44,8 @@ public struct DocumentVerification {
         case malformed(CBORError)
     }
 
-    /// The MSO once decoded, held by reference: the policies of this module read their fields of
-    /// it there instead of each copying the whole structure out.
+    /// The MSO once decoded, held by reference: the policies of this module read the fields they
+    /// need there instead of each copying the whole structure out.
     final class DecodedMobileSecurityObject {
         /// The MSO.
         let value: MobileSecurityObject
