@@ -67,17 +67,24 @@ enum COSEStructure {
     /// "Signature1" (RFC 9052 section 4.4), MAC_structure for "MAC0" (section 6.3). The byte
     /// strings carry `protectedBytes` and `payload` exactly as given.
     static func toBeAuthenticated(context: String, protectedBytes: [UInt8], externalAAD: [UInt8], payload: CBORBytes) -> [UInt8] {
-        CBOR.array([.textString(context), .byteString(protectedBytes), .byteString(externalAAD), .byteString(payload)]).encoded()
+        var structure = toBeAuthenticatedPrefix(
+            context: context, protectedBytes: protectedBytes, externalAAD: externalAAD, payloadCount: payload.count,
+            reservingPayload: true)
+        payload.withUnsafeBytes { structure.append(contentsOf: $0) }
+        return structure
     }
 
     /// The bytes of ``toBeAuthenticated(context:protectedBytes:externalAAD:payload:)`` that come
     /// before the payload's content: the array head, `context`, `protectedBytes` and `externalAAD`
     /// with their heads, and the head of a payload of `payloadCount` bytes. The payload's bytes
-    /// follow these to make the whole structure, so that it is hashed without copying them.
-    static func toBeAuthenticatedPrefix(context: String, protectedBytes: [UInt8], externalAAD: [UInt8], payloadCount: Int) -> [UInt8] {
+    /// follow these to make the whole structure, so that it is hashed without copying them;
+    /// with `reservingPayload`, the bytes returned have room for them to be appended.
+    static func toBeAuthenticatedPrefix(
+        context: String, protectedBytes: [UInt8], externalAAD: [UInt8], payloadCount: Int, reservingPayload: Bool = false
+    ) -> [UInt8] {
         // The head of an array of 4 elements: major type 4, argument 4 (RFC 8949 section 3).
         var prefix: [UInt8] = [0x84]
-        prefix.reserveCapacity(32 + protectedBytes.count + externalAAD.count)
+        prefix.reserveCapacity(32 + protectedBytes.count + externalAAD.count + (reservingPayload ? payloadCount : 0))
         CBOR.textString(context).encode(into: &prefix)
         CBOR.byteString(protectedBytes).encode(into: &prefix)
         CBOR.byteString(externalAAD).encode(into: &prefix)

@@ -23,7 +23,7 @@ extension Certificate {
         if OneHopPathValidation.restatesLoadedOpenSSL, summary.isComplete, summary.authorityKeyIdentifier?.namesIssuer != true,
             let verified = signatureVerification(with: publicKey)
         {
-            return OneHopPathValidation.namesItselfAsIssuer(self) && verified
+            return intrinsics.namesItselfAsIssuer && verified
         }
         guard let handle else { return false }
         let selfSigned = X509_self_signed(handle.pointer, 1) == 1

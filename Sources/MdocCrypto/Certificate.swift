@@ -24,6 +24,7 @@ public struct Certificate: Sendable, Hashable, CustomStringConvertible {
         let layout: CertificateLayout?
         let fields: CertificateFields
         let extensionSummary: ExtensionSummary
+        let intrinsics: CertificateIntrinsics
         let subject: String
         let issuer: String
         let commonName: String?
@@ -118,6 +119,9 @@ public struct Certificate: Sendable, Hashable, CustomStringConvertible {
             hasIssuerAlternativeName = extensions.map { X509v3_get_ext_by_NID($0, NID_issuer_alt_name, -1) >= 0 } ?? false
             isSelfIssued = X509_NAME_cmp(fields.subject, fields.issuer) == 0
             extensionSummary = ExtensionSummary(fields)
+            intrinsics = CertificateIntrinsics(
+                fields: fields, summary: extensionSummary, publicKey: publicKey, isSelfIssued: isSelfIssued,
+                signatureAlgorithm: signatureAlgorithm, criticalExtensionOIDs: criticalExtensionOIDs)
         }
 
         /// `seconds` as a date, or else `time` read (``X509Fields/date(_:field:)``).
@@ -148,6 +152,8 @@ public struct Certificate: Sendable, Hashable, CustomStringConvertible {
     var layout: CertificateLayout? { storage.layout }
     /// What path validation reads from the extensions.
     var extensionSummary: ExtensionSummary { storage.extensionSummary }
+    /// What chain validation asks of this certificate alone, answered when it was parsed.
+    var intrinsics: CertificateIntrinsics { storage.intrinsics }
 
     /// The DER encoding exactly as given.
     public var derRepresentation: [UInt8] { storage.derRepresentation }

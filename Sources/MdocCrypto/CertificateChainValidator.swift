@@ -78,14 +78,17 @@ public struct CertificateChainValidator: Sendable {
             )
             return report.result(path: chain)
         }
-        let known = trustAnchors + chain
+        report.reserveCapacity(certificateCount: chain.count + 1)
+        let oneHopAnchor = oneHop.anchor(for: chain, at: time)
+        // The certificates OpenSSL's path and errors point to, when OpenSSL validates the chain.
+        let known = oneHopAnchor == nil ? trustAnchors + chain : []
         let certificate = { (pointer: OpaquePointer?) -> Certificate? in
             guard let pointer else { return nil }
             return known.first { $0.handle?.pointer == pointer }
         }
         let path: [Certificate]
         let errors: [TrustStore.Error]
-        if let anchor = oneHop.anchor(for: chain, at: time) {
+        if let anchor = oneHopAnchor {
             path = [leaf, anchor]
             errors = []
         } else {

@@ -174,11 +174,11 @@ struct CertificateProfilePolicy {
         let algorithm = certificate.signatureAlgorithm
         report.record(
             certificate, .signatureAlgorithm,
-            failure: Certificate.SignatureAlgorithm.iso18013_5Allowed.contains(algorithm)
+            failure: certificate.intrinsics.hasAllowedSignatureAlgorithm
                 ? nil : "\(algorithm.name) (\(algorithm.oid)) is not ECDSA with SHA-256/384/512 or EdDSA",
             passed: .text(algorithm.name)
         )
-        let unhandled = certificate.criticalExtensionOIDs.filter { !Self.handledCriticalExtensions.contains($0) }
+        let unhandled = certificate.intrinsics.unhandledCriticalExtensionOIDs
         report.record(
             certificate, .criticalExtension,
             failure: unhandled.isEmpty ? nil : "unhandled critical extension \(unhandled.joined(separator: ", "))",

@@ -57,31 +57,24 @@ struct OneHopPathValidation {
         guard !leaf.isSelfIssued else { return false }
         // The anchor is self-signed as OpenSSL's trust check requires (its own signature is not
         // checked, below).
-        guard namesItselfAsIssuer(anchor) else { return false }
-        // The anchor issued the leaf: identifiers, algorithm, keyCertSign.
+        guard anchor.intrinsics.namesItselfAsIssuer else { return false }
+        // The anchor issued the leaf: identifiers, keyCertSign; the leaf's signature algorithm
+        // is one for the anchor's key type, which the signature check below establishes (it
+        // verifies nothing else, and the strict rules make the algorithm inside tbsCertificate
+        // the same).
         guard keyIdentifiersMatch(issued.authorityKeyIdentifier, issuer: root),
-            signatureAlgorithm(leaf.fields.tbsSignatureAlgorithm, isFor: anchor.publicKey),
             !root.keyUsageRejects(ExtensionSummary.keyCertSign)
         else { return false }
         // The leaf may be a CA or not, but no other kind (strict); the anchor must be a CA.
         let leafCA = caStatus(leaf), anchorCA = caStatus(anchor)
         guard leafCA == 0 || leafCA == 1, anchorCA == 1 else { return false }
         guard strictRulesHold(for: leaf, isLast: false), strictRulesHold(for: anchor, isLast: true),
-            hasNamedCurve(leaf.publicKey), hasNamedCurve(anchor.publicKey)
+            leaf.intrinsics.hasNamedCurve, anchor.intrinsics.hasNamedCurve
         else { return false }
         // Signatures and validity, anchor first as OpenSSL checks them; the anchor's own
         // signature is not checked (no X509_V_FLAG_CHECK_SS_SIGNATURE).
         return isValid(anchor, at: time) && leaf.signatureVerification(with: anchor.publicKey) == true
             && isValid(leaf, at: time)
-    }
-
-    /// What OpenSSL's `X509_self_signed` asks of a certificate besides its signature: it is
-    /// self-issued, its authority key identifier (if any) names its own key, and its signature
-    /// algorithm is one for its own key.
-    static func namesItselfAsIssuer(_ certificate: Certificate) -> Bool {
-        let summary = certificate.extensionSummary
-        return certificate.isSelfIssued && keyIdentifiersMatch(summary.authorityKeyIdentifier, issuer: summary)
-            && signatureAlgorithm(certificate.fields.tbsSignatureAlgorithm, isFor: certificate.publicKey)
     }
 
     /// OpenSSL's `X509_check_akid`, for identifiers without authorityCertIssuer or serial number
@@ -144,7 +137,7 @@ struct OneHopPathValidation {
 
     /// OpenSSL's `check_curve`: an elliptic-curve key must not have been given with explicit
     /// curve parameters.
-    private static func hasNamedCurve(_ key: PublicKey) -> Bool {
+    static func hasNamedCurve(_ key: PublicKey) -> Bool {
         guard key.curve.isWeierstrass else { return true }
         var explicit: Int32 = 0
         guard EVP_PKEY_get_int_param(key.key.pointer, "decoded-from-explicit", &explicit) == 1 else {

@@ -43,33 +43,42 @@ public struct SessionTranscriptBinding: Sendable {
     /// `#6.24(bstr .cbor ["DeviceAuthentication", SessionTranscript, DocType, DeviceNameSpacesBytes])`,
     /// with the transcript and DeviceNameSpacesBytes spliced in as received.
     public func deviceAuthenticationBytes(docType: String, deviceNameSpacesBytes: EmbeddedCBOR<DeviceNameSpaces>) -> [UInt8] {
-        Self.embeddedArray([
-            CBOR.textString(DeviceAuthentication.context).encoded(),
-            itemBytes,
-            CBOR.textString(docType).encoded(),
-            deviceNameSpacesBytes.cbor.encoded(),
-        ])
+        embeddedArray(count: 4, contentByteCount: docType.utf8.count + deviceNameSpacesBytes.bytes.count) { array in
+            CBOR.textString(DeviceAuthentication.context).encode(into: &array)
+            array += itemBytes
+            CBOR.textString(docType).encode(into: &array)
+            deviceNameSpacesBytes.cbor.encode(into: &array)
+        }
     }
 
     /// ReaderAuthenticationBytes (9.1.4):
     /// `#6.24(bstr .cbor ["ReaderAuthentication", SessionTranscript, ItemsRequestBytes])`, with the
     /// transcript and ItemsRequestBytes spliced in as received.
     public func readerAuthenticationBytes(itemsRequestBytes: EmbeddedCBOR<ItemsRequest>) -> [UInt8] {
-        Self.embeddedArray([
-            CBOR.textString(ReaderAuthentication.context).encoded(),
-            itemBytes,
-            itemsRequestBytes.cbor.encoded(),
-        ])
+        embeddedArray(count: 3, contentByteCount: itemsRequestBytes.bytes.count) { array in
+            CBOR.textString(ReaderAuthentication.context).encode(into: &array)
+            array += itemBytes
+            itemsRequestBytes.cbor.encode(into: &array)
+        }
     }
 
-    /// `#6.24(bstr .cbor [elements...])` for already-encoded elements; the array head is that of a
-    /// definite-length array of fewer than 24 elements (RFC 8949 3.1, major type 4).
-    private static func embeddedArray(_ elements: [[UInt8]]) -> [UInt8] {
-        var inner: [UInt8] = [0x80 | UInt8(elements.count)]
-        inner.reserveCapacity(1 + elements.reduce(0) { $0 + $1.count })
-        for element in elements {
-            inner += element
-        }
-        return CBOR.encodedCBOR(inner).encoded()
+    /// Room made in an embedded array, beyond the transcript and the contents of its other
+    /// elements, for the heads and the context string, all short.
+    private static let embeddedArrayOverhead = 64
+
+    /// `#6.24(bstr .cbor [elements...])` of `count` elements, fewer than 24, which `writeElements`
+    /// appends encoded to the array head (RFC 8949 section 3.1, major type 4); room is made at
+    /// once for the transcript, `contentByteCount` bytes of the other elements' contents and
+    /// their heads.
+    private func embeddedArray(count: Int, contentByteCount: Int, _ writeElements: (inout [UInt8]) -> Void) -> [UInt8] {
+        var array: [UInt8] = [0x80 | UInt8(count)]
+        array.reserveCapacity(Self.embeddedArrayOverhead + itemBytes.count + contentByteCount)
+        writeElements(&array)
+        // The heads of tag 24 (major type 6, argument 24 in one byte) and of the byte string.
+        var embedded: [UInt8] = [0xd8, 0x18]
+        embedded.reserveCapacity(Self.embeddedArrayOverhead + array.count)
+        CBOR.encodeByteStringHead(count: array.count, into: &embedded)
+        embedded += array
+        return embedded
     }
 }

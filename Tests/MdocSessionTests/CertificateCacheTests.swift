@@ -1,3 +1,4 @@
+import MdocCBOR
 import MdocCrypto
 @testable import MdocSession
 import MdocTestSupport
@@ -32,6 +33,25 @@ struct CertificateCacheTests {
         #expect(cache.count == CertificateCache.maximumEntries)
         _ = try cache.certificate(derEncoded: Self.variant(CertificateCache.maximumEntries))
         #expect(cache.count == 1)
+    }
+
+    @Test("certificates of one length and one signature, differing in one serial number byte, are told apart")
+    func sameTailDifferentBytes() throws {
+        let original = Vectors.annexD("ds_cert")
+        let serial = try #require(Hex.decode(try Certificate(derEncoded: original).serialNumber))
+        let start = try #require((0...(original.count - serial.count)).first { Array(original[$0..<($0 + serial.count)]) == serial })
+        let cache = CertificateCache()
+        var serials: Set<String> = []
+        // A byte near the start (compared in the first words) and the serial's last byte.
+        for position in [start + 1, start + serial.count - 1] {
+            var variant = original
+            variant[position] ^= 0x01
+            serials.insert(try cache.certificate(derEncoded: variant).serialNumber)
+        }
+        serials.insert(try cache.certificate(derEncoded: original).serialNumber)
+        #expect(serials.count == 3)
+        #expect(cache.count == 3)
+        #expect(try cache.certificate(derEncoded: original).derRepresentation == original)
     }
 
     @Test("bytes that are not a certificate are not cached")

@@ -16,10 +16,10 @@ final class CertificateCache: Sendable {
 
     private let entries = NIOLockedValueBox<[DER: Certificate]>([:])
 
-    /// A certificate's DER bytes as a key. Equal when all the bytes are; the hash takes the
-    /// length and the last ``hashedTailCount`` bytes, which end with the signature value (RFC
-    /// 5280 section 4.1.1.3) that tells two certificates of one issuer apart, so that a lookup
-    /// does not hash the whole certificate.
+    /// A certificate's DER bytes as a key. Equal when all the bytes are, compared eight at a
+    /// time; the hash takes the length and the last ``hashedTailCount`` bytes, which end with the
+    /// signature value (RFC 5280 section 4.1.1.3) that tells two certificates of one issuer
+    /// apart, so that a lookup does not hash the whole certificate.
     private struct DER: Hashable {
         let bytes: [UInt8]
 
@@ -29,6 +29,23 @@ final class CertificateCache: Sendable {
         func hash(into hasher: inout Hasher) {
             hasher.combine(bytes.count)
             bytes.withUnsafeBytes { hasher.combine(bytes: UnsafeRawBufferPointer(rebasing: $0.suffix(Self.hashedTailCount))) }
+        }
+
+        static func == (lhs: DER, rhs: DER) -> Bool {
+            guard lhs.bytes.count == rhs.bytes.count else { return false }
+            return lhs.bytes.withUnsafeBytes { left in
+                rhs.bytes.withUnsafeBytes { right in
+                    let wordSize = MemoryLayout<UInt64>.size
+                    let whole = left.count - left.count % wordSize
+                    for offset in stride(from: 0, to: whole, by: wordSize)
+                    where left.loadUnaligned(fromByteOffset: offset, as: UInt64.self)
+                        != right.loadUnaligned(fromByteOffset: offset, as: UInt64.self)
+                    {
+                        return false
+                    }
+                    return left[whole...].elementsEqual(right[whole...])
+                }
+            }
         }
     }
 

@@ -15,7 +15,8 @@ public struct DeviceAuthenticationPolicy: DocumentVerifierPolicy {
 
     /// Records the ``VerificationCheck/Kind/deviceAuthentication`` check, when the MSO decodes.
     public func evaluate(_ verification: inout DocumentVerification) {
-        guard let mso = verification.mobileSecurityObject() else { return }
+        guard let decoded = verification.decodedMobileSecurityObject() else { return }
+        let mso = decoded.value
         let deviceSigned = verification.document.deviceSigned
         switch deviceSigned.deviceAuth {
         case .deviceSignature: verification.deviceAuthenticationMethod = .signature

@@ -8,7 +8,8 @@ public struct DocTypePolicy: DocumentVerifierPolicy {
 
     /// Records the ``VerificationCheck/Kind/docType`` check, when the MSO decodes.
     public func evaluate(_ verification: inout DocumentVerification) {
-        guard let mso = verification.mobileSecurityObject() else { return }
+        guard let decoded = verification.decodedMobileSecurityObject() else { return }
+        let mso = decoded.value
         let docType = verification.document.docType
         verification.record(
             mso.docType == docType

@@ -26,7 +26,8 @@ public struct DocumentSignerRule: Sendable, Hashable, CustomStringConvertible {
 
     /// Every purpose accepted, one being enough: the standard ones, then the added ones.
     public var acceptedExtendedKeyUsages: [String] {
-        standardExtendedKeyUsages + addedExtendedKeyUsages.filter { !standardExtendedKeyUsages.contains($0) }
+        guard !addedExtendedKeyUsages.isEmpty else { return standardExtendedKeyUsages }
+        return standardExtendedKeyUsages + addedExtendedKeyUsages.filter { !standardExtendedKeyUsages.contains($0) }
     }
 
     /// `the EUDI PID rule (1.3.130.2.0.0.1.2, 1.0.23220.4.1.2, 1.0.18013.5.1.2)`, with the added

@@ -40,8 +40,19 @@ public struct DocumentVerification {
     /// Whether the MSO has been decoded, and how that went.
     private enum MSOState {
         case undecoded
-        case decoded(MobileSecurityObject)
+        case decoded(DecodedMobileSecurityObject)
         case malformed(CBORError)
+    }
+
+    /// The MSO once decoded, held by reference: the policies of this module read the fields they
+    /// need there instead of each copying the whole structure out.
+    final class DecodedMobileSecurityObject {
+        /// The MSO.
+        let value: MobileSecurityObject
+
+        init(_ value: MobileSecurityObject) {
+            self.value = value
+        }
     }
 
     /// Per name space, whether each returned IssuerSignedItem's digest matched the MSO's, by
@@ -136,24 +147,31 @@ public struct DocumentVerification {
     /// ``VerificationCheck/Kind/structure`` check. The policies that need the MSO call it and
     /// make none of their checks without it.
     public mutating func mobileSecurityObject() -> MobileSecurityObject? {
+        decodedMobileSecurityObject()?.value
+    }
+
+    /// The MSO as ``mobileSecurityObject()`` gives it, by reference.
+    mutating func decodedMobileSecurityObject() -> DecodedMobileSecurityObject? {
         switch mso {
         case .decoded(let mso):
             return mso
         case .malformed:
             return nil
         case .undecoded:
-            let path = CBORPath(components: [.key("documents"), .index(index), .key("issuerSigned")])
             do {
-                let decoded = try document.issuerSigned.mobileSecurityObjectBytes(at: path).value
+                let decoded = try document.issuerSigned.mobileSecurityObjectBytes().value
                 let validity = decoded.validityInfo
                 report.validity = DocumentReport.Validity(
                     signed: validity.signed.date, validFrom: validity.validFrom.date, validUntil: validity.validUntil.date,
                     expectedUpdate: validity.expectedUpdate?.date)
-                mso = .decoded(decoded)
-                return decoded
+                let held = DecodedMobileSecurityObject(decoded)
+                mso = .decoded(held)
+                return held
             } catch {
-                mso = .malformed(error)
-                record(VerificationCheck(.structure, subject: .structure("MobileSecurityObject"), outcome: .failed(.malformedStructure, "\(error)")))
+                // Located in the response only now that it is reported.
+                let located = error.prefixed(by: CBORPath(components: [.key("documents"), .index(index), .key("issuerSigned")]))
+                mso = .malformed(located)
+                record(VerificationCheck(.structure, subject: .structure("MobileSecurityObject"), outcome: .failed(.malformedStructure, "\(located)")))
                 return nil
             }
         }
@@ -171,7 +189,7 @@ public struct DocumentVerification {
     /// status the checks give it (9.3.1, 9.1.3). An MSO no policy asked for is decoded here, so
     /// that one that does not decode is always reported.
     mutating func finish() -> DocumentReport {
-        let msoDecoded = mobileSecurityObject() != nil
+        let msoDecoded = decodedMobileSecurityObject() != nil
         // One pass over the checks, building none: a report holds a check per element.
         var issuerChecksPassed = true
         var issuerCertificate = false

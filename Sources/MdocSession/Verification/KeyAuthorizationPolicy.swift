@@ -14,7 +14,8 @@ public struct KeyAuthorizationPolicy: DocumentVerifierPolicy {
 
     /// Records the checks, when the MSO decodes.
     public func evaluate(_ verification: inout DocumentVerification) {
-        guard let mso = verification.mobileSecurityObject() else { return }
+        guard let decoded = verification.decodedMobileSecurityObject() else { return }
+        let mso = decoded.value
         let authorizations = mso.deviceKeyInfo.keyAuthorizations
         var allAuthorized = true
         for (nameSpace, elements) in verification.document.deviceSigned.nameSpaces.value.nameSpaces {

@@ -9,7 +9,8 @@ public struct MSOValidityPolicy: DocumentVerifierPolicy {
 
     /// Records the ``VerificationCheck/Kind/validity`` check, when the MSO decodes.
     public func evaluate(_ verification: inout DocumentVerification) {
-        guard let mso = verification.mobileSecurityObject() else { return }
+        guard let decoded = verification.decodedMobileSecurityObject() else { return }
+        let mso = decoded.value
         let info = mso.validityInfo
         let time = verification.time
         let outcome: VerificationCheck.Outcome

@@ -43,7 +43,7 @@ public struct RevocationPolicy<Checker: RevocationChecker>: DocumentVerifierPoli
                 .revocation, subject: .issuerAuth, outcome: .skipped("the document signer chain did not validate to a trust anchor")))
             return
         }
-        let status = verification.mobileSecurityObject()?.additionalEntries[text: "status"]
+        let status = verification.decodedMobileSecurityObject()?.value.additionalEntries[text: "status"]
         let query = RevocationQuery(docType: verification.document.docType, certificatePath: path, status: status, time: verification.time)
         let check: VerificationCheck
         switch checker.status(of: query) {

@@ -17,7 +17,8 @@ public struct ValueDigestPolicy: DocumentVerifierPolicy {
 
     /// Records the checks, when the MSO decodes.
     public func evaluate(_ verification: inout DocumentVerification) {
-        guard let mso = verification.mobileSecurityObject() else { return }
+        guard let decoded = verification.decodedMobileSecurityObject() else { return }
+        let mso = decoded.value
         guard let algorithm = DigestAlgorithm(rawValue: mso.digestAlgorithm) else {
             verification.record(VerificationCheck(
                 .digestAlgorithm, subject: .mobileSecurityObject,

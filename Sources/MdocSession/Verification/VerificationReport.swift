@@ -59,11 +59,21 @@ public struct VerificationReport: Sendable {
     /// The most serious document outcome, or ``Outcome/noDocuments``.
     public var outcome: Outcome {
         if documents.isEmpty { return .noDocuments }
-        let outcomes = documents.map(\.outcome)
-        if outcomes.contains(.issuerAuthenticationFailed) { return .issuerAuthenticationFailed }
-        if outcomes.contains(.deviceAuthenticationFailed) { return .deviceAuthenticationFailed }
-        if outcomes.contains(.deviceAuthenticationNotChecked) { return .deviceAuthenticationNotChecked }
-        return .verified
+        // One pass, the worst outcome of any document winning, each document's outcome read once.
+        var outcome = Outcome.verified
+        for document in documents {
+            switch document.outcome {
+            case .issuerAuthenticationFailed:
+                return .issuerAuthenticationFailed
+            case .deviceAuthenticationFailed:
+                outcome = .deviceAuthenticationFailed
+            case .deviceAuthenticationNotChecked where outcome == .verified:
+                outcome = .deviceAuthenticationNotChecked
+            case .deviceAuthenticationNotChecked, .verified:
+                break
+            }
+        }
+        return outcome
     }
 
     /// Every failed check, prefixed with its document: `documents[0] (org.iso.18013.5.1.mDL): ...`.
