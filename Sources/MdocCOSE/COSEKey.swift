@@ -143,6 +143,15 @@ public struct COSEKey: CBORRepresentable, CustomStringConvertible, CustomReflect
         return try PublicKey(rawRepresentation: x, curve: curve)
     }
 
+    /// Calls `body` with ``publicKey()``, held for a Weierstrass key given by its coordinates in
+    /// an OpenSSL key object reused for the next such key (``PublicKey/withPublicKey(x:y:curve:_:)``):
+    /// for a key used once and dropped, such as the MSO deviceKey of a document being verified.
+    /// The checks and errors are those of ``publicKey()``.
+    package func withPublicKey<Result>(_ body: (PublicKey) -> Result) throws(CryptoError) -> Result {
+        guard let y, curve.isWeierstrass else { return body(try publicKey()) }
+        return try PublicKey.withPublicKey(x: x, y: y, curve: curve, body)
+    }
+
     /// The private key; throws `CryptoError.Code.invalidKey` when there is no `d` or when `d`
     /// does not belong to `x` (and `y`).
     public func privateKey() throws(CryptoError) -> PrivateKey {

@@ -2,8 +2,9 @@ import COpenSSL
 
 /// Owns one OpenSSL `EVP_PKEY` and frees it when the last reference goes.
 ///
-/// The key is never mutated after creation, so sharing it between threads is safe; that is why
-/// this class is `@unchecked Sendable`.
+/// The key is never changed once shared: only ``ECKeyObjectPool`` gives a key a new public point,
+/// and only while it holds the sole reference. Sharing it between threads is therefore safe; that
+/// is why this class is `@unchecked Sendable`.
 final class EVPKey: @unchecked Sendable {
     let pointer: OpaquePointer
 

@@ -14,6 +14,14 @@ extension PublicKey {
     /// or a point that is not on `curve`, and `.unsupportedAlgorithm` for a curve that is not a
     /// Weierstrass curve.
     public init(x963Representation: [UInt8], curve: Curve) throws(CryptoError) {
+        try Self.checkPointEncoding(x963Representation, curve: curve)
+        try self.init(key: EVPKey.weierstrassPublicKey(point: x963Representation, curve: curve))
+    }
+
+    /// Throws what ``init(x963Representation:curve:)`` throws for an encoding it refuses before
+    /// OpenSSL decodes the point: a curve that is not a Weierstrass curve, a wrong prefix or
+    /// length, the point at infinity.
+    static func checkPointEncoding(_ x963Representation: [UInt8], curve: Curve) throws(CryptoError) {
         guard curve.isWeierstrass else {
             throw CryptoError(.unsupportedAlgorithm, "a SEC1 point encoding is defined only for Weierstrass curves, not \(curve)")
         }
@@ -34,17 +42,26 @@ extension PublicKey {
         case nil:
             throw CryptoError(.invalidKey, "the SEC1 point encoding is empty")
         }
-        try self.init(key: EVPKey.weierstrassPublicKey(point: x963Representation, curve: curve))
     }
 
     /// A Weierstrass public key from its affine coordinates, each exactly `curve.coordinateByteCount`
     /// big-endian bytes (RFC 9053 section 7.1.1: leading zeros are kept).
     public init(x: [UInt8], y: [UInt8], curve: Curve) throws(CryptoError) {
+        try self.init(x963Representation: Self.uncompressedPoint(x: x, y: y, curve: curve), curve: curve)
+    }
+
+    /// The SEC1 uncompressed encoding `04‖x‖y` of affine coordinates, each exactly
+    /// `curve.coordinateByteCount` bytes (else `.invalidKey`).
+    static func uncompressedPoint(x: [UInt8], y: [UInt8], curve: Curve) throws(CryptoError) -> [UInt8] {
         let coordinate = curve.coordinateByteCount
         guard x.count == coordinate, y.count == coordinate else {
             throw CryptoError(.invalidKey, "\(curve) coordinates have \(coordinate) bytes each, not \(x.count) and \(y.count)")
         }
-        try self.init(x963Representation: [0x04] + x + y, curve: curve)
+        var point: [UInt8] = [0x04]
+        point.reserveCapacity(1 + 2 * coordinate)
+        point += x
+        point += y
+        return point
     }
 
     /// A public key from its raw encoding: the key itself for X25519, X448, Ed25519 and Ed448
@@ -190,5 +207,37 @@ extension PublicKey {
 extension PublicKey: Equatable {
     public static func == (lhs: PublicKey, rhs: PublicKey) -> Bool {
         lhs.curve == rhs.curve && lhs.x963Representation == rhs.x963Representation
+    }
+}
+
+extension PublicKey {
+    /// Calls `body` with the public key ``init(x:y:curve:)`` makes of these coordinates, held in
+    /// an OpenSSL key object lent for the call by a pool that reuses it for the next key on the
+    /// curve: for a key used once and then dropped, such as the MSO deviceKey of a document
+    /// being verified (ISO/IEC 18013-5 9.1.3). The key checks and errors are those of
+    /// ``init(x:y:curve:)``. A key `body` keeps beyond the call stays as it is; its object is
+    /// then not reused.
+    package static func withPublicKey<Result>(
+        x: [UInt8], y: [UInt8], curve: Curve, _ body: (PublicKey) -> Result
+    ) throws(CryptoError) -> Result {
+        try withPublicKey(x: x, y: y, curve: curve, from: .shared, body)
+    }
+
+    /// ``withPublicKey(x:y:curve:_:)`` with the key objects of `pool`.
+    static func withPublicKey<Result>(
+        x: [UInt8], y: [UInt8], curve: Curve, from pool: ECKeyObjectPool, _ body: (PublicKey) -> Result
+    ) throws(CryptoError) -> Result {
+        let point = try uncompressedPoint(x: x, y: y, curve: curve)
+        try checkPointEncoding(point, curve: curve)
+        var object = try pool.take(point: point, curve: curve)
+        let result = try lend(object, body)
+        pool.giveBack(&object, curve: curve)
+        return result
+    }
+
+    /// `body`'s result for the public key in `object`, whose reference ends with this call
+    /// unless `body` keeps the key.
+    private static func lend<Result>(_ object: EVPKey, _ body: (PublicKey) -> Result) throws(CryptoError) -> Result {
+        body(try PublicKey(key: object))
     }
 }

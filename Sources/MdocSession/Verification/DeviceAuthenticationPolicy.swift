@@ -29,13 +29,20 @@ public struct DeviceAuthenticationPolicy: DocumentVerifierPolicy {
         guard let sessionTranscript = verification.sessionTranscript else {
             return VerificationCheck(.deviceAuthentication, subject: .deviceAuth, outcome: .skipped("no session transcript was given"))
         }
-        let deviceKey: PublicKey
+        // The key serves this check alone: its OpenSSL object is lent and reused after.
         do {
-            deviceKey = try mso.deviceKeyInfo.deviceKey.publicKey()
+            return try mso.deviceKeyInfo.deviceKey.withPublicKey { deviceKey in
+                check(deviceKey, sessionTranscript, verification)
+            }
         } catch {
             return VerificationCheck(
                 .deviceAuthentication, subject: .deviceAuth, outcome: .failed(.unusableDeviceKey, "the MSO deviceKey is unusable: \(error)"))
         }
+    }
+
+    private static func check(
+        _ deviceKey: PublicKey, _ sessionTranscript: SessionTranscriptBinding, _ verification: DocumentVerification
+    ) -> VerificationCheck {
         let deviceSigned = verification.document.deviceSigned
         let payload = sessionTranscript.deviceAuthenticationBytes(
             docType: verification.document.docType, deviceNameSpacesBytes: deviceSigned.nameSpaces)
