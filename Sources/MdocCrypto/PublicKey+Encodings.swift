@@ -15,7 +15,7 @@ extension PublicKey {
     /// Weierstrass curve.
     public init(x963Representation: [UInt8], curve: Curve) throws(CryptoError) {
         try Self.checkPointEncoding(x963Representation, curve: curve)
-        try self.init(key: EVPKey.weierstrassPublicKey(point: x963Representation, curve: curve))
+        self.init(key: try EVPKey.weierstrassPublicKey(point: x963Representation, curve: curve), madeOn: curve)
     }
 
     /// Throws what ``init(x963Representation:curve:)`` throws for an encoding it refuses before
@@ -230,14 +230,14 @@ extension PublicKey {
         let point = try uncompressedPoint(x: x, y: y, curve: curve)
         try checkPointEncoding(point, curve: curve)
         var object = try pool.take(point: point, curve: curve)
-        let result = try lend(object, body)
+        let result = lend(object, on: curve, body)
         pool.giveBack(&object, curve: curve)
         return result
     }
 
     /// `body`'s result for the public key in `object`, whose reference ends with this call
     /// unless `body` keeps the key.
-    private static func lend<Result>(_ object: EVPKey, _ body: (PublicKey) -> Result) throws(CryptoError) -> Result {
-        body(try PublicKey(key: object))
+    private static func lend<Result>(_ object: EVPKey, on curve: Curve, _ body: (PublicKey) -> Result) -> Result {
+        body(PublicKey(key: object, madeOn: curve))
     }
 }

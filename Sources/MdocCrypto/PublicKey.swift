@@ -15,4 +15,10 @@ public struct PublicKey: Sendable {
         self.key = key
         self.curve = curve
     }
+
+    /// Wraps an OpenSSL key made here on `curve`, without asking OpenSSL for its curve again.
+    init(key: EVPKey, madeOn curve: Curve) {
+        self.key = key
+        self.curve = curve
+    }
 }

@@ -1,3 +1,4 @@
+import Glibc
 import MdocCrypto
 import NIOConcurrencyHelpers
 
@@ -16,10 +17,10 @@ final class CertificateCache: Sendable {
 
     private let entries = NIOLockedValueBox<[DER: Certificate]>([:])
 
-    /// A certificate's DER bytes as a key. Equal when all the bytes are, compared eight at a
-    /// time; the hash takes the length and the last ``hashedTailCount`` bytes, which end with the
-    /// signature value (RFC 5280 section 4.1.1.3) that tells two certificates of one issuer
-    /// apart, so that a lookup does not hash the whole certificate.
+    /// A certificate's DER bytes as a key. Equal when all the bytes are (memcmp(3)); the hash
+    /// takes the length and the last ``hashedTailCount`` bytes, which end with the signature
+    /// value (RFC 5280 section 4.1.1.3) that tells two certificates of one issuer apart, so that
+    /// a lookup does not hash the whole certificate.
     private struct DER: Hashable {
         let bytes: [UInt8]
 
@@ -32,18 +33,11 @@ final class CertificateCache: Sendable {
         }
 
         static func == (lhs: DER, rhs: DER) -> Bool {
-            guard lhs.bytes.count == rhs.bytes.count else { return false }
-            return lhs.bytes.withUnsafeBytes { left in
+            lhs.bytes.count == rhs.bytes.count && lhs.bytes.withUnsafeBytes { left in
                 rhs.bytes.withUnsafeBytes { right in
-                    let wordSize = MemoryLayout<UInt64>.size
-                    let whole = left.count - left.count % wordSize
-                    for offset in stride(from: 0, to: whole, by: wordSize)
-                    where left.loadUnaligned(fromByteOffset: offset, as: UInt64.self)
-                        != right.loadUnaligned(fromByteOffset: offset, as: UInt64.self)
-                    {
-                        return false
-                    }
-                    return left[whole...].elementsEqual(right[whole...])
+                    // Equal counts: both empty (no base address) or both with bytes to compare.
+                    guard let leftBytes = left.baseAddress, let rightBytes = right.baseAddress else { return true }
+                    return memcmp(leftBytes, rightBytes, left.count) == 0
                 }
             }
         }
