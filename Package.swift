@@ -37,6 +37,9 @@ let package = Package(
         .library(name: "MdocLEHost", targets: ["MdocLEHost"]),
         .library(name: "MdocBlueZ", targets: ["MdocBlueZ"]),
         .library(name: "MdocPresentation", targets: ["MdocPresentation"]),
+        .library(name: "MdocRadios", targets: ["MdocRadios"]),
+        // The one import of an application: every library product above, re-exported.
+        .library(name: "SwiftMdoc", targets: ["SwiftMdoc"]),
         .executable(name: "mdoc", targets: ["mdoc"]),
         .executable(name: "mdoc-reader", targets: ["mdoc-reader"]),
         .executable(name: "mdoc-holder", targets: ["mdoc-holder"]),
@@ -200,6 +203,25 @@ let package = Package(
             ],
             swiftSettings: strictSettings
         ),
+        // The radios by name: the `sim`, `hci:` and `bluez` bearers behind one spec, the
+        // system's default, and a scope that closes the radio on every path.
+        .target(
+            name: "MdocRadios",
+            dependencies: [
+                "MdocBLE", "MdocSim", "MdocLEHost", "MdocBlueZ", "MdocPresentation",
+                .product(name: "Logging", package: "swift-log"),
+            ],
+            swiftSettings: strictSettings
+        ),
+        // The umbrella: one import for an application, re-exporting the library products.
+        .target(
+            name: "SwiftMdoc",
+            dependencies: [
+                "MdocErrors", "MdocCBOR", "MdocCrypto", "MdocCOSE", "MdocModel", "MdocSession", "MdocBLE",
+                "MdocPresentation", "MdocRadios",
+            ],
+            swiftSettings: strictSettings
+        ),
         .target(
             name: "MdocTerminal",
             dependencies: [
@@ -218,7 +240,7 @@ let package = Package(
             name: "MdocCommandLine",
             dependencies: [
                 "MdocCrypto", "MdocSession", "MdocBLE", "MdocSim", "MdocLEHost", "MdocBlueZ", "MdocPresentation",
-                "MdocTerminal",
+                "MdocRadios", "MdocTerminal",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "NIOConcurrencyHelpers", package: "swift-nio"),
@@ -239,7 +261,8 @@ let package = Package(
             name: "mdoc-reader",
             dependencies: [
                 .product(name: "NIOConcurrencyHelpers", package: "swift-nio"),
-                "MdocCBOR", "MdocCrypto", "MdocCOSE", "MdocModel", "MdocSession", "MdocBLE", "MdocPresentation", "MdocTerminal", "MdocCommandLine",
+                "MdocCBOR", "MdocCrypto", "MdocCOSE", "MdocModel", "MdocSession", "MdocBLE", "MdocPresentation", "MdocRadios",
+                "MdocTerminal", "MdocCommandLine",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ],
             swiftSettings: strictSettings
@@ -248,7 +271,7 @@ let package = Package(
             name: "mdoc-holder",
             dependencies: [
                 "MdocErrors", "MdocCBOR", "MdocCrypto", "MdocCOSE", "MdocModel", "MdocSession", "MdocBLE", "MdocPresentation",
-                "MdocTerminal", "MdocCommandLine",
+                "MdocRadios", "MdocTerminal", "MdocCommandLine",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "NIOConcurrencyHelpers", package: "swift-nio"),
@@ -388,7 +411,7 @@ let package = Package(
         .testTarget(
             name: "MdocCommandLineTests",
             dependencies: [
-                "MdocSession", "MdocLEHost", "MdocPresentation", "MdocTerminal", "MdocCommandLine",
+                "MdocSession", "MdocLEHost", "MdocPresentation", "MdocRadios", "MdocTerminal", "MdocCommandLine",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Logging", package: "swift-log"),
             ],

@@ -2,6 +2,7 @@ import ArgumentParser
 import Logging
 import MdocBLE
 import MdocPresentation
+import MdocRadios
 import MdocTerminal
 
 /// The options of every live-session command: the bearer, an HCI packet log, and how much the

@@ -6,6 +6,7 @@ import MdocCommandLine
 import MdocCrypto
 import MdocModel
 import MdocPresentation
+import MdocRadios
 import MdocSession
 import MdocTerminal
 

@@ -1,6 +1,7 @@
 import MdocBLE
 import MdocCommandLine
 import MdocPresentation
+import MdocRadios
 import MdocTerminal
 import NIOConcurrencyHelpers
 

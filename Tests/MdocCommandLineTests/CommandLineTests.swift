@@ -3,6 +3,7 @@ import Logging
 import MdocCommandLine
 import MdocLEHost
 import MdocPresentation
+import MdocRadios
 import MdocSession
 import MdocTerminal
 import Testing

@@ -88,8 +88,10 @@ public struct DeviceResponseVerifier: Sendable {
         let errors = (response.documentErrors ?? []).flatMap { documentError in
             documentError.errors.map { VerificationReport.DocumentErrorEntry(docType: $0.key, code: $0.value.rawValue) }
         }
-        return VerificationReport(
+        var report = VerificationReport(
             version: response.version, status: response.status.rawValue, time: time,
             documents: documents, documentErrors: errors)
+        report.madeByVerifier = true
+        return report
     }
 }

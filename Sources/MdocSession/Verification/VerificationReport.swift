@@ -42,10 +42,15 @@ public struct VerificationReport: Sendable {
     public var status: UInt64
     /// The time every validity check used.
     public var time: Date
-    /// One report per returned document, in order.
-    public var documents: [DocumentReport]
+    /// One report per returned document, in order. Changing them makes the report one the
+    /// verifier did not make: ``verifiedDocuments`` is then `nil`.
+    public var documents: [DocumentReport] {
+        didSet { madeByVerifier = false }
+    }
     /// The documents the mdoc reported as not returned.
     public var documentErrors: [DocumentErrorEntry]
+    /// Whether ``DeviceResponseVerifier`` made this report and its documents are as it left them.
+    var madeByVerifier = false
 
     /// A report of a whole response.
     public init(version: String, status: UInt64, time: Date, documents: [DocumentReport], documentErrors: [DocumentErrorEntry]) {
@@ -74,6 +79,14 @@ public struct VerificationReport: Sendable {
             }
         }
         return outcome
+    }
+
+    /// The verified documents, when ``DeviceResponseVerifier`` made this report, every returned
+    /// document passed issuer data authentication and mdoc authentication, and ``documents``
+    /// was not changed since; otherwise `nil`. Only a verified element is in it.
+    public var verifiedDocuments: VerifiedDocuments? {
+        guard madeByVerifier, outcome == .verified else { return nil }
+        return VerifiedDocuments(self)
     }
 
     /// Every failed check, prefixed with its document: `documents[0] (org.iso.18013.5.1.mDL): ...`.

@@ -1,0 +1,52 @@
+import MdocBLE
+import MdocCBOR
+import MdocModel
+import MdocSession
+
+extension MdocReader {
+    /// One session with one mdoc, made by ``MdocReader/session(for:)`` with its own ephemeral
+    /// key. It cannot be copied, and ``run(over:)`` consumes it: a session runs once.
+    ///
+    /// Progress comes as ``events``, an asynchronous sequence that a user interface reads at its
+    /// own pace: the session never waits for it. It ends when the session does.
+    public struct Session: ~Copyable, Sendable {
+        /// What happens in the session, as it happens; finished when the session ends.
+        public let events: AsyncStream<ReaderEvent>
+        private let session: ReaderSession
+        private let configuration: Configuration
+        private let feed: EventFeed<ReaderEvent>
+
+        init(session: ReaderSession, configuration: Configuration) {
+            self.session = session
+            self.configuration = configuration
+            (events, feed) = EventFeed.make()
+        }
+
+        /// The engagement the session reads.
+        public var deviceEngagement: EmbeddedCBOR<DeviceEngagement> { session.deviceEngagement }
+
+        /// Finds the mdoc over `radio` in a mode it offers (the configuration's preferred one
+        /// when it offers it), within the connection bound, and runs the session to its end.
+        public consuming func run(over radio: any MdocRadio) async -> ReaderVerdict {
+            let feed = self.feed
+            let driver = ReaderDriver(
+                session: session, timeouts: configuration.timeouts, termination: configuration.termination,
+                logger: configuration.logger, events: { feed.yield($0) })
+            let result = await driver.run(over: radio, mode: configuration.preferredMode)
+            feed.finish()
+            return ReaderVerdict(result)
+        }
+
+        /// Runs the session on `transport`, a link to the mdoc on which the session started;
+        /// the transport is closed when this returns.
+        public consuming func run(on transport: any MdocTransport) async -> ReaderVerdict {
+            let feed = self.feed
+            let driver = ReaderDriver(
+                session: session, timeouts: configuration.timeouts, termination: configuration.termination,
+                logger: configuration.logger, events: { feed.yield($0) })
+            let result = await driver.run(on: transport)
+            feed.finish()
+            return ReaderVerdict(result)
+        }
+    }
+}

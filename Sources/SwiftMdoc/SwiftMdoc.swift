@@ -1,0 +1,11 @@
+// One import for an application built on swift-mdoc: every library module a holder or a reader
+// uses, re-exported (docs/architecture.md section 2).
+@_exported import MdocBLE
+@_exported import MdocCBOR
+@_exported import MdocCOSE
+@_exported import MdocCrypto
+@_exported import MdocErrors
+@_exported import MdocModel
+@_exported import MdocPresentation
+@_exported import MdocRadios
+@_exported import MdocSession
