@@ -3,7 +3,7 @@ import MdocCBOR
 /// One entry of the `driving_privileges` data element (ISO/IEC 18013-5 7.2.4): a vehicle
 /// category the holder may drive, with the dates and the restriction codes that apply to it.
 ///
-/// Every text is the issuer's, so it is kept as ``UntrustedString``; a malformed entry does not
+/// Every text is the issuer's, so it is kept as `UntrustedString`; a malformed entry does not
 /// decode (``init(cbor:)`` returns `nil`).
 public struct DrivingPrivilege: Sendable, Hashable {
     /// A code of a driving privilege (7.2.4 `Code`): for example code `"S01"` with sign `"<="`

@@ -68,7 +68,7 @@ public enum TransportSpec: Sendable, Hashable, CustomStringConvertible {
     }
 
     /// Opens the radio: the sim adapter, bluetoothd's adapter, or a controller initialised by
-    /// an ``LEHost`` whose HCI packets go to `btsnoop` when given. Throws
+    /// an `LEHost` whose HCI packets go to `btsnoop` when given. Throws
     /// `LinkError.Code.unavailable` with what to do when it cannot be used.
     public func open(btsnoop: String? = nil, logger: Logger = Logger(label: "mdoc.hci")) async throws(LinkError) -> any MdocRadio {
         switch self {

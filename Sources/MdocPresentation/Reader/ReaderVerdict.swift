@@ -6,7 +6,7 @@ import MdocSession
 /// report, every message, the mode and ATT_MTU) for logs, captures and JSON.
 ///
 /// Only ``verified(_:details:)`` holds data to show or use, and that data is only what passed
-/// issuer data authentication and mdoc authentication (``VerifiedDocuments``).
+/// issuer data authentication and mdoc authentication (`VerifiedDocuments`).
 public enum ReaderVerdict: Sendable {
     /// Why an mdoc returned no document.
     public enum Refusal: Sendable, Hashable, CustomStringConvertible {
@@ -40,7 +40,7 @@ public enum ReaderVerdict: Sendable {
     case linkFailed(LinkError, details: ReaderSessionResult)
 
     /// The verdict on `result`: ``verified(_:details:)`` exactly when the report's
-    /// ``VerificationReport/verifiedDocuments`` exist.
+    /// `VerificationReport.verifiedDocuments` exist.
     public init(_ result: ReaderSessionResult) {
         if let report = result.report {
             if let documents = report.verifiedDocuments {

@@ -14,7 +14,7 @@ import Foundation
 /// Made only by ``DeviceResponseVerifier``, through ``VerificationReport/verifiedDocuments``:
 /// a value of this type is the verifier's word that every element in it is authentic and came
 /// from the device the document was issued to. Text in it is the issuer's and is typed
-/// ``UntrustedString``, escaped when shown.
+/// `UntrustedString`, escaped when shown.
 ///
 /// The typed readers read the document type's own name space (``standardNameSpace``): the mDL
 /// name space for an mDL (7.2.1), the EU PID's and the EU age verification's for theirs. For
