@@ -42,10 +42,10 @@ public final class SimAdapter: BLEAdapter {
     /// Nothing to release: each sim link is closed by its bearer.
     public func close() async {}
 
-    /// Always `nil`: the sim transport holds no connection between links, each link opens its
-    /// own socket.
-    public func radioFailure() async -> BLEError? {
-        nil
+    /// Never returns a failure: the sim transport holds no connection between links, each link
+    /// opens its own socket; `nil` once the waiting task is cancelled.
+    public func failure() async -> BLEError? {
+        await RadioFailureSignal().failure()
     }
 }
 

@@ -218,14 +218,13 @@ struct Present: AsyncParsableCommand {
                 ProgramSignals.yieldToEnding()
                 Interruption.count(failed: true)
                 ProgramOutput.standardError.write("mdoc-holder: error: \(error.message)\n")
-                // A radio that is gone (its controller or bus connection ended) fails every
-                // later session at once: the program ends instead of retrying.
-                if let failure = await adapter.radioFailure() {
+                // The next session starts no sooner than this after the last; a radio that is
+                // gone meanwhile (its controller or bus connection ended) would fail every later
+                // session at once: the program ends instead of retrying.
+                if let failure = await Self.radioFailure(of: adapter, before: started + Self.failedSessionInterval) {
                     await adapter.close()
                     throw ProgramFailure(.sessionFailed, "the radio stopped working, so no further reader can be served: \(failure)")
                 }
-                // Any other failure: the next session starts no sooner than this after the last.
-                try? await Task.sleep(until: started + Self.failedSessionInterval)
             }
             guard keepRunning else {
                 await adapter.close()
@@ -239,6 +238,20 @@ struct Present: AsyncParsableCommand {
     /// of the next: a fault that fails sessions at once (a reader that keeps disconnecting, a
     /// radio that refuses) costs at most one attempt and one error line per second.
     static let failedSessionInterval: Duration = .seconds(1)
+
+    /// The radio's failure if it comes before `deadline` (at once when it failed already), else
+    /// `nil` at `deadline`.
+    private static func radioFailure(of radio: any MdocRadio, before deadline: ContinuousClock.Instant) async -> BLEError? {
+        await withTaskGroup(of: BLEError?.self) { group in
+            group.addTask { await radio.failure() }
+            group.addTask {
+                try? await Task.sleep(until: deadline)
+                return nil
+            }
+            defer { group.cancelAll() }
+            return await group.next() ?? nil
+        }
+    }
 
     /// One session on `adapter`: a fresh ephemeral key and engagement, shown, then served to its
     /// end; with `--json`, its outcome as one line of JSON.

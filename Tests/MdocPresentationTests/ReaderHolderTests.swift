@@ -142,4 +142,12 @@ import Testing
         #expect(holderSaw.contains { $0.hasPrefix("connected") })
         #expect(holderSaw.contains { $0.hasPrefix("decided") })
     }
+
+    @Test("an in-memory radio's failure is its closing, told to whoever waits")
+    func radioFailure() async {
+        let radio = InMemoryRadio()
+        async let failure = radio.failure()
+        await radio.close()
+        #expect(await failure?.code == .linkClosed)
+    }
 }

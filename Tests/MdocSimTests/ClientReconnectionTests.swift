@@ -122,8 +122,8 @@ private final class LinksEndingAtOnce: BLEAdapter {
         self.endingFirst = endingFirst
     }
 
-    func radioFailure() async -> BLEError? {
-        nil
+    func failure() async -> BLEError? {
+        await RadioFailureSignal().failure()
     }
 
     func connect(serviceUUID: UUID, timeout: Duration) async throws(BLEError) -> any ATTBearer {

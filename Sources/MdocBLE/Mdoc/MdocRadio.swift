@@ -27,10 +27,12 @@ public protocol MdocRadio: AnyObject, Sendable {
     func scan(for duration: Duration) async throws(BLEError) -> [BLEPeripheralSighting]
     /// Ends every link and releases the radio. Idempotent.
     func close() async
-    /// Why the radio can make no more links (its controller or bus connection ended, or it was
-    /// closed); `nil` while it can. A holder that serves reader after reader asks this after a
-    /// failed session: a radio that is gone makes every later session fail at once.
-    func radioFailure() async -> BLEError?
+    /// Waits until the radio can make no more links (its controller or bus connection ended, or
+    /// it was closed) and says why; returns at once when that happened already, and `nil` when
+    /// the waiting task is cancelled first. The radio's health as an event: a holder that
+    /// serves reader after reader waits for it beside its sessions, since a radio that is gone
+    /// makes every later session fail at once.
+    func failure() async -> BLEError?
 }
 
 extension BLEAdapter {

@@ -32,12 +32,18 @@ public final class BlueZRadio: MdocRadio {
     private let registrations = NIOLockedValueBox<[ObjectIdentifier: BlueZRegistration]>([:])
     private let clientLinks = ClientLinks()
     private let hasWarnedOfBearers = Atomic<Bool>(false)
+    /// Fires when the D-Bus connection's channel closes.
+    private let connectionEnded = RadioFailureSignal()
 
     private init(adapterName: String, adapterPath: String, connection: DBusConnection, settings: BlueZDaemonSettings) {
         self.adapterName = adapterName
         self.adapterPath = adapterPath
         self.connection = connection
         self.settings = settings
+        let connectionEnded = self.connectionEnded
+        connection.channel.closeFuture.whenComplete { _ in
+            connectionEnded.fail(BLEError(.transportUnavailable, "the D-Bus connection to bluetoothd ended"))
+        }
     }
 
     /// Connects to bluetoothd on the system bus (`DBUS_SYSTEM_BUS_ADDRESS` when set) and checks
@@ -171,12 +177,14 @@ public final class BlueZRadio: MdocRadio {
         }.sorted { $0.address < $1.address }
     }
 
-    /// `transportUnavailable` once the D-Bus connection to bluetoothd ended, else `nil`.
+    /// `transportUnavailable` once the D-Bus connection to bluetoothd ended, with why.
     /// bluetoothd leaving the bus while the connection stays up is not a failure of the radio:
     /// the session in progress ends at once (each watches bluetoothd's name), and a later one
     /// registers with bluetoothd again once it is back, as after `systemctl restart bluetooth`.
-    public func radioFailure() async -> BLEError? {
-        await connection.end.map { BLEError(.transportUnavailable, "the D-Bus connection to bluetoothd ended: \($0.message)") }
+    public func failure() async -> BLEError? {
+        guard let failure = await connectionEnded.failure() else { return nil }
+        return await connection.end.map { BLEError(.transportUnavailable, "the D-Bus connection to bluetoothd ended: \($0.message)") }
+            ?? failure
     }
 
     /// Unregisters whatever is still registered, disconnects the devices still connected as

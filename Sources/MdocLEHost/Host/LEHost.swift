@@ -92,6 +92,8 @@ public actor LEHost: BLEAdapter {
     /// Why the host stopped working (transport closed, controller failed); every operation
     /// then fails with it.
     var failure: BLEError?
+    /// Fires with ``failure`` when it is set.
+    private nonisolated let failureSignal = RadioFailureSignal()
     private var lastIdentifier = 0
 
     /// The transport's event loop runs the host.
@@ -197,10 +199,10 @@ public actor LEHost: BLEAdapter {
     }
 
     /// Ends every link (Disconnect), stops advertising and scanning, and closes the transport.
-    /// Why the host stopped working (`MdocRadio.radioFailure()`): its transport or controller
+    /// Waits until the host stops working (`MdocRadio.failure()`): its transport or controller
     /// failed, or it was closed.
-    public func radioFailure() async -> BLEError? {
-        failure
+    public nonisolated func failure() async -> BLEError? {
+        await failureSignal.failure()
     }
 
     public func close() async {
@@ -382,6 +384,7 @@ public actor LEHost: BLEAdapter {
             if error.code != .linkClosed { logger.error("HCI host stopped", metadata: ["error": "\(error)"]) }
         }
         let reason = failure ?? error
+        failureSignal.fail(reason)
         if let pending = pendingCommand {
             pendingCommand = nil
             pending.timer.cancel()

@@ -44,6 +44,8 @@ public actor InMemoryRadio: MdocRadio {
     /// with when they begin.
     private var withdrawn: [UUID: BLEError] = [:]
     private var isClosed = false
+    /// Fires when the radio is closed.
+    private nonisolated let closing = RadioFailureSignal()
 
     /// A radio on which nobody advertises yet.
     public init() {}
@@ -80,13 +82,14 @@ public actor InMemoryRadio: MdocRadio {
     }
 
     /// Fails every wait with `linkClosed` and closes every link made. Idempotent.
-    /// `linkClosed` once the radio was closed (``close()``), else `nil`.
-    public func radioFailure() async -> BLEError? {
-        isClosed ? BLEError(.linkClosed, "the radio was closed") : nil
+    /// `linkClosed` once the radio is closed (``close()``).
+    public nonisolated func failure() async -> BLEError? {
+        await closing.failure()
     }
 
     public func close() async {
         isClosed = true
+        closing.fail(BLEError(.linkClosed, "the radio was closed"))
         for advertisement in advertisements.values {
             advertisement.waiter.resume(returning: .failure(BLEError(.linkClosed, "the radio was closed")))
         }
