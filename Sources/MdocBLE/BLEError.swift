@@ -1,6 +1,4 @@
-// Re-exported: the members of this module's error type are MdocError's, and every file that
-// uses the error must see them (MemberImportVisibility).
-@_exported import MdocErrors
+import MdocErrors
 
 /// A failure of the BLE transport: the link, the ATT protocol (Bluetooth Core Vol 3 Part F),
 /// GATT (Core Vol 3 Part G) or the ISO/IEC 18013-5 8.3.3.1.1 service on top of them.

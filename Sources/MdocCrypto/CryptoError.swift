@@ -1,6 +1,4 @@
-// Re-exported: the members of this module's error type are MdocError's, and every file that
-// uses the error must see them (MemberImportVisibility).
-@_exported import MdocErrors
+import MdocErrors
 
 /// A failure in a cryptographic operation or in decoding key or certificate material.
 ///

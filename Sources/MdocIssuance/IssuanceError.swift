@@ -1,6 +1,4 @@
-// Re-exported: the members of this module's error type are MdocError's, and every file that
-// uses the error must see them (MemberImportVisibility).
-@_exported import MdocErrors
+import MdocErrors
 
 /// A failure to issue a document (ISO/IEC 18013-5 9.1.2): the inputs cannot make an MSO that a
 /// reader would accept, or signing failed.

@@ -1,6 +1,4 @@
-// Re-exported: the members of this module's error type are MdocError's, and every file that
-// uses the error must see them (MemberImportVisibility).
-@_exported import MdocErrors
+import MdocErrors
 
 /// Why bytes are not an NDEF message this toolkit reads, and where (NFC Forum NDEF 1.0).
 public typealias NDEFError = MdocError<NDEFErrorDomain>

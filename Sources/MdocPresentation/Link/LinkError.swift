@@ -1,6 +1,4 @@
-// Re-exported: the members of this module's error type are MdocError's, and every file that
-// uses the error must see them (MemberImportVisibility).
-@_exported import MdocErrors
+import MdocErrors
 
 /// Why a live session's link could not be opened or was lost: no peer within the timeout, an
 /// engagement offering no mode we can use, a peer busy with another session, or a BLE failure.
