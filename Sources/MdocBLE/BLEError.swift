@@ -4,32 +4,23 @@ import MdocErrors
 /// GATT (Core Vol 3 Part G) or the ISO/IEC 18013-5 8.3.3.1.1 service on top of them.
 ///
 /// Equality compares the code only.
-public struct BLEError: CodedError {
-    /// The kind of failure. New codes may be added without breaking callers.
-    public typealias Code = ErrorKind<BLEError>
+public typealias BLEError = MdocError<BLEErrorDomain>
 
-    /// What kind of failure this is; compare this, not the message.
-    public var code: Code
-    /// What was wrong and where, for people.
-    public var reason: String
+/// The domain of ``BLEError``, whose errors print `code: reason`.
+public enum BLEErrorDomain: CodeNamingErrorDomain {
+    /// For `attError`: the Error Code of the peer's Error Response.
+    public typealias Context = ATTErrorCode?
+}
+
+extension MdocError where Domain == BLEErrorDomain {
     /// For `attError`: the Error Code of the peer's Error Response (Core Vol 3 Part F 3.4.1.1).
-    public var attErrorCode: ATTErrorCode?
+    public var attErrorCode: ATTErrorCode? { context }
 
-    /// A failure of kind `code`, explained by `reason`.
-    public init(_ code: Code, _ reason: String) {
-        self.code = code
-        self.reason = reason
+    /// An `attError`: the peer answered with an Error Response carrying `attErrorCode`; made at
+    /// `fileID`, `line` (the caller's place, unless given).
+    public init(attErrorCode: ATTErrorCode, _ reason: String, fileID: String = #fileID, line: Int = #line) {
+        self.init(.attError, reason, context: attErrorCode, fileID: fileID, line: line)
     }
-
-    /// An `attError`: the peer answered with an Error Response carrying `attErrorCode`.
-    public init(attErrorCode: ATTErrorCode, _ reason: String) {
-        self.code = .attError
-        self.reason = reason
-        self.attErrorCode = attErrorCode
-    }
-
-    /// The code and the reason.
-    public var description: String { "\(code): \(reason)" }
 }
 
 extension ErrorKind where Domain == BLEError {

@@ -2,40 +2,44 @@ import MdocErrors
 
 /// A failure to decode or interpret CBOR, naming what was wrong and where.
 ///
-/// The ``code`` says what kind of failure it is and is what callers and tests compare; the
-/// ``path`` locates the item inside the message and ``offset`` the byte in the input, when known.
+/// The `code` says what kind of failure it is and is what callers and tests compare; the
+/// `path` locates the item inside the message and `offset` the byte in the input, when known.
 /// Equality compares the code only.
-public struct CBORError: CodedError {
-    /// The kind of failure. New codes may be added without breaking callers.
-    public typealias Code = ErrorKind<CBORError>
+public typealias CBORError = MdocError<CBORErrorDomain>
 
-    /// What kind of failure this is.
-    public var code: Code
-    /// Where in the message the failing item is (``CBORPath/root`` for the whole input).
-    public var path: CBORPath
-    /// The byte offset in the input where the failure was found, when the decoder knows it.
-    public var offset: Int?
-    /// What was wrong, for people.
-    public var reason: String
+/// The domain of ``CBORError``: its errors say where the failing item is.
+public enum CBORErrorDomain: ErrorDomain {
+    /// The failing item's path and byte offset, read as the error's `path` and `offset`.
+    public typealias Context = (path: CBORPath, offset: Int?)
 
-    /// A failure of kind `code`, explained by `reason`, at `path` and byte `offset`.
-    public init(_ code: Code, _ reason: String, path: CBORPath = .root, offset: Int? = nil) {
-        self.code = code
-        self.reason = reason
-        self.path = path
-        self.offset = offset
-    }
-
-    public var description: String {
-        var text = "\(reason) at \(path)"
-        if let offset { text += " (byte \(offset))" }
+    /// `reason at path`, then ` (byte offset)` when the offset is known.
+    public static func description(of error: CBORError) -> String {
+        var text = "\(error.reason) at \(error.path)"
+        if let offset = error.offset { text += " (byte \(offset))" }
         return text
+    }
+}
+
+extension MdocError where Domain == CBORErrorDomain {
+    /// Where in the message the failing item is (``CBORPath/root`` for the whole input).
+    public var path: CBORPath { context.path }
+
+    /// The byte offset in the input where the failure was found, when the decoder knows it.
+    public var offset: Int? { context.offset }
+
+    /// A failure of kind `code`, explained by `reason`, at `path` and byte `offset`, made at
+    /// `fileID`, `line` (the caller's place, unless given).
+    public init(
+        _ code: Code, _ reason: String, path: CBORPath = .root, offset: Int? = nil,
+        fileID: String = #fileID, line: Int = #line
+    ) {
+        self.init(code, reason, context: (path, offset), fileID: fileID, line: line)
     }
 
     /// The same error located under `prefix` (used when an embedded item fails to decode).
     public func prefixed(by prefix: CBORPath) -> CBORError {
         var copy = self
-        copy.path = prefix.appending(contentsOf: path)
+        copy.context.path = prefix.appending(contentsOf: path)
         return copy
     }
 }

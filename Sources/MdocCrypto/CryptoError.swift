@@ -4,23 +4,10 @@ import MdocErrors
 ///
 /// Equality compares the code only. Authentication failures say nothing about why a tag or
 /// signature did not verify, after swift-crypto's `authenticationFailure`.
-public struct CryptoError: CodedError {
-    /// The kind of failure. New codes may be added without breaking callers.
-    public typealias Code = ErrorKind<CryptoError>
+public typealias CryptoError = MdocError<CryptoErrorDomain>
 
-    /// What kind of failure this is.
-    public var code: Code
-    /// What was wrong, for people.
-    public var reason: String
-
-    /// A failure of kind `code`, explained by `reason`.
-    public init(_ code: Code, _ reason: String) {
-        self.code = code
-        self.reason = reason
-    }
-
-    public var description: String { reason }
-}
+/// The domain of ``CryptoError``.
+public enum CryptoErrorDomain: ErrorDomain {}
 
 extension ErrorKind where Domain == CryptoError {
     /// Key material that does not decode (bad length, bad encoding, wrong key type).

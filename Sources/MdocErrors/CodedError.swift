@@ -1,10 +1,10 @@
 /// An error of swift-mdoc: a ``code`` to match on and what happened for people, in its
-/// `description`. Every error type of the toolkit has this shape.
+/// `description`. ``MdocError`` is the one type of this shape, one for each domain.
 ///
 /// Two errors are equal when their codes are, whatever their reasons, so a test or a caller
 /// matches on the kind of failure: `#expect(throws: BLEError(.timeout, ""))`.
 public protocol CodedError: Error, Sendable, Hashable, CustomStringConvertible {
-    /// The type of ``code``, usually `ErrorKind<Self>`.
+    /// The type of ``code``: `ErrorKind<Self>` for ``MdocError``.
     associatedtype Code: Sendable & Hashable
 
     /// What kind of failure this is.

@@ -4,24 +4,10 @@ import MdocErrors
 /// reader would accept, or signing failed.
 ///
 /// Equality compares the code only.
-public struct IssuanceError: CodedError {
-    /// The kind of failure. New codes may be added without breaking callers.
-    public typealias Code = ErrorKind<IssuanceError>
+public typealias IssuanceError = MdocError<IssuanceErrorDomain>
 
-    /// What kind of failure this is; compare this, not the message.
-    public var code: Code
-    /// What was wrong, for people.
-    public var reason: String
-
-    /// A failure of kind `code`, explained by `reason`.
-    public init(_ code: Code, _ reason: String) {
-        self.code = code
-        self.reason = reason
-    }
-
-    /// The reason.
-    public var description: String { reason }
-}
+/// The domain of ``IssuanceError``.
+public enum IssuanceErrorDomain: ErrorDomain {}
 
 extension ErrorKind where Domain == IssuanceError {
     /// No document signer certificate was given; IssuerAuth needs one in `x5chain` (9.1.2.4).

@@ -47,25 +47,24 @@ public struct MdocURI: Sendable, CustomStringConvertible {
 }
 
 /// A failure to read an `mdoc:` URI (ISO/IEC 18013-5 8.2.2.3), saying which part is wrong.
-public struct MdocURIError: CodedError {
-    /// The kind of failure. New codes may be added without breaking callers.
-    public typealias Code = ErrorKind<MdocURIError>
+public typealias MdocURIError = MdocError<MdocURIErrorDomain>
 
-    /// What kind of failure it is; equality compares this only.
-    public var code: Code
-    /// What was wrong, for people.
-    public var reason: String
+/// The domain of ``MdocURIError``: its errors keep the CBOR failure behind
+/// `Code.invalidDeviceEngagement`.
+public enum MdocURIErrorDomain: ErrorDomain {
+    /// The CBOR failure behind the error, if any.
+    public typealias Context = CBORError?
+}
+
+extension MdocError where Domain == MdocURIErrorDomain {
     /// The CBOR failure behind `Code.invalidDeviceEngagement`, with its path.
-    public var underlying: CBORError?
+    public var underlying: CBORError? { context }
 
-    /// An error of kind `code` with `reason`.
-    public init(_ code: Code, _ reason: String, underlying: CBORError? = nil) {
-        self.code = code
-        self.reason = reason
-        self.underlying = underlying
+    /// An error of kind `code` with `reason` and the CBOR failure `underlying`, made at
+    /// `fileID`, `line` (the caller's place, unless given).
+    public init(_ code: Code, _ reason: String, underlying: CBORError?, fileID: String = #fileID, line: Int = #line) {
+        self.init(code, reason, context: underlying, fileID: fileID, line: line)
     }
-
-    public var description: String { reason }
 }
 
 extension String {

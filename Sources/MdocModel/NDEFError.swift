@@ -1,26 +1,28 @@
 import MdocErrors
 
 /// Why bytes are not an NDEF message this toolkit reads, and where (NFC Forum NDEF 1.0).
-public struct NDEFError: CodedError {
-    /// What was wrong. New codes may be added without breaking callers.
-    public typealias Code = ErrorKind<NDEFError>
+public typealias NDEFError = MdocError<NDEFErrorDomain>
 
-    /// What was wrong.
-    public var code: Code
-    /// The reason, for people.
-    public var reason: String
+/// The domain of ``NDEFError``: its errors say at which byte the problem was found.
+public enum NDEFErrorDomain: ErrorDomain {
     /// The offset in the bytes where the problem was found.
-    public var offset: Int
-
-    /// A failure of `code` at `offset`.
-    public init(_ code: Code, _ reason: String, offset: Int) {
-        self.code = code
-        self.reason = reason
-        self.offset = offset
-    }
+    public typealias Context = Int
 
     /// The reason and the offset.
-    public var description: String { "\(reason) (byte \(offset))" }
+    public static func description(of error: NDEFError) -> String {
+        "\(error.reason) (byte \(error.offset))"
+    }
+}
+
+extension MdocError where Domain == NDEFErrorDomain {
+    /// The offset in the bytes where the problem was found.
+    public var offset: Int { context }
+
+    /// A failure of `code` at `offset`, made at `fileID`, `line` (the caller's place, unless
+    /// given).
+    public init(_ code: Code, _ reason: String, offset: Int, fileID: String = #fileID, line: Int = #line) {
+        self.init(code, reason, context: offset, fileID: fileID, line: line)
+    }
 }
 
 extension ErrorKind where Domain == NDEFError {

@@ -3,24 +3,10 @@ import MdocErrors
 /// A failure of session establishment or of message protection (ISO/IEC 18013-5 9.1.1).
 ///
 /// Equality compares the code only.
-public struct SessionError: CodedError {
-    /// The kind of failure. New codes may be added without breaking callers.
-    public typealias Code = ErrorKind<SessionError>
+public typealias SessionError = MdocError<SessionErrorDomain>
 
-    /// What kind of failure this is; compare this, not the message.
-    public var code: Code
-    /// What was wrong, for people.
-    public var reason: String
-
-    /// A failure of kind `code`, explained by `reason`.
-    public init(_ code: Code, _ reason: String) {
-        self.code = code
-        self.reason = reason
-    }
-
-    /// The reason.
-    public var description: String { reason }
-}
+/// The domain of ``SessionError``.
+public enum SessionErrorDomain: ErrorDomain {}
 
 extension ErrorKind where Domain == SessionError {
     /// Key agreement or key derivation failed (for example an invalid peer key).

@@ -3,27 +3,11 @@ import MdocErrors
 /// A problem with a file, standard input or URI handed to a program, before any CBOR is read.
 ///
 /// Equality compares the code only.
-public struct InputError: CodedError {
-    /// The kind of failure. New codes may be added without breaking callers.
-    public typealias Code = ErrorKind<InputError>
+public typealias InputError = MdocError<InputErrorDomain>
 
-    /// What kind of failure this is.
-    public var code: Code
-    /// Where the input came from: a path, "standard input", or "argument".
-    public var source: String
-    /// What was wrong.
-    public var reason: String
-
-    /// A failure of kind `code` reading `source`.
-    public init(_ code: Code, source: String, _ reason: String) {
-        self.code = code
-        self.source = source
-        self.reason = reason
-    }
-
-    /// `source: reason`, the one line the programs print.
-    public var description: String { "\(source): \(reason)" }
-}
+/// The domain of ``InputError``: its errors name the input, a path, "standard input" or
+/// "argument", and print `source: reason`.
+public enum InputErrorDomain: SourcedErrorDomain {}
 
 extension ErrorKind where Domain == InputError {
     /// The file does not exist or cannot be read.

@@ -3,31 +3,33 @@ import MdocErrors
 /// A problem with an issuer data file (docs/issuer-data-format.md) or a file it names.
 ///
 /// Equality compares the code only.
-public struct IssuerDataError: CodedError {
-    /// The kind of failure. New codes may be added without breaking callers.
-    public typealias Code = ErrorKind<IssuerDataError>
+public typealias IssuerDataError = MdocError<IssuerDataErrorDomain>
 
-    /// What kind of failure this is.
-    public var code: Code
-    /// The data file's path.
-    public var source: String
-    /// Where in it: a JSON path such as `$["nameSpaces"]["org.iso.18013.5.1"]["birth_date"]`,
-    /// `line 3, column 7` for malformed JSON, or empty when the whole file is concerned.
-    public var location: String
-    /// What was wrong.
-    public var reason: String
-
-    /// A failure of kind `code` at `location` in `source`.
-    public init(_ code: Code, source: String, location: String, _ reason: String) {
-        self.code = code
-        self.source = source
-        self.location = location
-        self.reason = reason
-    }
+/// The domain of ``IssuerDataError``: its errors name the data file and the place in it.
+public enum IssuerDataErrorDomain: ErrorDomain {
+    /// The data file's path and the place in it.
+    public typealias Context = (source: String, location: String)
 
     /// `source: location: reason` (`source: reason` without a location), the one line the
     /// programs print.
-    public var description: String { location.isEmpty ? "\(source): \(reason)" : "\(source): \(location): \(reason)" }
+    public static func description(of error: IssuerDataError) -> String {
+        error.location.isEmpty ? "\(error.source): \(error.reason)" : "\(error.source): \(error.location): \(error.reason)"
+    }
+}
+
+extension MdocError where Domain == IssuerDataErrorDomain {
+    /// The data file's path.
+    public var source: String { context.source }
+
+    /// Where in the file: a JSON path such as `$["nameSpaces"]["org.iso.18013.5.1"]["birth_date"]`,
+    /// `line 3, column 7` for malformed JSON, or empty when the whole file is concerned.
+    public var location: String { context.location }
+
+    /// A failure of kind `code` at `location` in `source`, made at `fileID`, `line` (the
+    /// caller's place, unless given).
+    public init(_ code: Code, source: String, location: String, _ reason: String, fileID: String = #fileID, line: Int = #line) {
+        self.init(code, reason, context: (source, location), fileID: fileID, line: line)
+    }
 }
 
 extension ErrorKind where Domain == IssuerDataError {

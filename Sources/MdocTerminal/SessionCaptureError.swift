@@ -5,26 +5,22 @@ import MdocErrors
 /// untrusted input like any message from a peer.
 ///
 /// Equality compares the code only.
-public struct SessionCaptureError: CodedError {
-    /// The kind of failure. New codes may be added without breaking callers.
-    public typealias Code = ErrorKind<SessionCaptureError>
+public typealias SessionCaptureError = MdocError<SessionCaptureErrorDomain>
 
-    /// What kind of failure this is.
-    public var code: Code
-    /// The file of the capture (its name in the directory), or the directory itself.
-    public var file: String
-    /// What was wrong.
-    public var reason: String
+/// The domain of ``SessionCaptureError``: its errors name the file of the capture (its name in
+/// the directory), or the directory itself, and print `file: reason`.
+public enum SessionCaptureErrorDomain: SourcedErrorDomain {}
 
-    /// A failure of kind `code` with `file`.
-    public init(_ code: Code, file: String, _ reason: String) {
-        self.code = code
-        self.file = file
-        self.reason = reason
+extension MdocError where Domain == SessionCaptureErrorDomain {
+    /// The file of the capture (its name in the directory), or the directory itself: the
+    /// ``source``.
+    public var file: String { source }
+
+    /// A failure of kind `code` with `file`, made at `fileID`, `line` (the caller's place,
+    /// unless given).
+    public init(_ code: Code, file: String, _ reason: String, fileID: String = #fileID, line: Int = #line) {
+        self.init(code, source: file, reason, fileID: fileID, line: line)
     }
-
-    /// `file: reason`, the one line the programs print.
-    public var description: String { "\(file): \(reason)" }
 }
 
 extension ErrorKind where Domain == SessionCaptureError {

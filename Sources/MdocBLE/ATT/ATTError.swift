@@ -4,23 +4,17 @@ import MdocErrors
 /// and what was wrong with it.
 ///
 /// Equality compares the code only.
-public struct ATTError: CodedError {
-    /// The kind of failure. New codes may be added without breaking callers.
-    public typealias Code = ErrorKind<ATTError>
+public typealias ATTError = MdocError<ATTErrorDomain>
 
-    /// What kind of failure this is; compare this, not the message.
-    public var code: Code
-    /// What was wrong and where, for people.
-    public var reason: String
+/// The domain of ``ATTError``, whose errors print `code: reason`.
+public enum ATTErrorDomain: CodeNamingErrorDomain {
     /// The opcode of the PDU concerned, when known.
-    public var opcode: ATTOpcode?
+    public typealias Context = ATTOpcode?
+}
 
-    /// A failure of kind `code` in the PDU with `opcode`, explained by `reason`.
-    public init(_ code: Code, _ reason: String, opcode: ATTOpcode? = nil) {
-        self.code = code
-        self.reason = reason
-        self.opcode = opcode
-    }
+extension MdocError where Domain == ATTErrorDomain {
+    /// The opcode of the PDU concerned, when known.
+    public var opcode: ATTOpcode? { context }
 
     /// The Error Code a server answers a request with when this error is raised decoding it
     /// (Core Vol 3 Part F 3.4.1.1): Request Not Supported for an unknown opcode, else Invalid PDU.
@@ -28,8 +22,11 @@ public struct ATTError: CodedError {
         code == .unknownOpcode ? .requestNotSupported : .invalidPDU
     }
 
-    /// The code and the reason.
-    public var description: String { "\(code): \(reason)" }
+    /// A failure of kind `code` in the PDU with `opcode`, explained by `reason`, made at
+    /// `fileID`, `line` (the caller's place, unless given).
+    public init(_ code: Code, _ reason: String, opcode: ATTOpcode?, fileID: String = #fileID, line: Int = #line) {
+        self.init(code, reason, context: opcode, fileID: fileID, line: line)
+    }
 }
 
 extension ErrorKind where Domain == ATTError {

@@ -4,24 +4,10 @@ import MdocErrors
 /// engagement offering no mode we can use, a peer busy with another session, or a BLE failure.
 ///
 /// Equality compares the code only.
-public struct LinkError: CodedError {
-    /// What kind of failure.
-    public typealias Code = ErrorKind<LinkError>
+public typealias LinkError = MdocError<LinkErrorDomain>
 
-    /// What kind of failure.
-    public var code: Code
-    /// What happened, for people.
-    public var reason: String
-
-    /// A failure with `code` and `reason`.
-    public init(_ code: Code, _ reason: String) {
-        self.code = code
-        self.reason = reason
-    }
-
-    /// The reason.
-    public var description: String { reason }
-}
+/// The domain of ``LinkError``.
+public enum LinkErrorDomain: ErrorDomain {}
 
 extension ErrorKind where Domain == LinkError {
     /// A transport name (such as a `--transport` value) names a bearer this build does not

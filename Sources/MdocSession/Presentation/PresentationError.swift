@@ -4,24 +4,10 @@ import MdocErrors
 /// authenticate a document it was asked to return.
 ///
 /// Equality compares the code only.
-public struct PresentationError: CodedError {
-    /// The kind of failure. New codes may be added without breaking callers.
-    public typealias Code = ErrorKind<PresentationError>
+public typealias PresentationError = MdocError<PresentationErrorDomain>
 
-    /// What kind of failure this is; compare this, not the message.
-    public var code: Code
-    /// What was wrong, for people.
-    public var reason: String
-
-    /// A failure of kind `code`, explained by `reason`.
-    public init(_ code: Code, _ reason: String) {
-        self.code = code
-        self.reason = reason
-    }
-
-    /// The reason.
-    public var description: String { reason }
-}
+/// The domain of ``PresentationError``.
+public enum PresentationErrorDomain: ErrorDomain {}
 
 extension ErrorKind where Domain == PresentationError {
     /// The device key can neither sign (it is an X25519 or X448 key) nor MAC with this

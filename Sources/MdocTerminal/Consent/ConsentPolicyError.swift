@@ -4,27 +4,12 @@ import MdocErrors
 /// format (docs/consent-policy.md).
 ///
 /// Equality compares the code only.
-public struct ConsentPolicyError: CodedError {
-    /// The kind of failure. New codes may be added without breaking callers.
-    public typealias Code = ErrorKind<ConsentPolicyError>
+public typealias ConsentPolicyError = MdocError<ConsentPolicyErrorDomain>
 
-    /// What kind of failure this is.
-    public var code: Code
-    /// The policy file's path, or "policy" for text in memory.
-    public var source: String
-    /// What was wrong, and where in the JSON (for example `rules[1].allow`).
-    public var reason: String
-
-    /// A failure of kind `code` in `source`.
-    public init(_ code: Code, source: String, _ reason: String) {
-        self.code = code
-        self.source = source
-        self.reason = reason
-    }
-
-    /// `source: reason`, the one line the programs print.
-    public var description: String { "\(source): \(reason)" }
-}
+/// The domain of ``ConsentPolicyError``: its errors name the policy file's path, or "policy"
+/// for text in memory, and print `source: reason`; the reason says where in the JSON (for
+/// example `rules[1].allow`).
+public enum ConsentPolicyErrorDomain: SourcedErrorDomain {}
 
 extension ErrorKind where Domain == ConsentPolicyError {
     /// The file does not exist, cannot be read, or is larger than

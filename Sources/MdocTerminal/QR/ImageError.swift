@@ -3,27 +3,11 @@ import MdocErrors
 /// A failure to read, decode, encode or scan an image.
 ///
 /// Equality compares the code only.
-public struct ImageError: CodedError {
-    /// The kind of failure. New codes may be added without breaking callers.
-    public typealias Code = ErrorKind<ImageError>
+public typealias ImageError = MdocError<ImageErrorDomain>
 
-    /// What kind of failure this is.
-    public var code: Code
-    /// The image: a file path, or a description such as "image" for data in memory.
-    public var source: String
-    /// What was wrong.
-    public var reason: String
-
-    /// A failure of kind `code` with the image `source`.
-    public init(_ code: Code, source: String, _ reason: String) {
-        self.code = code
-        self.source = source
-        self.reason = reason
-    }
-
-    /// `source: reason`, the one line the programs print.
-    public var description: String { "\(source): \(reason)" }
-}
+/// The domain of ``ImageError``: its errors name the image, a file path or a description such
+/// as "image" for data in memory, and print `source: reason`.
+public enum ImageErrorDomain: SourcedErrorDomain {}
 
 extension ErrorKind where Domain == ImageError {
     /// The file does not exist or cannot be read.
