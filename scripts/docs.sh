@@ -1,11 +1,12 @@
 #!/usr/bin/env bash
 # Builds the DocC documentation of every library module with swift-docc-plugin and fails on any
 # DocC warning (an unresolved link, an undocumented parameter, a broken article) or on a public
-# symbol without a doc comment. The archives are left in .build/plugins/Swift-DocC/outputs/.
+# symbol without a doc comment, and on an article whose program listing differs from the example
+# it shows (scripts/check-tutorials.py). The archives are left in .build/plugins/Swift-DocC/outputs/.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
-modules=(MdocErrors MdocCBOR MdocCrypto MdocCOSE MdocModel MdocSession MdocIssuance MdocBLE MdocSim MdocLEHost MdocBlueZ MdocPresentation MdocRadios)
+modules=(MdocErrors MdocCBOR MdocCrypto MdocCOSE MdocModel MdocSession MdocIssuance MdocBLE MdocSim MdocLEHost MdocBlueZ MdocPresentation MdocRadios SwiftMdoc)
 targets=()
 for module in "${modules[@]}"; do
     targets+=(--target "$module")
@@ -22,3 +23,4 @@ if [ "$status" -ne 0 ] || grep -q 'warning:' "$log"; then
     exit 1
 fi
 python3 scripts/check-doc-comments.py "${modules[@]}"
+python3 scripts/check-tutorials.py
