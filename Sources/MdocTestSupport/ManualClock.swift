@@ -39,12 +39,18 @@ public final class ManualClock: Clock, Sendable {
         let continuation: CheckedContinuation<Void, any Error>
     }
 
+    private struct Watcher {
+        let count: Int
+        let window: Duration?
+        let continuation: CheckedContinuation<Void, Never>
+    }
+
     private struct State {
         var now = Instant(offset: .zero)
         var sleepers: [Int: Sleeper] = [:]
         var nextID = 0
-        /// Tests waiting for a number of sleepers due within a time from now.
-        var watchers: [(count: Int, window: Duration?, continuation: CheckedContinuation<Void, Never>)] = []
+        /// Tests waiting for a number of sleepers due within a time from now, by number.
+        var watchers: [Int: Watcher] = [:]
     }
 
     private let state = Mutex(State())
@@ -116,15 +122,48 @@ public final class ManualClock: Clock, Sendable {
 
     /// Waits until at least `count` tasks sleep on the clock, counting only those due within
     /// `window` from now when it is given: a test waits for the bound it means to run out, not
-    /// for another sleeping meanwhile.
+    /// for another sleeping meanwhile. Returns early when the calling task is cancelled.
     public func sleeping(_ count: Int = 1, dueWithin window: Duration? = nil) async {
-        await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
-            let ready = state.withLock { state in
-                guard Self.sleepers(in: state, dueWithin: window) < count else { return true }
-                state.watchers.append((count, window, continuation))
-                return false
+        let id = state.withLock { state in
+            defer { state.nextID += 1 }
+            return state.nextID
+        }
+        await withTaskCancellationHandler {
+            await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
+                let ready = state.withLock { state in
+                    guard !Task.isCancelled, Self.sleepers(in: state, dueWithin: window) < count else { return true }
+                    state.watchers[id] = Watcher(count: count, window: window, continuation: continuation)
+                    return false
+                }
+                if ready { continuation.resume() }
             }
-            if ready { continuation.resume() }
+        } onCancel: {
+            let watcher = state.withLock { $0.watchers.removeValue(forKey: id) }
+            watcher?.continuation.resume()
+        }
+    }
+
+    /// Runs `body`, moving the clock on by `step` each time a task sleeps on it until a deadline
+    /// within `step` from now, until `body` returns: for a test whose peer stalls, where every
+    /// bound that applies is to run out in turn.
+    public func advancing<Result: Sendable>(by step: Duration, while body: @escaping @Sendable () async -> Result) async -> Result {
+        await withTaskGroup(of: Result?.self) { group in
+            group.addTask { await body() }
+            group.addTask {
+                while true {
+                    await self.sleeping(dueWithin: step)
+                    if Task.isCancelled { return nil }
+                    self.advance(by: step)
+                }
+            }
+            var result: Result?
+            while let next = await group.next() {
+                if let next {
+                    result = next
+                    group.cancelAll()
+                }
+            }
+            return result!
         }
     }
 
@@ -137,15 +176,10 @@ public final class ManualClock: Clock, Sendable {
     /// The watchers whose count of sleepers is reached, taken out of `state`.
     private static func takeWatchers(_ state: inout State) -> [CheckedContinuation<Void, Never>] {
         var ready: [CheckedContinuation<Void, Never>] = []
-        var waiting: [(count: Int, window: Duration?, continuation: CheckedContinuation<Void, Never>)] = []
-        for watcher in state.watchers {
-            if sleepers(in: state, dueWithin: watcher.window) >= watcher.count {
-                ready.append(watcher.continuation)
-            } else {
-                waiting.append(watcher)
-            }
+        for (id, watcher) in state.watchers where sleepers(in: state, dueWithin: watcher.window) >= watcher.count {
+            ready.append(watcher.continuation)
+            state.watchers[id] = nil
         }
-        state.watchers = waiting
         return ready
     }
 }

@@ -3,6 +3,7 @@ import MdocModel
 import MdocPresentation
 import MdocSession
 import MdocTestPeers
+import MdocTestSupport
 import Testing
 
 /// A second reader on an engagement already in use (ISO/IEC 18013-5 8.3.3.1.1.4): once the
@@ -18,13 +19,13 @@ struct BusyMdocTests {
         let asked = EventLog<Bool>()
         let holder = try demoHolder(modes: [mode], consent: HolderConsent { request in
             await asked.record(true)
-            try? await Task.sleep(for: .seconds(600))
+            await untilCancelled()
             return request.allAvailable
         })
         let radios = air.radios()
         let presenting = Task { await holder.run(over: radios.holder) }
         let first = Task { try await demoReader(of: holder).run(over: radios.reader) }
-        while asked.all.isEmpty { try await Task.sleep(for: .milliseconds(10)) }
+        await asked.wait()
 
         let second = try demoReader(of: holder, timeouts: SessionTimeouts(connection: .seconds(1), idle: .seconds(60)))
         let started = ContinuousClock.now
