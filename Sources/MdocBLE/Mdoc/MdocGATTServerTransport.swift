@@ -160,6 +160,10 @@ public actor MdocGATTServerTransport: MdocTransport {
         try await change.futureResult.bleValue()
     }
 
+    /// Whether a task waits for the next change of the start or the subscriptions, for tests of
+    /// what wakes it.
+    var isAwaitingChange: Bool { change != nil }
+
     /// The start or a subscription changed: the tasks waiting for that look again.
     private func changed() {
         change?.succeed()
