@@ -28,9 +28,17 @@ struct BusyMdocTests {
         await asked.wait()
 
         let second = try demoReader(of: holder, timeouts: SessionTimeouts(connection: .seconds(1), idle: .seconds(60)))
+        // In memory the bound runs out in virtual time; over sim the radio measures it.
+        let clock = ManualClock()
         let started = ContinuousClock.now
-        let read = await second.run(over: air.radios().reader)
-        let waited = ContinuousClock.now - started
+        let radio: any MdocRadio = air == .memory ? InMemoryRadio(clock: clock) : air.radios().reader
+        async let reading = second.run(over: radio)
+        if air == .memory {
+            await clock.sleeping(dueWithin: .seconds(1))
+            clock.advance(by: .seconds(1))
+        }
+        let read = await reading
+        let waited = air == .memory ? clock.now.offset : ContinuousClock.now - started
         presenting.cancel()
         _ = await presenting.value
         _ = try await first.value
@@ -44,10 +52,22 @@ struct BusyMdocTests {
     func twoReadersServingOneEngagementAtOnceAreToldAtOnce(over air: Air) async throws {
         let holder = try demoHolder(modes: [.centralClient])
         let bounds = SessionTimeouts(connection: .seconds(2), idle: .seconds(60))
-        let radios = air.radios()
-        async let first = try demoReader(of: holder, timeouts: bounds).run(over: radios.reader)
-        async let second = try demoReader(of: holder, timeouts: bounds).run(over: radios.reader)
-        let ends = [try await first.end, try await second.end]
+        // In memory the bound runs out in virtual time; over sim the radio measures it.
+        let clock = ManualClock()
+        let radio: any MdocRadio = air == .memory ? InMemoryRadio(clock: clock) : air.radios().reader
+        let ends = try await withThrowingTaskGroup(of: LiveSessionEnd.self) { group in
+            for _ in 0..<2 {
+                group.addTask { await (try demoReader(of: holder, timeouts: bounds)).run(over: radio).end }
+            }
+            var ends: [LiveSessionEnd] = []
+            if let told = try await group.next() { ends.append(told) }
+            if air == .memory {
+                await clock.sleeping(dueWithin: bounds.connection)
+                clock.advance(by: bounds.connection)
+            }
+            while let end = try await group.next() { ends.append(end) }
+            return ends
+        }
 
         // The one that came second was told at once; the other served the service until its
         // bound ran out, since no mdoc came.
