@@ -43,6 +43,13 @@ package final class HelperProcess: Sendable {
         return remainingOutput()
     }
 
+    /// The next line the program prints within `timeout` seconds, without its newline; nil when
+    /// none came whole in time. Blocks the calling thread.
+    package func nextLine(within timeout: TimeInterval) -> String? {
+        guard let fd = child.outputDescriptor else { return nil }
+        return OutputLines.next(of: fd, within: timeout)
+    }
+
     /// Sends `signal` to the program.
     package func signal(_ signal: Int32) {
         child.signal(signal)

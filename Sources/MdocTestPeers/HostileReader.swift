@@ -109,25 +109,6 @@ public final class HostileReader {
         try await send(ChunkFault.flood(bytes: bytes, mtu: mtu))
     }
 
-    /// Sends SessionEstablishment in correct chunks with `pause` after each but the last, after
-    /// ``run(until:)`` reached `.started`: a slow peer that keeps sending.
-    public func sendRequest(pausingFor pause: Duration) async throws {
-        let pieces = ChunkFault.pieces(of: request)
-        for (index, piece) in pieces.enumerated() {
-            guard try await send([piece]) else { return }
-            if index < pieces.count - 1 { try await Task.sleep(for: pause) }
-        }
-    }
-
-    /// Sends `count` chunks that each say more follow, with `pause` after each, after
-    /// ``run(until:)`` reached `.started`: a peer that keeps sending and never finishes.
-    public func trickle(chunks count: Int, pausingFor pause: Duration) async throws {
-        for _ in 0..<count {
-            guard try await send([[MessageChunker.moreChunksHeader, 0xA5, 0xA5, 0xA5]]) else { return }
-            try await Task.sleep(for: pause)
-        }
-    }
-
     /// The holder's next whole message on Server2Client, after the request was sent.
     public func receiveResponse() async throws -> [UInt8] {
         try await receiveMessage()

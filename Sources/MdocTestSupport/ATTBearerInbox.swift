@@ -26,6 +26,15 @@ public final class ATTBearerInbox: Sendable {
         }.get()
     }
 
+    /// Whether a ``receive()`` waits for the next PDU, for tests of what wakes it; throws when
+    /// the bearer's event loop has shut down.
+    public var isWaiting: Bool {
+        get async throws {
+            let queue = queue
+            return try await queue.eventLoop.submit { queue.value.hasWaiters }.get()
+        }
+    }
+
     /// The next PDU, nil once the link ended and the PDUs before were taken; the link's error
     /// when it failed.
     public func receive() async throws(BLEError) -> [UInt8]? {

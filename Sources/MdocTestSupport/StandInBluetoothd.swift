@@ -1,5 +1,6 @@
 import Foundation
 import MdocPosix
+import Synchronization
 
 /// The stand-in bluetoothd of `Tests/Interop/bluez`: BlueZ's D-Bus interfaces on a private bus,
 /// bridged to the `sim` transport, so a program with `--transport bluez` meets one with
@@ -11,6 +12,8 @@ public final class StandInBluetoothd: Sendable {
     /// The private bus's address: the programs get it as `DBUS_SYSTEM_BUS_ADDRESS`.
     public let busAddress: String
     private let process: HelperProcess
+    /// The report's lines ``line(startingWith:within:)`` read, which ``stop()`` returns first.
+    private let read = Mutex<[String]>([])
 
     /// Starts the stand-in with `options` (`--no-adapter`, `--powered-off`,
     /// `--advertising-slots N`, `--deny`, `--register-delay S`). Throws when Python, dbus-fast or dbus-daemon is
@@ -36,10 +39,41 @@ public final class StandInBluetoothd: Sendable {
         process.signal(SIGUSR1)
     }
 
-    /// Stops the stand-in and returns its report: the `registered …` and `unregistered …` lines
-    /// and, last, `registrations N`, what was still registered. Idempotent.
+    /// Waits, on a thread of its own, for the report's next line that starts with one of
+    /// `prefixes` (`registering application `, `registered application `, …) within `timeout`
+    /// seconds, and returns it; nil when none came. The lines read stay in the report ``stop()``
+    /// returns.
+    public func line(startingWith prefixes: String..., within timeout: TimeInterval = startTimeout) async -> String? {
+        let process = process
+        let deadline = Date().addingTimeInterval(timeout)
+        let lines: [String] = await withCheckedContinuation { continuation in
+            do {
+                try DetachedThread.start {
+                    var lines: [String] = []
+                    while let line = process.nextLine(within: max(0, deadline.timeIntervalSinceNow)) {
+                        lines.append(line)
+                        if prefixes.contains(where: line.hasPrefix) { break }
+                    }
+                    continuation.resume(returning: lines)
+                }
+            } catch {
+                continuation.resume(returning: [])
+            }
+        }
+        read.withLock { $0 += lines }
+        return lines.last.flatMap { line in prefixes.contains(where: line.hasPrefix) ? line : nil }
+    }
+
+    /// Stops the stand-in and returns its report: the `registering …`, `registered …` and
+    /// `unregistered …` lines and, last, `registrations N`, what was still registered.
+    /// Idempotent.
     @discardableResult
     public func stop() -> String {
-        process.stop()
+        let rest = process.stop()
+        let lines = read.withLock { lines in
+            defer { lines = [] }
+            return lines
+        }
+        return lines.map { $0 + "\n" }.joined() + rest
     }
 }

@@ -150,11 +150,14 @@ struct BlueZSessionTests {
         let bluetoothd = try Bluetoothd(["--register-delay", "1.5"])
         let (holder, _) = try await Self.holder(["--transport", "bluez", "--ble-mode", "peripheral", "--timeout", Self.programTimeout],
                                           environment: bluetoothd.environment)
-        try await Task.sleep(for: .milliseconds(300))
+        // The call is out: the stand-in read the application and holds its answer back.
+        #expect(await bluetoothd.standIn.line(startingWith: "registering application ") != nil)
         holder.signal(SIGINT)
         let result = await holder.wait(timeout: 30)
-        // Past the answer's delay, so that a registration the holder left behind is counted.
-        try await Task.sleep(for: .seconds(2))
+        // Past the answer, so that a registration the holder left behind is counted: it is
+        // unregistered, or abandoned as the holder has left the bus.
+        #expect(await bluetoothd.standIn.line(startingWith: "registered application ") != nil)
+        _ = await bluetoothd.standIn.line(startingWith: "unregistered application ", "abandoned application ")
         let report = bluetoothd.stop()
 
         #expect(result.status == 130, "\(result.standardError)")

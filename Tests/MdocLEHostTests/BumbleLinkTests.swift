@@ -103,8 +103,10 @@ struct BumbleLinkTests {
         let holder = try await holderSide
         try await reader.send([1])
         #expect(try await holder.receive() == .message([1]))
+        let sent = await readerHost.statistics.attPDUsReceived
         let sender = Task { try await holder.send(Self.message(400_000, seed: 3)) }
-        try await Task.sleep(for: .milliseconds(100))
+        // The message is arriving: its first notification reached the reader.
+        while await readerHost.statistics.attPDUsReceived == sent { await Task.yield() }
         controllers.stop()
         let event = try? await reader.receive()
         #expect(event == nil || event == .disconnected)

@@ -119,8 +119,10 @@ struct HCITransportTests {
         let (controller, transport) = try await ScriptedController.make(snoop: try BTSnoopWriter(path: path))
         let host = LEHost(transport: transport, logger: Logger(label: "test.hci"))
         try await host.start()
+        let events = await host.statistics.eventsReceived
         try await controller.event(0x13, [0x01, 0x40, 0x00, 0x00, 0x00])
-        try await Task.sleep(for: .milliseconds(100))
+        // Recorded as it was read, before the host handled it.
+        while await host.statistics.eventsReceived == events { await Task.yield() }
         await host.close()
         let bytes = [UInt8](try Data(contentsOf: URL(fileURLWithPath: path)))
         #expect(Array(bytes[0..<8]) == Array("btsnoop".utf8) + [0])

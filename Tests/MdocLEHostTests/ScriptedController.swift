@@ -35,6 +35,10 @@ actor ScriptedController {
     private var acl: [HCIACLData] = []
     private var aclWaiters: [CheckedContinuation<HCIACLData?, Never>] = []
     private var commandWaiters: [(HCIOpcode, CheckedContinuation<HCICommand?, Never>)] = []
+    private var nextWaiter = 0
+    /// Tests waiting until the host sent a number of commands with an opcode and parameters, by
+    /// number.
+    private var countWaiters: [Int: (opcode: HCIOpcode, parameters: [UInt8], count: Int, continuation: CheckedContinuation<Int, Never>)] = [:]
     private var hostClosed = false
 
     /// A controller and the transport a host uses to reach it.
@@ -123,12 +127,25 @@ actor ScriptedController {
     /// Waits up to `timeout` until the host sent `count` commands `opcode` with `parameters`;
     /// returns how many it sent.
     func awaitCommands(_ opcode: HCIOpcode, parameters: [UInt8], count: Int, timeout: Duration = .seconds(5)) async -> Int {
-        let deadline = ContinuousClock.now + timeout
-        func sent() -> Int { commands.filter { $0.opcode == opcode && $0.parameters == parameters }.count }
-        while sent() < count, ContinuousClock.now < deadline {
-            try? await Task.sleep(for: .milliseconds(10))
+        let sent = sentCount(opcode, parameters)
+        guard sent < count else { return sent }
+        let id = nextWaiter
+        nextWaiter += 1
+        let timer = Task { [weak self] in
+            try? await Task.sleep(for: timeout)
+            if !Task.isCancelled { await self?.expireCountWaiter(id) }
         }
-        return sent()
+        defer { timer.cancel() }
+        return await withCheckedContinuation { countWaiters[id] = (opcode, parameters, count, $0) }
+    }
+
+    private func sentCount(_ opcode: HCIOpcode, _ parameters: [UInt8]) -> Int {
+        commands.filter { $0.opcode == opcode && $0.parameters == parameters }.count
+    }
+
+    private func expireCountWaiter(_ id: Int) {
+        guard let waiter = countWaiters.removeValue(forKey: id) else { return }
+        waiter.continuation.resume(returning: sentCount(waiter.opcode, waiter.parameters))
     }
 
     /// Sends an L2CAP frame on `channelID` of `handle` as the peer would, in ACL packets of
@@ -206,6 +223,13 @@ actor ScriptedController {
             for (index, waiter) in commandWaiters.enumerated().reversed() where waiter.0 == command.opcode {
                 commandWaiters.remove(at: index)
                 waiter.1.resume(returning: command)
+            }
+            for (id, waiter) in countWaiters where waiter.opcode == command.opcode && waiter.parameters == command.parameters {
+                let sent = sentCount(waiter.opcode, waiter.parameters)
+                if sent >= waiter.count {
+                    countWaiters[id] = nil
+                    waiter.continuation.resume(returning: sent)
+                }
             }
             try answer(command)
         case .aclData(let data):

@@ -3,6 +3,7 @@ import MdocModel
 import MdocPresentation
 import MdocSession
 import MdocTestPeers
+import MdocTestSupport
 import Testing
 
 /// A second reader on an engagement already in use (ISO/IEC 18013-5 8.3.3.1.1.4): once the
@@ -18,18 +19,26 @@ struct BusyMdocTests {
         let asked = EventLog<Bool>()
         let holder = try demoHolder(modes: [mode], consent: HolderConsent { request in
             await asked.record(true)
-            try? await Task.sleep(for: .seconds(600))
+            await untilCancelled()
             return request.allAvailable
         })
         let radios = air.radios()
         let presenting = Task { await holder.run(over: radios.holder) }
         let first = Task { try await demoReader(of: holder).run(over: radios.reader) }
-        while asked.all.isEmpty { try await Task.sleep(for: .milliseconds(10)) }
+        await asked.wait()
 
         let second = try demoReader(of: holder, timeouts: SessionTimeouts(connection: .seconds(1), idle: .seconds(60)))
+        // In memory the bound runs out in virtual time; over sim the radio measures it.
+        let clock = ManualClock()
         let started = ContinuousClock.now
-        let read = await second.run(over: air.radios().reader)
-        let waited = ContinuousClock.now - started
+        let radio: any MdocRadio = air == .memory ? InMemoryRadio(clock: clock) : air.radios().reader
+        async let reading = second.run(over: radio)
+        if air == .memory {
+            await clock.sleeping(dueWithin: .seconds(1))
+            clock.advance(by: .seconds(1))
+        }
+        let read = await reading
+        let waited = air == .memory ? clock.now.offset : ContinuousClock.now - started
         presenting.cancel()
         _ = await presenting.value
         _ = try await first.value
@@ -43,10 +52,22 @@ struct BusyMdocTests {
     func twoReadersServingOneEngagementAtOnceAreToldAtOnce(over air: Air) async throws {
         let holder = try demoHolder(modes: [.centralClient])
         let bounds = SessionTimeouts(connection: .seconds(2), idle: .seconds(60))
-        let radios = air.radios()
-        async let first = try demoReader(of: holder, timeouts: bounds).run(over: radios.reader)
-        async let second = try demoReader(of: holder, timeouts: bounds).run(over: radios.reader)
-        let ends = [try await first.end, try await second.end]
+        // In memory the bound runs out in virtual time; over sim the radio measures it.
+        let clock = ManualClock()
+        let radio: any MdocRadio = air == .memory ? InMemoryRadio(clock: clock) : air.radios().reader
+        let ends = try await withThrowingTaskGroup(of: LiveSessionEnd.self) { group in
+            for _ in 0..<2 {
+                group.addTask { await (try demoReader(of: holder, timeouts: bounds)).run(over: radio).end }
+            }
+            var ends: [LiveSessionEnd] = []
+            if let told = try await group.next() { ends.append(told) }
+            if air == .memory {
+                await clock.sleeping(dueWithin: bounds.connection)
+                clock.advance(by: bounds.connection)
+            }
+            while let end = try await group.next() { ends.append(end) }
+            return ends
+        }
 
         // The one that came second was told at once; the other served the service until its
         // bound ran out, since no mdoc came.

@@ -3,6 +3,7 @@ import MdocModel
 import MdocPresentation
 import MdocSession
 import MdocTestPeers
+import MdocTestSupport
 import Testing
 
 /// A person takes time to decide (ISO/IEC 18013-5 8.3.2.1.2.1): the reader's wait for the
@@ -16,9 +17,7 @@ struct ConsentWaitTests {
     static func undecided(_ log: EventLog<String>) -> HolderConsent {
         HolderConsent { _ in
             await log.record("asked")
-            while !Task.isCancelled {
-                try? await Task.sleep(for: .milliseconds(20))
-            }
+            await untilCancelled()
             await log.record("cancelled")
             return .none
         }
@@ -26,13 +25,17 @@ struct ConsentWaitTests {
 
     @Test("a decision longer than the reader's idle bound is waited for: the response bound covers it")
     func slowConsentIsWaitedFor() async throws {
+        let events = EventLog<ReaderEvent>()
+        let readerClock = ManualClock()
+        // The person decides once the reader's time moved on 2 s, four times its idle bound.
         let holder = try demoHolder(consent: HolderConsent { request in
-            try? await Task.sleep(for: .seconds(2))
+            await readerWaitsForConsent(events)
+            await readerClock.sleeping()
+            readerClock.advance(by: .seconds(2))
             return request.allAvailable
         })
-        let events = EventLog<ReaderEvent>()
         let reader = try demoReader(
-            of: holder, timeouts: SessionTimeouts(connection: .seconds(60), idle: .milliseconds(500)), events: events)
+            of: holder, timeouts: SessionTimeouts(connection: .seconds(60), idle: .milliseconds(500)), events: events, clock: readerClock)
         #expect(reader.timeouts.response == SessionTimeouts.standardConsentTime)
         let (_, read) = await present(holder, to: reader, over: Air.memory.radios())
         #expect(read.report?.outcome == .verified, "\(read.end)")
@@ -50,9 +53,16 @@ struct ConsentWaitTests {
         let log = EventLog<String>()
         let holderEvents = EventLog<HolderEvent>()
         let holder = try demoHolder(consent: Self.undecided(log), events: holderEvents)
+        let readerEvents = EventLog<ReaderEvent>()
+        let readerClock = ManualClock()
         let reader = try demoReader(
-            of: holder, timeouts: SessionTimeouts(connection: .seconds(60), idle: .seconds(60), response: .milliseconds(500)))
-        let (presented, read) = await present(holder, to: reader, over: air.radios())
+            of: holder, timeouts: SessionTimeouts(connection: .seconds(60), idle: .seconds(60), response: .milliseconds(500)),
+            events: readerEvents, clock: readerClock)
+        async let presenting = present(holder, to: reader, over: air.radios())
+        await readerWaitsForConsent(readerEvents)
+        await readerClock.sleeping(dueWithin: .milliseconds(500))
+        readerClock.advance(by: .milliseconds(500))
+        let (presented, read) = await presenting
 
         #expect(read.end.description == "no response from the mdoc within 0.5 s", "\(read.end)")
         #expect(log.all == ["asked", "cancelled"])
@@ -73,7 +83,7 @@ struct ConsentWaitTests {
         let radio = InMemoryRadio()
         async let presented = holder.run(over: radio)
         let reading = Task { try await demoReader(of: holder).run(over: radio) }
-        while log.all.isEmpty { try await Task.sleep(for: .milliseconds(10)) }
+        await log.wait()
         reading.cancel()
         _ = try await reading.value
         let result = await presented

@@ -1,6 +1,7 @@
 import Foundation
 import MdocBLE
 import MdocSim
+import MdocTestSupport
 import NIOConcurrencyHelpers
 import NIOCore
 @testable import MdocPresentation
@@ -42,7 +43,8 @@ final class FreezableBearer: ATTBearer {
 
 /// The drivers' bounded waits over real 18013-5 transports on the sim link (ISO/IEC 18013-5
 /// 8.3.3.1.1.5): a wait that runs out ends the link with State 0x02 before closing it, within
-/// ``SessionLink/endTimeout``, and a send that cannot go out says why.
+/// ``SessionLink/endTimeout``, and a send that cannot go out says why. The bounds run in virtual
+/// time: the test moves a ``ManualClock`` past them once the link waits on it.
 @Suite("DriverLink: bounded waits end the link in order (ISO/IEC 18013-5 8.3.3.1.1.5)", .timeLimit(.minutes(1)))
 struct DriverLinkTests {
     /// A GATT server and client transport in peripheral server mode over a fresh sim link; the
@@ -59,19 +61,30 @@ struct DriverLinkTests {
         return (server, client, bearer)
     }
 
-    /// The failure of a wait on `transport` for `what` bounded by `first`, nil when an event came.
-    static func failure(of transport: any MdocTransport, within first: Duration, awaiting what: String) async -> LinkError? {
-        await DriverLink.run(transport, timeouts: SessionTimeouts(connection: first, idle: first)) { link, group in
-            guard case .failed(let error) = await link.next(within: first, awaiting: what, group: &group) else { return nil }
+    /// The failure of a wait on `transport` for `what` bounded by `first` on `clock`, nil when an
+    /// event came.
+    static func failure(of transport: any MdocTransport, within first: Duration, awaiting what: String, clock: ManualClock) async -> LinkError? {
+        await DriverLink.run(transport, timeouts: SessionTimeouts(connection: first, idle: first), clock: clock) { link, _ in
+            guard case .failed(let error) = await link.next(within: first, awaiting: what) else { return nil }
             return error
         }
+    }
+
+    /// The failure of a wait bounded by `first` that runs out: the clock is moved past the bound
+    /// once the wait is on it.
+    static func runOut(_ transport: any MdocTransport, within first: Duration, awaiting what: String) async -> LinkError? {
+        let clock = ManualClock()
+        async let failure = failure(of: transport, within: first, awaiting: what, clock: clock)
+        await clock.sleeping(dueWithin: first)
+        clock.advance(by: first)
+        return await failure
     }
 
     @Test("a GATT client whose wait runs out writes State 0x02, then closes the link")
     func clientWaitEndsWithState() async throws {
         let (server, client, _) = try await Self.connect()
         defer { server.close() }
-        let error = await Self.failure(of: client, within: .milliseconds(300), awaiting: "message from the holder")
+        let error = await Self.runOut(client, within: .milliseconds(300), awaiting: "message from the holder")
         #expect(error?.code == .timeout)
         #expect(error?.reason == "no message from the holder within 0.3 s")
         #expect(try await server.receive() == .ended)
@@ -82,7 +95,7 @@ struct DriverLinkTests {
     func serverWaitEndsWithState() async throws {
         let (server, client, _) = try await Self.connect()
         defer { client.close() }
-        let error = await Self.failure(of: server, within: .milliseconds(300), awaiting: "message from the reader")
+        let error = await Self.runOut(server, within: .milliseconds(300), awaiting: "message from the reader")
         #expect(error?.code == .timeout)
         #expect(try await client.receive() == .ended)
         #expect(try await client.receive() == .disconnected)
@@ -93,14 +106,17 @@ struct DriverLinkTests {
         let (server, client, serverBearer) = try await Self.connect()
         defer { server.close() }
         serverBearer.freeze()
-        let started = ContinuousClock.now
-        let error = await Self.failure(of: client, within: .milliseconds(100), awaiting: "message from the holder")
-        let elapsed = ContinuousClock.now - started
+        let clock = ManualClock()
+        async let failure = Self.failure(of: client, within: .milliseconds(100), awaiting: "message from the holder", clock: clock)
+        await clock.sleeping(dueWithin: .milliseconds(100))
+        clock.advance(by: .milliseconds(100))
+        // The unsubscription before State 0x02 gets no answer: the end waits on its bound.
+        await clock.sleeping(dueWithin: SessionLink.endTimeout)
+        clock.advance(by: SessionLink.endTimeout)
+        let error = await failure
         #expect(error?.code == .timeout)
-        // The unsubscription before State 0x02 got no answer: the end had its whole time, and
-        // the link was closed then, far from the ATT transaction timeout.
-        #expect(elapsed >= .milliseconds(100) + SessionLink.endTimeout, "\(elapsed)")
-        #expect(elapsed < GATTClient.transactionTimeout, "\(elapsed)")
+        // The link was closed at the end's bound, far from the ATT transaction timeout.
+        #expect(clock.now.offset == .milliseconds(100) + SessionLink.endTimeout)
         #expect(try await client.receive() == .disconnected)
     }
 
@@ -119,12 +135,18 @@ struct DriverLinkTests {
         try await client.setNotifications(true, for: state)
         try await client.writeWithoutResponse([MdocGATTProfile.stateStart], to: state)
         try await server.waitForStart()
-        var failure: LinkError?
-        do throws(LinkError) {
-            try await SessionLink.send([1, 2, 3], on: server, within: .milliseconds(300), sending: "the response")
-        } catch {
-            failure = error
-        }
+        let clock = ManualClock()
+        async let sending: LinkError? = {
+            do throws(LinkError) {
+                try await SessionLink.send([1, 2, 3], on: server, within: .milliseconds(300), sending: "the response", clock: clock)
+                return nil
+            } catch {
+                return error
+            }
+        }()
+        await clock.sleeping(dueWithin: .milliseconds(300))
+        clock.advance(by: .milliseconds(300))
+        let failure = await sending
         #expect(failure?.code == .timeout)
         #expect(failure?.reason == "the peer did not take the response within 0.3 s: the GATT client started the session but never enabled notifications of Server2Client (it subscribed to State only), so the message could not be sent")
     }

@@ -1,6 +1,7 @@
 import Logging
 import MdocBLE
-import MdocPresentation
+@testable import MdocPresentation
+import MdocTestSupport
 import Testing
 
 #if canImport(FoundationEssentials)
@@ -17,15 +18,19 @@ import Foundation
 struct InMemoryTransportTests {
     static let logger = Logger(label: "test")
 
-    @Test("a message arrives whole, and the receiving end records when its chunks came")
+    @Test("a message arrives whole, and the receiving end's inactivity watch is told of its chunks")
     func messageArrives() async throws {
         let (holder, reader) = InMemoryTransport.pair(mode: .peripheralServer)
         let message = (0..<5_000).map { UInt8(truncatingIfNeeded: $0) }
-        #expect(await holder.lastReceived == nil)
+        let clock = ManualClock()
+        async let holderWait = holder.inactivity.expiry(first: .seconds(1), idle: .seconds(1), message: .seconds(10), clock: clock)
+        async let readerWait = reader.inactivity.expiry(first: .seconds(1), idle: .seconds(1), message: .seconds(10), clock: clock)
+        await clock.sleeping(2)
         try await reader.send(message)
         #expect(try await holder.receive() == .message(message))
-        #expect(await holder.lastReceived != nil)
-        #expect(await reader.lastReceived == nil)
+        clock.advance(by: .seconds(1))
+        #expect(await holderWait == .stalled)
+        #expect(await readerWait == .silent)
     }
 
     @Test("State 0x02 from one end is .ended at the other, then the link is closed for both")
@@ -42,7 +47,7 @@ struct InMemoryTransportTests {
     func closeWakesReceivers() async throws {
         let (holder, reader) = InMemoryTransport.pair(mode: .peripheralServer)
         async let waiting = holder.receive()
-        try await Task.sleep(for: .milliseconds(50))
+        while !holder.isWaitingToReceive { await Task.yield() }
         reader.close()
         #expect(try await waiting == .disconnected)
         #expect(try await reader.receive() == .disconnected)
@@ -62,7 +67,8 @@ struct InMemoryTransportTests {
 
     @Test(arguments: MdocBLEMode.allCases)
     func holderAndReaderMeetOnTheServiceUUID(_ mode: MdocBLEMode) async throws {
-        let radio = InMemoryRadio()
+        let clock = ManualClock()
+        let radio = InMemoryRadio(clock: clock)
         let uuid = UUID()
         let ident = [UInt8](repeating: 7, count: 16)
         async let holder = radio.holderLink(mode: mode, serviceUUID: uuid, ident: ident, timeout: .seconds(30), logger: Self.logger)
@@ -71,9 +77,12 @@ struct InMemoryTransportTests {
         #expect(try await holder.receive() == .message([1, 2, 3]))
         #expect(reader.mode == mode)
         // The server stopped advertising once its peer came: nobody else finds it.
-        await #expect(throws: BLEError(.peerNotFound, "")) {
-            _ = try await radio.readerLink(mode: .peripheralServer, serviceUUID: uuid, ident: ident, timeout: .milliseconds(50), logger: Self.logger)
+        let late = Task {
+            try await radio.readerLink(mode: .peripheralServer, serviceUUID: uuid, ident: ident, timeout: .milliseconds(50), logger: Self.logger)
         }
+        await clock.sleeping(dueWithin: .milliseconds(50))
+        clock.advance(by: .milliseconds(50))
+        await #expect(throws: BLEError(.peerNotFound, "")) { _ = try await late.value }
     }
 
     @Test("a second server for one service fails with serviceInUse; nobody in time is a timeout")
@@ -81,15 +90,20 @@ struct InMemoryTransportTests {
         let radio = InMemoryRadio()
         let uuid = UUID()
         let first = Task { try await radio.readerLink(mode: .centralClient, serviceUUID: uuid, ident: [], timeout: .seconds(30), logger: Self.logger) }
-        while try await radio.scan(for: .zero).isEmpty { try await Task.sleep(for: .milliseconds(10)) }
+        while try await radio.scan(for: .zero).isEmpty { await Task.yield() }
         await #expect(throws: BLEError(.serviceInUse, "")) {
             _ = try await radio.readerLink(mode: .centralClient, serviceUUID: uuid, ident: [], timeout: .seconds(30), logger: Self.logger)
         }
         await radio.close()
         await #expect(throws: BLEError(.linkClosed, "")) { _ = try await first.value }
-        await #expect(throws: BLEError(.timeout, "")) {
-            _ = try await InMemoryRadio().holderLink(mode: .peripheralServer, serviceUUID: uuid, ident: [], timeout: .milliseconds(50), logger: Self.logger)
+        let clock = ManualClock()
+        let quiet = InMemoryRadio(clock: clock)
+        let nobody = Task {
+            try await quiet.holderLink(mode: .peripheralServer, serviceUUID: uuid, ident: [], timeout: .milliseconds(50), logger: Self.logger)
         }
+        await clock.sleeping(dueWithin: .milliseconds(50))
+        clock.advance(by: .milliseconds(50))
+        await #expect(throws: BLEError(.timeout, "")) { _ = try await nobody.value }
     }
 
     @Test("in central client mode the holder refuses a reader whose Ident differs")

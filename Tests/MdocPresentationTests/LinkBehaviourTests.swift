@@ -61,7 +61,9 @@ struct LinkBehaviourTests {
     @Test("a client that started but subscribed to nothing cannot stall the holder: its garbage ends the session")
     func aClientThatNeverSubscribesCannotStallTheHolder() async throws {
         let link = SimHostileLink()
-        let holder = try await LinkFaultTests.startHolder(link, timeouts: SessionTimeouts(connection: .seconds(60), idle: LinkFaultTests.stall))
+        let clock = ManualClock()
+        let holder = try await LinkFaultTests.startHolder(
+            link, timeouts: SessionTimeouts(connection: .seconds(60), idle: LinkFaultTests.stall), clock: clock)
         let uuid = try #require(try MdocURI(holder.uri).deviceEngagementBytes.value.bleOptions?.peripheralServerModeUUID)
         let client = try await ProbingCentral.probe(.peripheralServer, serviceUUID: uuid, over: link, subscribing: false)
         defer { client.close() }
@@ -72,7 +74,8 @@ struct LinkBehaviourTests {
         // can never be delivered.
         try await client.writeWithoutResponse([MdocGATTProfile.stateStart], to: state)
         try await client.writeWithoutResponse([0x00, 0xA0], to: client2Server)
-        let result = await holder.result
+        // The status message cannot go out: its bound, and the end's, run out in virtual time.
+        let result = await clock.advancing(by: SessionLink.endTimeout) { await holder.result }
         #expect(result.end.description.contains("messageDecodingFailed"), "\(result.end)")
     }
 
@@ -90,8 +93,7 @@ struct LinkBehaviourTests {
         for (number, subscribing) in [false, true].enumerated() {
             let probe = try await ProbingCentral.probe(.centralClient, serviceUUID: holder.centralServiceUUID, over: link, subscribing: subscribing)
             probe.close()
-            #expect(try await log.waitFor(number + 1, containing: "a central left before starting the session", within: .seconds(60)),
-                    "probe \(number + 1)")
+            await log.waitFor(number + 1, containing: "a central left before starting the session")
         }
         let otherRadio = try await link.openOtherRadio()
         let presented = await holder.present(over: otherRadio, timeout: generousTimeouts.idle)
@@ -118,12 +120,16 @@ struct LinkBehaviourTests {
     @Test(arguments: LinkKind.allCases)
     func aReaderThatNeverSubscribesToServer2ClientIsToldSo(over kind: LinkKind) async throws {
         let link = try await kind.make()
+        let clock = ManualClock()
+        let events = EventLog<HolderEvent>()
         let holder = try await LinkFaultTests.startHolder(
-            link, timeouts: SessionTimeouts(connection: generousTimeouts.connection, idle: LinkFaultTests.stall))
+            link, timeouts: SessionTimeouts(connection: generousTimeouts.connection, idle: LinkFaultTests.stall), events: events, clock: clock)
         let reader = try HostileReader(uri: holder.uri, link: link, subscriptions: [.state])
         defer { reader.close() }
         try await reader.run(until: .requestSent)
-        let result = await holder.result
+        // The holder took the request and sends its response: that send's bound is what runs out.
+        await events.wait { if case .sending = $0 { true } else { false } }
+        let result = await clock.advancing(by: LinkFaultTests.stall) { await holder.result }
         #expect(result.end.description ==
             "the peer did not take the message to the reader \(LinkFaultTests.stallText): the GATT client started the session but never enabled notifications of Server2Client (it subscribed to State only), so the message could not be sent",
                 "\(result.end)")

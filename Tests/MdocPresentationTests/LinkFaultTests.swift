@@ -30,14 +30,12 @@ struct LinkFaultTests {
     static let chunkCases: [(LinkKind, ChunkFault)] = LinkKind.allCases.flatMap { kind in
         ChunkFault.allCases.filter { kind == .sim || $0 != .overLimit }.map { (kind, $0) }
     }
-    /// The bound where a stalled peer is what ends the session, waited out: each step of the
-    /// hostile peer until its stall must come within it while the whole suite runs in this
-    /// process on two cores, the drivers' timers among everything else (longer under
+    /// The bound where a stalled peer is what ends the session. The drivers' bounds run out in
+    /// virtual time (``ManualClock/advancing(by:while:)``) once the peer stalled; the radios'
+    /// connection bounds are waited out, and each step of the hostile peer until its stall must
+    /// come within them while the whole suite runs in this process on two cores (longer under
     /// sanitizers, ``TimeoutScale``).
     static let stall: Duration = .seconds(15 * TimeoutScale.factor)
-    /// The longest a session may take to end after the stall bound, against a hang: the bound's
-    /// timer shares the cooperative pool with the rest of the suite.
-    static let stallSlack: Duration = .seconds(30 * TimeoutScale.factor)
     /// The stall bound as the failures name it.
     static let stallText = "within \(15 * TimeoutScale.factor) s"
 
@@ -54,9 +52,12 @@ struct LinkFaultTests {
         }
     }
 
-    static func startHolder(_ link: any HostileLink, timeouts: SessionTimeouts = generousTimeouts) async throws -> Holder {
+    static func startHolder(
+        _ link: any HostileLink, timeouts: SessionTimeouts = generousTimeouts, events: EventLog<HolderEvent> = EventLog(),
+        clock: any Clock<Duration> = ContinuousClock()
+    ) async throws -> Holder {
         let radio = try await link.openRadio()
-        let driver = try demoHolder(modes: [.peripheralServer], timeouts: timeouts)
+        let driver = try demoHolder(modes: [.peripheralServer], timeouts: timeouts, events: events, clock: clock)
         let task = Task {
             let result = await driver.run(over: radio)
             await radio.close()
@@ -133,29 +134,31 @@ struct LinkFaultTests {
     @Test(arguments: LinkKind.allCases, [ReaderPhase.connected, .started, .midRequest])
     func aStalledReaderEndsTheHolderAtItsBound(over kind: LinkKind, at phase: ReaderPhase) async throws {
         let link = try await kind.make()
-        let holder = try await Self.startHolder(link, timeouts: SessionTimeouts(connection: Self.stall, idle: Self.stall))
+        let clock = ManualClock()
+        let holder = try await Self.startHolder(link, timeouts: SessionTimeouts(connection: Self.stall, idle: Self.stall), clock: clock)
         let reader = try HostileReader(uri: holder.uri, link: link)
         try await reader.run(until: phase)
-        let stalled = ContinuousClock.now
-        let result = await holder.result
+        let result = await clock.advancing(by: Self.stall) { await holder.result }
         reader.close()
-        let waited = ContinuousClock.now - stalled
 
         #expect(result.end == .link(LinkError(.timeout, "")), "\(result.end)")
         #expect(result.end.description.contains(Self.stallText), "\(result.end)")
-        #expect(waited < Self.stall + Self.stallSlack, "the holder took \(waited) with a \(Self.stall) bound")
+        if phase != .connected {
+            #expect(clock.now.offset >= Self.stall, "the holder's bound ran out at \(clock.now)")
+        }
         withExtendedLifetime(link) {}
     }
 
     // MARK: The reader under test
 
     /// A reader in peripheral server mode on `uri`, over the link's side under test.
-    static func read(_ uri: String, over link: any HostileLink, timeouts: SessionTimeouts = generousTimeouts) async throws
-        -> Task<ReaderSessionResult, Never>
-    {
+    static func read(
+        _ uri: String, over link: any HostileLink, timeouts: SessionTimeouts = generousTimeouts,
+        events: EventLog<ReaderEvent> = EventLog(), clock: any Clock<Duration> = ContinuousClock()
+    ) async throws -> Task<ReaderSessionResult, Never> {
         let radio = try await link.openRadio()
         let reader = try ReaderDriver(uri: try MdocURI(uri), request: ageOver18, trustAnchors: [try DemoMaterial.iaca()],
-                                      timeouts: timeouts)
+                                      timeouts: timeouts, events: events.record, clock: clock)
         return Task {
             let result = await reader.run(over: radio, mode: .peripheralServer)
             await radio.close()
@@ -212,17 +215,21 @@ struct LinkFaultTests {
     func aStalledHolderEndsTheReaderAtItsBound(over kind: LinkKind, at phase: HolderPhase) async throws {
         let link = try await kind.make()
         let holder = try HostileHolder(link: link)
+        let clock = ManualClock()
+        let events = EventLog<ReaderEvent>()
         let reader = try await Self.read(
-            holder.uri, over: link, timeouts: SessionTimeouts(connection: generousTimeouts.connection, idle: Self.stall, response: Self.stall))
+            holder.uri, over: link, timeouts: SessionTimeouts(connection: generousTimeouts.connection, idle: Self.stall, response: Self.stall),
+            events: events, clock: clock)
         try await holder.run(until: phase)
-        let stalled = ContinuousClock.now
-        let result = await reader.value
+        // The request went out (a Write Command needs no answer): the wait for the response is
+        // what the stall runs out.
+        await readerWaitsForConsent(events)
+        let result = await clock.advancing(by: Self.stall) { await reader.value }
         holder.close()
-        let waited = ContinuousClock.now - stalled
 
         #expect(result.end == .link(LinkError(.timeout, "")), "\(result.end)")
         #expect(result.end.description.contains(Self.stallText), "\(result.end)")
-        #expect(waited < Self.stall + Self.stallSlack, "the reader took \(waited) with a \(Self.stall) bound")
+        #expect(clock.now.offset >= Self.stall, "the reader's bound ran out at \(clock.now)")
         Self.expectNothingVerified(result)
     }
 }

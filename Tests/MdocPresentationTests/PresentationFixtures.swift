@@ -43,17 +43,46 @@ let generousTimeouts = SessionTimeouts(connection: .seconds(60), idle: .seconds(
 
 /// What a delegate was told, in order.
 final class EventLog<Event: Sendable>: Sendable {
-    private let events = NIOLockedValueBox<[Event]>([])
+    private struct State {
+        var events: [Event] = []
+        var waiters: [(matches: @Sendable (Event) -> Bool, continuation: CheckedContinuation<Void, Never>)] = []
+    }
 
-    /// Records `event`.
+    private let state = NIOLockedValueBox(State())
+
+    /// Records `event`, and wakes the tasks waiting for one like it.
     func record(_ event: Event) async {
-        events.withLockedValue { $0.append(event) }
+        let woken = state.withLockedValue { state in
+            state.events.append(event)
+            let woken = state.waiters.filter { $0.matches(event) }.map(\.continuation)
+            state.waiters.removeAll { $0.matches(event) }
+            return woken
+        }
+        for continuation in woken { continuation.resume() }
     }
 
     /// Everything recorded so far.
     var all: [Event] {
-        events.withLockedValue { $0 }
+        state.withLockedValue { $0.events }
     }
+
+    /// Waits until an event that `matches` is recorded, returning at once when one was.
+    func wait(for matches: @escaping @Sendable (Event) -> Bool = { _ in true }) async {
+        await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
+            let recorded = state.withLockedValue { state in
+                guard !state.events.contains(where: matches) else { return true }
+                state.waiters.append((matches, continuation))
+                return false
+            }
+            if recorded { continuation.resume() }
+        }
+    }
+}
+
+/// Waits until `reader` says it waits for the holder's consent: it sent its request and its
+/// wait for the response is about to start.
+func readerWaitsForConsent(_ events: EventLog<ReaderEvent>) async {
+    await events.wait { if case .waitingForConsent = $0 { true } else { false } }
 }
 
 /// The demo mDL's age_over_18 (ISO/IEC 18013-5 7.2.5).
@@ -72,23 +101,24 @@ func demoHolder(
     consent: any HolderConsentDelegate = HolderConsent.approvingAllAvailable,
     trust: any ReaderTrustDelegate = ReaderRootTrust(trustAnchors: []),
     timeouts: SessionTimeouts = generousTimeouts, endsAfterResponse: Bool = false,
-    events: EventLog<HolderEvent> = EventLog()
+    events: EventLog<HolderEvent> = EventLog(), clock: any Clock<Duration> = ContinuousClock()
 ) throws -> HolderDriver {
     try HolderDriver(
         credentials: credentials ?? [try DemoMaterial.mDL()],
         bleOptions: .offering(peripheralServerMode: modes.contains(.peripheralServer), centralClientMode: modes.contains(.centralClient)),
-        trust: trust, consent: consent, timeouts: timeouts, endsAfterResponse: endsAfterResponse, events: events.record)
+        trust: trust, consent: consent, timeouts: timeouts, endsAfterResponse: endsAfterResponse, events: events.record, clock: clock)
 }
 
 /// A reader of `holder`'s engagement asking for `request`, trusting the demo IACA.
 func demoReader(
     of holder: HolderDriver, request: [DocRequestSpec] = ageOver18,
     readerAuthentication: (key: PrivateKey, chain: [Certificate])? = nil, timeouts: SessionTimeouts = generousTimeouts,
-    termination: ReaderTermination = .status, events: EventLog<ReaderEvent> = EventLog()
+    termination: ReaderTermination = .status, events: EventLog<ReaderEvent> = EventLog(),
+    clock: any Clock<Duration> = ContinuousClock()
 ) throws -> ReaderDriver {
     try ReaderDriver(
         uri: try MdocURI(holder.mdocURI.description), request: request, readerAuthentication: readerAuthentication,
-        trustAnchors: [try DemoMaterial.iaca()], timeouts: timeouts, termination: termination, events: events.record)
+        trustAnchors: [try DemoMaterial.iaca()], timeouts: timeouts, termination: termination, events: events.record, clock: clock)
 }
 
 /// Runs `holder` and `reader` side by side over `radios`, the reader in `mode` (its choice
@@ -115,7 +145,12 @@ func verifiedValues(_ result: ReaderSessionResult, docType: String = DocType.mDL
 
 /// The messages logged through ``logger``, for tests of what the BLE layers report.
 final class LogRecorder: Sendable {
-    private let messages = NIOLockedValueBox<[String]>([])
+    private struct State {
+        var messages: [String] = []
+        var waiters: [(count: Int, text: String, continuation: CheckedContinuation<Void, Never>)] = []
+    }
+
+    private let state = NIOLockedValueBox(State())
 
     /// A logger at info level whose messages this recorder keeps.
     var logger: Logger {
@@ -124,18 +159,34 @@ final class LogRecorder: Sendable {
 
     /// How many messages so far contain `text`.
     func count(containing text: String) -> Int {
-        messages.withLockedValue { $0.filter { $0.contains(text) }.count }
+        state.withLockedValue { Self.count(in: $0, containing: text) }
     }
 
-    /// Waits, in steps of 10 ms, until `count` messages contain `text`; false when `bound` ran out
-    /// first.
-    func waitFor(_ count: Int, containing text: String, within bound: Duration) async throws -> Bool {
-        let end = ContinuousClock.now + bound
-        while self.count(containing: text) < count {
-            guard ContinuousClock.now < end else { return false }
-            try await Task.sleep(for: .milliseconds(10))
+    /// Waits until `count` messages contain `text`.
+    func waitFor(_ count: Int, containing text: String) async {
+        await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
+            let reached = state.withLockedValue { state in
+                guard Self.count(in: state, containing: text) < count else { return true }
+                state.waiters.append((count, text, continuation))
+                return false
+            }
+            if reached { continuation.resume() }
         }
-        return true
+    }
+
+    private static func count(in state: State, containing text: String) -> Int {
+        state.messages.filter { $0.contains(text) }.count
+    }
+
+    private func logged(_ message: String) {
+        let woken = state.withLockedValue { state in
+            state.messages.append(message)
+            let messages = state
+            let reached = state.waiters.filter { Self.count(in: messages, containing: $0.text) >= $0.count }
+            state.waiters.removeAll { Self.count(in: messages, containing: $0.text) >= $0.count }
+            return reached.map(\.continuation)
+        }
+        for continuation in woken { continuation.resume() }
     }
 
     private struct Handler: LogHandler {
@@ -149,7 +200,7 @@ final class LogRecorder: Sendable {
         }
 
         func log(event: LogEvent) {
-            recorder.messages.withLockedValue { $0.append(event.message.description) }
+            recorder.logged(event.message.description)
         }
     }
 }

@@ -4,6 +4,7 @@ import MdocModel
 import MdocPresentation
 import MdocSession
 import MdocTestPeers
+import MdocTestSupport
 import Testing
 
 #if canImport(FoundationEssentials)
@@ -29,9 +30,17 @@ struct SessionEndTests {
     @Test("when neither side ends the session, the first to go quiet ends it and both end normally")
     func neitherSideEnds() async throws {
         let quiet = SessionTimeouts(connection: .seconds(60), idle: .seconds(1), response: .seconds(60))
-        let holder = try demoHolder(timeouts: quiet)
-        let (presented, read) = await present(
-            holder, to: try demoReader(of: holder, timeouts: quiet, termination: .wait), over: Air.sim.radios())
+        let holder = try demoHolder(timeouts: quiet, clock: ManualClock())
+        let readerClock = ManualClock()
+        let readerEvents = EventLog<ReaderEvent>()
+        let reader = try demoReader(of: holder, timeouts: quiet, termination: .wait, events: readerEvents, clock: readerClock)
+        async let presenting = present(holder, to: reader, over: Air.sim.radios())
+        // The reader has the response and waits for the end; neither side ends the session. The
+        // reader's time runs out first.
+        await readerEvents.wait { if case .received = $0 { true } else { false } }
+        await readerClock.sleeping(dueWithin: quiet.idle)
+        readerClock.advance(by: quiet.idle)
+        let (presented, read) = await presenting
         #expect(read.report?.outcome == .verified)
         #expect(read.end.isNormalEnd, "\(read.end)")
         #expect(presented.end.isNormalEnd, "\(presented.end)")
@@ -74,13 +83,13 @@ struct SessionEndTests {
         let asked = EventLog<Bool>()
         let holder = try demoHolder(consent: HolderConsent { request in
             await asked.record(true)
-            try? await Task.sleep(for: .seconds(600))
+            await untilCancelled()
             return request.allAvailable
         })
         let radios = Air.memory.radios()
         let presenting = Task { await holder.run(over: radios.holder) }
         async let read = try demoReader(of: holder).run(over: radios.reader)
-        while asked.all.isEmpty { try await Task.sleep(for: .milliseconds(10)) }
+        await asked.wait()
         presenting.cancel()
         let presented = await presenting.value
         let result = try await read
@@ -94,13 +103,13 @@ struct SessionEndTests {
         let asked = EventLog<Bool>()
         let holder = try demoHolder(consent: HolderConsent { request in
             await asked.record(true)
-            try? await Task.sleep(for: .seconds(600))
+            await untilCancelled()
             return request.allAvailable
         })
         let radios = Air.sim.radios()
         async let presented = holder.run(over: radios.holder)
         let reading = Task { try await demoReader(of: holder).run(over: radios.reader) }
-        while asked.all.isEmpty { try await Task.sleep(for: .milliseconds(10)) }
+        await asked.wait()
         reading.cancel()
         let read = try await reading.value
         #expect(read.end == .session(.terminatedByReader), "\(read.end)")
@@ -112,13 +121,13 @@ struct SessionEndTests {
         let asked = EventLog<Bool>()
         let holder = try demoHolder(consent: HolderConsent { request in
             await asked.record(true)
-            try? await Task.sleep(for: .seconds(600))
+            await untilCancelled()
             return request.allAvailable
         })
         let radio = InMemoryRadio()
         async let presented = holder.run(over: radio)
         let reading = Task { try await demoReader(of: holder).run(over: radio) }
-        while asked.all.isEmpty { try await Task.sleep(for: .milliseconds(10)) }
+        await asked.wait()
         let gone = ContinuousClock.now
         await radio.close()
         let read = try await reading.value

@@ -204,7 +204,8 @@ struct MdocTransportTests {
             sent.value.withLockedValue { $0 = true }
         }
         try await manual.client.setNotifications(true, for: manual.server2Client)
-        try await Task.sleep(for: .milliseconds(200))
+        // The subscription was taken, and the send waits again: for the start.
+        while await !server.isAwaitingChange { await Task.yield() }
         #expect(!sent.value.withLockedValue { $0 }, "sent before State 0x01")
         try await manual.client.writeWithoutResponse([MdocGATTProfile.stateStart], to: manual.state)
         try await sender.value
@@ -228,7 +229,7 @@ struct MdocTransportTests {
         try await manual.client.writeWithoutResponse([MdocGATTProfile.stateStart], to: manual.state)
         try await server.waitForStart()
         let sender = Task { await SessionAcceptorTests.failure { () throws(BLEError) in try await server.send([7]) } }
-        try await Task.sleep(for: .milliseconds(200))
+        while await !server.isAwaitingChange { await Task.yield() }
         server.close()
         let error = try #require(await sender.value, "the send to a client without Server2Client notifications succeeded")
         #expect(error.code == .notSubscribed)
@@ -247,7 +248,7 @@ struct MdocTransportTests {
         try await server.waitForStart()
         try await manual.client.setNotifications(false, for: manual.server2Client)
         let sender = Task { await SessionAcceptorTests.failure { () throws(BLEError) in try await server.send([7]) } }
-        try await Task.sleep(for: .milliseconds(200))
+        while await !server.isAwaitingChange { await Task.yield() }
         manual.client.close()
         let error = try #require(await sender.value, "the send to a client that went away succeeded")
         #expect(error.code == .linkClosed, "\(error)")

@@ -250,7 +250,7 @@ struct SimLinkTests {
         defer { connected.close() }
         let inbox = try await ATTBearerInbox(accepted)
         let pending = Task { try await inbox.receive() }
-        try await Task.sleep(for: .milliseconds(100))
+        while try await !inbox.isWaiting { await Task.yield() }
         accepted.close()
         #expect(try await pending.value == nil)
         #expect(try await inbox.receive() == nil)

@@ -33,6 +33,9 @@ package final class ReceiveQueue<Element: Sendable> {
     /// How many items wait to be taken.
     package var count: Int { items.count }
 
+    /// Whether a receive waits for the next item.
+    package var hasWaiters: Bool { !waiters.isEmpty }
+
     /// Hands `item` to the first waiting receive or keeps it; ignored once the queue ended.
     /// Returns false when the item was not taken (the queue had ended, or overflowed now).
     @discardableResult

@@ -10,13 +10,14 @@ package struct MdocClientInbox {
     package let events: ReceiveQueue<MdocTransportEvent>
     /// Joins Server2Client chunks.
     package var reassembler: MessageReassembler
-    /// When the last Server2Client chunk arrived.
-    package private(set) var lastReceived: ContinuousClock.Instant?
+    /// Told of each Server2Client chunk as it arrives.
+    package let inactivity: InactivityWatch
 
-    /// An inbox on `eventLoop` for a link with ATT_MTU `mtu`.
-    package init(on eventLoop: any EventLoop, mtu: Int) {
+    /// An inbox on `eventLoop` for a link with ATT_MTU `mtu`, telling `inactivity` of each chunk.
+    package init(on eventLoop: any EventLoop, mtu: Int, inactivity: InactivityWatch) {
         events = ReceiveQueue(on: eventLoop, limit: MdocGATTClientTransport.maximumQueuedEvents, itemName: "messages")
         reassembler = MessageReassembler(mtu: mtu)
+        self.inactivity = inactivity
     }
 
     /// Takes a notification of State (`onState`) or of Server2Client. Returns false when the
@@ -28,7 +29,7 @@ package struct MdocClientInbox {
             if value == [MdocGATTProfile.stateEnd] { events.append(.ended) }
             return true
         }
-        lastReceived = .now
+        inactivity.chunkArrived()
         do {
             if let message = try reassembler.append(value) {
                 logger.debug("received a message on Server2Client", metadata: ["bytes": "\(message.count)"])

@@ -69,7 +69,7 @@ public actor MdocGATTClientTransport: MdocTransport {
         state = characteristics.state
         client2Server = characteristics.client2Server
         server2Client = characteristics.server2Client
-        inbox = MdocClientInbox(on: bearer.eventLoop, mtu: mtu)
+        inbox = MdocClientInbox(on: bearer.eventLoop, mtu: mtu, inactivity: inactivity)
         // Now on the bearer's event loop: the notifications are taken before they are enabled.
         let consumer: @Sendable (Result<GATTClient.Notification?, BLEError>) -> Void = { [weak self] notification in
             self?.assumeIsolated { $0.handle(notification) }
@@ -99,10 +99,8 @@ public actor MdocGATTClientTransport: MdocTransport {
         try await client.writeWithoutResponse(chunks, to: client2Server)
     }
 
-    /// When the last Server2Client chunk arrived, `nil` before the first.
-    public var lastReceived: ContinuousClock.Instant? {
-        inbox.lastReceived
-    }
+    /// The inactivity bounds of the session, told of each Server2Client chunk.
+    public nonisolated let inactivity = InactivityWatch()
 
     /// The next message from the server, `.ended` for its State 0x02 notification,
     /// `.disconnected` once the link closed. Throws the chunking errors of

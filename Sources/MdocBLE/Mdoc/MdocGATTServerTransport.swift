@@ -31,8 +31,8 @@ public actor MdocGATTServerTransport: MdocTransport {
     private let client2Server: BluetoothUUID
     private let server2Client: BluetoothUUID
     private var reassembler = MessageReassembler(mtu: GATTServer.defaultMTU)
-    /// When the last Client2Server chunk arrived, `nil` before the first.
-    public private(set) var lastReceived: ContinuousClock.Instant?
+    /// The inactivity bounds of the session, told of each Client2Server chunk.
+    public nonisolated let inactivity = InactivityWatch()
     private let events: ReceiveQueue<MdocTransportEvent>
     /// The ATT_MTU the client exchanged, 23 until it did.
     private var linkMTU = GATTServer.defaultMTU
@@ -160,6 +160,10 @@ public actor MdocGATTServerTransport: MdocTransport {
         try await change.futureResult.bleValue()
     }
 
+    /// Whether a task waits for the next change of the start or the subscriptions, for tests of
+    /// what wakes it.
+    var isAwaitingChange: Bool { change != nil }
+
     /// The start or a subscription changed: the tasks waiting for that look again.
     private func changed() {
         change?.succeed()
@@ -211,7 +215,7 @@ public actor MdocGATTServerTransport: MdocTransport {
                     close()
                     return false
                 }
-                lastReceived = .now
+                inactivity.chunkArrived()
                 do {
                     if let message = try reassembler.append(value) {
                         logger.debug("received a message on Client2Server", metadata: ["bytes": "\(message.count)"])

@@ -25,7 +25,8 @@ public protocol MdocTransport: AnyObject, Sendable {
     /// Closes the link without State 0x02.
     func close()
 
-    /// When the last chunk from the peer arrived (8.3.3.1.1.6), `nil` before the first: a wait
-    /// for the next message tells a peer that is still sending one from a peer that went quiet.
-    var lastReceived: ContinuousClock.Instant? { get async }
+    /// The inactivity bounds of the receiving side: told of each chunk from the peer as it
+    /// arrives (8.3.3.1.1.6), it says when a wait for the next message runs out, which tells a
+    /// peer that is still sending one from a peer that went quiet.
+    var inactivity: InactivityWatch { get }
 }

@@ -48,7 +48,7 @@ actor BlueZClientTransport: MdocTransport {
         client2ServerPath = characteristics[MdocGATTProfile.client2Server(mode: mode)] ?? ""
         server2ClientPath = characteristics[MdocGATTProfile.server2Client(mode: mode)] ?? ""
         self.links = links
-        inbox = MdocClientInbox(on: connection.eventLoop, mtu: mtu)
+        inbox = MdocClientInbox(on: connection.eventLoop, mtu: mtu, inactivity: inactivity)
         self.logger = logger
     }
 
@@ -218,10 +218,8 @@ actor BlueZClientTransport: MdocTransport {
         }
     }
 
-    /// When the last Server2Client chunk arrived, `nil` before the first.
-    var lastReceived: ContinuousClock.Instant? {
-        inbox.lastReceived
-    }
+    /// The inactivity bounds of the session, told of each Server2Client chunk.
+    nonisolated let inactivity = InactivityWatch()
 
     func receive() async throws(BLEError) -> MdocTransportEvent {
         try await inbox.events.next().bleValue() ?? .disconnected

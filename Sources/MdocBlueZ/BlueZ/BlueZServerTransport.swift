@@ -25,8 +25,8 @@ actor BlueZServerTransport: MdocTransport {
     private let client2Server: BluetoothUUID
     private let server2Client: BluetoothUUID
     private var reassembler = MessageReassembler(mtu: GATTServer.defaultMTU)
-    /// When the last Client2Server chunk arrived, `nil` before the first.
-    private(set) var lastReceived: ContinuousClock.Instant?
+    /// The inactivity bounds of the session, told of each Client2Server chunk.
+    nonisolated let inactivity = InactivityWatch()
     private var linkMTU = GATTServer.defaultMTU
     private let events: ReceiveQueue<MdocTransportEvent>
     private var notifying: Set<BluetoothUUID> = []
@@ -217,7 +217,7 @@ actor BlueZServerTransport: MdocTransport {
                     events.append(.ended)
                 }
             } else if characteristic == client2Server {
-                lastReceived = .now
+                inactivity.chunkArrived()
                 do {
                     if let message = try reassembler.append(value) {
                         logger.debug("received a message on Client2Server", metadata: ["bytes": "\(message.count)"])

@@ -37,6 +37,7 @@ public struct HolderDriver: Sendable {
     private let consent: any HolderConsentDelegate
     private let events: @Sendable (HolderEvent) async -> Void
     private let logger: Logger
+    private let clock: any Clock<Duration>
 
     /// A new engagement presenting `credentials`.
     ///
@@ -52,13 +53,16 @@ public struct HolderDriver: Sendable {
     ///   - endsAfterResponse: whether to end the session once a response is delivered.
     ///   - logger: where the BLE layers log.
     ///   - events: told what happens, for progress; the session waits while it runs.
+    ///   - clock: what the bounds of the session (``SessionTimeouts``, but for finding a reader,
+    ///     which the radio bounds) are measured on.
     /// - Throws: `SessionError` when the options offer no usable mode or the key cannot agree
     ///   keys.
     public init(
         credentials: [Credential], bleOptions: BleOptions, eDeviceKey: PrivateKey? = nil,
         responseBuilder: ResponseBuilder = ResponseBuilder(), trust: any ReaderTrustDelegate,
         consent: any HolderConsentDelegate, timeouts: SessionTimeouts = .holder, endsAfterResponse: Bool = false,
-        logger: Logger = Logger(label: "mdoc.ble"), events: @escaping @Sendable (HolderEvent) async -> Void = { _ in }
+        logger: Logger = Logger(label: "mdoc.ble"), events: @escaping @Sendable (HolderEvent) async -> Void = { _ in },
+        clock: any Clock<Duration> = ContinuousClock()
     ) throws(SessionError) {
         self.session = try HolderSession(
             credentials: credentials, eDeviceKey: eDeviceKey, bleOptions: bleOptions, responseBuilder: responseBuilder)
@@ -69,6 +73,7 @@ public struct HolderDriver: Sendable {
         self.endsAfterResponse = endsAfterResponse
         self.logger = logger
         self.events = events
+        self.clock = clock
     }
 
     /// DeviceEngagementBytes of this engagement (8.2.1.1).
@@ -111,8 +116,8 @@ public struct HolderDriver: Sendable {
         var session = self.session
         var disclosures: [HolderSessionResult.Disclosure] = []
         var messages: [LinkMessage] = []
-        let end = await DriverLink.run(transport, timeouts: timeouts) { link, group -> LiveSessionEnd in
-            var wait = await link.next(within: timeouts.idle, awaiting: "message from the reader", group: &group)
+        let end = await DriverLink.run(transport, timeouts: timeouts, clock: clock) { link, group -> LiveSessionEnd in
+            var wait = await link.next(within: timeouts.idle, awaiting: "message from the reader")
             while true {
                 var action: HolderAction
                 switch wait {
@@ -166,7 +171,7 @@ public struct HolderDriver: Sendable {
                         return await link.end(sending: nil, outcome)
                     }
                 }
-                wait = await link.next(within: timeouts.idle, awaiting: "message from the reader", group: &group)
+                wait = await link.next(within: timeouts.idle, awaiting: "message from the reader")
             }
         }
         return HolderSessionResult(

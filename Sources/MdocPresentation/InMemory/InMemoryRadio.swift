@@ -46,9 +46,12 @@ public actor InMemoryRadio: MdocRadio {
     private var isClosed = false
     /// Fires when the radio is closed.
     private nonisolated let closing = RadioFailureSignal()
+    private let clock: any Clock<Duration>
 
-    /// A radio on which nobody advertises yet.
-    public init() {}
+    /// A radio on which nobody advertises yet, whose waits for a peer are bounded on `clock`.
+    public init(clock: any Clock<Duration> = ContinuousClock()) {
+        self.clock = clock
+    }
 
     /// The holder's side: advertises `serviceUUID` in peripheral server mode, or looks for the
     /// reader's and checks its Ident against `ident` in central client mode.
@@ -185,8 +188,9 @@ public actor InMemoryRadio: MdocRadio {
     ) async -> Result<any MdocTransport, BLEError> {
         await withTaskGroup(of: Result<any MdocTransport, BLEError>?.self) { group in
             group.addTask { await wait() }
+            let clock = self.clock
             group.addTask {
-                try? await Task.sleep(for: timeout)
+                try? await clock.sleep(for: timeout)
                 return nil
             }
             if let met = await group.next() ?? nil {

@@ -24,7 +24,6 @@ public final class InMemoryTransport: MdocTransport {
         var waiter: CheckedContinuation<Result<MdocTransportEvent, BLEError>, Never>?
         var isClosed = false
         var reassembler: MessageReassembler
-        var lastReceived: ContinuousClock.Instant?
     }
 
     private init(mode: MdocBLEMode, mtu: Int) {
@@ -48,10 +47,8 @@ public final class InMemoryTransport: MdocTransport {
         get async { linkMTU }
     }
 
-    /// When the last chunk from the other end arrived.
-    public var lastReceived: ContinuousClock.Instant? {
-        get async { state.withLockedValue { $0.lastReceived } }
-    }
+    /// The inactivity bounds of this end, told of each chunk from the other end.
+    public let inactivity = InactivityWatch()
 
     /// Sends `message` to the other end, in the chunks of `MessageChunker`. Throws `linkClosed`
     /// once either end closed the link.
@@ -81,6 +78,25 @@ public final class InMemoryTransport: MdocTransport {
         return try result.get()
     }
 
+    /// Sends `chunks` to the other end as they are, for tests of a peer that chunks as it
+    /// pleases: each has arrived when this returns. Throws `linkClosed` once either end closed the
+    /// link.
+    func send(chunks: [[UInt8]]) throws(BLEError) {
+        guard !state.withLockedValue({ $0.isClosed }), let peer = peer.withLockedValue({ $0 }) else {
+            throw BLEError(.linkClosed, "the link is closed")
+        }
+        for chunk in chunks {
+            guard peer.takeChunk(chunk) else {
+                throw BLEError(.linkClosed, "the peer closed the link")
+            }
+        }
+    }
+
+    /// Whether a ``receive()`` waits for the next event, for tests of what wakes it.
+    var isWaitingToReceive: Bool {
+        state.withLockedValue { $0.waiter != nil }
+    }
+
     /// Sends State 0x02 to the other end, then closes the link.
     public func end() async {
         if !state.withLockedValue({ $0.isClosed }), let peer = peer.withLockedValue({ $0 }) {
@@ -103,13 +119,13 @@ public final class InMemoryTransport: MdocTransport {
     private func takeChunk(_ chunk: [UInt8]) -> Bool {
         let outcome: Result<[UInt8]?, BLEError>? = state.withLockedValue { state in
             guard !state.isClosed else { return nil }
-            state.lastReceived = .now
             do throws(BLEError) {
                 return .success(try state.reassembler.append(chunk))
             } catch {
                 return .failure(error)
             }
         }
+        if outcome != nil { inactivity.chunkArrived() }
         switch outcome {
         case nil:
             return false

@@ -3,16 +3,17 @@ import MdocSession
 
 /// One live session's link as its driver sees it (ISO/IEC 18013-5 8.3.3.1.1): a single queue of
 /// what happened (a message, State 0x02, the link closing, a bound running out, the holder's
-/// decision), fed by a receive task, timers and the consent task, all children of the session's
-/// task group. The driver takes one input at a time, so no two waits race, and nothing outlives
-/// the session: when ``run(_:timeouts:_:)`` returns, the link is closed and every task ended.
+/// decision), fed by a receive task, the transport's inactivity watch and the consent task, all
+/// children of the session's task group. The driver takes one input at a time, so no two waits
+/// race, and nothing outlives the session: when ``run(_:timeouts:clock:_:)`` returns, the link
+/// is closed and every task ended.
 struct DriverLink {
     /// What the driver's loop is told.
     enum Input: Sendable {
         /// The transport delivered an event, or failed.
         case event(Result<MdocTransportEvent, BLEError>)
-        /// A timer of wait `number` went off.
-        case tick(Int)
+        /// A bound of wait `number` ran out.
+        case ranOut(Int, Inactivity)
         /// The holder decided what to release.
         case decided(ElementSelection)
     }
@@ -38,26 +39,32 @@ struct DriverLink {
     let transport: any MdocTransport
     /// The session's bounds.
     let timeouts: SessionTimeouts
+    /// The clock the bounds are measured on.
+    let clock: any Clock<Duration>
     private var inputs: AsyncStream<Input>.Iterator
     private let feed: AsyncStream<Input>.Continuation
-    /// The number of the current wait; ticks of earlier waits are stale.
+    /// The number of the current wait; what earlier waits' bounds said is stale.
     private var wait = 0
 
-    private init(transport: any MdocTransport, timeouts: SessionTimeouts, inputs: AsyncStream<Input>, feed: AsyncStream<Input>.Continuation) {
+    private init(
+        transport: any MdocTransport, timeouts: SessionTimeouts, clock: any Clock<Duration>, inputs: AsyncStream<Input>,
+        feed: AsyncStream<Input>.Continuation
+    ) {
         self.transport = transport
         self.timeouts = timeouts
+        self.clock = clock
         self.inputs = inputs.makeAsyncIterator()
         self.feed = feed
     }
 
     /// Runs `body` over `transport` and closes the transport after it; returns once every task
     /// of the session ended. A task that receives from the transport for the whole session
-    /// feeds the queue until the link is over.
+    /// feeds the queue until the link is over. The bounds are measured on `clock`.
     static func run<Result: Sendable>(
-        _ transport: any MdocTransport, timeouts: SessionTimeouts,
-        _ body: (inout DriverLink, inout TaskGroup<Void>) async -> Result
+        _ transport: any MdocTransport, timeouts: SessionTimeouts, clock: any Clock<Duration> = ContinuousClock(),
+        _ body: (inout DriverLink, inout DiscardingTaskGroup) async -> Result
     ) async -> Result {
-        await withTaskGroup(of: Void.self) { group in
+        await withDiscardingTaskGroup(returning: Result.self) { group in
             let (inputs, feed) = AsyncStream.makeStream(of: Input.self)
             group.addTask {
                 while true {
@@ -71,7 +78,7 @@ struct DriverLink {
                     guard case .success(.message) = event else { return }
                 }
             }
-            var link = DriverLink(transport: transport, timeouts: timeouts, inputs: inputs, feed: feed)
+            var link = DriverLink(transport: transport, timeouts: timeouts, clock: clock, inputs: inputs, feed: feed)
             let result = await body(&link, &group)
             transport.close()
             feed.finish()
@@ -82,45 +89,45 @@ struct DriverLink {
 
     /// The next event of the transport, waiting at most `first` for its first chunks, then
     /// ``SessionTimeouts/idle`` between chunks and ``SessionTimeouts/message`` for the whole
-    /// message (the transport's `MdocTransport.lastReceived` tells how far it got). When a
-    /// bound runs out the link is ended with State 0x02 (8.3.3.1.1.5) and the failure names
-    /// `what` was awaited.
-    mutating func next(within first: Duration, awaiting what: String, group: inout TaskGroup<Void>) async -> Wait {
+    /// message: the transport's `InactivityWatch` says when one runs out, for as long as the
+    /// wait lasts. When a bound runs out the link is ended with State 0x02 (8.3.3.1.1.5) and the
+    /// failure names `what` was awaited.
+    mutating func next(within first: Duration, awaiting what: String) async -> Wait {
         wait += 1
         let number = wait
-        let started = ContinuousClock.now
-        var firstSeen: ContinuousClock.Instant?
-        // Until chunks are seen the watch looks at least once per idle bound, so that chunks
-        // arriving early put the message under the idle bound from then on.
-        schedule(number, at: min(started + first, started + timeouts.idle), group: &group)
+        let (watch, clock, feed, timeouts) = (transport.inactivity, self.clock, self.feed, self.timeouts)
+        return await withDiscardingTaskGroup(returning: Wait.self) { group in
+            group.addTask {
+                if let inactivity = await watch.expiry(first: first, idle: timeouts.idle, message: timeouts.message, clock: clock) {
+                    feed.yield(.ranOut(number, inactivity))
+                }
+            }
+            defer { group.cancelAll() }
+            return await take(number, within: first, awaiting: what)
+        }
+    }
+
+    /// The inputs of wait `number` until one ends it.
+    private mutating func take(_ number: Int, within first: Duration, awaiting what: String) async -> Wait {
         while let input = await inputs.next() {
             switch input {
             case .event(let event):
                 wait += 1
                 return Self.wait(event, awaiting: what)
-            case .tick(number):
-                let now = ContinuousClock.now
-                let latest = await transport.lastReceived.flatMap { $0 > started ? $0 : nil }
-                if firstSeen == nil { firstSeen = latest }
-                let idleDeadline = latest.map { $0 + timeouts.idle } ?? started + first
-                let messageDeadline = firstSeen.map { $0 + timeouts.message } ?? idleDeadline
-                guard now >= min(idleDeadline, messageDeadline) else {
-                    let next = latest == nil ? min(idleDeadline, now + timeouts.idle) : min(idleDeadline, messageDeadline)
-                    schedule(number, at: next, group: &group)
-                    continue
-                }
+            case .ranOut(number, let inactivity):
                 wait += 1
-                await SessionLink.end(transport)
-                if messageDeadline < idleDeadline {
+                await SessionLink.end(transport, clock: clock)
+                switch inactivity {
+                case .overlong:
                     return .failed(LinkError(
                         .timeout, "the \(what) took longer than \(SessionLink.seconds(timeouts.message)) to arrive, though the peer kept sending"))
-                }
-                if latest != nil {
+                case .stalled:
                     return .failed(LinkError(
                         .timeout, "the \(what) stopped arriving: nothing more came within \(SessionLink.seconds(timeouts.idle))"))
+                case .silent:
+                    return .failed(LinkError(.timeout, "no \(what) within \(SessionLink.seconds(first))"))
                 }
-                return .failed(LinkError(.timeout, "no \(what) within \(SessionLink.seconds(first))"))
-            case .tick, .decided:
+            case .ranOut, .decided:
                 continue
             }
         }
@@ -132,7 +139,7 @@ struct DriverLink {
     /// first. The decision has no bound: a person takes the time they need. When the peer acts
     /// first, the decision task is cancelled as the session ends.
     mutating func decide(
-        _ request: PresentationRequest, by consent: any HolderConsentDelegate, group: inout TaskGroup<Void>
+        _ request: PresentationRequest, by consent: any HolderConsentDelegate, group: inout DiscardingTaskGroup
     ) async -> Decision {
         let feed = self.feed
         group.addTask {
@@ -145,7 +152,7 @@ struct DriverLink {
                 return .decided(selection)
             case .event(let event):
                 return .interrupted(Self.wait(event, awaiting: "the holder's decision"))
-            case .tick:
+            case .ranOut:
                 continue
             }
         }
@@ -154,19 +161,20 @@ struct DriverLink {
 
     /// Sends `message`, bounded by ``SessionTimeouts/idle``; `what` names it in the failure.
     func send(_ message: [UInt8], sending what: String) async throws(LinkError) {
-        try await SessionLink.send(message, on: transport, within: timeouts.idle, sending: what)
+        try await SessionLink.send(message, on: transport, within: timeouts.idle, sending: what, clock: clock)
     }
 
     /// Ends the session on the link: sends `status` when given (a status message the peer can
     /// no longer take changes nothing), then State 0x02 (8.3.3.1.1.5). Runs to its end, within
     /// ``SessionLink/endTimeout`` for each step, even when the session's task is cancelled.
     func finish(sending status: [UInt8]?) async {
-        let transport = self.transport
+        let (transport, clock) = (self.transport, self.clock)
         await Task {
             if let status {
-                try? await SessionLink.send(status, on: transport, within: SessionLink.endTimeout, sending: "the status message")
+                try? await SessionLink.send(
+                    status, on: transport, within: SessionLink.endTimeout, sending: "the status message", clock: clock)
             }
-            await SessionLink.end(transport)
+            await SessionLink.end(transport, clock: clock)
         }.value
     }
 
@@ -174,14 +182,6 @@ struct DriverLink {
     func end(sending status: [UInt8]?, _ outcome: SessionOutcome) async -> LiveSessionEnd {
         await finish(sending: status)
         return .session(outcome)
-    }
-
-    private func schedule(_ number: Int, at deadline: ContinuousClock.Instant, group: inout TaskGroup<Void>) {
-        let feed = self.feed
-        group.addTask {
-            guard (try? await Task.sleep(until: deadline, clock: .continuous)) != nil else { return }
-            feed.yield(.tick(number))
-        }
     }
 
     private static func wait(_ event: Result<MdocTransportEvent, BLEError>, awaiting what: String) -> Wait {

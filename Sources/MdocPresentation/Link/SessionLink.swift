@@ -91,9 +91,11 @@ public enum SessionLink {
     /// Sends `message` on `transport`; when the peer has not taken it after `timeout` (it never
     /// started the session, never subscribed to the messages, or stopped reading), or the calling
     /// task is cancelled, the link is closed and a `LinkError.Code.timeout` (or
-    /// `LinkError.Code.cancelled`) names `what` was being sent and why it could not be.
+    /// `LinkError.Code.cancelled`) names `what` was being sent and why it could not be. The
+    /// bound is measured on `clock`.
     public static func send(
-        _ message: [UInt8], on transport: any MdocTransport, within timeout: Duration, sending what: String
+        _ message: [UInt8], on transport: any MdocTransport, within timeout: Duration, sending what: String,
+        clock: any Clock<Duration> = ContinuousClock()
     ) async throws(LinkError) {
         let result = await withTaskGroup(of: SendStep.self) { group -> Result<Void, LinkError> in
             group.addTask {
@@ -106,7 +108,7 @@ public enum SessionLink {
             }
             group.addTask {
                 do {
-                    try await Task.sleep(for: timeout)
+                    try await clock.sleep(for: timeout)
                 } catch {
                     return .cancelled
                 }
@@ -137,13 +139,14 @@ public enum SessionLink {
 
     /// Ends `transport` with State 0x02 (8.3.3.1.1.5); after ``endTimeout`` it is closed, which
     /// ends what `MdocTransport.end()` still waits for. Runs to its end even when the calling
-    /// task is cancelled: a session that is cancelled still tells the peer it is over.
-    public static func end(_ transport: any MdocTransport) async {
+    /// task is cancelled: a session that is cancelled still tells the peer it is over. The bound
+    /// is measured on `clock`.
+    public static func end(_ transport: any MdocTransport, clock: any Clock<Duration> = ContinuousClock()) async {
         await Task {
             await withTaskGroup(of: Void.self) { group in
                 group.addTask { await transport.end() }
                 group.addTask {
-                    try? await Task.sleep(for: endTimeout)
+                    try? await clock.sleep(for: endTimeout)
                     if !Task.isCancelled { transport.close() }
                 }
                 await group.next()

@@ -29,35 +29,40 @@ public struct ReaderDriver: Sendable {
     private let session: ReaderSession
     private let events: @Sendable (ReaderEvent) async -> Void
     private let logger: Logger
+    private let clock: any Clock<Duration>
 
     /// A driver for the session `session` describes: the engagement, the request, reader
-    /// authentication and the trust responses are verified against.
+    /// authentication and the trust responses are verified against. The bounds of the session
+    /// (``SessionTimeouts``, but for finding the mdoc, which the radio bounds) are measured on
+    /// `clock`.
     public init(
         session: ReaderSession, timeouts: SessionTimeouts = .reader, termination: ReaderTermination = .status,
-        logger: Logger = Logger(label: "mdoc.ble"), events: @escaping @Sendable (ReaderEvent) async -> Void = { _ in }
+        logger: Logger = Logger(label: "mdoc.ble"), events: @escaping @Sendable (ReaderEvent) async -> Void = { _ in },
+        clock: any Clock<Duration> = ContinuousClock()
     ) {
         self.session = session
         self.timeouts = timeouts
         self.termination = termination
         self.logger = logger
         self.events = events
+        self.clock = clock
     }
 
     /// A driver asking the mdoc that showed `uri` for `request`, verifying the response against
-    /// `trustAnchors` (IACA certificates) at the time `now` gives; see `ReaderSession` for the
-    /// other parameters.
+    /// `trustAnchors` (IACA certificates) at the time `now` gives, its bounds measured on
+    /// `clock`; see `ReaderSession` for the other parameters.
     public init(
         uri: MdocURI, request: [DocRequestSpec], readerAuthentication: (key: PrivateKey, chain: [Certificate])? = nil,
         trustAnchors: [Certificate], documentSignerPolicy: DocumentSignerPolicy = .standard,
         now: @escaping @Sendable () -> Date = { Date() }, timeouts: SessionTimeouts = .reader,
         termination: ReaderTermination = .status, logger: Logger = Logger(label: "mdoc.ble"),
-        events: @escaping @Sendable (ReaderEvent) async -> Void = { _ in }
+        events: @escaping @Sendable (ReaderEvent) async -> Void = { _ in }, clock: any Clock<Duration> = ContinuousClock()
     ) throws(SessionError) {
         self.init(
             session: try ReaderSession(
                 uri: uri, request: request, readerAuthentication: readerAuthentication, trustAnchors: trustAnchors,
                 documentSignerPolicy: documentSignerPolicy, now: now),
-            timeouts: timeouts, termination: termination, logger: logger, events: events)
+            timeouts: timeouts, termination: termination, logger: logger, events: events, clock: clock)
     }
 
     /// The mode a session over a radio uses: `preferred` when the engagement offers it, else the
@@ -102,7 +107,7 @@ public struct ReaderDriver: Sendable {
         var response: DeviceResponse?
         var messages: [LinkMessage] = []
         var mtu: Int?
-        let end = await DriverLink.run(transport, timeouts: timeouts) { link, group -> LiveSessionEnd in
+        let end = await DriverLink.run(transport, timeouts: timeouts, clock: clock) { link, _ -> LiveSessionEnd in
             var action: ReaderAction
             do throws(SessionError) {
                 action = try session.start()
@@ -158,7 +163,7 @@ public struct ReaderDriver: Sendable {
                 case .finished(let outcome):
                     return await link.end(sending: nil, outcome)
                 }
-                switch await link.next(within: first, awaiting: what, group: &group) {
+                switch await link.next(within: first, awaiting: what) {
                 case .event(.message(let bytes)):
                     messages.append(LinkMessage(direction: .received, bytes: bytes, time: Date()))
                     await events(.received(bytes: bytes.count))

@@ -30,8 +30,9 @@ Usage: bluetoothd_standin.py [--no-adapter] [--powered-off] [--advertising-slots
                              [--register-delay S] [--sim-namespace NS]
 
 It prints `address <bus address>` once it owns org.bluez, then one line per registration
-(`registered application PATH`, `unregistered advertisement PATH`, `abandoned application
-PATH` when a program left the bus with it still registered). When its standard input closes
+(`registering application PATH` when it has read the application's objects and is about to
+answer RegisterApplication, `registered application PATH`, `unregistered advertisement PATH`,
+`abandoned application PATH` when a program left the bus with it still registered). When its standard input closes
 (or on SIGTERM/SIGINT) it prints `registrations N`: what is still registered plus what was
 abandoned, so a test can tell that a program unregistered everything itself. On SIGUSR1 it
 restarts as bluetoothd does under `systemctl restart bluetooth`: it drops every registration,
@@ -464,6 +465,7 @@ class StandInBluetoothd:
                 registration.services.append((uuid, characteristics))
             if not registration.services:
                 raise DBusReplyError("org.bluez.Error.InvalidArguments", "No GATT service in the application")
+            self.report(f"registering application {path}")
             # A slow bluetoothd: the program's other calls are answered meanwhile.
             await asyncio.sleep(self.options.register_delay)
             self.registrations[key] = registration

@@ -1,0 +1,24 @@
+import Synchronization
+
+/// Suspends the calling task until it is cancelled: what a test's peer or delegate does when it
+/// must never answer on its own, without a sleep standing for "forever".
+public func untilCancelled() async {
+    let waiter = Mutex<(continuation: CheckedContinuation<Void, Never>?, isCancelled: Bool)>((nil, false))
+    await withTaskCancellationHandler {
+        await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
+            let cancelled = waiter.withLock { state in
+                if state.isCancelled { return true }
+                state.continuation = continuation
+                return false
+            }
+            if cancelled { continuation.resume() }
+        }
+    } onCancel: {
+        let continuation = waiter.withLock { state in
+            state.isCancelled = true
+            defer { state.continuation = nil }
+            return state.continuation
+        }
+        continuation?.resume()
+    }
+}
