@@ -6,6 +6,7 @@ import MdocModel
 import MdocPresentation
 import MdocSession
 import MdocTestPeers
+import MdocTestSupport
 import Testing
 
 /// `MdocReader` and `MdocHolder`: one configuration, a new session with new ephemeral keys for
@@ -81,14 +82,18 @@ import Testing
         #expect(verdict.verifiedDocuments == nil)
     }
 
-    @Test("no mdoc on the engagement's service is a link failure")
+    @Test("no mdoc on the engagement's service is a link failure, once the connection bound runs out in virtual time")
     func linkFailure() async throws {
-        let engagement = try holder().engagement()
+        let uri = try holder().engagement().uri
+        let clock = ManualClock()
         var configuration = try reader().configuration
-        configuration.timeouts = SessionTimeouts(connection: .milliseconds(50), idle: .seconds(60))
-        let verdict = try await MdocReader(configuration: configuration).read(engagement.uri, over: InMemoryRadio())
-        guard case .linkFailed(let error, _) = verdict else {
-            Issue.record("expected a link failure, got \(verdict)")
+        configuration.timeouts = SessionTimeouts(connection: .seconds(30), idle: .seconds(60))
+        configuration.clock = clock
+        async let read = MdocReader(configuration: configuration).read(uri, over: InMemoryRadio(clock: clock))
+        await clock.sleeping(1)
+        clock.advance(by: .seconds(30))
+        guard case .linkFailed(let error, _) = try await read else {
+            Issue.record("expected a link failure, got \(try await read)")
             return
         }
         #expect(error.code == .timeout)

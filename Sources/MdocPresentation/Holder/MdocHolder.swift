@@ -39,6 +39,9 @@ public struct MdocHolder: Sendable {
         public var endsAfterResponse: Bool
         /// Where the BLE layers log.
         public var logger: Logger
+        /// What the session bounds (``timeouts``, but for finding a reader, which the radio
+        /// bounds) are measured on; a test's own clock runs them in virtual time.
+        public var clock: any Clock<Duration>
 
         /// A configuration presenting `credentials` in both BLE modes with new service UUIDs
         /// for each engagement, asking `readerTrust` who is asking and `consent` what to
@@ -51,7 +54,8 @@ public struct MdocHolder: Sendable {
             },
             readerTrust: any ReaderTrustDelegate, consent: any HolderConsentDelegate,
             responseBuilder: ResponseBuilder = ResponseBuilder(), timeouts: SessionTimeouts = .holder,
-            endsAfterResponse: Bool = false, logger: Logger = Logger(label: "mdoc.ble")
+            endsAfterResponse: Bool = false, logger: Logger = Logger(label: "mdoc.ble"),
+            clock: any Clock<Duration> = ContinuousClock()
         ) {
             self.credentials = credentials
             self.bleOptions = bleOptions
@@ -61,6 +65,7 @@ public struct MdocHolder: Sendable {
             self.timeouts = timeouts
             self.endsAfterResponse = endsAfterResponse
             self.logger = logger
+            self.clock = clock
         }
     }
 
@@ -84,7 +89,7 @@ public struct MdocHolder: Sendable {
             credentials: configuration.credentials, bleOptions: configuration.bleOptions(),
             responseBuilder: configuration.responseBuilder, trust: configuration.readerTrust, consent: configuration.consent,
             timeouts: configuration.timeouts, endsAfterResponse: configuration.endsAfterResponse,
-            logger: configuration.logger, events: { feed.yield($0) })
+            logger: configuration.logger, events: { feed.yield($0) }, clock: configuration.clock)
         return Engagement(driver: driver, events: events, feed: feed)
     }
 

@@ -31,7 +31,7 @@ extension MdocReader {
             let feed = self.feed
             let driver = ReaderDriver(
                 session: session, timeouts: configuration.timeouts, termination: configuration.termination,
-                logger: configuration.logger, events: { feed.yield($0) })
+                logger: configuration.logger, events: { feed.yield($0) }, clock: configuration.clock)
             let result = await driver.run(over: radio, mode: configuration.preferredMode)
             feed.finish()
             return ReaderVerdict(result)
@@ -43,7 +43,7 @@ extension MdocReader {
             let feed = self.feed
             let driver = ReaderDriver(
                 session: session, timeouts: configuration.timeouts, termination: configuration.termination,
-                logger: configuration.logger, events: { feed.yield($0) })
+                logger: configuration.logger, events: { feed.yield($0) }, clock: configuration.clock)
             let result = await driver.run(on: transport)
             feed.finish()
             return ReaderVerdict(result)

@@ -50,17 +50,21 @@ public struct MdocReader: Sendable {
         public var now: @Sendable () -> Date
         /// Where the BLE layers log.
         public var logger: Logger
+        /// What the session bounds (``timeouts``, but for finding the mdoc, which the radio
+        /// bounds) are measured on; a test's own clock runs them in virtual time.
+        public var clock: any Clock<Duration>
 
         /// A configuration requesting `request` and trusting `trustAnchors`; the other
         /// settings have the defaults of ``MdocReader``'s programs: no reader authentication,
         /// the standard document signer policy, ``SessionTimeouts/reader``, ending with status
-        /// 20, the mdoc's first mode, the system clock.
+        /// 20, the mdoc's first mode, the system's time and continuous clock.
         public init(
             request: [DocRequestSpec], trustAnchors: [Certificate],
             readerAuthentication: (key: PrivateKey, chain: [Certificate])? = nil,
             documentSignerPolicy: DocumentSignerPolicy = .standard, timeouts: SessionTimeouts = .reader,
             termination: ReaderTermination = .status, preferredMode: MdocBLEMode? = nil,
-            now: @escaping @Sendable () -> Date = { Date() }, logger: Logger = Logger(label: "mdoc.ble")
+            now: @escaping @Sendable () -> Date = { Date() }, logger: Logger = Logger(label: "mdoc.ble"),
+            clock: any Clock<Duration> = ContinuousClock()
         ) {
             self.request = request
             self.trustAnchors = trustAnchors
@@ -71,6 +75,7 @@ public struct MdocReader: Sendable {
             self.preferredMode = preferredMode
             self.now = now
             self.logger = logger
+            self.clock = clock
         }
     }
 
