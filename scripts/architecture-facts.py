@@ -260,7 +260,7 @@ REQUIREMENT = re.compile(r"\b(?:func|init|subscript|var|let|associatedtype|typea
 CASE = re.compile(r"\bcase\b([^\n;]*)")
 MEMBER = re.compile(rf"^[ \t]*((?:[\w@()]+[ \t]+)*){DECLS}\b", re.M)
 ACCESS = re.compile(r"\b(?:public|open|private|fileprivate|internal|package)\b(?!\()")
-EXPORTED = re.compile(r"@_exported\s+(?:public\s+)?import\s+(?:\w+\s+)?([\w.]+)")
+EXPORTED = re.compile(r"@_exported[ \t]+(?:public[ \t]+)?import[ \t]+(?:(?:struct|class|enum|protocol|typealias|func|var|let)[ \t]+)?(\w+)")
 
 
 def public_declarations(code):
