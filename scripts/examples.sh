@@ -35,7 +35,9 @@ exec 3<&-
 grep -qx 'verified: over 18: yes' "$work/kiosk.out" || { echo "examples: kiosk-reader printed no verified answer" >&2; exit 1; }
 
 echo "== mdoc-reader request reads linux-holder"
-exec 3< <(cd Examples/linux-holder && exec .build/debug/linux-holder "$root/Certs/demo/mdl.mdoc" sim 2>"$work/linux-holder.err")
+# Its standard output is a pipe here, which the C library buffers whole: stdbuf makes it a line
+# at a time, so the engagement arrives when it is printed, as on a terminal.
+exec 3< <(cd Examples/linux-holder && exec stdbuf -oL .build/debug/linux-holder "$root/Certs/demo/mdl.mdoc" sim 2>"$work/linux-holder.err")
 holder=$!
 uri=$(engagement_uri 3)
 "$bin/mdoc-reader" request "$uri" --preset age-over-18 --trust Certs/demo/iaca.pem --transport sim --timeout 60 | tee "$work/reader.out"

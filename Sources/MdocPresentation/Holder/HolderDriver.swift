@@ -22,15 +22,16 @@ import Foundation
 /// 0x02 to the reader, then ``LiveSessionEnd/session(_:)`` with
 /// `SessionOutcome.terminatedByHolder`.
 ///
-/// A driver is one engagement: make a new one, with a fresh ephemeral key, for the next reader.
-public struct HolderDriver: Sendable {
+/// A driver is one engagement; applications use ``MdocHolder``, which makes a new one, with a
+/// fresh ephemeral key, for each reader and runs it once.
+package struct HolderDriver: Sendable {
     /// The documents presented.
-    public let credentials: [Credential]
+    package let credentials: [Credential]
     /// The bounds of each wait.
-    public var timeouts: SessionTimeouts
+    package var timeouts: SessionTimeouts
     /// Whether the holder ends the session (status 20, then State 0x02) as soon as a response
     /// is delivered, instead of waiting for the reader's next request or end.
-    public var endsAfterResponse: Bool
+    package var endsAfterResponse: Bool
 
     private let session: HolderSession
     private let trust: any ReaderTrustDelegate
@@ -57,7 +58,7 @@ public struct HolderDriver: Sendable {
     ///     which the radio bounds) are measured on.
     /// - Throws: `SessionError` when the options offer no usable mode or the key cannot agree
     ///   keys.
-    public init(
+    package init(
         credentials: [Credential], bleOptions: BleOptions, eDeviceKey: PrivateKey? = nil,
         responseBuilder: ResponseBuilder = ResponseBuilder(), trust: any ReaderTrustDelegate,
         consent: any HolderConsentDelegate, timeouts: SessionTimeouts = .holder, endsAfterResponse: Bool = false,
@@ -77,20 +78,20 @@ public struct HolderDriver: Sendable {
     }
 
     /// DeviceEngagementBytes of this engagement (8.2.1.1).
-    public var deviceEngagement: EmbeddedCBOR<DeviceEngagement> { session.deviceEngagement }
+    package var deviceEngagement: EmbeddedCBOR<DeviceEngagement> { session.deviceEngagement }
 
     /// The `mdoc:` URI to show as a QR code (8.2.2.3).
-    public var mdocURI: MdocURI { session.mdocURI }
+    package var mdocURI: MdocURI { session.mdocURI }
 
     /// The modes the engagement offers.
-    public var modes: [MdocBLEMode] {
+    package var modes: [MdocBLEMode] {
         guard let options = session.deviceEngagement.value.bleOptions else { return [] }
         return MdocBLEMode.allCases.filter { SessionLink.serviceUUID(of: $0, in: options) != nil }
     }
 
     /// Waits over `radio` for a reader in any mode the engagement offers, within
     /// ``SessionTimeouts/connection``, and runs the session with the first that starts one.
-    public func run(over radio: any MdocRadio) async -> HolderSessionResult {
+    package func run(over radio: any MdocRadio) async -> HolderSessionResult {
         guard let options = session.deviceEngagement.value.bleOptions else {
             return HolderSessionResult(
                 end: .link(LinkError(.noCommonMode, "the engagement offers no BLE retrieval method")), mode: nil, disclosures: [])
@@ -112,7 +113,7 @@ public struct HolderDriver: Sendable {
 
     /// Runs the session on `transport`, a link a reader has started, until it ends; the
     /// transport is closed when this returns.
-    public func run(on transport: any MdocTransport) async -> HolderSessionResult {
+    package func run(on transport: any MdocTransport) async -> HolderSessionResult {
         var session = self.session
         var disclosures: [HolderSessionResult.Disclosure] = []
         var messages: [LinkMessage] = []

@@ -20,11 +20,11 @@ import Foundation
 /// waits for the holder's consent, ``SessionTimeouts/response``), and each message's progress.
 /// Cancelling the task that runs the driver ends the session cleanly: status 20 and State 0x02
 /// to the mdoc, then ``LiveSessionEnd/session(_:)`` with `SessionOutcome.terminatedByReader`.
-public struct ReaderDriver: Sendable {
+package struct ReaderDriver: Sendable {
     /// The bounds of each wait.
-    public var timeouts: SessionTimeouts
+    package var timeouts: SessionTimeouts
     /// How the session ends once the response is in.
-    public var termination: ReaderTermination
+    package var termination: ReaderTermination
 
     private let session: ReaderSession
     private let events: @Sendable (ReaderEvent) async -> Void
@@ -35,7 +35,7 @@ public struct ReaderDriver: Sendable {
     /// authentication and the trust responses are verified against. The bounds of the session
     /// (``SessionTimeouts``, but for finding the mdoc, which the radio bounds) are measured on
     /// `clock`.
-    public init(
+    package init(
         session: ReaderSession, timeouts: SessionTimeouts = .reader, termination: ReaderTermination = .status,
         logger: Logger = Logger(label: "mdoc.ble"), events: @escaping @Sendable (ReaderEvent) async -> Void = { _ in },
         clock: any Clock<Duration> = ContinuousClock()
@@ -51,7 +51,7 @@ public struct ReaderDriver: Sendable {
     /// A driver asking the mdoc that showed `uri` for `request`, verifying the response against
     /// `trustAnchors` (IACA certificates) at the time `now` gives, its bounds measured on
     /// `clock`; see `ReaderSession` for the other parameters.
-    public init(
+    package init(
         uri: MdocURI, request: [DocRequestSpec], readerAuthentication: (key: PrivateKey, chain: [Certificate])? = nil,
         trustAnchors: [Certificate], documentSignerPolicy: DocumentSignerPolicy = .standard,
         now: @escaping @Sendable () -> Date = { Date() }, timeouts: SessionTimeouts = .reader,
@@ -67,7 +67,7 @@ public struct ReaderDriver: Sendable {
 
     /// The mode a session over a radio uses: `preferred` when the engagement offers it, else the
     /// engagement's first (``SessionLink/readerMode(for:preferring:)``).
-    public func mode(preferring preferred: MdocBLEMode?) throws(LinkError) -> MdocBLEMode {
+    package func mode(preferring preferred: MdocBLEMode?) throws(LinkError) -> MdocBLEMode {
         guard let options = session.deviceEngagement.value.bleOptions else {
             throw LinkError(.noCommonMode, "the engagement offers no BLE retrieval method")
         }
@@ -76,7 +76,7 @@ public struct ReaderDriver: Sendable {
 
     /// Finds the mdoc over `radio` in `mode` (``mode(preferring:)`` with no preference when
     /// `nil`), within ``SessionTimeouts/connection``, and runs the session.
-    public func run(over radio: any MdocRadio, mode preferred: MdocBLEMode? = nil) async -> ReaderSessionResult {
+    package func run(over radio: any MdocRadio, mode preferred: MdocBLEMode? = nil) async -> ReaderSessionResult {
         let mode: MdocBLEMode
         do {
             mode = try self.mode(preferring: preferred)
@@ -101,7 +101,7 @@ public struct ReaderDriver: Sendable {
 
     /// Runs the session on `transport`, a link to the mdoc on which the session started, until
     /// it ends; the transport is closed when this returns.
-    public func run(on transport: any MdocTransport) async -> ReaderSessionResult {
+    package func run(on transport: any MdocTransport) async -> ReaderSessionResult {
         var session = self.session
         var report: VerificationReport?
         var response: DeviceResponse?
