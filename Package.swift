@@ -35,6 +35,7 @@ let package = Package(
         .library(name: "MdocBLE", targets: ["MdocBLE"]),
         .library(name: "MdocSim", targets: ["MdocSim"]),
         .library(name: "MdocLEHost", targets: ["MdocLEHost"]),
+        .library(name: "MdocDBus", targets: ["MdocDBus"]),
         .library(name: "MdocBlueZ", targets: ["MdocBlueZ"]),
         .library(name: "MdocPresentation", targets: ["MdocPresentation"]),
         .executable(name: "mdoc", targets: ["mdoc"]),
@@ -179,10 +180,21 @@ let package = Package(
             ],
             swiftSettings: strictSettings
         ),
+        // The toolkit's own D-Bus client on SwiftNIO, which the bluez transport speaks to bluetoothd
+        // with: its API is package, but for the message decoder FuzzTesting/ drives.
+        .target(
+            name: "MdocDBus",
+            dependencies: [
+                "MdocBLE", "MdocPosix",
+                .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "NIOPosix", package: "swift-nio"),
+            ],
+            swiftSettings: strictSettings
+        ),
         .target(
             name: "MdocBlueZ",
             dependencies: [
-                "MdocBLE", "MdocPosix",
+                "MdocBLE", "MdocDBus",
                 .product(name: "NIOConcurrencyHelpers", package: "swift-nio"),
                 .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "NIOPosix", package: "swift-nio"),
@@ -279,7 +291,7 @@ let package = Package(
         .target(
             name: "MdocTestSupport",
             dependencies: [
-                "MdocPosix", "MdocCBOR", "MdocBLE", "COpenSSL", "MdocCrypto", "MdocCOSE", "MdocModel", "MdocSession", "MdocIssuance",
+                "MdocPosix", "MdocDBus", "MdocCBOR", "MdocBLE", "COpenSSL", "MdocCrypto", "MdocCOSE", "MdocModel", "MdocSession", "MdocIssuance",
                 .product(name: "NIOConcurrencyHelpers", package: "swift-nio"),
                 .product(name: "NIOCore", package: "swift-nio"),
             ],
@@ -367,9 +379,17 @@ let package = Package(
             swiftSettings: strictSettings
         ),
         .testTarget(
+            name: "MdocDBusTests",
+            dependencies: [
+                "MdocDBus", "MdocTestSupport",
+                .product(name: "NIOCore", package: "swift-nio"),
+            ],
+            swiftSettings: strictSettings
+        ),
+        .testTarget(
             name: "MdocBlueZTests",
             dependencies: [
-                "MdocBLE", "MdocBlueZ", "MdocTestSupport",
+                "MdocBLE", "MdocDBus", "MdocBlueZ", "MdocTestSupport",
                 .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "NIOEmbedded", package: "swift-nio"),
             ],

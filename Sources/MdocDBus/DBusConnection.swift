@@ -8,12 +8,12 @@ import Synchronization
 /// runs the connection, whose calls, replies, exported objects and signal subscriptions all live
 /// on that loop. Method and signal handlers are called there, in the order the messages arrived,
 /// and must not block; an actor on the same loop can take what they hand over at once.
-actor DBusConnection {
+package actor DBusConnection {
     /// How long a method call waits for its reply unless told otherwise: D-Bus's usual 25 s.
-    static let defaultCallTimeout: Duration = .seconds(25)
+    package static let defaultCallTimeout: Duration = .seconds(25)
 
     /// What a method handler does with a call.
-    enum Handling: Sendable {
+    package enum Handling: Sendable {
         /// The call is not for this handler: the caller gets UnknownMethod.
         case notHandled
         /// A method return with these arguments.
@@ -23,16 +23,16 @@ actor DBusConnection {
     }
 
     /// A method call or signal delivered to a handler.
-    struct Delivery: Sendable {
-        let path: String
-        let interface: String
-        let member: String
-        let sender: String
-        let arguments: [DBusValue]
+    package struct Delivery: Sendable {
+        package let path: String
+        package let interface: String
+        package let member: String
+        package let sender: String
+        package let arguments: [DBusValue]
     }
 
     /// Something registered on the connection: ``cancel()`` removes it.
-    final class Registration: Sendable {
+    package final class Registration: Sendable {
         private let connection: DBusConnection
         fileprivate let identifier: Int
         private let cancelled = Atomic<Bool>(false)
@@ -47,7 +47,7 @@ actor DBusConnection {
 
         /// Removes the handler or subscription. At once: a call or signal that arrives after this
         /// returns finds nobody. Idempotent.
-        func cancel() {
+        package func cancel() {
             guard !cancelled.exchange(true, ordering: .acquiringAndReleasing) else { return }
             let (connection, identifier) = (connection, identifier)
             connection.eventLoop.execute {
@@ -58,36 +58,36 @@ actor DBusConnection {
 
     /// An object tree served by a handler.
     private struct Export {
-        let prefix: String
-        let handler: @Sendable (Delivery) -> Handling
-        let registration: Registration
+        package let prefix: String
+        package let handler: @Sendable (Delivery) -> Handling
+        package let registration: Registration
     }
 
     /// A signal subscription.
     private struct Subscription {
-        let rule: DBusMatchRule
+        package let rule: DBusMatchRule
         /// The unique name owning the rule's well-known sender name.
-        let owner: String?
-        let handler: @Sendable (Delivery) -> Void
-        let registration: Registration
+        package let owner: String?
+        package let handler: @Sendable (Delivery) -> Void
+        package let registration: Registration
     }
 
     /// The socket's channel.
-    nonisolated let channel: any Channel
+    package nonisolated let channel: any Channel
     /// The channel's event loop, which runs the connection.
-    nonisolated var eventLoop: any EventLoop { channel.eventLoop }
+    package nonisolated var eventLoop: any EventLoop { channel.eventLoop }
     /// The connection's unique bus name, such as `:1.42`, once the bus said it.
-    private(set) var uniqueName = ""
+    package private(set) var uniqueName = ""
     private var lastSerial: UInt32 = 0
     private var replies: [UInt32: (promise: EventLoopPromise<DBusMessage>, timer: Scheduled<Void>)] = [:]
     private var exports: [Int: Export] = [:]
     private var subscriptions: [Int: Subscription] = [:]
     private var lastRegistration = 0
     /// Why the connection ended, once it did.
-    private(set) var end: DBusError?
+    package private(set) var end: DBusError?
 
     /// The channel's event loop runs the connection.
-    nonisolated var unownedExecutor: UnownedSerialExecutor {
+    package nonisolated var unownedExecutor: UnownedSerialExecutor {
         eventLoop.executor.asUnownedSerialExecutor()
     }
 
@@ -103,12 +103,12 @@ actor DBusConnection {
 
     /// Connects to the system bus: `DBUS_SYSTEM_BUS_ADDRESS` when set, else
     /// /run/dbus/system_bus_socket. Throws when no bus answers.
-    static func system() async throws(DBusError) -> DBusConnection {
+    package static func system() async throws(DBusError) -> DBusConnection {
         try await connect(to: try DBusAddress.systemBus(), named: "the D-Bus system bus")
     }
 
     /// Connects to the bus at `address`, a D-Bus server address such as `unix:path=/run/x`.
-    static func bus(at address: String) async throws(DBusError) -> DBusConnection {
+    package static func bus(at address: String) async throws(DBusError) -> DBusConnection {
         try await connect(to: try DBusAddress.parse(address), named: "the D-Bus bus at \(address)")
     }
 
@@ -146,7 +146,7 @@ actor DBusConnection {
 
     /// Calls `member` of `interface` on `path` at `destination` and returns the reply's
     /// arguments; an error reply, no reply within `timeout` or a closed connection throws.
-    func call(
+    package func call(
         _ destination: String, _ path: String, _ interface: String, _ member: String, _ arguments: [DBusValue] = [],
         timeout: Duration = DBusConnection.defaultCallTimeout
     ) async throws(DBusError) -> [DBusValue] {
@@ -160,7 +160,7 @@ actor DBusConnection {
 
     /// ``call(_:_:_:_:_:timeout:)`` from anywhere, without waiting: the future of the reply's
     /// arguments. For clean-up that must not hold up its caller.
-    nonisolated func send(
+    package nonisolated func send(
         _ destination: String, _ path: String, _ interface: String, _ member: String, _ arguments: [DBusValue] = [],
         timeout: Duration = DBusConnection.defaultCallTimeout
     ) -> EventLoopFuture<[DBusValue]> {
@@ -203,7 +203,7 @@ actor DBusConnection {
     }
 
     /// Emits a signal from `path`; dropped when the connection is closed.
-    nonisolated func emit(_ path: String, _ interface: String, _ member: String, _ arguments: [DBusValue]) {
+    package nonisolated func emit(_ path: String, _ interface: String, _ member: String, _ arguments: [DBusValue]) {
         let message = DBusMessage.signal(path, interface, member, arguments)
         eventLoop.execute { [self] in
             assumeIsolated { connection in
@@ -216,7 +216,7 @@ actor DBusConnection {
 
     /// Handles method calls to `prefix` and every path below it with `handler`, on the event
     /// loop, until the returned registration is cancelled.
-    func export(_ prefix: String, _ handler: @escaping @Sendable (Delivery) -> Handling) async throws(DBusError) -> Registration {
+    package func export(_ prefix: String, _ handler: @escaping @Sendable (Delivery) -> Handling) async throws(DBusError) -> Registration {
         if let end { throw end }
         let registration = makeRegistration()
         exports[registration.identifier] = Export(prefix: prefix, handler: handler, registration: registration)
@@ -226,7 +226,7 @@ actor DBusConnection {
     /// Calls `handler` for every signal matching `rule` until the returned registration is
     /// cancelled. The bus has the match before this returns, so signals caused by later calls
     /// on this connection match (AddMatch, Specification: "Message Bus Messages").
-    func subscribe(_ rule: DBusMatchRule, _ handler: @escaping @Sendable (Delivery) -> Void) async throws(DBusError) -> Registration {
+    package func subscribe(_ rule: DBusMatchRule, _ handler: @escaping @Sendable (Delivery) -> Void) async throws(DBusError) -> Registration {
         var owner: String?
         if let sender = rule.sender, !sender.hasPrefix(":") {
             owner = try? await call("org.freedesktop.DBus", "/org/freedesktop/DBus", "org.freedesktop.DBus", "GetNameOwner",
@@ -241,7 +241,7 @@ actor DBusConnection {
 
     /// Closes the connection: pending calls fail, handlers stop, the bus name goes away (and
     /// with it whatever bluetoothd had registered for it). Idempotent.
-    nonisolated func close() {
+    package nonisolated func close() {
         channel.close(promise: nil)
     }
 

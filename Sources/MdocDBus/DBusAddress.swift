@@ -6,7 +6,7 @@ import Foundation
 
 /// Where a D-Bus message bus listens (D-Bus Specification, "Server Addresses"): the Unix
 /// socket transports, by path or by abstract name.
-enum DBusAddress: Sendable, Hashable, CustomStringConvertible {
+package enum DBusAddress: Sendable, Hashable, CustomStringConvertible {
     /// `unix:path=…`
     case path(String)
     /// `unix:abstract=…`: a name in the Linux abstract socket namespace.
@@ -14,17 +14,17 @@ enum DBusAddress: Sendable, Hashable, CustomStringConvertible {
 
     /// The system bus when `DBUS_SYSTEM_BUS_ADDRESS` does not name another
     /// (Specification: "Well-known Message Bus Instances"; the path systemd and Debian use).
-    static let defaultSystemBus = "unix:path=/run/dbus/system_bus_socket"
+    package static let defaultSystemBus = "unix:path=/run/dbus/system_bus_socket"
 
     /// The system bus's addresses: `DBUS_SYSTEM_BUS_ADDRESS` when set, else the default.
-    static func systemBus() throws(DBusError) -> [DBusAddress] {
+    package static func systemBus() throws(DBusError) -> [DBusAddress] {
         try parse(ProcessInfo.processInfo.environment["DBUS_SYSTEM_BUS_ADDRESS"] ?? defaultSystemBus)
     }
 
     /// The addresses of `text`, in the order to try them: `;`-separated `transport:key=value,…`,
     /// values %-escaped. Transports other than `unix` with `path` or `abstract` are skipped;
     /// throws when none is left.
-    static func parse(_ text: String) throws(DBusError) -> [DBusAddress] {
+    package static func parse(_ text: String) throws(DBusError) -> [DBusAddress] {
         var addresses: [DBusAddress] = []
         for entry in text.split(separator: ";") {
             guard let colon = entry.firstIndex(of: ":"), entry[..<colon] == "unix" else { continue }
@@ -71,7 +71,7 @@ enum DBusAddress: Sendable, Hashable, CustomStringConvertible {
         return String(validating: octets, as: UTF8.self)
     }
 
-    var description: String {
+    package var description: String {
         switch self {
         case .path(let path): return "unix:path=\(path)"
         case .abstract(let name): return "unix:abstract=\(name)"

@@ -2,26 +2,40 @@
 /// routes by, which the connection checks again for each signal it receives, since the bus sends
 /// one copy of a signal for all the rules of a connection, and other peers may send a
 /// connection signals of their own.
-struct DBusMatchRule: Sendable, Hashable, CustomStringConvertible {
+package struct DBusMatchRule: Sendable, Hashable, CustomStringConvertible {
     /// The sender: a unique name, or a well-known name that the connection resolves to its
     /// owner's unique name.
-    var sender: String?
-    var interface: String?
-    var member: String?
+    package var sender: String?
+    package var interface: String?
+    package var member: String?
     /// The signal's object path.
-    var path: String?
+    package var path: String?
     /// An object path the signal's path is or lies under.
-    var pathNamespace: String?
+    package var pathNamespace: String?
     /// An object path or a prefix ending in `/` that the first argument, a string or object
     /// path, matches the way `arg0path` does: either is a prefix of the other ending in `/`, or
     /// both are equal.
-    var arg0Path: String?
+    package var arg0Path: String?
     /// A string the first argument equals (`arg0`), such as the bus name a NameOwnerChanged
     /// signal is about.
-    var arg0: String?
+    package var arg0: String?
+
+    /// A rule for the signals that match every part given.
+    package init(
+        sender: String? = nil, interface: String? = nil, member: String? = nil, path: String? = nil, pathNamespace: String? = nil,
+        arg0Path: String? = nil, arg0: String? = nil
+    ) {
+        self.sender = sender
+        self.interface = interface
+        self.member = member
+        self.path = path
+        self.pathNamespace = pathNamespace
+        self.arg0Path = arg0Path
+        self.arg0 = arg0
+    }
 
     /// The rule as AddMatch takes it.
-    var description: String {
+    package var description: String {
         var parts = ["type='signal'"]
         if let sender { parts.append("sender='\(sender)'") }
         if let interface { parts.append("interface='\(interface)'") }
@@ -35,7 +49,7 @@ struct DBusMatchRule: Sendable, Hashable, CustomStringConvertible {
 
     /// Whether `message` is a signal the rule takes; `owner` is the unique name that owns the
     /// rule's well-known sender name, when it has one.
-    func matches(_ message: DBusMessage, owner: String?) -> Bool {
+    package func matches(_ message: DBusMessage, owner: String?) -> Bool {
         guard message.kind == .signal else { return false }
         if let sender, message.sender != sender, message.sender != owner || owner == nil { return false }
         if let interface, message.interface != interface { return false }

@@ -5,28 +5,28 @@ import NIOCore
 /// Protocol"): the credentials byte, `AUTH EXTERNAL` with this process's user ID, the server's
 /// `OK`, then `BEGIN`; from there on the stream carries messages, and the handler leaves the
 /// pipeline. The bus checks the user of the socket's peer itself (SO_PEERCRED).
-final class DBusAuthenticationHandler: ChannelInboundHandler, RemovableChannelHandler {
-    typealias InboundIn = ByteBuffer
-    typealias InboundOut = ByteBuffer
+package final class DBusAuthenticationHandler: ChannelInboundHandler, RemovableChannelHandler {
+    package typealias InboundIn = ByteBuffer
+    package typealias InboundOut = ByteBuffer
 
     /// The longest line the server may send before `OK`.
-    static let maximumLineLength = 16 * 1024
+    package static let maximumLineLength = 16 * 1024
 
     /// Succeeds once the server accepted and `BEGIN` was sent; fails when it refused or the
     /// connection closed first.
-    let authenticated: EventLoopPromise<Void>
+    package let authenticated: EventLoopPromise<Void>
     private var received = ByteBuffer()
     private var hasStarted = false
 
-    init(authenticated: EventLoopPromise<Void>) {
+    package init(authenticated: EventLoopPromise<Void>) {
         self.authenticated = authenticated
     }
 
-    func handlerAdded(context: ChannelHandlerContext) {
+    package func handlerAdded(context: ChannelHandlerContext) {
         if context.channel.isActive { start(context: context) }
     }
 
-    func channelActive(context: ChannelHandlerContext) {
+    package func channelActive(context: ChannelHandlerContext) {
         start(context: context)
         context.fireChannelActive()
     }
@@ -42,7 +42,7 @@ final class DBusAuthenticationHandler: ChannelInboundHandler, RemovableChannelHa
         context.writeAndFlush(NIOAny(line), promise: nil)
     }
 
-    func channelRead(context: ChannelHandlerContext, data: NIOAny) {
+    package func channelRead(context: ChannelHandlerContext, data: NIOAny) {
         var bytes = unwrapInboundIn(data)
         received.writeBuffer(&bytes)
         guard let end = received.readableBytesView.firstIndex(of: UInt8(ascii: "\n")) else {
@@ -66,12 +66,12 @@ final class DBusAuthenticationHandler: ChannelInboundHandler, RemovableChannelHa
         context.pipeline.syncOperations.removeHandler(context: context, promise: nil)
     }
 
-    func channelInactive(context: ChannelHandlerContext) {
+    package func channelInactive(context: ChannelHandlerContext) {
         authenticated.fail(DBusError.connection("the bus closed the connection while authenticating"))
         context.fireChannelInactive()
     }
 
-    func errorCaught(context: ChannelHandlerContext, error: any Error) {
+    package func errorCaught(context: ChannelHandlerContext, error: any Error) {
         authenticated.fail(DBusError.connection("authenticating failed: \(error)"))
         context.fireErrorCaught(error)
     }

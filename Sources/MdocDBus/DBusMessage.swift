@@ -1,10 +1,10 @@
 import NIOCore
 
 /// One D-Bus message (D-Bus Specification, "Message Format"): its header fields and its body,
-/// the arguments as ``DBusValue``s.
-struct DBusMessage: Sendable, Hashable {
+/// the arguments as `DBusValue`s.
+public struct DBusMessage: Sendable, Hashable {
     /// The message type (Specification: "Message Types").
-    enum Kind: UInt8, Sendable, Hashable {
+    package enum Kind: UInt8, Sendable, Hashable {
         case methodCall = 1
         case methodReturn = 2
         case error = 3
@@ -12,43 +12,45 @@ struct DBusMessage: Sendable, Hashable {
     }
 
     /// The header's flags (Specification: "Message Format").
-    struct Flags: OptionSet, Sendable, Hashable {
-        let rawValue: UInt8
+    package struct Flags: OptionSet, Sendable, Hashable {
+        package let rawValue: UInt8
+        /// Flags of `rawValue`.
+        package init(rawValue: UInt8) { self.rawValue = rawValue }
         /// The caller wants no reply.
-        static let noReplyExpected = Flags(rawValue: 0x01)
+        package static let noReplyExpected = Flags(rawValue: 0x01)
         /// The bus must not start a service for the destination.
-        static let noAutoStart = Flags(rawValue: 0x02)
+        package static let noAutoStart = Flags(rawValue: 0x02)
     }
 
     /// The largest message, 128 MiB (Specification: "Message Format").
-    static let maximumLength = 1 << 27
+    package static let maximumLength = 1 << 27
     /// The fixed part of the header: byte order, type, flags, version, body length, serial and
     /// the length of the header field array.
-    static let fixedHeaderLength = 16
+    package static let fixedHeaderLength = 16
     /// The protocol version of the header.
-    static let protocolVersion: UInt8 = 1
+    package static let protocolVersion: UInt8 = 1
 
-    var kind: Kind
-    var flags: Flags = []
+    package var kind: Kind
+    package var flags: Flags = []
     /// The sender's number for the message, not 0; set by the connection that sends it.
-    var serial: UInt32 = 0
-    var path: String?
-    var interface: String?
-    var member: String?
-    var errorName: String?
+    package var serial: UInt32 = 0
+    package var path: String?
+    package var interface: String?
+    package var member: String?
+    package var errorName: String?
     /// The serial of the call a reply answers.
-    var replySerial: UInt32?
-    var destination: String?
+    package var replySerial: UInt32?
+    package var destination: String?
     /// The sender's unique bus name, set by the bus.
-    var sender: String?
+    package var sender: String?
     /// The arguments.
-    var body: [DBusValue] = []
+    package var body: [DBusValue] = []
 
     /// The body's signature.
-    var signature: String { body.map(\.signature).joined() }
+    package var signature: String { body.map(\.signature).joined() }
 
     /// A message of `kind` with these header fields and `body`; the serial is set when sent.
-    init(kind: Kind, path: String? = nil, interface: String? = nil, member: String? = nil, errorName: String? = nil,
+    package init(kind: Kind, path: String? = nil, interface: String? = nil, member: String? = nil, errorName: String? = nil,
          replySerial: UInt32? = nil, destination: String? = nil, sender: String? = nil, body: [DBusValue] = []) {
         self.kind = kind
         self.path = path
@@ -62,29 +64,29 @@ struct DBusMessage: Sendable, Hashable {
     }
 
     /// A method call of `member` of `interface` on `path` at `destination`.
-    static func methodCall(_ destination: String, _ path: String, _ interface: String, _ member: String,
+    package static func methodCall(_ destination: String, _ path: String, _ interface: String, _ member: String,
                            _ arguments: [DBusValue]) -> DBusMessage {
         DBusMessage(kind: .methodCall, path: path, interface: interface, member: member, destination: destination, body: arguments)
     }
 
     /// A signal `member` of `interface` from `path`.
-    static func signal(_ path: String, _ interface: String, _ member: String, _ arguments: [DBusValue]) -> DBusMessage {
+    package static func signal(_ path: String, _ interface: String, _ member: String, _ arguments: [DBusValue]) -> DBusMessage {
         DBusMessage(kind: .signal, path: path, interface: interface, member: member, body: arguments)
     }
 
     /// The method return answering `call` with `arguments`.
-    static func methodReturn(to call: DBusMessage, _ arguments: [DBusValue]) -> DBusMessage {
+    package static func methodReturn(to call: DBusMessage, _ arguments: [DBusValue]) -> DBusMessage {
         DBusMessage(kind: .methodReturn, replySerial: call.serial, destination: call.sender, body: arguments)
     }
 
     /// The error reply `error` answering `call`.
-    static func error(to call: DBusMessage, _ error: DBusError) -> DBusMessage {
+    package static func error(to call: DBusMessage, _ error: DBusError) -> DBusMessage {
         DBusMessage(kind: .error, errorName: error.name, replySerial: call.serial, destination: call.sender,
                     body: error.message.isEmpty ? [] : [.string(error.message)])
     }
 
     /// The error an error reply carries: its name, and its first argument when that is a string.
-    var carriedError: DBusError {
+    package var carriedError: DBusError {
         DBusError(name: errorName ?? DBusError.connectionErrorName, message: body.first?.stringValue ?? "")
     }
 
@@ -97,7 +99,7 @@ struct DBusMessage: Sendable, Hashable {
 
     /// The message as it goes on the wire, little-endian. Throws `InvalidArgs` for a body or a
     /// field D-Bus cannot carry, or a message above ``maximumLength``.
-    func encoded(allocator: ByteBufferAllocator = ByteBufferAllocator()) throws(DBusError) -> ByteBuffer {
+    package func encoded(allocator: ByteBufferAllocator = ByteBufferAllocator()) throws(DBusError) -> ByteBuffer {
         var fields: [DBusValue] = []
         func field(_ code: Field, _ value: DBusValue?) {
             if let value { fields.append(.structure([.byte(code.rawValue), .variant(value)])) }
@@ -134,7 +136,7 @@ struct DBusMessage: Sendable, Hashable {
     /// The whole length of the message at the start of `buffer`, nil while its fixed header has
     /// not arrived. Throws `InvalidArgs` for a byte order marker other than `l` or `B` and a
     /// message above ``maximumLength``.
-    static func length(at buffer: ByteBuffer) throws(DBusError) -> Int? {
+    package static func length(at buffer: ByteBuffer) throws(DBusError) -> Int? {
         guard buffer.readableBytes >= fixedHeaderLength, let marker = buffer.getInteger(at: buffer.readerIndex, as: UInt8.self) else {
             return nil
         }
@@ -160,7 +162,7 @@ struct DBusMessage: Sendable, Hashable {
 
     /// Decodes the whole message in `buffer` (``length(at:)`` octets). Throws `InvalidArgs` for
     /// anything D-Bus does not allow, and for a message that lacks the fields its type requires.
-    init(decoding buffer: ByteBuffer) throws(DBusError) {
+    package init(decoding buffer: ByteBuffer) throws(DBusError) {
         guard let marker = buffer.getInteger(at: buffer.readerIndex, as: UInt8.self) else {
             throw DBusError.malformed("an empty message")
         }

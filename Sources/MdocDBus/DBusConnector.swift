@@ -6,16 +6,16 @@ import NIOPosix
 
 /// Opens the socket of a D-Bus server address and authenticates on it: what a
 /// ``DBusConnection`` runs on.
-enum DBusConnector {
+package enum DBusConnector {
     /// How long connecting and authenticating may take.
-    static let connectTimeout: Duration = .seconds(25)
+    package static let connectTimeout: Duration = .seconds(25)
     /// The most messages held before the connection takes them.
-    static let receiveQueueLimit = 64
+    package static let receiveQueueLimit = 64
 
     /// A channel to the bus at `address` that has authenticated (Specification:
     /// "Authentication Protocol") and delivers the bus's messages to an
     /// `InboundDeliveryHandler`, which holds them until the connection attaches.
-    static func authenticatedChannel(to address: DBusAddress) async throws(DBusError) -> any Channel {
+    package static func authenticatedChannel(to address: DBusAddress) async throws(DBusError) -> any Channel {
         let loop = MultiThreadedEventLoopGroup.singleton.next()
         let authenticated = loop.makePromise(of: Void.self)
         authenticated.fail(after: connectTimeout) {

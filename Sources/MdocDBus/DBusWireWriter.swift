@@ -2,26 +2,26 @@ import NIOCore
 
 /// Marshals values into a D-Bus message, little-endian (D-Bus Specification, "Marshaling (Wire
 /// Format)"): each value at its type's alignment, counted from the start of the message.
-struct DBusWireWriter {
+package struct DBusWireWriter {
     /// The largest array, in octets (Specification: "Valid Signatures").
-    static let maximumArrayLength = 1 << 26
+    package static let maximumArrayLength = 1 << 26
 
     /// The message written so far.
-    private(set) var buffer: ByteBuffer
+    package private(set) var buffer: ByteBuffer
     /// Where the message starts in ``buffer``: alignment counts from there.
     private let start: Int
 
     /// A writer appending a message to `buffer`.
-    init(buffer: ByteBuffer) {
+    package init(buffer: ByteBuffer) {
         self.buffer = buffer
         start = buffer.writerIndex
     }
 
     /// The octets written so far.
-    var count: Int { buffer.writerIndex - start }
+    package var count: Int { buffer.writerIndex - start }
 
     /// Writes zero octets up to the next multiple of `alignment`.
-    mutating func pad(to alignment: Int) {
+    package mutating func pad(to alignment: Int) {
         let padding = (alignment - count % alignment) % alignment
         buffer.writeRepeatingByte(0, count: padding)
     }
@@ -29,7 +29,7 @@ struct DBusWireWriter {
     /// Writes `value`. Throws `InvalidArgs` for a value D-Bus cannot carry: an array element or
     /// dictionary entry of another type than the array's, a string with a NUL, a signature that
     /// is not valid, an array above ``maximumArrayLength``.
-    mutating func write(_ value: DBusValue) throws(DBusError) {
+    package mutating func write(_ value: DBusValue) throws(DBusError) {
         switch value {
         case .byte(let byte): buffer.writeInteger(byte)
         case .boolean(let flag): writeInteger(UInt32(flag ? 1 : 0))

@@ -1,4 +1,5 @@
-@testable import MdocBlueZ
+import MdocDBus
+import MdocTestSupport
 import NIOCore
 import Testing
 
@@ -28,8 +29,8 @@ struct DBusWireTests {
 
     @Test("every type, containers followed by more arguments, survives encoding and decoding")
     func everyType() throws {
-        let decoded = try Self.roundTrip(DBusConnectionTests.everyType + [.string("after the containers")])
-        #expect(decoded.body == DBusConnectionTests.everyType + [.string("after the containers")])
+        let decoded = try Self.roundTrip(DBusSamples.everyType + [.string("after the containers")])
+        #expect(decoded.body == DBusSamples.everyType + [.string("after the containers")])
         #expect(decoded.serial == 7 && decoded.member == "Echo" && decoded.destination == "org.swiftmdoc.Test")
     }
 

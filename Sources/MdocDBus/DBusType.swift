@@ -1,6 +1,6 @@
 /// One complete type of the D-Bus type system, parsed from a signature (D-Bus Specification,
 /// "Type System" and "Valid Signatures").
-indirect enum DBusType: Sendable, Hashable {
+package indirect enum DBusType: Sendable, Hashable {
     /// A basic type: one of `ybnqiuxtdhsog`.
     case basic(UInt8)
     /// `v`
@@ -13,15 +13,15 @@ indirect enum DBusType: Sendable, Hashable {
     case structure([DBusType])
 
     /// The longest signature (Specification: "Valid Signatures").
-    static let maximumSignatureLength = 255
+    package static let maximumSignatureLength = 255
     /// The deepest nesting of arrays, and of structures (dictionary entries count as both).
-    static let maximumNesting = 32
+    package static let maximumNesting = 32
 
     /// The type codes of the basic types.
-    static let basicCodes: Set<UInt8> = Set("ybnqiuxtdhsog".utf8)
+    package static let basicCodes: Set<UInt8> = Set("ybnqiuxtdhsog".utf8)
 
     /// The boundary the type's values are aligned to in a message (Specification: "Marshaling").
-    var alignment: Int {
+    package var alignment: Int {
         switch self {
         case .basic(let code):
             switch code {
@@ -37,7 +37,7 @@ indirect enum DBusType: Sendable, Hashable {
     }
 
     /// The type's signature.
-    var signature: String {
+    package var signature: String {
         switch self {
         case .basic(let code): return String(UnicodeScalar(code))
         case .variant: return "v"
@@ -50,7 +50,7 @@ indirect enum DBusType: Sendable, Hashable {
     /// The complete types of `signature`, in order. Throws `InvalidSignature` for a signature
     /// that is not valid: too long, an unknown code, unbalanced brackets, a dictionary entry
     /// outside an array or with a key that is not basic, an empty structure, nesting too deep.
-    static func parse(_ signature: String) throws(DBusError) -> [DBusType] {
+    package static func parse(_ signature: String) throws(DBusError) -> [DBusType] {
         let bytes = Array(signature.utf8)
         guard bytes.count <= maximumSignatureLength else {
             throw DBusError.invalidSignature(signature, "longer than \(maximumSignatureLength) characters")
@@ -64,7 +64,7 @@ indirect enum DBusType: Sendable, Hashable {
     }
 
     /// The single complete type of `signature`; throws unless it holds exactly one.
-    static func parseSingle(_ signature: String) throws(DBusError) -> DBusType {
+    package static func parseSingle(_ signature: String) throws(DBusError) -> DBusType {
         let types = try parse(signature)
         guard types.count == 1 else {
             throw DBusError.invalidSignature(signature, "not a single complete type")

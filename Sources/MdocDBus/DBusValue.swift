@@ -3,7 +3,7 @@ import MdocBLE
 /// One value of the D-Bus type system (D-Bus Specification, "Type System"): what the BlueZ
 /// transport sends to and reads from bluetoothd. Arrays of bytes have their own case, as
 /// characteristic values are `ay`.
-indirect enum DBusValue: Sendable, Hashable {
+package indirect enum DBusValue: Sendable, Hashable {
     /// `y`
     case byte(UInt8)
     /// `b`
@@ -40,7 +40,7 @@ indirect enum DBusValue: Sendable, Hashable {
     case structure([DBusValue])
 
     /// The value's D-Bus signature.
-    var signature: String {
+    package var signature: String {
         switch self {
         case .byte: return "y"
         case .boolean: return "b"
@@ -63,23 +63,23 @@ indirect enum DBusValue: Sendable, Hashable {
     }
 
     /// `a{sv}`, the property and option dictionaries of BlueZ, from `entries`.
-    static func properties(_ entries: [(String, DBusValue)]) -> DBusValue {
+    package static func properties(_ entries: [(String, DBusValue)]) -> DBusValue {
         .dictionary(key: "s", value: "v", entries.map { DBusDictionaryEntry(key: .string($0.0), value: .variant($0.1)) })
     }
 
     /// `as`
-    static func strings(_ values: [String]) -> DBusValue {
+    package static func strings(_ values: [String]) -> DBusValue {
         .array(element: "s", values.map { .string($0) })
     }
 
     /// The value inside variants.
-    var unwrapped: DBusValue {
+    package var unwrapped: DBusValue {
         if case .variant(let inner) = self { return inner.unwrapped }
         return self
     }
 
     /// The string of `s`, `o` or `g` (inside variants).
-    var stringValue: String? {
+    package var stringValue: String? {
         switch unwrapped {
         case .string(let text), .objectPath(let text), .signature(let text): return text
         default: return nil
@@ -87,13 +87,13 @@ indirect enum DBusValue: Sendable, Hashable {
     }
 
     /// The value of `b` (inside variants).
-    var boolValue: Bool? {
+    package var boolValue: Bool? {
         if case .boolean(let value) = unwrapped { return value }
         return nil
     }
 
     /// The value of an unsigned or signed integer that fits `Int` (inside variants).
-    var intValue: Int? {
+    package var intValue: Int? {
         switch unwrapped {
         case .byte(let value): return Int(value)
         case .int16(let value): return Int(value)
@@ -107,25 +107,25 @@ indirect enum DBusValue: Sendable, Hashable {
     }
 
     /// The octets of `ay` (inside variants).
-    var bytesValue: [UInt8]? {
+    package var bytesValue: [UInt8]? {
         if case .bytes(let value) = unwrapped { return value }
         return nil
     }
 
     /// The elements of an array (`as`, `ao`, …; inside variants).
-    var arrayValue: [DBusValue]? {
+    package var arrayValue: [DBusValue]? {
         if case .array(_, let elements) = unwrapped { return elements }
         return nil
     }
 
     /// The strings of `as` (inside variants).
-    var stringsValue: [String]? {
+    package var stringsValue: [String]? {
         arrayValue?.compactMap(\.stringValue)
     }
 
     /// A dictionary with string or object path keys (`a{sv}`, `a{oa{sa{sv}}}`, …) as a Swift
     /// dictionary; later duplicates win.
-    var dictionaryValue: [String: DBusValue]? {
+    package var dictionaryValue: [String: DBusValue]? {
         guard case .dictionary(_, _, let entries) = unwrapped else { return nil }
         var result: [String: DBusValue] = [:]
         for entry in entries {
@@ -136,14 +136,14 @@ indirect enum DBusValue: Sendable, Hashable {
 }
 
 /// One entry of a D-Bus dictionary (`{KV}`).
-struct DBusDictionaryEntry: Sendable, Hashable {
+package struct DBusDictionaryEntry: Sendable, Hashable {
     /// The key: a basic type.
-    let key: DBusValue
+    package let key: DBusValue
     /// The value.
-    let value: DBusValue
+    package let value: DBusValue
 
     /// The entry `key` → `value`.
-    init(key: DBusValue, value: DBusValue) {
+    package init(key: DBusValue, value: DBusValue) {
         self.key = key
         self.value = value
     }

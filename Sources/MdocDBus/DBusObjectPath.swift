@@ -1,8 +1,8 @@
 /// The syntax of object paths (D-Bus Specification, "Valid Object Paths").
-enum DBusObjectPath {
+package enum DBusObjectPath {
     /// Whether `path` is `/` or `/`-separated non-empty elements of `[A-Za-z0-9_]`, with no
     /// trailing `/`.
-    static func isValid(_ path: String) -> Bool {
+    package static func isValid(_ path: String) -> Bool {
         guard path.hasPrefix("/") else { return false }
         if path == "/" { return true }
         return path.dropFirst().split(separator: "/", omittingEmptySubsequences: false).allSatisfy { element in

@@ -4,10 +4,10 @@ import NIOCore
 /// "Marshaling (Wire Format)"), checking everything a peer could get wrong: padding that is not
 /// zero, booleans other than 0 and 1, strings that are not UTF-8 or hold a NUL, object paths and
 /// signatures that are not valid, lengths beyond the message or the limits, nesting too deep.
-struct DBusWireReader {
+package struct DBusWireReader {
     /// The deepest nesting of containers and variants together (Specification: "Valid
     /// Signatures", 32 arrays and 32 structures).
-    static let maximumDepth = 64
+    package static let maximumDepth = 64
 
     private var buffer: ByteBuffer
     /// Where the message starts: alignment counts from there.
@@ -15,26 +15,26 @@ struct DBusWireReader {
     private let endianness: Endianness
 
     /// A reader of the message in `buffer`, from its reader index, in byte order `endianness`.
-    init(buffer: ByteBuffer, endianness: Endianness) {
+    package init(buffer: ByteBuffer, endianness: Endianness) {
         self.buffer = buffer
         start = buffer.readerIndex
         self.endianness = endianness
     }
 
     /// The octets read so far.
-    var offset: Int { buffer.readerIndex - start }
+    package var offset: Int { buffer.readerIndex - start }
     /// The octets left.
-    var remaining: Int { buffer.readableBytes }
+    package var remaining: Int { buffer.readableBytes }
 
     /// Skips the padding up to the next multiple of `alignment`; it must be zero.
-    mutating func align(to alignment: Int) throws(DBusError) {
+    package mutating func align(to alignment: Int) throws(DBusError) {
         let padding = (alignment - offset % alignment) % alignment
         guard let octets = buffer.readBytes(length: padding) else { throw truncated("padding") }
         guard octets.allSatisfy({ $0 == 0 }) else { throw DBusError.malformed("padding that is not zero at offset \(offset)") }
     }
 
     /// Reads a value of `type`.
-    mutating func read(_ type: DBusType, depth: Int = 0) throws(DBusError) -> DBusValue {
+    package mutating func read(_ type: DBusType, depth: Int = 0) throws(DBusError) -> DBusValue {
         guard depth <= Self.maximumDepth else { throw DBusError.malformed("values nested deeper than \(Self.maximumDepth)") }
         switch type {
         case .basic(let code):
@@ -75,7 +75,7 @@ struct DBusWireReader {
     }
 
     /// A signature (`g`): an 8-bit length, the octets, a NUL; checked to be valid.
-    mutating func readSignature() throws(DBusError) -> String {
+    package mutating func readSignature() throws(DBusError) -> String {
         guard let length = buffer.readInteger(as: UInt8.self) else { throw truncated("a signature") }
         let text = try readText(length: Int(length), "a signature")
         _ = try DBusType.parse(text)
@@ -109,7 +109,7 @@ struct DBusWireReader {
     }
 
     /// A fixed-width integer at its alignment, in the message's byte order.
-    mutating func readInteger<Integer: FixedWidthInteger>() throws(DBusError) -> Integer {
+    package mutating func readInteger<Integer: FixedWidthInteger>() throws(DBusError) -> Integer {
         try align(to: MemoryLayout<Integer>.size)
         guard let value = buffer.readInteger(endianness: endianness, as: Integer.self) else {
             throw truncated("a \(MemoryLayout<Integer>.size)-octet integer")
