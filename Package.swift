@@ -38,6 +38,12 @@ let package = Package(
         .library(name: "MdocDBus", targets: ["MdocDBus"]),
         .library(name: "MdocBlueZ", targets: ["MdocBlueZ"]),
         .library(name: "MdocPresentation", targets: ["MdocPresentation"]),
+        .library(name: "MdocText", targets: ["MdocText"]),
+        .library(name: "MdocFiles", targets: ["MdocFiles"]),
+        .library(name: "MdocInspection", targets: ["MdocInspection"]),
+        .library(name: "MdocCapture", targets: ["MdocCapture"]),
+        .library(name: "MdocQR", targets: ["MdocQR"]),
+        .library(name: "MdocStores", targets: ["MdocStores"]),
         .executable(name: "mdoc", targets: ["mdoc"]),
         .executable(name: "mdoc-reader", targets: ["mdoc-reader"]),
         .executable(name: "mdoc-holder", targets: ["mdoc-holder"]),
@@ -212,15 +218,79 @@ let package = Package(
             ],
             swiftSettings: strictSettings
         ),
+        // What the programs show and read, as libraries (docs/architecture.md section 2): text made
+        // safe for a terminal and deterministic JSON; the files a user hands the programs and the
+        // files they make, with the exit statuses they fail with.
+        .target(
+            name: "MdocText",
+            dependencies: ["MdocCBOR"],
+            swiftSettings: strictSettings
+        ),
+        .target(
+            name: "MdocFiles",
+            dependencies: ["MdocErrors", "MdocCBOR", "MdocPosix", "MdocText"],
+            swiftSettings: strictSettings
+        ),
+        // The explainer of any 18013-5 message, certificate, NFC handover or JWS (`mdoc inspect`),
+        // and lossless JSON.
+        .target(
+            name: "MdocInspection",
+            dependencies: [
+                "MdocCBOR", "MdocCrypto", "MdocCOSE", "MdocModel", "MdocBLE", "MdocLEHost", "MdocText", "MdocFiles",
+            ],
+            swiftSettings: strictSettings
+        ),
+        // Session capture: writing, reading and explaining the directory --save-session makes
+        // (docs/session-capture.md).
+        .target(
+            name: "MdocCapture",
+            dependencies: [
+                "MdocErrors", "MdocPosix", "MdocCBOR", "MdocCrypto", "MdocCOSE", "MdocModel", "MdocSession", "MdocBLE",
+                "MdocPresentation", "MdocText", "MdocFiles", "MdocInspection",
+            ],
+            swiftSettings: strictSettings
+        ),
+        // QR codes: drawn as text, written as images, read from PNG and JPEG files.
+        .target(
+            name: "MdocQR",
+            dependencies: ["MdocErrors", "MdocFiles", "CQREncode", "CZBar", "CImageIO"],
+            swiftSettings: strictSettings
+        ),
+        // Credential files and the holder's store, trust files and the reader's trust folder, key
+        // and certificate files, the user's directories: trust and credentials loaded as the
+        // programs load them.
+        .target(
+            name: "MdocStores",
+            dependencies: [
+                "MdocCBOR", "MdocCrypto", "MdocCOSE", "MdocSession", "MdocText", "MdocFiles",
+            ],
+            swiftSettings: strictSettings
+        ),
+        // The programs' terminal, not a product: output that escapes what peers send, progress,
+        // report rendering, log records on standard error, exit on a ProgramFailure.
         .target(
             name: "MdocTerminal",
             dependencies: [
-                "MdocErrors", "MdocPosix", "MdocCBOR", "MdocCrypto", "MdocCOSE", "MdocModel", "MdocSession",
-                "MdocBLE", "MdocLEHost", "MdocPresentation",
-                "CQREncode", "CZBar", "CImageIO",
+                "MdocPosix", "MdocCBOR", "MdocCrypto", "MdocModel", "MdocSession", "MdocBLE", "MdocText", "MdocFiles",
                 .product(name: "Logging", package: "swift-log"),
+            ],
+            swiftSettings: strictSettings
+        ),
+        // The holder's consent at a terminal and its policy files (docs/consent-policy.md), not a
+        // product: an application answers HolderConsentDelegate (MdocPresentation) with its own UI.
+        .target(
+            name: "MdocConsent",
+            dependencies: [
+                "MdocErrors", "MdocPosix", "MdocCBOR", "MdocSession", "MdocPresentation", "MdocText", "MdocFiles",
+                "MdocTerminal",
                 .product(name: "NIOConcurrencyHelpers", package: "swift-nio"),
             ],
+            swiftSettings: strictSettings
+        ),
+        // Issuer data files (docs/issuer-data-format.md), which only mdoc-issuer reads; not a product.
+        .target(
+            name: "MdocIssuerData",
+            dependencies: ["MdocErrors", "MdocCBOR", "MdocModel", "MdocText", "MdocFiles"],
             swiftSettings: strictSettings
         ),
         // What makes the programs command-line programs, not a product: the argument-parser
@@ -230,7 +300,7 @@ let package = Package(
             name: "MdocCommandLine",
             dependencies: [
                 "MdocCrypto", "MdocSession", "MdocBLE", "MdocSim", "MdocLEHost", "MdocBlueZ", "MdocPresentation",
-                "MdocTerminal",
+                "MdocText", "MdocFiles", "MdocTerminal",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "NIOConcurrencyHelpers", package: "swift-nio"),
@@ -242,7 +312,7 @@ let package = Package(
         .executableTarget(
             name: "mdoc",
             dependencies: [
-                "MdocCBOR", "MdocModel", "MdocPosix", "MdocTerminal", "MdocCommandLine",
+                "MdocCBOR", "MdocModel", "MdocPosix", "MdocText", "MdocFiles", "MdocInspection", "MdocCapture", "MdocTerminal", "MdocConsent", "MdocCommandLine",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ],
             swiftSettings: strictSettings
@@ -251,7 +321,7 @@ let package = Package(
             name: "mdoc-reader",
             dependencies: [
                 .product(name: "NIOConcurrencyHelpers", package: "swift-nio"),
-                "MdocCBOR", "MdocCrypto", "MdocCOSE", "MdocModel", "MdocSession", "MdocBLE", "MdocPresentation", "MdocTerminal", "MdocCommandLine",
+                "MdocCBOR", "MdocCrypto", "MdocCOSE", "MdocModel", "MdocSession", "MdocBLE", "MdocPresentation", "MdocText", "MdocFiles", "MdocCapture", "MdocQR", "MdocStores", "MdocTerminal", "MdocCommandLine",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ],
             swiftSettings: strictSettings
@@ -260,7 +330,7 @@ let package = Package(
             name: "mdoc-holder",
             dependencies: [
                 "MdocErrors", "MdocCBOR", "MdocCrypto", "MdocCOSE", "MdocModel", "MdocSession", "MdocBLE", "MdocPresentation",
-                "MdocTerminal", "MdocCommandLine",
+                "MdocText", "MdocFiles", "MdocCapture", "MdocQR", "MdocStores", "MdocTerminal", "MdocConsent", "MdocCommandLine",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "NIOConcurrencyHelpers", package: "swift-nio"),
@@ -270,7 +340,7 @@ let package = Package(
         .executableTarget(
             name: "mdoc-issuer",
             dependencies: [
-                "MdocCBOR", "MdocCrypto", "MdocModel", "MdocSession", "MdocIssuance", "MdocTerminal", "MdocCommandLine",
+                "MdocCBOR", "MdocCrypto", "MdocModel", "MdocSession", "MdocIssuance", "MdocText", "MdocFiles", "MdocStores", "MdocIssuerData", "MdocTerminal", "MdocCommandLine",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ],
             swiftSettings: strictSettings
@@ -280,7 +350,7 @@ let package = Package(
             dependencies: [
                 .product(name: "NIOConcurrencyHelpers", package: "swift-nio"),
                 "MdocCBOR", "MdocCrypto", "MdocCOSE", "MdocModel", "MdocSession", "MdocIssuance", "MdocBLE", "MdocPosix",
-                "MdocLEHost", "MdocPresentation", "MdocTerminal",
+                "MdocLEHost", "MdocPresentation", "MdocFiles", "MdocStores", "MdocTerminal",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ],
             swiftSettings: strictSettings
@@ -399,7 +469,7 @@ let package = Package(
             name: "MdocTerminalTests",
             dependencies: [
                 .product(name: "NIOConcurrencyHelpers", package: "swift-nio"),
-                "MdocCBOR", "MdocCrypto", "MdocCOSE", "MdocModel", "MdocSession", "MdocBLE", "MdocSim", "MdocTerminal",
+                "MdocCBOR", "MdocCrypto", "MdocCOSE", "MdocModel", "MdocSession", "MdocBLE", "MdocSim", "MdocText", "MdocFiles", "MdocInspection", "MdocCapture", "MdocQR", "MdocStores", "MdocIssuerData", "MdocTerminal", "MdocConsent",
                 "MdocTestSupport",
                 .product(name: "Logging", package: "swift-log"),
             ],
@@ -408,7 +478,7 @@ let package = Package(
         .testTarget(
             name: "MdocCommandLineTests",
             dependencies: [
-                "MdocSession", "MdocLEHost", "MdocPresentation", "MdocTerminal", "MdocCommandLine",
+                "MdocSession", "MdocLEHost", "MdocPresentation", "MdocText", "MdocFiles", "MdocCommandLine",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Logging", package: "swift-log"),
             ],
@@ -428,7 +498,7 @@ let package = Package(
             dependencies: [
                 "mdoc", "mdoc-reader", "mdoc-holder", "mdoc-issuer",
                 "MdocCBOR", "MdocCrypto", "MdocCOSE", "MdocModel", "MdocSession", "MdocIssuance", "MdocBLE", "MdocSim",
-                "MdocPosix", "MdocLEHost", "MdocPresentation", "MdocTerminal", "MdocTestSupport", "MdocTestPeers",
+                "MdocPosix", "MdocLEHost", "MdocPresentation", "MdocText", "MdocFiles", "MdocQR", "MdocStores", "MdocTerminal", "MdocTestSupport", "MdocTestPeers",
                 .product(name: "NIOCore", package: "swift-nio"),
             ],
             swiftSettings: strictSettings

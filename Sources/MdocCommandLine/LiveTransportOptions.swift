@@ -1,8 +1,10 @@
 import ArgumentParser
 import Logging
 import MdocBLE
+import MdocFiles
 import MdocPresentation
 import MdocTerminal
+import MdocText
 
 /// The options of every live-session command: the bearer, an HCI packet log, and how much the
 /// BLE layers log (ISO/IEC 18013-5 8.3.3.1.1 over docs/architecture.md section 4's transports).

@@ -1,5 +1,7 @@
 import ArgumentParser
+import MdocFiles
 import MdocTerminal
+import MdocText
 
 /// How every program starts: the argument parser reads the command line and runs the command,
 /// as `ParsableCommand.main()` does, except that a usage error is reported the way the

@@ -1,4 +1,6 @@
+import MdocFiles
 import MdocTerminal
+import MdocText
 
 extension ProgramFailure {
     /// Runs the asynchronous `body` with the same reporting as the synchronous form,

@@ -1,4 +1,5 @@
 import MdocCBOR
+import MdocText
 
 /// A short, readable rendering of a data element value for report tables: text as quoted text,
 /// tdate and full-date as their text, images named by type and size, other byte strings as

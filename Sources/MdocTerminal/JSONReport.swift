@@ -4,6 +4,8 @@
 ///
 /// Within one schema version members are only ever added, never removed, renamed or given
 /// another type; anything else makes a new version.
+import MdocText
+
 public enum JSONReport {
     /// The version of the members docs/json-report.md describes.
     public static let schemaVersion = 1

@@ -1,3 +1,5 @@
+import MdocText
+
 #if canImport(Glibc)
 import Glibc
 #elseif canImport(Darwin)
@@ -11,7 +13,7 @@ import Darwin
 /// Writes are unbuffered (one `write(2)` loop per call): a prompt without a line ending appears
 /// at once, and the two streams interleave in the order the program wrote them.
 public struct ProgramOutput: Sendable {
-    let fileDescriptor: Int32
+    package let fileDescriptor: Int32
 
     /// Standard output: results (the report, the consent prompt, JSON).
     public static let standardOutput = ProgramOutput(fileDescriptor: STDOUT_FILENO)

@@ -1,6 +1,7 @@
 import MdocCBOR
 import MdocModel
 import MdocSession
+import MdocText
 
 /// Renders a ``VerificationReport`` as the readable text `mdoc-reader` prints, or as JSON.
 ///

@@ -1,6 +1,7 @@
 import MdocCrypto
 import MdocModel
 import MdocSession
+import MdocText
 
 /// Renders a ``RequestVerificationReport`` (`mdoc-reader verify-request`) as readable text or
 /// as JSON: per DocRequest, the reader certificate chain and every check under the Annex B

@@ -1,4 +1,5 @@
 import MdocBLE
+import MdocText
 
 #if canImport(FoundationEssentials)
 import FoundationEssentials

@@ -1,5 +1,6 @@
 import Logging
 import MdocCBOR
+import MdocText
 
 #if canImport(Glibc)
 import Glibc

@@ -6,6 +6,8 @@
 /// `NO_COLOR` is set to anything but the empty string (no-color.org), or when `TERM` is `dumb`.
 /// `CLICOLOR_FORCE` set to anything but `0` or the empty string turns it on for output that is
 /// not a terminal (a pager that shows colours, a test); `NO_COLOR` still wins.
+import MdocText
+
 public struct TerminalPalette: Sendable, Hashable {
     /// Whether the palette colours anything.
     public let isEnabled: Bool

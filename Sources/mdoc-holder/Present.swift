@@ -2,12 +2,18 @@ import ArgumentParser
 import Logging
 import MdocBLE
 import MdocCBOR
+import MdocCapture
 import MdocCommandLine
+import MdocConsent
 import MdocCrypto
+import MdocFiles
 import MdocModel
 import MdocPresentation
+import MdocQR
 import MdocSession
+import MdocStores
 import MdocTerminal
+import MdocText
 
 #if canImport(FoundationEssentials)
 import FoundationEssentials

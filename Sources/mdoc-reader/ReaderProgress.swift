@@ -2,6 +2,7 @@ import MdocBLE
 import MdocCommandLine
 import MdocPresentation
 import MdocTerminal
+import MdocText
 import NIOConcurrencyHelpers
 
 /// The reader's progress lines on standard error, from the events of its session.

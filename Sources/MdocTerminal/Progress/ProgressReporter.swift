@@ -1,3 +1,5 @@
+import MdocText
+
 #if canImport(Glibc)
 import Glibc
 #elseif canImport(Darwin)
