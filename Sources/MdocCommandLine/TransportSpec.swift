@@ -9,7 +9,7 @@ import MdocSim
 ///
 /// Every bearer carries the same ISO/IEC 18013-5 BLE GATT service (8.3.3.1.1); only what is
 /// under GATT changes.
-public enum TransportSpec: Sendable, Hashable, CustomStringConvertible {
+package enum TransportSpec: Sendable, Hashable, CustomStringConvertible {
     /// ATT over a local Unix-domain socket named after the engagement's service UUID.
     case sim
     /// A controller driven by this toolkit's user-space LE host over HCI.
@@ -18,10 +18,10 @@ public enum TransportSpec: Sendable, Hashable, CustomStringConvertible {
     case bluez(adapter: String?)
 
     /// The names `--transport` accepts, for help texts.
-    public static let accepted = ["sim", "bluez[:hciN]", "hci:tcp:HOST:PORT", "hci:serial:DEV[,BAUD][,rtscts]", "hci:user:N"]
+    package static let accepted = ["sim", "bluez[:hciN]", "hci:tcp:HOST:PORT", "hci:serial:DEV[,BAUD][,rtscts]", "hci:user:N"]
 
     /// Parses a `--transport` value.
-    public init(parsing text: String) throws(LinkError) {
+    package init(parsing text: String) throws(LinkError) {
         if text == "sim" {
             self = .sim
             return
@@ -47,7 +47,7 @@ public enum TransportSpec: Sendable, Hashable, CustomStringConvertible {
     }
 
     /// The `--transport` spelling.
-    public var description: String {
+    package var description: String {
         switch self {
         case .sim: return "sim"
         case .hci(let spec): return "hci:\(spec)"
@@ -56,21 +56,21 @@ public enum TransportSpec: Sendable, Hashable, CustomStringConvertible {
     }
 
     /// Whether packets of this transport can be written to a btsnoop file (HCI transports).
-    public var carriesHCI: Bool {
+    package var carriesHCI: Bool {
         if case .hci = self { return true }
         return false
     }
 
     /// The transport when `--transport` is not given: `bluez` when bluetoothd runs with an
     /// adapter, `sim` otherwise.
-    public static func systemDefault() async -> TransportSpec {
+    package static func systemDefault() async -> TransportSpec {
         await BlueZRadio.isPresent() ? .bluez(adapter: nil) : .sim
     }
 
     /// Opens the radio: the sim adapter, bluetoothd's adapter, or a controller initialised by
     /// an ``LEHost`` whose HCI packets go to `btsnoop` when given. Throws
     /// `LinkError.Code.unavailable` with what to do when it cannot be used.
-    public func open(btsnoop: String? = nil, logger: Logger = Logger(label: "mdoc.hci")) async throws(LinkError) -> any MdocRadio {
+    package func open(btsnoop: String? = nil, logger: Logger = Logger(label: "mdoc.hci")) async throws(LinkError) -> any MdocRadio {
         switch self {
         case .sim:
             return SimAdapter()

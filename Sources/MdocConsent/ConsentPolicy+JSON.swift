@@ -9,7 +9,7 @@ import Foundation
 extension ConsentPolicy {
     /// Reads the JSON policy file at `path` (format: docs/consent-policy.md). Unknown members
     /// are rejected, so a misspelt condition cannot silently loosen the policy.
-    public static func load(file path: String) throws(ConsentPolicyError) -> ConsentPolicy {
+    package static func load(file path: String) throws(ConsentPolicyError) -> ConsentPolicy {
         let bytes: [UInt8]
         do {
             bytes = try BoundedFileReader.contents(of: path, maximumSize: maximumFileSize)
@@ -25,7 +25,7 @@ extension ConsentPolicy {
     }
 
     /// Parses a JSON policy; `source` names it in errors.
-    public init(json bytes: [UInt8], source: String = "policy") throws(ConsentPolicyError) {
+    package init(json bytes: [UInt8], source: String = "policy") throws(ConsentPolicyError) {
         do {
             self = try JSONDecoder().decode(PolicyFile.self, from: Data(bytes)).policy
         } catch let error as DecodingError {

@@ -8,9 +8,9 @@ import MdocSession
 /// Deny by default: an element is released only when a rule mentions it and that rule's
 /// conditions hold, or when no rule mentions it and the policy's default is `allow`. When
 /// several rules mention an element, it is released if any one of them allows it.
-public struct ConsentPolicy: Sendable, Hashable {
+package struct ConsentPolicy: Sendable, Hashable {
     /// What happens to an element that no rule mentions.
-    public enum DefaultDecision: String, Sendable, CaseIterable {
+    package enum DefaultDecision: String, Sendable, CaseIterable {
         /// Refuse it (the default).
         case deny
         /// Release it; meant for demonstrations and tests.
@@ -19,21 +19,21 @@ public struct ConsentPolicy: Sendable, Hashable {
 
     /// One allow list: elements of a doc type (and optionally one name space) that may be
     /// released, with optional conditions on the reader and on retention.
-    public struct Rule: Sendable, Hashable {
+    package struct Rule: Sendable, Hashable {
         /// The document type the rule is about, such as `org.iso.18013.5.1.mDL`.
-        public var docType: String
+        package var docType: String
         /// The name space the rule is about; `nil` for every name space of the doc type.
-        public var nameSpace: String?
+        package var nameSpace: String?
         /// The data element identifiers allowed; ``ConsentPolicy/wildcard`` allows all.
-        public var allow: Set<String>
+        package var allow: Set<String>
         /// Release only when the DocRequest's reader authentication is trusted (ISO/IEC 18013-5
         /// 9.1.4).
-        public var requireTrustedReader: Bool
+        package var requireTrustedReader: Bool
         /// Refuse elements the reader marks with IntentToRetain = true (8.3.2.1.2.1).
-        public var refuseRetained: Bool
+        package var refuseRetained: Bool
 
         /// A rule allowing `allow` in `docType` / `nameSpace` under the given conditions.
-        public init(docType: String, nameSpace: String? = nil, allow: Set<String>,
+        package init(docType: String, nameSpace: String? = nil, allow: Set<String>,
                     requireTrustedReader: Bool = false, refuseRetained: Bool = false) {
             self.docType = docType
             self.nameSpace = nameSpace
@@ -65,51 +65,51 @@ public struct ConsentPolicy: Sendable, Hashable {
     }
 
     /// The decision about one requested element, with the reason for people.
-    public struct ElementDecision: Sendable, Hashable, CustomStringConvertible {
+    package struct ElementDecision: Sendable, Hashable, CustomStringConvertible {
         /// The requested document type.
-        public var docType: String
+        package var docType: String
         /// The element's name space.
-        public var nameSpace: String
+        package var nameSpace: String
         /// The data element identifier.
-        public var identifier: String
+        package var identifier: String
         /// `true` when the element is released.
-        public var released: Bool
+        package var released: Bool
         /// Why, such as "allowed by rules[0]" or "no rule allows it (default deny)".
-        public var reason: String
+        package var reason: String
 
         /// `release`/`refuse docType/nameSpace/identifier: reason`.
-        public var description: String {
+        package var description: String {
             "\(released ? "release" : "refuse") \(docType)/\(nameSpace)/\(identifier): \(reason)"
         }
     }
 
     /// The outcome of applying the policy to a request.
-    public struct Evaluation: Sendable, Hashable {
+    package struct Evaluation: Sendable, Hashable {
         /// The elements released.
-        public var selection: ElementSelection
+        package var selection: ElementSelection
         /// One decision per requested element, in request order.
-        public var decisions: [ElementDecision]
+        package var decisions: [ElementDecision]
     }
 
     /// The allow-list entry that allows every element of a rule's doc type and name space.
-    public static let wildcard = "*"
+    package static let wildcard = "*"
     /// The largest policy file read: 1 MiB, far above any hand-written policy.
-    public static let maximumFileSize = 1024 * 1024
+    package static let maximumFileSize = 1024 * 1024
 
     /// What happens to elements no rule mentions.
-    public var defaultDecision: DefaultDecision
+    package var defaultDecision: DefaultDecision
     /// The allow rules, in file order.
-    public var rules: [Rule]
+    package var rules: [Rule]
 
     /// A policy with `rules` and `defaultDecision`.
-    public init(defaultDecision: DefaultDecision = .deny, rules: [Rule]) {
+    package init(defaultDecision: DefaultDecision = .deny, rules: [Rule]) {
         self.defaultDecision = defaultDecision
         self.rules = rules
     }
 
     /// Applies the policy to every requested element. Elements and documents the holder does
     /// not have are never released.
-    public func evaluate(_ request: PresentationRequest) -> Evaluation {
+    package func evaluate(_ request: PresentationRequest) -> Evaluation {
         var selection = ElementSelection()
         var decisions: [ElementDecision] = []
         for document in request.documents {

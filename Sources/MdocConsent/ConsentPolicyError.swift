@@ -4,35 +4,35 @@ import MdocErrors
 /// format (docs/consent-policy.md).
 ///
 /// Equality compares the code only.
-public struct ConsentPolicyError: CodedError {
+package struct ConsentPolicyError: CodedError {
     /// The kind of failure. New codes may be added without breaking callers.
-    public typealias Code = ErrorKind<ConsentPolicyError>
+    package typealias Code = ErrorKind<ConsentPolicyError>
 
     /// What kind of failure this is.
-    public var code: Code
+    package var code: Code
     /// The policy file's path, or "policy" for text in memory.
-    public var source: String
+    package var source: String
     /// What was wrong, and where in the JSON (for example `rules[1].allow`).
-    public var reason: String
+    package var reason: String
 
     /// A failure of kind `code` in `source`.
-    public init(_ code: Code, source: String, _ reason: String) {
+    package init(_ code: Code, source: String, _ reason: String) {
         self.code = code
         self.source = source
         self.reason = reason
     }
 
     /// `source: reason`, the one line the programs print.
-    public var description: String { "\(source): \(reason)" }
+    package var description: String { "\(source): \(reason)" }
 }
 
 extension ErrorKind where Domain == ConsentPolicyError {
     /// The file does not exist, cannot be read, or is larger than
     /// ``ConsentPolicy/maximumFileSize``.
-    public static let unreadable = Self("unreadable")
+    package static let unreadable = Self("unreadable")
     /// The file is not well-formed JSON.
-    public static let malformedJSON = Self("malformedJSON")
+    package static let malformedJSON = Self("malformedJSON")
     /// The JSON is not a policy: a member is missing, of the wrong type, unknown, or holds
     /// a value outside the format.
-    public static let invalidPolicy = Self("invalidPolicy")
+    package static let invalidPolicy = Self("invalidPolicy")
 }

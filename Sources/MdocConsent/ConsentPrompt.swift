@@ -26,11 +26,11 @@ import Foundation
 /// releases nothing, and so does an answer still unrecognised after ``maximumAttempts`` tries.
 ///
 /// Not `Sendable`: it holds the caller's (non-Sendable) line source and sink.
-public struct ConsentPrompt {
+package struct ConsentPrompt {
     /// How often a question is asked again after an unrecognised answer before the prompt gives
     /// up and releases nothing: enough for typing mistakes, while input that never answers
     /// (a stream of garbage) cannot keep the session waiting.
-    public static let maximumAttempts = 5
+    package static let maximumAttempts = 5
 
     private let readLine: () -> String?
     private let sink: (String) -> Void
@@ -41,7 +41,7 @@ public struct ConsentPrompt {
     /// that the reader chose escaped. When `isCancelled` says so after `readLine` gave `nil`,
     /// the answer is no longer wanted: the prompt stops without another word and releases
     /// nothing.
-    public init(readLine: @escaping () -> String?, write: @escaping (String) -> Void,
+    package init(readLine: @escaping () -> String?, write: @escaping (String) -> Void,
                 isCancelled: @escaping () -> Bool = { false }) {
         self.readLine = readLine
         self.sink = write
@@ -51,7 +51,7 @@ public struct ConsentPrompt {
     /// A prompt on `lines` (standard input by default) and `output`, standard output unless the
     /// program keeps that for JSON (written unbuffered, so each question shows before the answer
     /// is read), that stops when `cancellation` is cancelled.
-    public static func standard(
+    package static func standard(
         output: ProgramOutput = .standardOutput, lines: InputLines = .standardInput,
         cancellation: InputLines.Cancellation = InputLines.Cancellation()
     ) -> ConsentPrompt {
@@ -64,7 +64,7 @@ public struct ConsentPrompt {
     /// Asks on `output` and `lines` for `request` on a thread of its own, away from the
     /// cooperative pool, while the calling task waits; cancelling the task stops the prompt at
     /// once (the reader left), and nothing is released.
-    public static func ask(
+    package static func ask(
         _ request: PresentationRequest, output: ProgramOutput = .standardOutput, lines: InputLines = .standardInput
     ) async -> ElementSelection {
         let cancellation = InputLines.Cancellation()
@@ -89,13 +89,13 @@ public struct ConsentPrompt {
     /// `true` when standard input and `output` are both terminals: a person sees the question
     /// and types the answer. Otherwise answers come from whatever standard input is (a pipe, a
     /// file, nothing), and its end refuses everything.
-    public static func canAsk(output: ProgramOutput) -> Bool {
+    package static func canAsk(output: ProgramOutput) -> Bool {
         FileDescriptorWriter.isTerminal(STDIN_FILENO) && output.isTerminal
     }
 
     /// Shows `request` and returns what the holder approves; only elements the holder has can
     /// be approved.
-    public func ask(_ request: PresentationRequest) -> ElementSelection {
+    package func ask(_ request: PresentationRequest) -> ElementSelection {
         write(RequestPresentationText.render(request))
         let available = request.documents.filter(\.isAvailable).flatMap { document in
             document.elements.filter(\.isAvailable).map { (document, $0) }

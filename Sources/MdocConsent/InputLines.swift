@@ -14,13 +14,13 @@ import Darwin
 /// the program (Ctrl-C) can flush stdio and exit at once.
 ///
 /// Bytes read past a line's end are kept for the next line, across prompts and sessions.
-public final class InputLines: Sendable {
+package final class InputLines: Sendable {
     /// The longest line kept, 4,096 bytes: answers are a word; the rest of a longer line is
     /// read and dropped, so a pasted flood cannot grow the buffer.
-    public static let maximumLineLength = 4096
+    package static let maximumLineLength = 4096
 
     /// Standard input, for the whole process.
-    public static let standardInput = InputLines(fileDescriptor: STDIN_FILENO)
+    package static let standardInput = InputLines(fileDescriptor: STDIN_FILENO)
 
     private let fileDescriptor: Int32
     private let state = NIOLockedValueBox(State())
@@ -33,20 +33,20 @@ public final class InputLines: Sendable {
     }
 
     /// Lines from `fileDescriptor`, which stays open and owned by the caller.
-    public init(fileDescriptor: Int32) {
+    package init(fileDescriptor: Int32) {
         self.fileDescriptor = fileDescriptor
     }
 
     /// Makes ``readLine(until:)`` return `nil` at once, from any thread: the answer is no longer
     /// wanted.
-    public final class Cancellation: Sendable {
+    package final class Cancellation: Sendable {
         /// A pipe whose read end becomes readable when cancelled; -1 when it could not be made,
         /// and then only the flag is checked, between lines.
         private let wake: (read: Int32, write: Int32)
         private let cancelled = Atomic<Bool>(false)
 
         /// A cancellation not yet signalled.
-        public init() {
+        package init() {
             var descriptors: [Int32] = [-1, -1]
             if pipe(&descriptors) == 0 {
                 for descriptor in descriptors { _ = fcntl(descriptor, F_SETFD, FD_CLOEXEC) }
@@ -60,10 +60,10 @@ public final class InputLines: Sendable {
         }
 
         /// Whether ``cancel()`` was called.
-        public var isCancelled: Bool { cancelled.load(ordering: .acquiring) }
+        package var isCancelled: Bool { cancelled.load(ordering: .acquiring) }
 
         /// Wakes the wait for a line, which returns `nil`.
-        public func cancel() {
+        package func cancel() {
             guard !cancelled.exchange(true, ordering: .acquiringAndReleasing), wake.write >= 0 else { return }
             var byte: UInt8 = 1
             _ = write(wake.write, &byte, 1)
@@ -75,7 +75,7 @@ public final class InputLines: Sendable {
     /// The next line without its line ending (LF, or CR LF), cut to ``maximumLineLength``; `nil`
     /// at the end of input, when the descriptor fails, or once `cancellation` is cancelled.
     /// Blocks the calling thread until then: call it from a thread of its own.
-    public func readLine(until cancellation: Cancellation) -> String? {
+    package func readLine(until cancellation: Cancellation) -> String? {
         var line: [UInt8] = []
         while true {
             if cancellation.isCancelled { return nil }

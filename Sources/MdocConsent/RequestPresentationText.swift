@@ -12,19 +12,19 @@ import MdocText
 /// certificate subject is escaped (``TerminalText``): a reader cannot redraw the prompt. A
 /// docType, name space or identifier that is not plain printable ASCII (18013-5 names are
 /// letters, digits, dots and underscores) is also marked with ``suspiciousMarker``.
-public enum RequestPresentationText {
+package enum RequestPresentationText {
     /// The marker after an element whose IntentToRetain is true.
-    public static let retainedMarker: TerminalText = "(will be retained)"
+    package static let retainedMarker: TerminalText = "(will be retained)"
     /// The marker after an element the holder's credential does not hold.
-    public static let unavailableMarker: TerminalText = "(not in your credential)"
+    package static let unavailableMarker: TerminalText = "(not in your credential)"
     /// The marker after a docType, name space or identifier with a character outside printable
     /// ASCII (U+0021 to U+007E; a space counts as outside), or longer than
     /// ``UntrustedText/maximumLength``: what the holder sees is not the plain name a real
     /// reader would ask for.
-    public static let suspiciousMarker: TerminalText = "[SUSPICIOUS: not a plain ASCII name]"
+    package static let suspiciousMarker: TerminalText = "[SUSPICIOUS: not a plain ASCII name]"
 
     /// The request as lines of text, each ending in `\n`.
-    public static func render(_ request: PresentationRequest) -> TerminalText {
+    package static func render(_ request: PresentationRequest) -> TerminalText {
         guard !request.documents.isEmpty else { return "The reader requests no documents.\n" }
         var out: TerminalText = "The reader requests:\n"
         for document in request.documents {
@@ -43,7 +43,7 @@ public enum RequestPresentationText {
     }
 
     /// One element: readable name, identifier, and its markers.
-    public static func elementText(_ element: PresentationRequest.Element) -> TerminalText {
+    package static func elementText(_ element: PresentationRequest.Element) -> TerminalText {
         var text: TerminalText = element.displayName == element.identifier
             ? name(element.identifier) : "\(element.displayName) (\(name(element.identifier)))"
         if element.intentToRetain { text += " \(retainedMarker)" }
@@ -53,7 +53,7 @@ public enum RequestPresentationText {
 
     /// The reader's identity: trusted with its certificate subject and trust anchor, untrusted
     /// with the reason (and the subject it claims), or anonymous.
-    public static func readerText(_ identity: ReaderIdentity) -> TerminalText {
+    package static func readerText(_ identity: ReaderIdentity) -> TerminalText {
         switch identity {
         case .anonymous:
             return "anonymous (the request is not signed)"
@@ -67,13 +67,13 @@ public enum RequestPresentationText {
 
     /// A docType, name space or identifier of the request, escaped, with ``suspiciousMarker``
     /// when it is not a plain name.
-    public static func name(_ text: String) -> TerminalText {
+    package static func name(_ text: String) -> TerminalText {
         isPlainName(text) ? "\(text)" : "\(text) \(suspiciousMarker)"
     }
 
     /// `true` when `text` is not empty, at most ``UntrustedText/maximumLength`` scalars long
     /// and made only of printable ASCII other than the space.
-    public static func isPlainName(_ text: String) -> Bool {
+    package static func isPlainName(_ text: String) -> Bool {
         !text.isEmpty && text.unicodeScalars.count <= UntrustedText.maximumLength
             && text.unicodeScalars.allSatisfy { ("!"..."~").contains($0) }
     }

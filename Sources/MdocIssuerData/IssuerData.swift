@@ -31,22 +31,22 @@ import Foundation
 /// `bytes-file`, `bytes-hex` or `bytes-base64` becomes a `full-date` (tag 1004, RFC 8943), a
 /// `tdate` (tag 0, RFC 8949 section 3.4.1) or a byte string. Name spaces and elements keep the
 /// order of the file.
-public struct IssuerData: Sendable {
+package struct IssuerData: Sendable {
     /// The deepest nesting of JSON arrays and objects accepted, the whole file included; far more
     /// than any 18013-5 element needs (driving_privileges is five levels down), and a bound on the
     /// parser's recursion.
-    public static let maximumDepth = 16
+    package static let maximumDepth = 16
 
     /// The keys that make an object with that one key a typed value: `full-date`, `tdate`,
     /// `bytes-file`, `bytes-hex`, `bytes-base64`.
-    public static let typedValueKeys = ["full-date", "tdate", "bytes-file", "bytes-hex", "bytes-base64"]
+    package static let typedValueKeys = ["full-date", "tdate", "bytes-file", "bytes-hex", "bytes-base64"]
 
     /// Name space → (element identifier, element value), in file order, as
     /// `DocumentIssuer.issue` takes them.
-    public let nameSpaces: [(String, [(identifier: String, value: CBOR)])]
+    package let nameSpaces: [(String, [(identifier: String, value: CBOR)])]
 
     /// Reads the data file at `path`; `bytes-file` paths are relative to its folder.
-    public static func load(_ path: String) throws(IssuerDataError) -> IssuerData {
+    package static func load(_ path: String) throws(IssuerDataError) -> IssuerData {
         let bytes = try readFile(path, source: path, location: "")
         // The folder part of the path: "." for a bare file name, "/" for a file at the root.
         let directory = path.lastIndex(of: "/").map { slash in slash == path.startIndex ? "/" : String(path[..<slash]) } ?? "."
@@ -55,7 +55,7 @@ public struct IssuerData: Sendable {
 
     /// Reads issuer data from JSON text. `source` names it in errors; relative `bytes-file` paths
     /// are resolved against `baseDirectory`.
-    public init(json bytes: [UInt8], source: String, baseDirectory: String) throws(IssuerDataError) {
+    package init(json bytes: [UInt8], source: String, baseDirectory: String) throws(IssuerDataError) {
         let document: JSONValue
         do {
             document = try JSONParser.parse(bytes, maximumDepth: Self.maximumDepth)

@@ -3,22 +3,22 @@ import MdocErrors
 /// A problem with an issuer data file (docs/issuer-data-format.md) or a file it names.
 ///
 /// Equality compares the code only.
-public struct IssuerDataError: CodedError {
+package struct IssuerDataError: CodedError {
     /// The kind of failure. New codes may be added without breaking callers.
-    public typealias Code = ErrorKind<IssuerDataError>
+    package typealias Code = ErrorKind<IssuerDataError>
 
     /// What kind of failure this is.
-    public var code: Code
+    package var code: Code
     /// The data file's path.
-    public var source: String
+    package var source: String
     /// Where in it: a JSON path such as `$["nameSpaces"]["org.iso.18013.5.1"]["birth_date"]`,
     /// `line 3, column 7` for malformed JSON, or empty when the whole file is concerned.
-    public var location: String
+    package var location: String
     /// What was wrong.
-    public var reason: String
+    package var reason: String
 
     /// A failure of kind `code` at `location` in `source`.
-    public init(_ code: Code, source: String, location: String, _ reason: String) {
+    package init(_ code: Code, source: String, location: String, _ reason: String) {
         self.code = code
         self.source = source
         self.location = location
@@ -27,23 +27,23 @@ public struct IssuerDataError: CodedError {
 
     /// `source: location: reason` (`source: reason` without a location), the one line the
     /// programs print.
-    public var description: String { location.isEmpty ? "\(source): \(reason)" : "\(source): \(location): \(reason)" }
+    package var description: String { location.isEmpty ? "\(source): \(reason)" : "\(source): \(location): \(reason)" }
 }
 
 extension ErrorKind where Domain == IssuerDataError {
     /// The data file or a `bytes-file` cannot be read, or is too large.
-    public static let unreadable = Self("unreadable")
+    package static let unreadable = Self("unreadable")
     /// The text is not JSON (RFC 8259): the location is a line and column.
-    public static let malformedJSON = Self("malformedJSON")
+    package static let malformedJSON = Self("malformedJSON")
     /// Values nest deeper than ``IssuerData/maximumDepth``.
-    public static let depthLimitExceeded = Self("depthLimitExceeded")
+    package static let depthLimitExceeded = Self("depthLimitExceeded")
     /// An object has the same key twice (RFC 8259 section 4 leaves the meaning open).
-    public static let duplicateKey = Self("duplicateKey")
+    package static let duplicateKey = Self("duplicateKey")
     /// A value has the wrong JSON type for its place.
-    public static let unexpectedType = Self("unexpectedType")
+    package static let unexpectedType = Self("unexpectedType")
     /// A key the format does not define, or a required key that is missing.
-    public static let unexpectedKey = Self("unexpectedKey")
+    package static let unexpectedKey = Self("unexpectedKey")
     /// A value of the right type whose content is invalid (a date, hex, base64, an empty
     /// name space).
-    public static let invalidValue = Self("invalidValue")
+    package static let invalidValue = Self("invalidValue")
 }

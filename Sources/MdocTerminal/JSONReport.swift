@@ -6,12 +6,12 @@
 /// another type; anything else makes a new version.
 import MdocText
 
-public enum JSONReport {
+package enum JSONReport {
     /// The version of the members docs/json-report.md describes.
-    public static let schemaVersion = 1
+    package static let schemaVersion = 1
 
     /// What a top-level object is: the value of its `type` member.
-    public enum Kind: String, Sendable, CaseIterable {
+    package enum Kind: String, Sendable, CaseIterable {
         /// `mdoc-reader verify` and `request`: the verification of a DeviceResponse.
         case verificationReport
         /// `mdoc-reader verify-request`: the reader authentication of a DeviceRequest.
@@ -33,7 +33,7 @@ public enum JSONReport {
     }
 
     /// An object of `kind`: `schemaVersion`, `type`, then `members`.
-    public static func object(_ kind: Kind, _ members: [(String, JSONValue)]) -> JSONValue {
+    package static func object(_ kind: Kind, _ members: [(String, JSONValue)]) -> JSONValue {
         .object([("schemaVersion", .int(Int64(schemaVersion))), ("type", .string(kind.rawValue))] + members)
     }
 }

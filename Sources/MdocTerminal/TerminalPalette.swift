@@ -8,23 +8,23 @@
 /// not a terminal (a pager that shows colours, a test); `NO_COLOR` still wins.
 import MdocText
 
-public struct TerminalPalette: Sendable, Hashable {
+package struct TerminalPalette: Sendable, Hashable {
     /// Whether the palette colours anything.
-    public let isEnabled: Bool
+    package let isEnabled: Bool
 
     /// No colour: text as it is.
-    public static let plain = TerminalPalette(isEnabled: false)
+    package static let plain = TerminalPalette(isEnabled: false)
     /// Colours on.
-    public static let coloured = TerminalPalette(isEnabled: true)
+    package static let coloured = TerminalPalette(isEnabled: true)
 
     /// The palette for `output` in a process with `environment`, by the rules on the type.
-    public static func `for`(_ output: ProgramOutput, environment: [String: String]) -> TerminalPalette {
+    package static func `for`(_ output: ProgramOutput, environment: [String: String]) -> TerminalPalette {
         TerminalPalette(isEnabled: isColourWanted(isTerminal: output.isTerminal, environment: environment))
     }
 
     /// Whether output that is (`isTerminal`) or is not a terminal gets colour under
     /// `environment`, by the rules on the type.
-    public static func isColourWanted(isTerminal: Bool, environment: [String: String]) -> Bool {
+    package static func isColourWanted(isTerminal: Bool, environment: [String: String]) -> Bool {
         if let noColour = environment["NO_COLOR"], !noColour.isEmpty { return false }
         if let force = environment["CLICOLOR_FORCE"], !force.isEmpty, force != "0" { return true }
         if environment["TERM"] == "dumb" { return false }
@@ -32,17 +32,17 @@ public struct TerminalPalette: Sendable, Hashable {
     }
 
     /// A verdict that passed: green.
-    public func passed(_ text: TerminalText) -> TerminalText {
+    package func passed(_ text: TerminalText) -> TerminalText {
         isEnabled ? "\u{1B}[32m" + text + "\u{1B}[0m" : text
     }
 
     /// A verdict that failed: bold red.
-    public func failed(_ text: TerminalText) -> TerminalText {
+    package func failed(_ text: TerminalText) -> TerminalText {
         isEnabled ? "\u{1B}[1;31m" + text + "\u{1B}[0m" : text
     }
 
     /// A verdict that holds only in part, or was not checked: yellow.
-    public func partial(_ text: TerminalText) -> TerminalText {
+    package func partial(_ text: TerminalText) -> TerminalText {
         isEnabled ? "\u{1B}[33m" + text + "\u{1B}[0m" : text
     }
 }
