@@ -10,8 +10,8 @@ import MdocText
 extension SessionCapture {
     /// The capture explained: how and when the session ran, how it ended, the engagement, the
     /// transcript, then each message as it went over the link and what it decrypts to, each
-    /// explained as `mdoc inspect --explain` explains a file (``MessageExplainer``), or with
-    /// `diagnostic` in CBOR diagnostic notation.
+    /// explained as `mdoc inspect --explain` explains a file (`MessageExplainer`,
+    /// MdocInspection), or with `diagnostic` in CBOR diagnostic notation.
     public func explanation(diagnostic: Bool) -> Explanation {
         func item(_ label: TerminalText, _ bytes: [UInt8]) -> Explanation {
             let decoded: CBOR

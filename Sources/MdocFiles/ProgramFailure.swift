@@ -1,9 +1,9 @@
+import MdocText
+
 /// The exit codes of the swift-mdoc programs (documented in the README and each `--help`).
 ///
 /// 0 means everything the command was asked to check was verified. 64 is a usage error, as
 /// `sysexits.h` names it (`EX_USAGE`) and the argument parser exits with.
-import MdocText
-
 public enum ExitStatus: Int32, Sendable, CaseIterable {
     /// Everything verified.
     case success = 0

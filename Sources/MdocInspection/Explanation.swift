@@ -4,9 +4,9 @@ import MdocText
 /// What `mdoc inspect --explain` prints about one structure: a labelled line, optionally with a
 /// value, and the lines below it, as `openssl x509 -text` prints a certificate.
 ///
-/// Labels and values are ``TerminalText``: what a message holds (names, identifiers, values,
-/// certificate fields) is escaped where it is interpolated, so an explanation of hostile input
-/// cannot act on the terminal.
+/// Labels and values are `TerminalText` (MdocText): what a message holds (names, identifiers,
+/// values, certificate fields) is escaped where it is interpolated, so an explanation of hostile
+/// input cannot act on the terminal.
 public struct Explanation: Sendable {
     /// The line's label, such as `Version` or `DocRequest 0`.
     public var label: TerminalText

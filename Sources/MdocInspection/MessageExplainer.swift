@@ -14,8 +14,8 @@ import MdocText
 /// its place requires is shown with the decoding error and its diagnostic notation, and the rest
 /// is still explained.
 public enum MessageExplainer {
-    /// The explanation of `item` as the message `kind`, or as the kind ``MessageKind`` recognises
-    /// when `kind` is `nil`; CBOR of no known kind is shown in diagnostic notation.
+    /// The explanation of `item` as the message `kind`, or as the kind `MessageKind` (MdocFiles)
+    /// recognises when `kind` is `nil`; CBOR of no known kind is shown in diagnostic notation.
     public static func explain(_ item: CBOR, as kind: MessageKind? = nil) -> Explanation {
         guard let kind = kind ?? MessageKind(of: item) else {
             return diagnostic("CBOR data item", item)

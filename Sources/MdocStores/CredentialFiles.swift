@@ -36,8 +36,8 @@ public enum CredentialFiles {
 
     /// The credential in the file at `path`.
     ///
-    /// Throws ``InputError`` with code `InputError.Code.unreadable` (the file cannot be
-    /// opened or read, with the system's reason), `InputError.Code.unsupportedContent` (the
+    /// Throws `InputError` (MdocFiles) with code `InputError.Code.unreadable` (the file cannot
+    /// be opened or read, with the system's reason), `InputError.Code.unsupportedContent` (the
     /// file is something else, named: JSON text, a PEM certificate or key, another 18013-5
     /// message, CBOR that is no credential) or `InputError.Code.insecurePermissions` (group or
     /// others may access it, with the `chmod` that fixes it).

@@ -1,11 +1,11 @@
+import MdocFiles
+
 /// Where trust anchors come from when the command line names none: `--trust` for a reader
 /// (IACA roots) and `--trust-readers` for a holder (reader roots) may be left out when an
 /// environment variable or the user's trust store (``UserDirectories``) names them.
 ///
 /// The order: the option's paths; else the variable (`MDOC_TRUST`, `MDOC_TRUST_READERS`), paths
 /// separated by `:` as in `PATH`; else the store folder, when it exists.
-import MdocFiles
-
 public struct DefaultTrust: Sendable {
     /// The environment variable of the IACA roots a reader trusts.
     public static let issuerVariable = "MDOC_TRUST"

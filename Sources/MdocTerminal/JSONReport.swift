@@ -1,11 +1,11 @@
+import MdocText
+
 /// The top-level JSON objects the programs print with `--json`, documented member by member in
 /// docs/json-report.md: each starts with ``schemaVersion`` and its ``Kind``, so a consumer can
 /// tell what it reads and whether it knows that version.
 ///
 /// Within one schema version members are only ever added, never removed, renamed or given
 /// another type; anything else makes a new version.
-import MdocText
-
 package enum JSONReport {
     /// The version of the members docs/json-report.md describes.
     package static let schemaVersion = 1

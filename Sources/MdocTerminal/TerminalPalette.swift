@@ -1,3 +1,5 @@
+import MdocText
+
 /// Colours for the verdicts of a report (ok, FAIL, iss, not checked, and the outcome lines) on a
 /// terminal: ECMA-48 SGR sequences around the program's own words, never around text a peer
 /// sent, which stays escaped (``TerminalText``).
@@ -6,8 +8,6 @@
 /// `NO_COLOR` is set to anything but the empty string (no-color.org), or when `TERM` is `dumb`.
 /// `CLICOLOR_FORCE` set to anything but `0` or the empty string turns it on for output that is
 /// not a terminal (a pager that shows colours, a test); `NO_COLOR` still wins.
-import MdocText
-
 package struct TerminalPalette: Sendable, Hashable {
     /// Whether the palette colours anything.
     package let isEnabled: Bool

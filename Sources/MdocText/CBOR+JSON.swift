@@ -3,7 +3,7 @@ import MdocCBOR
 extension CBOR {
     /// A readable JSON rendering of a data element value, as the verification report of
     /// `mdoc-reader --json` writes element values. (`mdoc inspect --json` writes
-    /// ``losslessJSON``, from which the item can be rebuilt exactly.)
+    /// `losslessJSON` (MdocInspection), from which the item can be rebuilt exactly.)
     ///
     /// JSON has no byte strings, tags or non-text keys, so those become small objects; everything
     /// else maps directly:

@@ -2,7 +2,7 @@ import MdocCBOR
 
 /// Text for a person at a terminal, built so that nothing a peer sent can act on the terminal:
 /// the literal parts are the program's own, and every interpolated value is escaped and bounded
-/// (``UntrustedText/escaped(_:maximumLength:)``).
+/// (`UntrustedText.escaped(_:maximumLength:)`, MdocCBOR).
 ///
 /// ```swift
 /// let line: TerminalText = "  In \(element.nameSpace):\n"   // the name space is escaped
@@ -10,8 +10,8 @@ import MdocCBOR
 ///
 /// Literals are `StaticString`s, so the only text that reaches a terminal unescaped is text
 /// written in the program's source; a `String` computed at run time, whatever its origin, is
-/// always escaped. Text the programs write goes through ``ProgramOutput``, which takes nothing
-/// else, so a printer of peer data cannot forget to escape it.
+/// always escaped. Text the programs write goes through `ProgramOutput` (MdocTerminal), which
+/// takes nothing else, so a printer of peer data cannot forget to escape it.
 public struct TerminalText: Sendable, Hashable, CustomStringConvertible, ExpressibleByStringInterpolation {
     /// The text as written to the terminal.
     public private(set) var description: String
@@ -37,7 +37,7 @@ public struct TerminalText: Sendable, Hashable, CustomStringConvertible, Express
     }
 
     /// Text of several lines, such as JSON or diagnostic notation made of untrusted values:
-    /// every line is escaped (``UntrustedText/mustEscape(_:)``) and only the line feeds between
+    /// every line is escaped (`UntrustedText.mustEscape(_:)`) and only the line feeds between
     /// them are kept. Nothing is cut: a document the user asked for is shown whole.
     public init(lines text: some StringProtocol) {
         var result = ""
@@ -100,7 +100,7 @@ public struct TerminalText: Sendable, Hashable, CustomStringConvertible, Express
             text += value.description
         }
 
-        /// Any other value: its description, escaped and cut at ``UntrustedText/maximumLength``.
+        /// Any other value: its description, escaped and cut at `UntrustedText.maximumLength`.
         public mutating func appendInterpolation<Value>(_ value: Value) {
             text += UntrustedText.escaped(String(describing: value))
         }
