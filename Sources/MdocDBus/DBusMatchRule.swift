@@ -25,13 +25,8 @@ package struct DBusMatchRule: Sendable, Hashable, CustomStringConvertible {
         sender: String? = nil, interface: String? = nil, member: String? = nil, path: String? = nil, pathNamespace: String? = nil,
         arg0Path: String? = nil, arg0: String? = nil
     ) {
-        self.sender = sender
-        self.interface = interface
-        self.member = member
-        self.path = path
-        self.pathNamespace = pathNamespace
-        self.arg0Path = arg0Path
-        self.arg0 = arg0
+        (self.sender, self.interface, self.member) = (sender, interface, member)
+        (self.path, self.pathNamespace, self.arg0Path, self.arg0) = (path, pathNamespace, arg0Path, arg0)
     }
 
     /// The rule as AddMatch takes it.
