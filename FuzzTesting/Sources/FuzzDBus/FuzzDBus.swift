@@ -9,19 +9,10 @@ import NIOEmbedded
 /// every header field and argument.
 @_cdecl("LLVMFuzzerTestOneInput")
 public func fuzzDBus(_ data: UnsafePointer<UInt8>?, _ size: Int) -> Int32 {
-    let bytes = FuzzInput.bytes(data, size)
-    guard let first = bytes.first else { return 0 }
-    let piece = Int(first % 64) + 1
     let channel = EmbeddedChannel(handler: ByteToMessageHandler(DBusMessageDecoder()))
     defer { _ = try? channel.finish(acceptAlreadyClosed: true) }
-    var index = 1
-    while index < bytes.count {
-        let end = min(bytes.count, index + piece)
-        guard (try? channel.writeInbound(ByteBuffer(bytes: bytes[index..<end]))) != nil else { return 0 }
-        index = end
-        while let message = try? channel.readInbound(as: DBusMessage.self) {
-            _ = message.hashValue
-        }
+    FuzzStream.feed(FuzzInput.bytes(data, size), maximumPiece: 64, into: channel, as: DBusMessage.self) { message in
+        _ = message.hashValue
     }
     return 0
 }
