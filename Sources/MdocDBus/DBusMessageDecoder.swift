@@ -10,18 +10,16 @@ public struct DBusMessageDecoder: ByteToMessageDecoder {
     /// A decoder at the start of a stream, after the authentication.
     public init() {}
 
-    /// Passes on the next message once all its bytes are in `buffer`.
-    public mutating func decode(context: ChannelHandlerContext, buffer: inout ByteBuffer) throws -> DecodingState {
-        guard let length = try DBusMessage.length(at: buffer), let bytes = buffer.readSlice(length: length) else {
-            return .needMoreData
-        }
-        context.fireChannelRead(Self.wrapInboundOut(try DBusMessage(decoding: bytes)))
-        return .continue
+    /// Passes on the whole messages left when the stream ends, one per call (the handler calls
+    /// again while it gets `.continue`), as ``decode(context:buffer:)`` does.
+    public mutating func decodeLast(context: ChannelHandlerContext, buffer: inout ByteBuffer, seenEOF: Bool) throws -> DecodingState {
+        try decode(context: context, buffer: &buffer)
     }
 
-    /// Passes on every whole message left when the stream ends.
-    public mutating func decodeLast(context: ChannelHandlerContext, buffer: inout ByteBuffer, seenEOF: Bool) throws -> DecodingState {
-        while try decode(context: context, buffer: &buffer) == .continue {}
-        return .needMoreData
+    /// Passes on the next message once all its bytes are in `buffer`.
+    public mutating func decode(context: ChannelHandlerContext, buffer: inout ByteBuffer) throws -> DecodingState {
+        guard let length = try DBusMessage.length(at: buffer), let bytes = buffer.readSlice(length: length) else { return .needMoreData }
+        context.fireChannelRead(Self.wrapInboundOut(try DBusMessage(decoding: bytes)))
+        return .continue
     }
 }
