@@ -9,7 +9,8 @@
 // D-Bus) -> MdocPosix (their system calls and descriptor channels, on SwiftNIO's NIOPosix, and the
 // child processes the tests and mdoc-benchmark start) -> MdocBLE (ATT, GATT and the 18013-5 BLE
 // service: no I/O, NIOCore); MdocTerminal reads LE advertising data with MdocLEHost's parser.
-// Every module that throws imports MdocErrors (CodedError), which imports nothing. MdocBLE knows
+// Every module that throws imports MdocErrors (MdocError, the one error type), which imports
+// nothing, and a module that declares its own error domain re-exports it (Exports.swift). MdocBLE knows
 // messages only as bytes and imports no other module of the toolkit but MdocErrors; MdocSession
 // never imports a BLE module; MdocPresentation is where the two meet: it runs sessions over any
 // MdocRadio.
@@ -35,8 +36,15 @@ let package = Package(
         .library(name: "MdocBLE", targets: ["MdocBLE"]),
         .library(name: "MdocSim", targets: ["MdocSim"]),
         .library(name: "MdocLEHost", targets: ["MdocLEHost"]),
+        .library(name: "MdocDBus", targets: ["MdocDBus"]),
         .library(name: "MdocBlueZ", targets: ["MdocBlueZ"]),
         .library(name: "MdocPresentation", targets: ["MdocPresentation"]),
+        .library(name: "MdocText", targets: ["MdocText"]),
+        .library(name: "MdocFiles", targets: ["MdocFiles"]),
+        .library(name: "MdocInspection", targets: ["MdocInspection"]),
+        .library(name: "MdocCapture", targets: ["MdocCapture"]),
+        .library(name: "MdocQR", targets: ["MdocQR"]),
+        .library(name: "MdocStores", targets: ["MdocStores"]),
         .library(name: "MdocRadios", targets: ["MdocRadios"]),
         // The one import of an application: every library product above, re-exported.
         .library(name: "SwiftMdoc", targets: ["SwiftMdoc"]),
@@ -182,10 +190,21 @@ let package = Package(
             ],
             swiftSettings: strictSettings
         ),
+        // The toolkit's own D-Bus client on SwiftNIO, which the bluez transport speaks to bluetoothd
+        // with: its API is package, but for the message decoder FuzzTesting/ drives.
+        .target(
+            name: "MdocDBus",
+            dependencies: [
+                "MdocBLE", "MdocPosix",
+                .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "NIOPosix", package: "swift-nio"),
+            ],
+            swiftSettings: strictSettings
+        ),
         .target(
             name: "MdocBlueZ",
             dependencies: [
-                "MdocBLE", "MdocPosix",
+                "MdocBLE", "MdocDBus",
                 .product(name: "NIOConcurrencyHelpers", package: "swift-nio"),
                 .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "NIOPosix", package: "swift-nio"),
@@ -203,6 +222,54 @@ let package = Package(
             ],
             swiftSettings: strictSettings
         ),
+        // What the programs show and read, as libraries (docs/architecture.md section 2): text made
+        // safe for a terminal and deterministic JSON; the files a user hands the programs and the
+        // files they make, with the exit statuses they fail with.
+        .target(
+            name: "MdocText",
+            dependencies: ["MdocCBOR"],
+            swiftSettings: strictSettings
+        ),
+        .target(
+            name: "MdocFiles",
+            dependencies: ["MdocErrors", "MdocCBOR", "MdocPosix", "MdocText"],
+            swiftSettings: strictSettings
+        ),
+        // The explainer of any 18013-5 message, certificate, NFC handover or JWS (`mdoc inspect`),
+        // and lossless JSON.
+        .target(
+            name: "MdocInspection",
+            dependencies: [
+                "MdocCBOR", "MdocCrypto", "MdocCOSE", "MdocModel", "MdocBLE", "MdocLEHost", "MdocText", "MdocFiles",
+            ],
+            swiftSettings: strictSettings
+        ),
+        // Session capture: writing, reading and explaining the directory --save-session makes
+        // (docs/session-capture.md).
+        .target(
+            name: "MdocCapture",
+            dependencies: [
+                "MdocErrors", "MdocPosix", "MdocCBOR", "MdocCrypto", "MdocCOSE", "MdocModel", "MdocSession", "MdocBLE",
+                "MdocPresentation", "MdocText", "MdocFiles", "MdocInspection",
+            ],
+            swiftSettings: strictSettings
+        ),
+        // QR codes: drawn as text, written as images, read from PNG and JPEG files.
+        .target(
+            name: "MdocQR",
+            dependencies: ["MdocErrors", "MdocFiles", "CQREncode", "CZBar", "CImageIO"],
+            swiftSettings: strictSettings
+        ),
+        // Credential files and the holder's store, trust files and the reader's trust folder, key
+        // and certificate files, the user's directories: trust and credentials loaded as the
+        // programs load them.
+        .target(
+            name: "MdocStores",
+            dependencies: [
+                "MdocCBOR", "MdocCrypto", "MdocCOSE", "MdocSession", "MdocText", "MdocFiles",
+            ],
+            swiftSettings: strictSettings
+        ),
         // The radios by name: the `sim`, `hci:` and `bluez` bearers behind one spec, the
         // system's default, and a scope that closes the radio on every path.
         .target(
@@ -213,24 +280,42 @@ let package = Package(
             ],
             swiftSettings: strictSettings
         ),
-        // The umbrella: one import for an application, re-exporting the library products.
+        // The umbrella: one import for an application, re-exporting the library products a
+        // holder or a reader uses (not the issuer's side, nor the bearers MdocRadios opens).
         .target(
             name: "SwiftMdoc",
             dependencies: [
                 "MdocErrors", "MdocCBOR", "MdocCrypto", "MdocCOSE", "MdocModel", "MdocSession", "MdocBLE",
-                "MdocPresentation", "MdocRadios",
+                "MdocPresentation", "MdocRadios", "MdocText", "MdocFiles", "MdocInspection", "MdocCapture", "MdocQR",
+                "MdocStores",
             ],
             swiftSettings: strictSettings
         ),
+        // The programs' terminal, not a product: output that escapes what peers send, progress,
+        // report rendering, log records on standard error, exit on a ProgramFailure.
         .target(
             name: "MdocTerminal",
             dependencies: [
-                "MdocErrors", "MdocPosix", "MdocCBOR", "MdocCrypto", "MdocCOSE", "MdocModel", "MdocSession",
-                "MdocBLE", "MdocLEHost", "MdocPresentation",
-                "CQREncode", "CZBar", "CImageIO",
+                "MdocPosix", "MdocCBOR", "MdocCrypto", "MdocModel", "MdocSession", "MdocBLE", "MdocText", "MdocFiles",
                 .product(name: "Logging", package: "swift-log"),
+            ],
+            swiftSettings: strictSettings
+        ),
+        // The holder's consent at a terminal and its policy files (docs/consent-policy.md), not a
+        // product: an application answers HolderConsentDelegate (MdocPresentation) with its own UI.
+        .target(
+            name: "MdocConsent",
+            dependencies: [
+                "MdocErrors", "MdocPosix", "MdocCBOR", "MdocSession", "MdocPresentation", "MdocText", "MdocFiles",
+                "MdocTerminal",
                 .product(name: "NIOConcurrencyHelpers", package: "swift-nio"),
             ],
+            swiftSettings: strictSettings
+        ),
+        // Issuer data files (docs/issuer-data-format.md), which only mdoc-issuer reads; not a product.
+        .target(
+            name: "MdocIssuerData",
+            dependencies: ["MdocErrors", "MdocCBOR", "MdocModel", "MdocText", "MdocFiles"],
             swiftSettings: strictSettings
         ),
         // What makes the programs command-line programs, not a product: the argument-parser
@@ -240,7 +325,7 @@ let package = Package(
             name: "MdocCommandLine",
             dependencies: [
                 "MdocCrypto", "MdocSession", "MdocBLE", "MdocSim", "MdocLEHost", "MdocBlueZ", "MdocPresentation",
-                "MdocRadios", "MdocTerminal",
+                "MdocRadios", "MdocText", "MdocFiles", "MdocTerminal",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "NIOConcurrencyHelpers", package: "swift-nio"),
@@ -252,7 +337,7 @@ let package = Package(
         .executableTarget(
             name: "mdoc",
             dependencies: [
-                "MdocCBOR", "MdocModel", "MdocPosix", "MdocTerminal", "MdocCommandLine",
+                "MdocCBOR", "MdocModel", "MdocPosix", "MdocText", "MdocFiles", "MdocInspection", "MdocCapture", "MdocTerminal", "MdocConsent", "MdocCommandLine",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ],
             swiftSettings: strictSettings
@@ -262,7 +347,7 @@ let package = Package(
             dependencies: [
                 .product(name: "NIOConcurrencyHelpers", package: "swift-nio"),
                 "MdocCBOR", "MdocCrypto", "MdocCOSE", "MdocModel", "MdocSession", "MdocBLE", "MdocPresentation", "MdocRadios",
-                "MdocTerminal", "MdocCommandLine",
+                "MdocText", "MdocFiles", "MdocCapture", "MdocQR", "MdocStores", "MdocTerminal", "MdocCommandLine",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ],
             swiftSettings: strictSettings
@@ -271,7 +356,8 @@ let package = Package(
             name: "mdoc-holder",
             dependencies: [
                 "MdocErrors", "MdocCBOR", "MdocCrypto", "MdocCOSE", "MdocModel", "MdocSession", "MdocBLE", "MdocPresentation",
-                "MdocRadios", "MdocTerminal", "MdocCommandLine",
+                "MdocRadios", "MdocText", "MdocFiles", "MdocCapture", "MdocQR", "MdocStores", "MdocTerminal", "MdocConsent",
+                "MdocCommandLine",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "NIOConcurrencyHelpers", package: "swift-nio"),
@@ -281,7 +367,7 @@ let package = Package(
         .executableTarget(
             name: "mdoc-issuer",
             dependencies: [
-                "MdocCBOR", "MdocCrypto", "MdocModel", "MdocSession", "MdocIssuance", "MdocTerminal", "MdocCommandLine",
+                "MdocCBOR", "MdocCrypto", "MdocModel", "MdocSession", "MdocIssuance", "MdocText", "MdocFiles", "MdocStores", "MdocIssuerData", "MdocTerminal", "MdocCommandLine",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ],
             swiftSettings: strictSettings
@@ -291,7 +377,7 @@ let package = Package(
             dependencies: [
                 .product(name: "NIOConcurrencyHelpers", package: "swift-nio"),
                 "MdocCBOR", "MdocCrypto", "MdocCOSE", "MdocModel", "MdocSession", "MdocIssuance", "MdocBLE", "MdocPosix",
-                "MdocLEHost", "MdocPresentation", "MdocTerminal",
+                "MdocLEHost", "MdocPresentation", "MdocFiles", "MdocStores", "MdocTerminal",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ],
             swiftSettings: strictSettings
@@ -302,7 +388,7 @@ let package = Package(
         .target(
             name: "MdocTestSupport",
             dependencies: [
-                "MdocPosix", "MdocCBOR", "MdocBLE", "COpenSSL", "MdocCrypto", "MdocCOSE", "MdocModel", "MdocSession", "MdocIssuance",
+                "MdocPosix", "MdocDBus", "MdocCBOR", "MdocBLE", "COpenSSL", "MdocCrypto", "MdocCOSE", "MdocModel", "MdocSession", "MdocIssuance",
                 .product(name: "NIOConcurrencyHelpers", package: "swift-nio"),
                 .product(name: "NIOCore", package: "swift-nio"),
             ],
@@ -390,9 +476,17 @@ let package = Package(
             swiftSettings: strictSettings
         ),
         .testTarget(
+            name: "MdocDBusTests",
+            dependencies: [
+                "MdocDBus", "MdocTestSupport",
+                .product(name: "NIOCore", package: "swift-nio"),
+            ],
+            swiftSettings: strictSettings
+        ),
+        .testTarget(
             name: "MdocBlueZTests",
             dependencies: [
-                "MdocBLE", "MdocBlueZ", "MdocTestSupport",
+                "MdocBLE", "MdocDBus", "MdocBlueZ", "MdocTestSupport",
                 .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "NIOEmbedded", package: "swift-nio"),
             ],
@@ -402,7 +496,7 @@ let package = Package(
             name: "MdocTerminalTests",
             dependencies: [
                 .product(name: "NIOConcurrencyHelpers", package: "swift-nio"),
-                "MdocCBOR", "MdocCrypto", "MdocCOSE", "MdocModel", "MdocSession", "MdocBLE", "MdocSim", "MdocTerminal",
+                "MdocCBOR", "MdocCrypto", "MdocCOSE", "MdocModel", "MdocSession", "MdocBLE", "MdocSim", "MdocText", "MdocFiles", "MdocInspection", "MdocCapture", "MdocQR", "MdocStores", "MdocIssuerData", "MdocTerminal", "MdocConsent",
                 "MdocTestSupport",
                 .product(name: "Logging", package: "swift-log"),
             ],
@@ -411,7 +505,7 @@ let package = Package(
         .testTarget(
             name: "MdocCommandLineTests",
             dependencies: [
-                "MdocSession", "MdocLEHost", "MdocPresentation", "MdocRadios", "MdocTerminal", "MdocCommandLine",
+                "MdocSession", "MdocLEHost", "MdocPresentation", "MdocRadios", "MdocText", "MdocFiles", "MdocCommandLine",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Logging", package: "swift-log"),
             ],
@@ -431,7 +525,7 @@ let package = Package(
             dependencies: [
                 "mdoc", "mdoc-reader", "mdoc-holder", "mdoc-issuer",
                 "MdocCBOR", "MdocCrypto", "MdocCOSE", "MdocModel", "MdocSession", "MdocIssuance", "MdocBLE", "MdocSim",
-                "MdocPosix", "MdocLEHost", "MdocPresentation", "MdocTerminal", "MdocTestSupport", "MdocTestPeers",
+                "MdocPosix", "MdocLEHost", "MdocPresentation", "MdocText", "MdocFiles", "MdocQR", "MdocStores", "MdocTerminal", "MdocTestSupport", "MdocTestPeers",
                 .product(name: "NIOCore", package: "swift-nio"),
             ],
             swiftSettings: strictSettings

@@ -3,7 +3,7 @@
 
 Seeds come from the ISO/IEC 18013-5 Annex D vectors (Vectors/), from what the project generates
 (the demo credential and PKI in Certs/demo), and from the protocol sequences a peer sends (a GATT
-client's discovery over ATT, a controller's HCI events and ACL data). Targets that take several
+client's discovery over ATT, a controller's HCI events and ACL data, what bluetoothd sends over D-Bus). Targets that take several
 messages read them length-prefixed (two big-endian octets), as FuzzSupport's FuzzInput.parts does.
 Run from anywhere: python3 FuzzTesting/make-corpus.py
 """
@@ -80,6 +80,116 @@ def hci_stream():
     return events, acl, acl_signalling
 
 
+class DBusWriter:
+    """D-Bus marshaling (D-Bus Specification, "Marshaling (Wire Format)") of the few types the
+    seeds use: y, b, q, u, s, o, g, v (a (signature, value) pair), arrays, structs and dict
+    entries."""
+
+    def __init__(self, endian="<"):
+        self.endian = endian
+        self.data = bytearray()
+
+    def align(self, n):
+        self.data += bytes(-len(self.data) % n)
+
+    def write(self, signature, value):
+        code = signature[0]
+        if code == "y":
+            self.data.append(value)
+        elif code in "ub":
+            self.align(4)
+            self.data += struct.pack(self.endian + "I", value)
+        elif code == "q":
+            self.align(2)
+            self.data += struct.pack(self.endian + "H", value)
+        elif code in "so":
+            self.align(4)
+            text = value.encode()
+            self.data += struct.pack(self.endian + "I", len(text)) + text + b"\0"
+        elif code == "g":
+            text = value.encode()
+            self.data += bytes([len(text)]) + text + b"\0"
+        elif code == "v":
+            inner, item = value
+            self.write("g", inner)
+            self.write(inner, item)
+        elif code == "a":
+            element = signature[1:]
+            self.align(4)
+            at = len(self.data)
+            self.data += bytes(4)
+            self.align(8 if element[0] in "({" else {"y": 1, "g": 1, "v": 1, "q": 2}.get(element[0], 4))
+            start = len(self.data)
+            for item in value:
+                self.write(element, item)
+            self.data[at:at + 4] = struct.pack(self.endian + "I", len(self.data) - start)
+        elif code in "({":
+            self.align(8)
+            for inner, item in zip(dbus_types(signature[1:-1]), value):
+                self.write(inner, item)
+        else:
+            raise ValueError(signature)
+
+
+def dbus_types(signature):
+    """The complete types of `signature`, one after another."""
+    types, index = [], 0
+    while index < len(signature):
+        end = index
+        while signature[end] == "a":
+            end += 1
+        if signature[end] in "({":
+            depth = 0
+            while True:
+                depth += signature[end] in "({"
+                depth -= signature[end] in ")}"
+                end += 1
+                if depth == 0:
+                    break
+        else:
+            end += 1
+        types.append(signature[index:end])
+        index = end
+    return types
+
+
+def dbus_message(kind, serial, fields, signature="", body=(), endian="<"):
+    """One message: the fixed header, the header fields (code, (signature, value)) and the body."""
+    content = DBusWriter(endian)
+    for inner, item in zip(dbus_types(signature), body):
+        content.write(inner, item)
+    if signature:
+        fields = fields + [(8, ("g", signature))]
+    header = DBusWriter(endian)
+    header.data += (b"l" if endian == "<" else b"B") + bytes([kind, 0, 1])
+    header.write("u", len(content.data))
+    header.write("u", serial)
+    header.write("a(yv)", fields)
+    header.align(8)
+    return bytes(header.data + content.data)
+
+
+def dbus_stream():
+    """What bluetoothd and the bus send a BlueZ client: the Hello reply, a property change, an
+    error, a call to an exported object, and one message big-endian."""
+    bus = "org.freedesktop.DBus"
+    characteristic = "/org/bluez/hci0/dev_00_11_22_33_44_55/service0010/char0011"
+    return [
+        dbus_message(2, 1, [(5, ("u", 1)), (6, ("s", ":1.7")), (7, ("s", bus))], "s", [":1.7"]),
+        dbus_message(4, 2, [(1, ("o", characteristic)), (2, ("s", bus + ".Properties")), (3, ("s", "PropertiesChanged")),
+                            (7, ("s", ":1.2"))], "sa{sv}as",
+                     ["org.bluez.GattCharacteristic1", [("Value", ("ay", [1, 2, 3])), ("Notifying", ("b", 1))], []]),
+        dbus_message(3, 3, [(4, ("s", "org.bluez.Error.NotPermitted")), (5, ("u", 2)), (7, ("s", ":1.2"))], "s",
+                     ["Not permitted"]),
+        dbus_message(1, 4, [(1, ("o", "/org/swiftmdoc/app/service0")), (2, ("s", "org.bluez.GattCharacteristic1")),
+                            (3, ("s", "WriteValue")), (7, ("s", ":1.2"))], "aya{sv}",
+                     [[0x01], [("mtu", ("q", 517)), ("device", ("o", "/org/bluez/hci0/dev_00_11_22_33_44_55"))]]),
+        dbus_message(2, 5, [(5, ("u", 3)), (7, ("s", bus))], "a{oa{sa{sv}}}",
+                     [[("/org/bluez/hci0", [("org.bluez.Adapter1", [("Powered", ("b", 1)), ("Address", ("s", "00:11:22:33:44:55"))])])]],
+                     endian=">"),
+    ]
+
+
 def main():
     vectors = sorted(name[:-4] for name in os.listdir(VECTORS) if name.endswith(".hex"))
     credential = open(os.path.join(ROOT, "Certs", "demo", "mdl.mdoc"), "rb").read()
@@ -118,6 +228,9 @@ def main():
     events, acl, acl_signalling = hci_stream()
     counts["FuzzHCI"] = write("FuzzHCI", [bytes([piece]) + b"".join(events) + acl + acl_signalling for piece in (0, 3, 31)]
                               + [bytes([0]) + event for event in events])
+    messages = dbus_stream()
+    counts["FuzzDBus"] = write("FuzzDBus", [bytes([piece]) + b"".join(messages) for piece in (0, 7, 63)]
+                               + [bytes([63]) + message for message in messages])
     counts["FuzzCertificateChain"] = write("FuzzCertificateChain", [
         framed(vector("ds_cert")), framed(vector("ds_cert"), vector("iaca_cert")), framed(vector("reader_cert")),
         framed(vector("reader_cert"), vector("reader_root_cert")),

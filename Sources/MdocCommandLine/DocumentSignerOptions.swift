@@ -5,24 +5,24 @@ import MdocSession
 /// `--accept-ds-eku DOCTYPE=OID`: extended key usages to accept from document signers of one
 /// doc type besides those of its rule (`DocumentSignerPolicy`), for the commands that check a
 /// document signer: `mdoc-reader verify` and `request`, and `mdoc-issuer issue`.
-public struct DocumentSignerOptions: ParsableArguments {
+package struct DocumentSignerOptions: ParsableArguments {
     @Option(name: .customLong("accept-ds-eku"), parsing: .singleValue,
             help: ArgumentHelp(
                 "Accept document signers of DOCTYPE whose extendedKeyUsage is OID (a dotted object identifier), besides the purposes of the doc type's rule; repeat for more.",
                 valueName: "doctype=oid"))
-    public var acceptedPurposes: [String] = []
+    package var acceptedPurposes: [String] = []
 
     /// No purpose added.
-    public init() {}
+    package init() {}
 
     /// Refuses an `--accept-ds-eku` that is not DOCTYPE=OID (``policy()``).
-    public func validate() throws {
+    package func validate() throws {
         _ = try policy()
     }
 
     /// The standard policy with every `--accept-ds-eku` added; a usage error names the first
     /// one that is not DOCTYPE=OID.
-    public func policy() throws(ValidationError) -> DocumentSignerPolicy {
+    package func policy() throws(ValidationError) -> DocumentSignerPolicy {
         var policy = DocumentSignerPolicy.standard
         for argument in acceptedPurposes {
             guard let separator = argument.lastIndex(of: "=") else {

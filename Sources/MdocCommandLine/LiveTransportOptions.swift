@@ -1,13 +1,15 @@
 import ArgumentParser
 import Logging
 import MdocBLE
+import MdocFiles
 import MdocPresentation
 import MdocRadios
 import MdocTerminal
+import MdocText
 
 /// The options of every live-session command: the bearer, an HCI packet log, and how much the
 /// BLE layers log (ISO/IEC 18013-5 8.3.3.1.1 over docs/architecture.md section 4's transports).
-public struct LiveTransportOptions: ParsableArguments {
+package struct LiveTransportOptions: ParsableArguments {
     @Option(help: ArgumentHelp(
         "The BLE bearer: bluez[:hciN] (bluetoothd over D-Bus, the default when it runs with an adapter), sim (a local socket named after the service UUID; the default otherwise), hci:tcp:HOST:PORT (a controller over TCP, such as a Bumble virtual controller), hci:serial:DEV[,BAUD][,rtscts] (an HCI UART dongle) or hci:user:N (adapter hciN through the Linux HCI user channel).",
         valueName: "transport"),
@@ -18,24 +20,24 @@ public struct LiveTransportOptions: ParsableArguments {
                     throw ValidationError(error.reason)
                 }
             })
-    public var transport: TransportSpec?
+    package var transport: TransportSpec?
 
     @Option(name: .customLong("btsnoop"),
             help: ArgumentHelp("Write every HCI packet to this btsnoop file, which Wireshark opens (hci transports).", valueName: "file"),
             completion: .file())
-    public var btsnoop: String?
+    package var btsnoop: String?
 
     @Option(name: .customLong("log-level"),
             help: ArgumentHelp("How much the BLE layers log on standard error: trace (every HCI packet), debug (ATT MTU, chunk sizes, State changes, Ident, links), info, notice, warning, error or critical.",
                                valueName: "level"))
-    public var logLevel: Logger.Level = .warning
+    package var logLevel: Logger.Level = .warning
 
     /// The defaults: bluez or sim (``TransportSpec/systemDefault()``), no btsnoop file,
     /// warnings only.
-    public init() {}
+    package init() {}
 
     /// Refuses `--btsnoop` without an `hci:…` transport, the only ones that carry HCI packets.
-    public func validate() throws {
+    package func validate() throws {
         if btsnoop != nil, transport?.carriesHCI != true {
             throw ValidationError("--btsnoop records HCI packets; it needs an hci:… transport, not \(transport?.description ?? "the default")")
         }
@@ -43,7 +45,7 @@ public struct LiveTransportOptions: ParsableArguments {
 
     /// Sends log records of `logLevel` and above to standard error, escaped
     /// (``TerminalLogHandler``); call once per process.
-    public func bootstrapLogging() {
+    package func bootstrapLogging() {
         let level = logLevel
         LoggingSystem.bootstrap { label in
             var handler = TerminalLogHandler(label: label)
@@ -53,7 +55,7 @@ public struct LiveTransportOptions: ParsableArguments {
     }
 
     /// The transport given, or the system's default.
-    public func resolvedTransport() async -> TransportSpec {
+    package func resolvedTransport() async -> TransportSpec {
         if let transport { return transport }
         return await TransportSpec.systemDefault()
     }
@@ -61,7 +63,7 @@ public struct LiveTransportOptions: ParsableArguments {
     /// Opens the transport (``TransportSpec/open(btsnoop:logger:)``), to be closed by the
     /// program or, on SIGINT and SIGTERM, by ``ProgramSignals``; a failure becomes the program's
     /// exit status 8 with the reason and what to do.
-    public func openRadio() async throws(ProgramFailure) -> any MdocRadio {
+    package func openRadio() async throws(ProgramFailure) -> any MdocRadio {
         let radio: any MdocRadio
         do {
             radio = try await resolvedTransport().open(btsnoop: btsnoop, logger: Logger(label: "mdoc.hci"))

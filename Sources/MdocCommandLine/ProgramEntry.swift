@@ -1,15 +1,17 @@
 import ArgumentParser
+import MdocFiles
 import MdocTerminal
+import MdocText
 
 /// How every program starts: the argument parser reads the command line and runs the command,
 /// as `ParsableCommand.main()` does, except that a usage error is reported the way the
 /// programs report every failure: one line, `program: error: message`, then one line saying
 /// where to read more, and exit status 64 (``ExitStatus/usage``). Help, `--version` and
 /// completion scripts are printed by the argument parser as usual.
-public enum ProgramEntry {
+package enum ProgramEntry {
     /// Parses the command line for `root`, runs the command it names (asynchronously when it is
     /// an `AsyncParsableCommand`) and exits.
-    public static func main(_ root: any ParsableCommand.Type) async {
+    package static func main(_ root: any ParsableCommand.Type) async {
         var command: any ParsableCommand
         do {
             command = try root.parseAsRoot()
@@ -28,7 +30,7 @@ public enum ProgramEntry {
     }
 
     /// The synchronous form of ``main(_:)``, for programs whose commands are all synchronous.
-    public static func main(_ root: any ParsableCommand.Type) {
+    package static func main(_ root: any ParsableCommand.Type) {
         var command: any ParsableCommand
         do {
             command = try root.parseAsRoot()
@@ -41,7 +43,7 @@ public enum ProgramEntry {
     /// The failure a usage error becomes: the argument parser's message on one line, and a hint
     /// naming the help of the (sub)command that was given; `nil` for anything that is not a
     /// usage error (help, `--version`, a failing command).
-    public static func usageFailure(_ root: any ParsableCommand.Type, _ error: any Error) -> ProgramFailure? {
+    package static func usageFailure(_ root: any ParsableCommand.Type, _ error: any Error) -> ProgramFailure? {
         guard root.exitCode(for: error) == .validationFailure else { return nil }
         let message = root.message(for: error)
             .split(separator: "\n").map { String($0).trimmingASCIIWhitespace() }.filter { !$0.isEmpty }

@@ -15,10 +15,10 @@ import Darwin
 /// 128 + the signal's number, as a shell reports a program a signal ended (130 for Ctrl-C).
 ///
 /// ``closeOnSignals(_:)`` installs the handling the first time it is called.
-public enum ProgramSignals {
+package enum ProgramSignals {
     /// How long the clean-up may take before the program ends anyway: bluetoothd answers an
     /// unregistration in milliseconds, and an unanswered one must not keep the program alive.
-    public static let cleanupTimeout: DispatchTimeInterval = .seconds(3)
+    package static let cleanupTimeout: DispatchTimeInterval = .seconds(3)
 
     private struct State: Sendable {
         var radios: [any MdocRadio] = []
@@ -30,12 +30,12 @@ public enum ProgramSignals {
 
     /// Whether a signal is ending the program: its clean-up is under way and the process ends
     /// when it is done.
-    public static var isEnding: Bool { ending.load(ordering: .acquiring) }
+    package static var isEnding: Bool { ending.load(ordering: .acquiring) }
 
     /// When a signal is ending the program, waits for that (never returning), so that a session
     /// failing because its radio was closed under it does not end the program first with the
     /// failure's status; otherwise returns at once.
-    public static func yieldToEnding() {
+    package static func yieldToEnding() {
         guard isEnding else { return }
         DispatchSemaphore(value: 0).wait()
     }
@@ -52,7 +52,7 @@ public enum ProgramSignals {
 
     /// From now on SIGINT and SIGTERM close `radio` (bounded by ``cleanupTimeout``) before the
     /// program ends.
-    public static func closeOnSignals(_ radio: any MdocRadio) {
+    package static func closeOnSignals(_ radio: any MdocRadio) {
         state.withLockedValue { $0.radios.append(radio) }
         _ = sources
     }
@@ -60,7 +60,7 @@ public enum ProgramSignals {
     /// Replaces how the program ends after the clean-up: `ending` gets the signal's number and
     /// must end the process with ``leave(_:)`` (`mdoc-holder --keep-running` ends with status 0
     /// and a tally).
-    public static func endWith(_ ending: @escaping @Sendable (Int32) -> Void) {
+    package static func endWith(_ ending: @escaping @Sendable (Int32) -> Void) {
         state.withLockedValue { $0.ending = ending }
         _ = sources
     }
@@ -85,7 +85,7 @@ public enum ProgramSignals {
     /// no atexit handler runs, since other threads may still be in the middle of a session (a
     /// key being made for the next one); OpenSSL's atexit clean-up would pull its locks from
     /// under them.
-    public static func leave(_ status: Int32) -> Never {
+    package static func leave(_ status: Int32) -> Never {
         fflush(nil)
         _exit(status)
     }

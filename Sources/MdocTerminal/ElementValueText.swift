@@ -1,15 +1,16 @@
 import MdocCBOR
+import MdocText
 
 /// A short, readable rendering of a data element value for report tables: text as quoted text,
 /// tdate and full-date as their text, images named by type and size, other byte strings as
 /// abbreviated hex, and structures as compact diagnostic notation cut at a width. Text is
 /// escaped (``TerminalText``): the value is the peer's choice.
-public enum ElementValueText {
+package enum ElementValueText {
     /// The widest rendering of a structured value before it is cut with "...".
-    public static let maximumWidth = 96
+    package static let maximumWidth = 96
 
     /// The readable text of `value`.
-    public static func render(_ value: CBOR) -> TerminalText {
+    package static func render(_ value: CBOR) -> TerminalText {
         switch value {
         case .textString(let text):
             return "\"\(text)\""

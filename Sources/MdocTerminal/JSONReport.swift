@@ -1,15 +1,17 @@
+import MdocText
+
 /// The top-level JSON objects the programs print with `--json`, documented member by member in
 /// docs/json-report.md: each starts with ``schemaVersion`` and its ``Kind``, so a consumer can
 /// tell what it reads and whether it knows that version.
 ///
 /// Within one schema version members are only ever added, never removed, renamed or given
 /// another type; anything else makes a new version.
-public enum JSONReport {
+package enum JSONReport {
     /// The version of the members docs/json-report.md describes.
-    public static let schemaVersion = 1
+    package static let schemaVersion = 1
 
     /// What a top-level object is: the value of its `type` member.
-    public enum Kind: String, Sendable, CaseIterable {
+    package enum Kind: String, Sendable, CaseIterable {
         /// `mdoc-reader verify` and `request`: the verification of a DeviceResponse.
         case verificationReport
         /// `mdoc-reader verify-request`: the reader authentication of a DeviceRequest.
@@ -31,7 +33,7 @@ public enum JSONReport {
     }
 
     /// An object of `kind`: `schemaVersion`, `type`, then `members`.
-    public static func object(_ kind: Kind, _ members: [(String, JSONValue)]) -> JSONValue {
+    package static func object(_ kind: Kind, _ members: [(String, JSONValue)]) -> JSONValue {
         .object([("schemaVersion", .int(Int64(schemaVersion))), ("type", .string(kind.rawValue))] + members)
     }
 }

@@ -1,3 +1,5 @@
+import MdocText
+
 #if canImport(Glibc)
 import Glibc
 #elseif canImport(Darwin)
@@ -10,20 +12,20 @@ import Darwin
 ///
 /// Writes are unbuffered (one `write(2)` loop per call): a prompt without a line ending appears
 /// at once, and the two streams interleave in the order the program wrote them.
-public struct ProgramOutput: Sendable {
-    let fileDescriptor: Int32
+package struct ProgramOutput: Sendable {
+    package let fileDescriptor: Int32
 
     /// Standard output: results (the report, the consent prompt, JSON).
-    public static let standardOutput = ProgramOutput(fileDescriptor: STDOUT_FILENO)
+    package static let standardOutput = ProgramOutput(fileDescriptor: STDOUT_FILENO)
     /// Standard error: progress, notes and failures.
-    public static let standardError = ProgramOutput(fileDescriptor: STDERR_FILENO)
+    package static let standardError = ProgramOutput(fileDescriptor: STDERR_FILENO)
 
     private init(fileDescriptor: Int32) {
         self.fileDescriptor = fileDescriptor
     }
 
     /// `true` when the stream is a terminal.
-    public var isTerminal: Bool {
+    package var isTerminal: Bool {
         FileDescriptorWriter.isTerminal(fileDescriptor)
     }
 
@@ -31,7 +33,7 @@ public struct ProgramOutput: Sendable {
     /// `environment` when it holds a positive number (the user's word, as the argument parser
     /// takes it), else the terminal's width (`TIOCGWINSZ`); `nil` when the stream is no
     /// terminal, since a file or a pipe does not wrap.
-    public func columns(environment: [String: String]) -> Int? {
+    package func columns(environment: [String: String]) -> Int? {
         if let text = environment["COLUMNS"], let columns = Int(text), columns > 0 {
             return columns
         }
@@ -42,12 +44,12 @@ public struct ProgramOutput: Sendable {
     }
 
     /// Writes `text` as it is.
-    public func write(_ text: TerminalText) {
+    package func write(_ text: TerminalText) {
         FileDescriptorWriter.writeAll(text.description, to: fileDescriptor)
     }
 
     /// Writes `text` and a line feed.
-    public func writeLine(_ text: TerminalText) {
+    package func writeLine(_ text: TerminalText) {
         write(text + "\n")
     }
 }

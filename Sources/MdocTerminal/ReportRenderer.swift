@@ -1,6 +1,7 @@
 import MdocCBOR
 import MdocModel
 import MdocSession
+import MdocText
 
 /// Renders a ``VerificationReport`` as the readable text `mdoc-reader` prints, or as JSON.
 ///
@@ -8,10 +9,10 @@ import MdocSession
 /// spaces, identifiers, values, certificate subjects, the failure reasons that quote them), so
 /// the text is ``TerminalText`` and escapes all of it. An element is marked "ok" only when it
 /// is verified (``DisclosedElement/verified``).
-public enum ReportRenderer {
+package enum ReportRenderer {
     /// The readable report: the outcome first, then per document its issuer, validity, every
     /// check and every element with its readable name; the verdicts in `palette`'s colours.
-    public static func text(_ report: VerificationReport, palette: TerminalPalette = .plain) -> TerminalText {
+    package static func text(_ report: VerificationReport, palette: TerminalPalette = .plain) -> TerminalText {
         var out: TerminalText = "DeviceResponse \(report.version), status \(DeviceResponse.Status(rawValue: report.status))\n"
         out += "Verified at \(TDate(report.time).text): \(outcomeText(report.outcome, palette))\n"
         for document in report.documents {
@@ -54,7 +55,7 @@ public enum ReportRenderer {
     }
 
     /// The report as JSON, with the disclosed elements per name space (docs/json-report.md).
-    public static func json(_ report: VerificationReport) -> JSONValue {
+    package static func json(_ report: VerificationReport) -> JSONValue {
         JSONReport.object(.verificationReport, [
             ("outcome", .string(report.outcome.rawValue)),
             ("time", .string(TDate(report.time).text)),

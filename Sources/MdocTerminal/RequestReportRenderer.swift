@@ -1,6 +1,7 @@
 import MdocCrypto
 import MdocModel
 import MdocSession
+import MdocText
 
 /// Renders a ``RequestVerificationReport`` (`mdoc-reader verify-request`) as readable text or
 /// as JSON: per DocRequest, the reader certificate chain and every check under the Annex B
@@ -9,9 +10,9 @@ import MdocSession
 ///
 /// Everything but the toolkit's own words came from the reader (doc types, name spaces,
 /// identifiers, certificate names), so the text is ``TerminalText`` and escapes it.
-public enum RequestReportRenderer {
+package enum RequestReportRenderer {
     /// The readable report, the verdicts in `palette`'s colours.
-    public static func text(_ report: RequestVerificationReport, palette: TerminalPalette = .plain) -> TerminalText {
+    package static func text(_ report: RequestVerificationReport, palette: TerminalPalette = .plain) -> TerminalText {
         let count = report.docRequests.count
         var out: TerminalText = "DeviceRequest \(report.version), \(count) DocRequest\(count == 1 ? "" : "s")\n"
         out += "Checked at \(TDate(report.time).text): \(outcomeText(report.outcome, palette))\n"
@@ -56,7 +57,7 @@ public enum RequestReportRenderer {
     }
 
     /// The report as JSON (docs/json-report.md).
-    public static func json(_ report: RequestVerificationReport) -> JSONValue {
+    package static func json(_ report: RequestVerificationReport) -> JSONValue {
         JSONReport.object(.requestVerification, [
             ("outcome", .string(report.outcome.rawValue)),
             ("time", .string(TDate(report.time).text)),

@@ -1,4 +1,5 @@
 import MdocBLE
+import MdocText
 
 #if canImport(FoundationEssentials)
 import FoundationEssentials
@@ -8,9 +9,9 @@ import Foundation
 
 /// Renders what `mdoc-reader scan` saw: a table for people, JSON for programs. A device's name
 /// is whatever it advertises, so the text escapes it (``TerminalText``).
-public enum ScanReport {
+package enum ScanReport {
     /// One line per device: address, RSSI, service UUIDs, name.
-    public static func text(_ sightings: [BLEPeripheralSighting], all: Bool) -> TerminalText {
+    package static func text(_ sightings: [BLEPeripheralSighting], all: Bool) -> TerminalText {
         guard !sightings.isEmpty else {
             return all ? "no device advertised a 128-bit service UUID\n"
                 : "no mdoc found (no connectable device advertised a random 128-bit service UUID; --all lists every device)\n"
@@ -31,7 +32,7 @@ public enum ScanReport {
 
     /// `{"schemaVersion": 1, "type": "scan", "devices": [{"address": …, "rssi": …,
     /// "serviceUUIDs": [...], "name": …, "connectable": …}]}` (docs/json-report.md).
-    public static func json(_ sightings: [BLEPeripheralSighting]) -> JSONValue {
+    package static func json(_ sightings: [BLEPeripheralSighting]) -> JSONValue {
         JSONReport.object(.scan, [("devices", .array(sightings.map { sighting in
             .object([
                 ("address", .string(sighting.address)),

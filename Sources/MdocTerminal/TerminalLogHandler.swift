@@ -1,5 +1,6 @@
 import Logging
 import MdocCBOR
+import MdocText
 
 #if canImport(Glibc)
 import Glibc
@@ -15,32 +16,32 @@ import Darwin
 /// message), formatted by modules that cannot know where the text goes (MdocBLE imports no
 /// other module), so the escaping happens here, once for every record. Nothing is cut: at
 /// trace level a line holds a whole HCI packet, whose size the transport already bounds.
-public struct TerminalLogHandler: LogHandler {
+package struct TerminalLogHandler: LogHandler {
     private let label: String
     private let output: ProgramOutput
 
     /// The lowest level written.
-    public var logLevel: Logger.Level = .info
+    package var logLevel: Logger.Level = .info
     /// Metadata added to every record of this handler.
-    public var metadata: Logger.Metadata = [:]
+    package var metadata: Logger.Metadata = [:]
     /// Metadata added to every record when it is written.
-    public var metadataProvider: Logger.MetadataProvider?
+    package var metadataProvider: Logger.MetadataProvider?
 
     /// A handler for the logger named `label`, writing to standard error.
-    public init(label: String, metadataProvider: Logger.MetadataProvider? = LoggingSystem.metadataProvider) {
+    package init(label: String, metadataProvider: Logger.MetadataProvider? = LoggingSystem.metadataProvider) {
         self.label = label
         self.output = .standardError
         self.metadataProvider = metadataProvider
     }
 
     /// One metadata item of this handler.
-    public subscript(metadataKey key: String) -> Logger.Metadata.Value? {
+    package subscript(metadataKey key: String) -> Logger.Metadata.Value? {
         get { metadata[key] }
         set { metadata[key] = newValue }
     }
 
     /// Writes `event` as one escaped line.
-    public func log(event: LogEvent) {
+    package func log(event: LogEvent) {
         output.writeLine(Self.line(
             timestamp: Self.timestamp(), level: event.level, label: label,
             metadata: effectiveMetadata(event), source: event.source, message: event.message))
@@ -48,7 +49,7 @@ public struct TerminalLogHandler: LogHandler {
 
     /// The line of one record: `timestamp level label: key=value ... [source] message`, keys
     /// sorted, everything but the layout escaped.
-    public static func line(
+    package static func line(
         timestamp: String, level: Logger.Level, label: String, metadata: Logger.Metadata, source: String,
         message: Logger.Message
     ) -> TerminalText {

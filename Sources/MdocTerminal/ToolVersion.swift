@@ -1,5 +1,5 @@
 /// The version every program prints for `--version`.
-public enum ToolVersion {
+package enum ToolVersion {
     /// The toolkit version.
-    public static let current = "0.1.0"
+    package static let current = "0.1.0"
 }

@@ -2,7 +2,7 @@ import MdocBLE
 
 /// A way a hostile peer breaks the chunking of one 18013-5 message (ISO/IEC 18013-5
 /// 8.3.3.1.1.6): what the receiving program's reassembly must reject or survive.
-public enum ChunkFault: String, CaseIterable, Sendable, CustomStringConvertible {
+package enum ChunkFault: String, CaseIterable, Sendable, CustomStringConvertible {
     /// The second chunk is never sent.
     case dropped
     /// The second chunk is sent twice.
@@ -18,12 +18,12 @@ public enum ChunkFault: String, CaseIterable, Sendable, CustomStringConvertible 
 
     /// The payload of each chunk a hostile peer cuts: smaller than a link allows, which is
     /// legal, so a short message still makes the several chunks the faults need.
-    public static let pieceSize = 48
+    package static let pieceSize = 48
 
-    public var description: String { rawValue }
+    package var description: String { rawValue }
 
     /// What a holder reports when a hostile reader's request arrives broken by this fault.
-    public var holderFailure: String {
+    package var holderFailure: String {
         switch self {
         case .dropped, .duplicated, .reordered: return "the session failed (messageDecodingFailed)"
         case .oversized: return "pduTooLarge"
@@ -35,7 +35,7 @@ public enum ChunkFault: String, CaseIterable, Sendable, CustomStringConvertible 
     /// What a reader reports when a hostile holder's response arrives broken by this fault: the
     /// response is mostly ciphertext, so two chunks in each other's place keep its CBOR
     /// well-formed and fail its decryption, while a missing or doubled chunk breaks the CBOR.
-    public var readerFailure: String {
+    package var readerFailure: String {
         switch self {
         case .dropped, .duplicated: return "the session failed (messageDecodingFailed)"
         case .reordered: return "the session failed (decryptionFailed)"
@@ -46,7 +46,7 @@ public enum ChunkFault: String, CaseIterable, Sendable, CustomStringConvertible 
     }
 
     /// The chunks sent for `message` on a link with ATT_MTU `mtu`, broken as named.
-    public func chunks(of message: [UInt8], mtu: Int) -> [[UInt8]] {
+    package func chunks(of message: [UInt8], mtu: Int) -> [[UInt8]] {
         var chunks = Self.pieces(of: message)
         switch self {
         case .dropped:
@@ -68,7 +68,7 @@ public enum ChunkFault: String, CaseIterable, Sendable, CustomStringConvertible 
     }
 
     /// `message` in chunks of ``pieceSize`` payload octets with correct headers.
-    public static func pieces(of message: [UInt8]) -> [[UInt8]] {
+    package static func pieces(of message: [UInt8]) -> [[UInt8]] {
         stride(from: 0, to: message.count, by: pieceSize).map { (start: Int) -> [UInt8] in
             let end = min(start + pieceSize, message.count)
             let header: UInt8 = end == message.count ? MessageChunker.lastChunkHeader : MessageChunker.moreChunksHeader
@@ -79,7 +79,7 @@ public enum ChunkFault: String, CaseIterable, Sendable, CustomStringConvertible 
     }
 
     /// A message of `bytes` octets (not CBOR) in the largest chunks `mtu` allows.
-    public static func flood(bytes: Int, mtu: Int) -> [[UInt8]] {
+    package static func flood(bytes: Int, mtu: Int) -> [[UInt8]] {
         let payload = MessageChunker.chunkSize(mtu: mtu) - 1
         let count = (bytes + payload - 1) / payload
         return (0..<count).map { (index: Int) -> [UInt8] in

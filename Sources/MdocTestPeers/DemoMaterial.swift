@@ -11,47 +11,47 @@ import Foundation
 
 /// The committed demo material of Certs/demo (made by `mdoc-issuer pki` and `issue`), which the
 /// test peers present and trust.
-public enum DemoMaterial {
+package enum DemoMaterial {
     /// The path of a file of Certs/demo.
-    public static func path(_ name: String) -> String {
+    package static func path(_ name: String) -> String {
         Vectors.repositoryRoot + "/Certs/demo/" + name
     }
 
     /// The demo mDL (Certs/demo/mdl.mdoc).
-    public static func mDL() throws -> Credential {
+    package static func mDL() throws -> Credential {
         try credential("mdl.mdoc")
     }
 
     /// The demo EU PID (Certs/demo/pid.mdoc).
-    public static func pid() throws -> Credential {
+    package static func pid() throws -> Credential {
         try credential("pid.mdoc")
     }
 
     /// A credential file of Certs/demo.
-    public static func credential(_ name: String) throws -> Credential {
+    package static func credential(_ name: String) throws -> Credential {
         try Credential(encoded: [UInt8](try Data(contentsOf: URL(fileURLWithPath: path(name)))))
     }
 
     /// The first certificate of a PEM file of Certs/demo.
-    public static func certificate(_ name: String) throws -> Certificate {
+    package static func certificate(_ name: String) throws -> Certificate {
         try Certificate(pemEncoded: try String(contentsOfFile: path(name), encoding: .utf8))
     }
 
     /// The demo IACA (Certs/demo/iaca.pem).
-    public static func iaca() throws -> Certificate {
+    package static func iaca() throws -> Certificate {
         try certificate("iaca.pem")
     }
 }
 
 extension DemoMaterial {
     /// A private key of Certs/demo (PEM).
-    public static func privateKey(_ name: String) throws -> PrivateKey {
+    package static func privateKey(_ name: String) throws -> PrivateKey {
         try PrivateKey(pemRepresentation: try String(contentsOfFile: path(name), encoding: .utf8))
     }
 
     /// The demo reader's signing key and certificate (Certs/demo/reader-key.pem, reader.pem),
     /// issued under Certs/demo/reader-root.pem.
-    public static func readerAuthentication() throws -> (key: PrivateKey, chain: [Certificate]) {
+    package static func readerAuthentication() throws -> (key: PrivateKey, chain: [Certificate]) {
         (try privateKey("reader-key.pem"), [try certificate("reader.pem")])
     }
 }

@@ -9,7 +9,7 @@ import MdocModel
 import MdocSession
 
 /// How far a ``HostileHolder`` lets a session with a reader go before it vanishes or stalls.
-public enum HolderPhase: String, CaseIterable, Sendable, CustomStringConvertible {
+package enum HolderPhase: String, CaseIterable, Sendable, CustomStringConvertible {
     /// The reader connected; nothing was exchanged.
     case accepted
     /// The reader exchanged ATT_MTU.
@@ -25,11 +25,11 @@ public enum HolderPhase: String, CaseIterable, Sendable, CustomStringConvertible
     /// The first chunks of the response were sent, not the last.
     case midResponse
 
-    public var description: String { rawValue }
+    package var description: String { rawValue }
 
     /// Whether the reader has not started the session by this phase: a link that drops then
     /// is no session, and the reader connects again (ISO/IEC 18013-5 8.3.3.1.1.4).
-    public var isBeforeStart: Bool {
+    package var isBeforeStart: Bool {
         HolderPhase.allCases.firstIndex(of: self)! < HolderPhase.allCases.firstIndex(of: .started)!
     }
 }
@@ -38,10 +38,10 @@ public enum HolderPhase: String, CaseIterable, Sendable, CustomStringConvertible
 /// a real `mdoc-reader`: a real ``HolderSession`` with the demo mDL (or a credential the test
 /// gives) answers the request, and the response leaves in the chunks a test chooses, as raw ATT
 /// notifications.
-public final class HostileHolder {
-    public let link: any HostileLink
+package final class HostileHolder {
+    package let link: any HostileLink
     /// The engagement the reader under test is given.
-    public let uri: String
+    package let uri: String
     private var session: HolderSession
     private let serviceUUID: UUID
     private let server: GATTServer
@@ -55,12 +55,12 @@ public final class HostileHolder {
     private var response: [UInt8]?
 
     /// A holder presenting the demo mDL.
-    public convenience init(link: any HostileLink) throws {
+    package convenience init(link: any HostileLink) throws {
         try self.init(link: link, credential: try Self.demoMDL())
     }
 
     /// A holder presenting `credential`.
-    public init(link: any HostileLink, credential: Credential) throws {
+    package init(link: any HostileLink, credential: Credential) throws {
         self.link = link
         let options = BleOptions.offering(peripheralServerMode: true, centralClientMode: false)
         session = try HolderSession(credentials: [credential], bleOptions: options)
@@ -75,12 +75,12 @@ public final class HostileHolder {
     }
 
     /// The committed demo mDL.
-    public static func demoMDL() throws -> Credential {
+    package static func demoMDL() throws -> Credential {
         try DemoMaterial.mDL()
     }
 
     /// Lets the session go up to and including `last`.
-    public func run(until last: HolderPhase) async throws {
+    package func run(until last: HolderPhase) async throws {
         for phase in HolderPhase.allCases {
             try await step(phase)
             if phase == last { return }
@@ -88,19 +88,19 @@ public final class HostileHolder {
     }
 
     /// Sends the response in correct chunks (after `.requestReceived`).
-    public func sendResponse() async throws {
+    package func sendResponse() async throws {
         try await send(ChunkFault.pieces(of: try builtResponse()))
     }
 
     /// Sends the response broken by `fault` (after `.requestReceived`); stops quietly when the
     /// reader closed the link.
-    public func sendResponse(_ fault: ChunkFault) async throws {
+    package func sendResponse(_ fault: ChunkFault) async throws {
         try await send(fault.chunks(of: try builtResponse(), mtu: mtu))
     }
 
     /// Sends, as its response, a message of `bytes` octets (not CBOR) in the largest chunks the
     /// link allows.
-    public func sendFlood(bytes: Int) async throws {
+    package func sendFlood(bytes: Int) async throws {
         try await send(ChunkFault.flood(bytes: bytes, mtu: mtu))
     }
 
@@ -108,7 +108,7 @@ public final class HostileHolder {
     /// could start the session, the link closes on its event loop the moment `last` is reached,
     /// so the GATT server answers nothing the reader sent after it; from `.subscribed` on, the
     /// link closes once the step returns.
-    public func vanish(at last: HolderPhase) async throws {
+    package func vanish(at last: HolderPhase) async throws {
         switch last {
         case .accepted:
             try await link.accept(serviceUUID: serviceUUID, timeout: .seconds(60)).close()
@@ -134,7 +134,7 @@ public final class HostileHolder {
     }
 
     /// Vanishes: the link closes without State 0x02.
-    public func close() {
+    package func close() {
         connection?.close()
         bearer?.close()
     }

@@ -11,7 +11,7 @@ import MdocTestSupport
 /// ``ReaderPhase`` or ``HolderPhase``, a stalled peer) is made of ATT PDUs, so it applies
 /// unchanged to any bearer: a new transport (such as `hci:tcp` with Bumble virtual controllers)
 /// only implements these calls and names its `--transport` value.
-public protocol HostileLink: Sendable {
+package protocol HostileLink: Sendable {
     /// The `--transport` value the program under test runs with.
     var transport: String { get }
     /// The `--transport` value of a second, well-behaved program meeting the first one.
@@ -31,25 +31,25 @@ public protocol HostileLink: Sendable {
 }
 
 /// The `sim` transport: Linux abstract SEQPACKET sockets named after the service UUID.
-public struct SimHostileLink: HostileLink {
+package struct SimHostileLink: HostileLink {
     /// The sim link of this process.
-    public init() {}
+    package init() {}
 
-    public var transport: String { "sim" }
-    public var otherTransport: String { "sim" }
+    package var transport: String { "sim" }
+    package var otherTransport: String { "sim" }
 
     /// The programs must look in this process's sim namespace (none unless the test run sets
     /// `MDOC_SIM_NAMESPACE`); the service UUIDs of each engagement are random, so tests running
     /// side by side do not meet.
-    public var environment: [String: String] {
+    package var environment: [String: String] {
         [SimLink.namespaceVariable: ProcessInfo.processInfo.environment[SimLink.namespaceVariable] ?? ""]
     }
 
-    public func connect(serviceUUID: UUID, timeout: Duration) async throws -> any ATTBearer {
+    package func connect(serviceUUID: UUID, timeout: Duration) async throws -> any ATTBearer {
         try await SimLink.connect(serviceUUID: serviceUUID, timeout: timeout)
     }
 
-    public func accept(serviceUUID: UUID, timeout: Duration) async throws -> any ATTBearer {
+    package func accept(serviceUUID: UUID, timeout: Duration) async throws -> any ATTBearer {
         let advertiser = try SimLink.advertise(serviceUUID: serviceUUID)
         // One link: the name is released before the link is handed over, so a peer connecting
         // again meets nobody rather than a listener about to close.
@@ -63,11 +63,11 @@ public struct SimHostileLink: HostileLink {
         }
     }
 
-    public func openOtherRadio() async throws -> any BLEAdapter {
+    package func openOtherRadio() async throws -> any BLEAdapter {
         SimAdapter()
     }
 
-    public func openRadio() async throws -> any BLEAdapter {
+    package func openRadio() async throws -> any BLEAdapter {
         SimAdapter()
     }
 }
@@ -75,12 +75,12 @@ public struct SimHostileLink: HostileLink {
 /// Real (virtual) Bluetooth LE: three linked Bumble controllers; the program under test drives
 /// the first through `hci:tcp`, this process's hostile peer the second through an ``LEHost``,
 /// and a second program the third.
-public final class HCIHostileLink: HostileLink {
+package final class HCIHostileLink: HostileLink {
     private let controllers: VirtualControllers
     private let host: LEHost
 
     /// Starts the controllers and the peer's host.
-    public static func make() async throws -> HCIHostileLink {
+    package static func make() async throws -> HCIHostileLink {
         let controllers = try await VirtualControllers.start(count: 3, checkout: Vectors.repositoryRoot)
         let host = try await LEHost.open(.tcp(host: "127.0.0.1", port: UInt16(controllers.ports[1])))
         return HCIHostileLink(controllers: controllers, host: host)
@@ -95,23 +95,23 @@ public final class HCIHostileLink: HostileLink {
         controllers.stop()
     }
 
-    public var transport: String { controllers.transport(0) }
-    public var otherTransport: String { controllers.transport(2) }
-    public var environment: [String: String] { [:] }
+    package var transport: String { controllers.transport(0) }
+    package var otherTransport: String { controllers.transport(2) }
+    package var environment: [String: String] { [:] }
 
-    public func openOtherRadio() async throws -> any BLEAdapter {
+    package func openOtherRadio() async throws -> any BLEAdapter {
         try await LEHost.open(.tcp(host: "127.0.0.1", port: UInt16(controllers.ports[2])))
     }
 
-    public func openRadio() async throws -> any BLEAdapter {
+    package func openRadio() async throws -> any BLEAdapter {
         try await LEHost.open(.tcp(host: "127.0.0.1", port: UInt16(controllers.ports[0])))
     }
 
-    public func connect(serviceUUID: UUID, timeout: Duration) async throws -> any ATTBearer {
+    package func connect(serviceUUID: UUID, timeout: Duration) async throws -> any ATTBearer {
         try await host.connect(serviceUUID: serviceUUID, timeout: timeout)
     }
 
-    public func accept(serviceUUID: UUID, timeout: Duration) async throws -> any ATTBearer {
+    package func accept(serviceUUID: UUID, timeout: Duration) async throws -> any ATTBearer {
         let advertisement = try await host.advertise(serviceUUID: serviceUUID)
         do {
             let bearer = try await advertisement.accept(timeout: timeout)
@@ -125,15 +125,15 @@ public final class HCIHostileLink: HostileLink {
 }
 
 /// The bearers the link-fault tests run over.
-public enum LinkKind: String, CaseIterable, Sendable, CustomStringConvertible {
+package enum LinkKind: String, CaseIterable, Sendable, CustomStringConvertible {
     case sim
     /// `hci:tcp` through Bumble virtual controllers.
     case hci
 
-    public var description: String { rawValue }
+    package var description: String { rawValue }
 
     /// A fresh link of this kind.
-    public func make() async throws -> any HostileLink {
+    package func make() async throws -> any HostileLink {
         switch self {
         case .sim: return SimHostileLink()
         case .hci: return try await HCIHostileLink.make()

@@ -11,7 +11,7 @@ import MdocSession
 
 /// How far a ``HostileReader`` goes through the connection sequence of ISO/IEC 18013-5
 /// 8.3.3.1.1.4 (mdoc peripheral server mode) and the session before it vanishes or stalls.
-public enum ReaderPhase: String, CaseIterable, Sendable, CustomStringConvertible {
+package enum ReaderPhase: String, CaseIterable, Sendable, CustomStringConvertible {
     /// The link is up; nothing was exchanged.
     case connected
     /// ATT_MTU exchanged.
@@ -29,11 +29,11 @@ public enum ReaderPhase: String, CaseIterable, Sendable, CustomStringConvertible
     /// The DeviceResponse received; the session not ended.
     case responseReceived
 
-    public var description: String { rawValue }
+    package var description: String { rawValue }
 
     /// Whether the reader has not started the session by this phase: the holder does not take
     /// it for its reader yet (ISO/IEC 18013-5 8.3.3.1.1.4).
-    public var isBeforeStart: Bool {
+    package var isBeforeStart: Bool {
         ReaderPhase.allCases.firstIndex(of: self)! < ReaderPhase.allCases.firstIndex(of: .started)!
     }
 }
@@ -42,31 +42,31 @@ public enum ReaderPhase: String, CaseIterable, Sendable, CustomStringConvertible
 /// mdoc peripheral server mode: it walks the connection sequence one ``ReaderPhase`` at a time
 /// and sends the real SessionEstablishment of a ``ReaderSession`` in the chunks a test chooses,
 /// as raw ATT Write Commands, so nothing in this process stops a broken chunk.
-public final class HostileReader {
+package final class HostileReader {
     /// A characteristic whose notifications the reader enables at `.subscribed`.
-    public enum Notification: Sendable {
+    package enum Notification: Sendable {
         case state
         case server2Client
     }
 
-    public let link: any HostileLink
+    package let link: any HostileLink
     /// What the reader subscribes to at `.subscribed`.
-    public let subscriptions: Set<Notification>
-    public private(set) var session: ReaderSession
+    package let subscriptions: Set<Notification>
+    package private(set) var session: ReaderSession
     private let serviceUUID: UUID
     private let request: [UInt8]
     private var bearer: (any ATTBearer)?
     private var client: GATTClient?
     private var characteristics: [GATTRemoteCharacteristic] = []
     /// The ATT_MTU agreed; 23 before the exchange.
-    public private(set) var mtu = 23
+    package private(set) var mtu = 23
     /// How far the sequence went.
-    public private(set) var phase: ReaderPhase?
+    package private(set) var phase: ReaderPhase?
 
     /// A reader for the holder that showed `uri`, asking for `specs` (age_over_18 of the mDL
     /// unless given), enabling the notifications of `subscriptions` (both by default, as
     /// 8.3.3.1.1.4 has it).
-    public init(uri: String, link: any HostileLink, asking specs: [DocRequestSpec]? = nil,
+    package init(uri: String, link: any HostileLink, asking specs: [DocRequestSpec]? = nil,
                 subscriptions: Set<Notification> = [.state, .server2Client]) throws {
         self.link = link
         self.subscriptions = subscriptions
@@ -90,7 +90,7 @@ public final class HostileReader {
     }
 
     /// Goes through the sequence up to and including `last`.
-    public func run(until last: ReaderPhase) async throws {
+    package func run(until last: ReaderPhase) async throws {
         for phase in ReaderPhase.allCases {
             try await step(phase)
             if phase == last { return }
@@ -99,29 +99,29 @@ public final class HostileReader {
 
     /// Sends SessionEstablishment broken by `fault`, after ``run(until:)`` reached `.started`.
     /// Sends stop quietly when the holder closed the link (as it must for some faults).
-    public func sendRequest(_ fault: ChunkFault) async throws {
+    package func sendRequest(_ fault: ChunkFault) async throws {
         try await send(fault.chunks(of: request, mtu: mtu))
     }
 
     /// Sends a message of `bytes` octets (not CBOR) in the largest chunks the link allows, after
     /// ``run(until:)`` reached `.started`.
-    public func sendFlood(bytes: Int) async throws {
+    package func sendFlood(bytes: Int) async throws {
         try await send(ChunkFault.flood(bytes: bytes, mtu: mtu))
     }
 
     /// The holder's next whole message on Server2Client, after the request was sent.
-    public func receiveResponse() async throws -> [UInt8] {
+    package func receiveResponse() async throws -> [UInt8] {
         try await receiveMessage()
     }
 
     /// Vanishes: the link closes without State 0x02.
-    public func close() {
+    package func close() {
         client?.close()
         bearer?.close()
     }
 
     /// Waits until the holder ends the link; notifications it sends meanwhile are skipped.
-    public func awaitLinkEnd() async throws {
+    package func awaitLinkEnd() async throws {
         let client = try requireClient()
         while try await client.nextNotification() != nil {}
     }

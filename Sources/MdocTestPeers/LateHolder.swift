@@ -14,14 +14,14 @@ import Foundation
 /// with the demo mDL that shows its engagement at once but connects to the reader only when the
 /// test says, so that other centrals can reach the reader's GATT server first (ISO/IEC 18013-5
 /// 8.3.3.1.1.4).
-public final class LateHolder {
+package final class LateHolder {
     /// The engagement the reader under test is given.
-    public let uri: String
+    package let uri: String
     private let driver: HolderDriver
     private let serviceUUID: UUID
 
     /// A holder presenting the demo mDL with every requested element approved.
-    public init() throws {
+    package init() throws {
         let options = BleOptions.offering(peripheralServerMode: false, centralClientMode: true)
         driver = try HolderDriver(
             credentials: [try DemoMaterial.mDL()], bleOptions: options, trust: ReaderRootTrust(trustAnchors: []),
@@ -32,10 +32,10 @@ public final class LateHolder {
     }
 
     /// The service UUID the reader advertises (BleOptions key 11).
-    public var centralServiceUUID: UUID { serviceUUID }
+    package var centralServiceUUID: UUID { serviceUUID }
 
     /// Connects to the reader over `radio` and returns how the session ended once it did.
-    public func present(over radio: any MdocRadio, timeout: Duration) async -> LiveSessionEnd {
+    package func present(over radio: any MdocRadio, timeout: Duration) async -> LiveSessionEnd {
         var driver = self.driver
         driver.timeouts = SessionTimeouts(connection: timeout, idle: timeout)
         return await driver.run(over: radio).end

@@ -8,12 +8,12 @@ import Foundation
 
 /// A central that looks at an 18013-5 GATT server and leaves without starting a session, as
 /// phones' scanners and retrying readers do (ISO/IEC 18013-5 8.3.3.1.1.4).
-public enum ProbingCentral {
+package enum ProbingCentral {
     /// Connects to the GATT server of `serviceUUID` in `mode` over `link`, exchanges MTUs,
     /// discovers the service and, when `subscribing`, reads Ident (central client mode) and
     /// enables State and Server2Client notifications; it never writes State 0x01. The caller
     /// closes the client.
-    public static func probe(_ mode: MdocBLEMode, serviceUUID: UUID, over link: any HostileLink, subscribing: Bool) async throws -> GATTClient {
+    package static func probe(_ mode: MdocBLEMode, serviceUUID: UUID, over link: any HostileLink, subscribing: Bool) async throws -> GATTClient {
         let client = GATTClient(bearer: try await link.connect(serviceUUID: serviceUUID, timeout: .seconds(60)))
         _ = try await client.exchangeMTU(MdocGATTClientTransport.requestedMTU)
         let characteristics = try await client.discoverCharacteristics(

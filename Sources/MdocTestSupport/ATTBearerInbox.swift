@@ -3,15 +3,15 @@ import NIOCore
 
 /// A test's end of an ATT bearer, for a peer played by hand: it takes everything the bearer
 /// receives and gives it out one PDU per ``receive()``, then nil at the end of the link.
-public final class ATTBearerInbox: Sendable {
+package final class ATTBearerInbox: Sendable {
     /// The most PDUs held until they are taken.
-    public static let limit = 1 << 16
+    package static let limit = 1 << 16
 
     private let queue: NIOLoopBound<ReceiveQueue<[UInt8]>>
 
     /// Takes what `bearer` receives from now on; throws when the bearer's event loop has shut
     /// down.
-    public init(_ bearer: any ATTBearer) async throws {
+    package init(_ bearer: any ATTBearer) async throws {
         queue = try await bearer.eventLoop.submit {
             let queue = ReceiveQueue<[UInt8]>(on: bearer.eventLoop, limit: Self.limit, itemName: "PDUs")
             bearer.attach(ATTBearerConsumer(
@@ -37,7 +37,7 @@ public final class ATTBearerInbox: Sendable {
 
     /// The next PDU, nil once the link ended and the PDUs before were taken; the link's error
     /// when it failed.
-    public func receive() async throws(BLEError) -> [UInt8]? {
+    package func receive() async throws(BLEError) -> [UInt8]? {
         try await ReceiveQueue.next(from: queue, timeout: nil, timedOut: { BLEError(.timeout, "") },
                                     cancelled: { BLEError(.linkClosed, "the receive was cancelled") })
     }

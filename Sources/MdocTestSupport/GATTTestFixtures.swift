@@ -10,26 +10,26 @@ import Foundation
 ///
 /// Handles: 1 service; State 2 (declaration) 3 (value) 4 (CCCD); Client2Server 5, 6;
 /// Server2Client 7, 8, 9 (CCCD); Ident 10, 11; Long 12, 13 (read + write, 100-byte value).
-public enum GATTTestFixtures {
+package enum GATTTestFixtures {
     /// The service UUID.
-    public static let service = BluetoothUUID(UUID(uuidString: "8E3C4F0A-1B2C-4D5E-8F90-A1B2C3D4E5F6")!)
+    package static let service = BluetoothUUID(UUID(uuidString: "8E3C4F0A-1B2C-4D5E-8F90-A1B2C3D4E5F6")!)
     /// State (notify, write without response).
-    public static let state = BluetoothUUID(UUID(uuidString: "00000005-A123-48CE-896B-4C76973373E6")!)
+    package static let state = BluetoothUUID(UUID(uuidString: "00000005-A123-48CE-896B-4C76973373E6")!)
     /// Client2Server (write without response).
-    public static let client2Server = BluetoothUUID(UUID(uuidString: "00000006-A123-48CE-896B-4C76973373E6")!)
+    package static let client2Server = BluetoothUUID(UUID(uuidString: "00000006-A123-48CE-896B-4C76973373E6")!)
     /// Server2Client (notify).
-    public static let server2Client = BluetoothUUID(UUID(uuidString: "00000007-A123-48CE-896B-4C76973373E6")!)
+    package static let server2Client = BluetoothUUID(UUID(uuidString: "00000007-A123-48CE-896B-4C76973373E6")!)
     /// Ident (read).
-    public static let ident = BluetoothUUID(UUID(uuidString: "00000008-A123-48CE-896B-4C76973373E6")!)
+    package static let ident = BluetoothUUID(UUID(uuidString: "00000008-A123-48CE-896B-4C76973373E6")!)
     /// A characteristic with a value longer than one read (read, write).
-    public static let long = BluetoothUUID(uint16: 0x2A00)
+    package static let long = BluetoothUUID(uint16: 0x2A00)
     /// The Ident value.
-    public static let identValue: [UInt8] = Array(0..<16)
+    package static let identValue: [UInt8] = Array(0..<16)
     /// The long value.
-    public static let longValue: [UInt8] = (0..<100).map { UInt8($0) }
+    package static let longValue: [UInt8] = (0..<100).map { UInt8($0) }
 
     /// A server with the database.
-    public static func server() -> GATTServer {
+    package static func server() -> GATTServer {
         GATTServer(services: [
             GATTService(uuid: service, characteristics: [
                 GATTCharacteristic(uuid: state, properties: [.notify, .writeWithoutResponse]),
@@ -42,19 +42,19 @@ public enum GATTTestFixtures {
     }
 
     /// The PDU a server answers `request` with (exactly one).
-    public static func answer(_ server: inout GATTServer, _ request: ATTPDU) throws -> ATTPDU {
+    package static func answer(_ server: inout GATTServer, _ request: ATTPDU) throws -> ATTPDU {
         let output = server.receive(request.bytes)
         guard output.responses.count == 1 else { throw FixtureError.responseCount(output.responses.count) }
         return try ATTPDU(bytes: output.responses[0])
     }
 
     /// An Error Response to `opcode` on `handle`.
-    public static func error(_ opcode: ATTOpcode, _ handle: UInt16, _ code: ATTErrorCode) -> ATTPDU {
+    package static func error(_ opcode: ATTOpcode, _ handle: UInt16, _ code: ATTErrorCode) -> ATTPDU {
         .errorResponse(requestOpcode: opcode, handle: handle, error: code)
     }
 
     /// A server that did not answer with exactly one PDU.
-    public enum FixtureError: Error {
+    package enum FixtureError: Error {
         /// How many PDUs it answered with.
         case responseCount(Int)
     }

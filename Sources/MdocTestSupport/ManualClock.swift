@@ -4,34 +4,34 @@ import Synchronization
 /// virtual time: the code under test sleeps on the clock, the test waits until it sleeps
 /// (``sleeping(_:)``) and then moves the time past the bound (``advance(by:)``) instead of
 /// waiting it out.
-public final class ManualClock: Clock, Sendable {
+package final class ManualClock: Clock, Sendable {
     /// A point of the clock's time: how far it was moved from its start.
-    public struct Instant: InstantProtocol, CustomStringConvertible {
+    package struct Instant: InstantProtocol, CustomStringConvertible {
         /// The time since the clock's start.
-        public var offset: Duration
+        package var offset: Duration
 
         /// The instant `offset` after the clock's start.
-        public init(offset: Duration) {
+        package init(offset: Duration) {
             self.offset = offset
         }
 
         /// The instant `duration` later.
-        public func advanced(by duration: Duration) -> Instant {
+        package func advanced(by duration: Duration) -> Instant {
             Instant(offset: offset + duration)
         }
 
         /// The time from this instant to `other`.
-        public func duration(to other: Instant) -> Duration {
+        package func duration(to other: Instant) -> Duration {
             other.offset - offset
         }
 
         /// Whether `lhs` comes before `rhs`.
-        public static func < (lhs: Instant, rhs: Instant) -> Bool {
+        package static func < (lhs: Instant, rhs: Instant) -> Bool {
             lhs.offset < rhs.offset
         }
 
         /// The offset, as "+2 seconds".
-        public var description: String { "+\(offset)" }
+        package var description: String { "+\(offset)" }
     }
 
     private struct Sleeper {
@@ -56,24 +56,24 @@ public final class ManualClock: Clock, Sendable {
     private let state = Mutex(State())
 
     /// A clock at its start.
-    public init() {}
+    package init() {}
 
     /// The current time.
-    public var now: Instant {
+    package var now: Instant {
         state.withLock { $0.now }
     }
 
     /// The clock moves in no steps of its own.
-    public var minimumResolution: Duration { .zero }
+    package var minimumResolution: Duration { .zero }
 
     /// How many tasks sleep on the clock now.
-    public var sleepers: Int {
+    package var sleepers: Int {
         state.withLock { $0.sleepers.count }
     }
 
     /// Sleeps until the clock is moved to `deadline` or past it; returns at once when it is
     /// there already. Throws `CancellationError` when the task is cancelled first.
-    public func sleep(until deadline: Instant, tolerance: Duration? = nil) async throws {
+    package func sleep(until deadline: Instant, tolerance: Duration? = nil) async throws {
         try Task.checkCancellation()
         let id = state.withLock { state in
             defer { state.nextID += 1 }
@@ -102,7 +102,7 @@ public final class ManualClock: Clock, Sendable {
     }
 
     /// Moves the time on by `duration` and wakes every task whose deadline it reached.
-    public func advance(by duration: Duration) {
+    package func advance(by duration: Duration) {
         let woken: [Sleeper] = state.withLock { state in
             state.now = state.now.advanced(by: duration)
             let now = state.now
@@ -115,7 +115,7 @@ public final class ManualClock: Clock, Sendable {
 
     /// Moves the time on to the earliest deadline a task sleeps until, and wakes the tasks
     /// sleeping until it; does nothing when none sleeps.
-    public func advanceToNextDeadline() {
+    package func advanceToNextDeadline() {
         guard let next = state.withLock({ $0.sleepers.values.map(\.deadline).min() }) else { return }
         advance(by: now.duration(to: next))
     }
@@ -123,7 +123,7 @@ public final class ManualClock: Clock, Sendable {
     /// Waits until at least `count` tasks sleep on the clock, counting only those due within
     /// `window` from now when it is given: a test waits for the bound it means to run out, not
     /// for another sleeping meanwhile. Returns early when the calling task is cancelled.
-    public func sleeping(_ count: Int = 1, dueWithin window: Duration? = nil) async {
+    package func sleeping(_ count: Int = 1, dueWithin window: Duration? = nil) async {
         let id = state.withLock { state in
             defer { state.nextID += 1 }
             return state.nextID
@@ -146,7 +146,7 @@ public final class ManualClock: Clock, Sendable {
     /// Runs `body`, moving the clock on by `step` each time a task sleeps on it until a deadline
     /// within `step` from now, until `body` returns: for a test whose peer stalls, where every
     /// bound that applies is to run out in turn.
-    public func advancing<Result: Sendable>(by step: Duration, while body: @escaping @Sendable () async -> Result) async -> Result {
+    package func advancing<Result: Sendable>(by step: Duration, while body: @escaping @Sendable () async -> Result) async -> Result {
         await withTaskGroup(of: Result?.self) { group in
             group.addTask { await body() }
             group.addTask {

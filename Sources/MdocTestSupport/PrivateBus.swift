@@ -3,16 +3,16 @@ import MdocPosix
 
 /// A private D-Bus message bus for a test: `dbus-daemon --session --nofork`, on a socket of its
 /// own in /tmp, ended with ``stop()`` or when the test process ends.
-public final class PrivateBus: Sendable {
+package final class PrivateBus: Sendable {
     /// How long dbus-daemon may take to print its address.
-    public static let startTimeout: TimeInterval = 10
+    package static let startTimeout: TimeInterval = 10
 
     /// The bus address, such as `unix:path=/tmp/dbus-…,guid=…`.
-    public let address: String
+    package let address: String
     private let process: HelperProcess
 
     /// Starts the bus. Throws when dbus-daemon is missing (Debian: `apt-get install dbus-daemon`).
-    public init() throws {
+    package init() throws {
         let process = try HelperProcess(["dbus-daemon", "--session", "--nofork", "--print-address=1"], in: Vectors.repositoryRoot, timeout: Self.startTimeout)
         guard process.firstLine.hasPrefix("unix:") else {
             process.stop(grace: 0)
@@ -23,7 +23,7 @@ public final class PrivateBus: Sendable {
     }
 
     /// Stops the bus. Idempotent.
-    public func stop() {
+    package func stop() {
         process.stop(grace: 0)
     }
 }

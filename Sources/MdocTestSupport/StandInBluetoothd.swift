@@ -5,12 +5,12 @@ import Synchronization
 /// The stand-in bluetoothd of `Tests/Interop/bluez`: BlueZ's D-Bus interfaces on a private bus,
 /// bridged to the `sim` transport, so a program with `--transport bluez` meets one with
 /// `--transport sim` through real D-Bus calls (docs/architecture.md section 6).
-public final class StandInBluetoothd: Sendable {
+package final class StandInBluetoothd: Sendable {
     /// How long the script may take to start its bus and print the address.
-    public static let startTimeout: TimeInterval = 30
+    package static let startTimeout: TimeInterval = 30
 
     /// The private bus's address: the programs get it as `DBUS_SYSTEM_BUS_ADDRESS`.
-    public let busAddress: String
+    package let busAddress: String
     private let process: HelperProcess
     /// The report's lines ``line(startingWith:within:)`` read, which ``stop()`` returns first.
     private let read = Mutex<[String]>([])
@@ -18,7 +18,7 @@ public final class StandInBluetoothd: Sendable {
     /// Starts the stand-in with `options` (`--no-adapter`, `--powered-off`,
     /// `--advertising-slots N`, `--deny`, `--register-delay S`). Throws when Python, dbus-fast or dbus-daemon is
     /// missing (`pip install -r Tests/Interop/requirements.txt`, `apt-get install dbus-daemon`).
-    public init(_ options: [String] = []) throws {
+    package init(_ options: [String] = []) throws {
         let process = try HelperProcess(["python3", "Tests/Interop/bluez/bluetoothd_standin.py"] + options, in: Vectors.repositoryRoot, timeout: Self.startTimeout)
         guard process.firstLine.hasPrefix("address unix:") else {
             process.stop(grace: 0)
@@ -30,12 +30,12 @@ public final class StandInBluetoothd: Sendable {
     }
 
     /// The environment of a program that should reach the stand-in as bluetoothd.
-    public var environment: [String: String] { ["DBUS_SYSTEM_BUS_ADDRESS": busAddress] }
+    package var environment: [String: String] { ["DBUS_SYSTEM_BUS_ADDRESS": busAddress] }
 
     /// Restarts the stand-in as `systemctl restart bluetooth` restarts bluetoothd: what it held
     /// for the programs goes, it leaves the bus, and about half a second later it owns org.bluez
     /// again, with nothing registered.
-    public func restart() {
+    package func restart() {
         process.signal(SIGUSR1)
     }
 
@@ -43,7 +43,7 @@ public final class StandInBluetoothd: Sendable {
     /// `prefixes` (`registering application `, `registered application `, …) within `timeout`
     /// seconds, and returns it; nil when none came. The lines read stay in the report ``stop()``
     /// returns.
-    public func line(startingWith prefixes: String..., within timeout: TimeInterval = startTimeout) async -> String? {
+    package func line(startingWith prefixes: String..., within timeout: TimeInterval = startTimeout) async -> String? {
         let process = process
         let deadline = Date().addingTimeInterval(timeout)
         let lines: [String] = await withCheckedContinuation { continuation in
@@ -68,7 +68,7 @@ public final class StandInBluetoothd: Sendable {
     /// `unregistered …` lines and, last, `registrations N`, what was still registered.
     /// Idempotent.
     @discardableResult
-    public func stop() -> String {
+    package func stop() -> String {
         let rest = process.stop()
         let lines = read.withLock { lines in
             defer { lines = [] }

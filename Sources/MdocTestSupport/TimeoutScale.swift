@@ -8,12 +8,12 @@ import Foundation
 /// when a 20 s stall bound ran out. Most timeouts
 /// scaled are bounds a correct session ends well within, which cost no time when the tests pass;
 /// the stall timeouts are waited out, so those tests take three times as long under sanitizers.
-public enum TimeoutScale {
+package enum TimeoutScale {
     /// The environment variable.
-    public static let variable = "MDOC_TEST_TIMEOUT_SCALE"
+    package static let variable = "MDOC_TEST_TIMEOUT_SCALE"
 
     /// The factor, 1 unless the variable says otherwise.
-    public static let factor: Int = {
+    package static let factor: Int = {
         guard let text = ProcessInfo.processInfo.environment[variable], let value = Int(text), value > 0 else { return 1 }
         return value
     }()

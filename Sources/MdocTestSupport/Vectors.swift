@@ -10,9 +10,9 @@ import Foundation
 ///
 /// The folder is found from this file's location, or from `MDOC_VECTORS_DIR` when set (for
 /// builds that move the sources).
-public enum Vectors {
+package enum Vectors {
     /// The `Vectors/` folder.
-    public static let directory: String = {
+    package static let directory: String = {
         if let override = ProcessInfo.processInfo.environment["MDOC_VECTORS_DIR"] {
             return override
         }
@@ -23,13 +23,13 @@ public enum Vectors {
     }()
 
     /// The repository's top folder.
-    public static var repositoryRoot: String {
+    package static var repositoryRoot: String {
         String(directory.dropLast("/Vectors".count))
     }
 
     /// The bytes of an ISO/IEC 18013-5 Annex D vector, by file name without `.hex`
     /// (`annexD("device_response")`).
-    public static func annexD(_ name: String) -> [UInt8] {
+    package static func annexD(_ name: String) -> [UInt8] {
         let path = "\(directory)/iso18013-5-annex-d/\(name).hex"
         guard let data = FileManager.default.contents(atPath: path) else {
             fatalError("missing test vector \(path)")
@@ -41,7 +41,7 @@ public enum Vectors {
     }
 
     /// The path of a file under `Vectors/`.
-    public static func path(_ relative: String) -> String {
+    package static func path(_ relative: String) -> String {
         "\(directory)/\(relative)"
     }
 }

@@ -3,9 +3,15 @@
 @_exported import MdocBLE
 @_exported import MdocCBOR
 @_exported import MdocCOSE
+@_exported import MdocCapture
 @_exported import MdocCrypto
 @_exported import MdocErrors
+@_exported import MdocFiles
+@_exported import MdocInspection
 @_exported import MdocModel
 @_exported import MdocPresentation
+@_exported import MdocQR
 @_exported import MdocRadios
 @_exported import MdocSession
+@_exported import MdocStores
+@_exported import MdocText

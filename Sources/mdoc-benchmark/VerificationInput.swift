@@ -1,8 +1,9 @@
 import MdocCBOR
 import MdocCrypto
+import MdocFiles
 import MdocModel
 import MdocSession
-import MdocTerminal
+import MdocStores
 
 #if canImport(FoundationEssentials)
 import FoundationEssentials

@@ -1,6 +1,8 @@
+import MdocConsent
 import MdocPresentation
 import MdocSession
 import MdocTerminal
+import MdocText
 
 /// Who decides what the holder discloses (docs/architecture.md rule 6), as the consent delegate of the
 /// session: `--yes`, `--policy FILE`, or the person at the terminal.

@@ -4,6 +4,7 @@ import MdocCrypto
 import MdocModel
 import MdocSession
 import MdocTerminal
+import MdocText
 
 /// What `mdoc-holder list` and `show` tell about a credential: its doc type, issuer (the
 /// document signer of the MSO's x5chain, ISO/IEC 18013-5 9.1.2.4), validity and elements.

@@ -1,4 +1,6 @@
+import MdocQR
 import MdocTerminal
+import MdocText
 
 /// The engagement QR code drawn in the terminal (ISO/IEC 18013-5 8.2.2.3), or, when the
 /// terminal is too narrow for it, a note saying so and what to do instead: a drawing wider than

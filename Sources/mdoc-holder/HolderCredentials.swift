@@ -1,5 +1,8 @@
+import MdocFiles
 import MdocSession
+import MdocStores
 import MdocTerminal
+import MdocText
 
 /// The credentials a holder command works on: `--credential` files, names of credentials in the
 /// store, or, when none is given, every stored credential.

@@ -1,7 +1,9 @@
 import MdocErrors
+import MdocFiles
 import MdocPresentation
 import MdocSession
 import MdocTerminal
+import MdocText
 
 /// What `mdoc-holder present --json` prints, one object per line (docs/json-report.md): the
 /// engagement of each session, then how it ended with every request and what was released.

@@ -1,5 +1,7 @@
 import MdocCommandLine
+import MdocFiles
 import MdocTerminal
+import MdocText
 import NIOConcurrencyHelpers
 
 #if canImport(Glibc)

@@ -1,7 +1,6 @@
 import ArgumentParser
 import MdocModel
 import MdocSession
-import MdocTerminal
 
 /// `--ble-mode`: which ISO/IEC 18013-5 BLE modes the holder offers (8.3.3.1.1).
 enum BLEModeChoice: String, ExpressibleByArgument, CaseIterable {

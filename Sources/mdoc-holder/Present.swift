@@ -2,13 +2,19 @@ import ArgumentParser
 import Logging
 import MdocBLE
 import MdocCBOR
+import MdocCapture
 import MdocCommandLine
+import MdocConsent
 import MdocCrypto
+import MdocFiles
 import MdocModel
 import MdocPresentation
+import MdocQR
 import MdocRadios
 import MdocSession
+import MdocStores
 import MdocTerminal
+import MdocText
 
 #if canImport(FoundationEssentials)
 import FoundationEssentials

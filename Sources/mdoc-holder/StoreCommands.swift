@@ -1,6 +1,9 @@
 import ArgumentParser
+import MdocFiles
 import MdocSession
+import MdocStores
 import MdocTerminal
+import MdocText
 
 #if canImport(FoundationEssentials)
 import FoundationEssentials

@@ -2,10 +2,14 @@ import ArgumentParser
 import MdocCBOR
 import MdocCommandLine
 import MdocCrypto
+import MdocFiles
 import MdocIssuance
+import MdocIssuerData
 import MdocModel
 import MdocSession
+import MdocStores
 import MdocTerminal
+import MdocText
 
 #if canImport(FoundationEssentials)
 import FoundationEssentials

@@ -1,7 +1,9 @@
 import ArgumentParser
 import MdocCrypto
+import MdocFiles
 import MdocModel
 import MdocTerminal
+import MdocText
 
 #if canImport(FoundationEssentials)
 import FoundationEssentials

@@ -1,7 +1,7 @@
 import ArgumentParser
 import MdocCrypto
+import MdocFiles
 import MdocModel
-import MdocTerminal
 
 #if canImport(FoundationEssentials)
 import FoundationEssentials

@@ -2,7 +2,6 @@ import ArgumentParser
 import MdocBLE
 import MdocPresentation
 import MdocSession
-import MdocTerminal
 
 extension RequestPreset: ExpressibleByArgument {}
 

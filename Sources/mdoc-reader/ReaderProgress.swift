@@ -3,6 +3,7 @@ import MdocCommandLine
 import MdocPresentation
 import MdocRadios
 import MdocTerminal
+import MdocText
 import NIOConcurrencyHelpers
 
 /// The reader's progress lines on standard error, from the events of its session.

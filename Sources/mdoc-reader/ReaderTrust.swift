@@ -1,5 +1,8 @@
 import MdocCrypto
+import MdocFiles
+import MdocStores
 import MdocTerminal
+import MdocText
 
 #if canImport(FoundationEssentials)
 import FoundationEssentials

@@ -2,12 +2,17 @@ import ArgumentParser
 import MdocBLE
 import MdocCBOR
 import MdocCOSE
+import MdocCapture
 import MdocCommandLine
 import MdocCrypto
+import MdocFiles
 import MdocModel
 import MdocPresentation
+import MdocQR
 import MdocSession
+import MdocStores
 import MdocTerminal
+import MdocText
 
 #if canImport(FoundationEssentials)
 import FoundationEssentials

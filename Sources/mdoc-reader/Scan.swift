@@ -1,7 +1,9 @@
 import ArgumentParser
 import MdocBLE
 import MdocCommandLine
+import MdocFiles
 import MdocTerminal
+import MdocText
 
 #if canImport(FoundationEssentials)
 import FoundationEssentials

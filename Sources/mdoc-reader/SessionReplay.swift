@@ -1,8 +1,11 @@
 import MdocBLE
+import MdocCapture
 import MdocCrypto
+import MdocFiles
 import MdocModel
 import MdocSession
 import MdocTerminal
+import MdocText
 
 #if canImport(FoundationEssentials)
 import FoundationEssentials

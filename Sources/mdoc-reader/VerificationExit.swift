@@ -1,6 +1,8 @@
+import MdocFiles
 import MdocModel
 import MdocSession
 import MdocTerminal
+import MdocText
 
 #if canImport(FoundationEssentials)
 import FoundationEssentials

@@ -2,9 +2,12 @@ import ArgumentParser
 import MdocCBOR
 import MdocCommandLine
 import MdocCrypto
+import MdocFiles
 import MdocModel
 import MdocSession
+import MdocStores
 import MdocTerminal
+import MdocText
 
 #if canImport(FoundationEssentials)
 import FoundationEssentials

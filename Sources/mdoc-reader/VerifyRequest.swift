@@ -1,9 +1,12 @@
 import ArgumentParser
 import MdocCBOR
+import MdocCapture
 import MdocCrypto
+import MdocFiles
 import MdocModel
 import MdocSession
 import MdocTerminal
+import MdocText
 
 #if canImport(FoundationEssentials)
 import FoundationEssentials

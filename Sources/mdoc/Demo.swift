@@ -5,8 +5,11 @@ import FoundationEssentials
 import Foundation
 #endif
 import Glibc
+import MdocConsent
+import MdocFiles
 import MdocPosix
 import MdocTerminal
+import MdocText
 
 /// `mdoc demo`: the main job end to end, with the real programs as separate processes.
 struct Demo: ParsableCommand {

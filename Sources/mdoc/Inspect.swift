@@ -1,6 +1,10 @@
 import ArgumentParser
 import MdocCBOR
+import MdocCapture
+import MdocFiles
+import MdocInspection
 import MdocTerminal
+import MdocText
 
 /// `mdoc inspect`: explain any 18013-5 message, certificate or CBOR item, or show it in
 /// diagnostic notation or JSON.

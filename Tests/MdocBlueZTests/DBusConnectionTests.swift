@@ -1,5 +1,6 @@
 @testable import MdocBLE
 @testable import MdocBlueZ
+import MdocDBus
 import MdocTestSupport
 import Testing
 
@@ -11,27 +12,13 @@ struct DBusConnectionTests {
     static let path = "/org/swiftmdoc/test"
     static let interface = "org.swiftmdoc.Test"
 
-    /// A value of every type the BlueZ transport reads or writes, nested as bluetoothd nests them.
-    static let everyType: [DBusValue] = [
-        .byte(0xA5), .boolean(true), .boolean(false), .int16(-2), .uint16(517), .int32(-70_000), .uint32(4_000_000_000),
-        .int64(-1 << 40), .uint64(1 << 63), .double(0.5), .string("zählt"), .objectPath("/org/bluez/hci0/dev_C0_00_00_00_00_01"),
-        .signature("a{sv}"), .bytes([]), .bytes(Array(0...255)), .strings(["read", "notify"]),
-        .properties([("UUID", .string("00000001-a123-48ce-896b-4c76973373e6")), ("MTU", .uint16(517)), ("Value", .bytes([1, 0]))]),
-        .dictionary(key: "o", value: "a{sa{sv}}", [
-            DBusDictionaryEntry(key: .objectPath("/a"), value: .dictionary(key: "s", value: "a{sv}", [
-                DBusDictionaryEntry(key: .string("org.bluez.Device1"), value: .properties([("RSSI", .int16(-50))])),
-            ])),
-        ]),
-        .structure([.string("x"), .uint32(1)]), .variant(.variant(.boolean(true))),
-    ]
-
     /// A server connection answering `Echo` with its arguments and `Fail` with an error.
     static func echoServer(on bus: PrivateBus) async throws -> (DBusConnection, DBusConnection.Registration) {
         let server = try await DBusConnection.bus(at: bus.address)
         let registration = try await server.export(path) { call in
             switch call.member {
             case "Echo": return .reply(call.arguments)
-            case "Fail": return .error(DBusError(name: "org.swiftmdoc.Error.Test", message: "as asked"))
+            case "Fail": return .error(DBusError(named: "org.swiftmdoc.Error.Test", message: "as asked"))
             default: return .notHandled
             }
         }
@@ -46,8 +33,8 @@ struct DBusConnectionTests {
         defer { server.close() }
         let client = try await DBusConnection.bus(at: bus.address)
         defer { client.close() }
-        let reply = try await client.call(server.uniqueName, Self.path, Self.interface, "Echo", Self.everyType)
-        #expect(reply == Self.everyType)
+        let reply = try await client.call(server.uniqueName, Self.path, Self.interface, "Echo", DBusSamples.everyType)
+        #expect(reply == DBusSamples.everyType)
         #expect(reply[16].dictionaryValue?["MTU"]?.intValue == 517)
         #expect(reply[19].unwrapped == .boolean(true))
     }

@@ -1,5 +1,5 @@
 import Foundation
-import MdocTerminal
+import MdocStores
 import Testing
 
 /// A home for credentials and trust: the holder's credential store (`mdoc-holder import`,

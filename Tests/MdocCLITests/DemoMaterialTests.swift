@@ -1,7 +1,7 @@
 import Foundation
 import MdocCrypto
 import MdocSession
-import MdocTerminal
+import MdocStores
 import MdocTestSupport
 import Testing
 

@@ -1,5 +1,5 @@
 import Foundation
-import MdocTerminal
+import MdocQR
 import MdocTestSupport
 import Testing
 
@@ -150,7 +150,12 @@ import Testing
     @Test func noFoundationFileErrorCanReachAUser() throws {
         let root = Vectors.repositoryRoot
         var offences: [String] = []
-        for folder in ["Sources/mdoc", "Sources/mdoc-holder", "Sources/mdoc-reader", "Sources/mdoc-issuer", "Sources/MdocTerminal"] {
+        let folders = [
+            "Sources/mdoc", "Sources/mdoc-holder", "Sources/mdoc-reader", "Sources/mdoc-issuer", "Sources/MdocTerminal",
+            "Sources/MdocText", "Sources/MdocFiles", "Sources/MdocInspection", "Sources/MdocCapture", "Sources/MdocQR",
+            "Sources/MdocStores", "Sources/MdocConsent", "Sources/MdocIssuerData",
+        ]
+        for folder in folders {
             let enumerator = try #require(FileManager.default.enumerator(atPath: root + "/" + folder))
             while let name = enumerator.nextObject() as? String {
                 guard name.hasSuffix(".swift") else { continue }

@@ -1,7 +1,7 @@
 import Foundation
 import MdocCBOR
+import MdocFiles
 import MdocModel
-import MdocTerminal
 import MdocTestSupport
 import Testing
 

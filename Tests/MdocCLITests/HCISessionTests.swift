@@ -1,6 +1,6 @@
 import Foundation
 import MdocLEHost
-import MdocTerminal
+import MdocQR
 import MdocTestSupport
 import Testing
 

@@ -2,7 +2,7 @@ import Foundation
 import MdocCBOR
 import MdocCrypto
 import MdocSession
-import MdocTerminal
+import MdocStores
 import Testing
 
 /// Secrets at rest and in logs (docs/architecture.md rule 8): the demo runs with the committed credential

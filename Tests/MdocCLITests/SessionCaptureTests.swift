@@ -1,5 +1,4 @@
 import Foundation
-import MdocTerminal
 import MdocTestSupport
 import Testing
 

@@ -2,10 +2,12 @@ import Foundation
 import MdocCBOR
 import MdocCOSE
 import MdocCrypto
+import MdocFiles
 import MdocModel
 import MdocSession
-import MdocTerminal
+import MdocStores
 import MdocTestSupport
+import MdocText
 import Testing
 
 /// `mdoc-reader verify-request`: a stored DeviceRequest's reader authentication checked offline

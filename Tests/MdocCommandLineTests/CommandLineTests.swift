@@ -1,11 +1,12 @@
 import ArgumentParser
 import Logging
 import MdocCommandLine
+import MdocFiles
 import MdocLEHost
 import MdocPresentation
 import MdocRadios
 import MdocSession
-import MdocTerminal
+import MdocText
 import Testing
 
 /// What the programs share on their command lines: usage errors on one line, the `--transport`

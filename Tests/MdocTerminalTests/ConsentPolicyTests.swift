@@ -1,7 +1,8 @@
 import Foundation
+import MdocConsent
 import MdocPresentation
 import MdocSession
-import MdocTerminal
+import MdocText
 import Testing
 
 @Suite struct ConsentPolicyTests {

@@ -1,6 +1,7 @@
+import MdocConsent
 import MdocPresentation
 import MdocSession
-import MdocTerminal
+import MdocText
 import Testing
 
 /// Drives a ``ConsentPrompt`` with scripted answers and records what it wrote.

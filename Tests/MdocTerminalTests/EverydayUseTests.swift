@@ -1,7 +1,10 @@
 import MdocCBOR
+import MdocFiles
 import MdocModel
 import MdocSession
+import MdocStores
 import MdocTerminal
+import MdocText
 import Testing
 
 import Foundation

@@ -1,5 +1,7 @@
 import Foundation
-@testable import MdocTerminal
+@testable import MdocFiles
+@testable import MdocQR
+import MdocText
 import Testing
 
 @Suite struct ImageDecodingTests {

@@ -1,5 +1,6 @@
 import Foundation
-@testable import MdocTerminal
+@testable import MdocFiles
+import MdocText
 import Testing
 
 /// Input files are read whole (``InputSource``): a regular file into one allocation of its size,

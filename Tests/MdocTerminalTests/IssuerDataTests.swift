@@ -1,7 +1,8 @@
 import MdocCBOR
+import MdocIssuerData
 import MdocModel
-import MdocTerminal
 import MdocTestSupport
+import MdocText
 import Testing
 
 import Foundation

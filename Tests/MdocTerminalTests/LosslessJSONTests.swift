@@ -1,8 +1,9 @@
 import MdocCBOR
+@testable import MdocInspection
 import MdocTestSupport
+@testable import MdocText
 import Testing
 
-@testable import MdocTerminal
 
 import Foundation
 
@@ -101,7 +102,7 @@ import Foundation
     /// reader (which holds integers to 64 bits, as the Annex D messages' are).
     static func roundTripThroughText(_ item: CBOR) throws -> CBOR {
         let text = item.losslessJSON.serialized(pretty: true)
-        let parsed = try IssuerDataJSONParser.parse(Array(text.utf8), maximumDepth: 200)
+        let parsed = try JSONParser.parse(Array(text.utf8), maximumDepth: 200)
         #expect(parsed == item.losslessJSON)
         return try Self.item(parsed)
     }

@@ -1,12 +1,14 @@
 import MdocCBOR
 import MdocCOSE
 import MdocCrypto
+@testable import MdocFiles
+@testable import MdocInspection
 import MdocModel
 import MdocSession
 import MdocTestSupport
+import MdocText
 import Testing
 
-@testable import MdocTerminal
 
 import Foundation
 

@@ -2,20 +2,22 @@ import Foundation
 import MdocTestSupport
 import Testing
 
-/// The programs write to the terminal only through ``ProgramOutput`` (or the two sinks of
-/// MdocTerminal that take ``TerminalText`` only), so no new printer of peer text can skip the
-/// escaping: this reads their sources and fails on any other way to standard output or error.
+/// The programs write to the terminal only through ``ProgramOutput`` (or the two sinks that take
+/// ``TerminalText`` only, the consent prompt and the progress reporter), so no new printer of peer
+/// text can skip the escaping: this reads their sources and fails on any other way to standard
+/// output or error.
 @Suite struct ProgramOutputSourceTests {
     /// The folders whose code prints what peers send.
     static let folders = [
         "Sources/mdoc", "Sources/mdoc-holder", "Sources/mdoc-reader", "Sources/mdoc-issuer", "Sources/MdocTerminal",
-        "Sources/MdocCommandLine",
+        "Sources/MdocCommandLine", "Sources/MdocText", "Sources/MdocFiles", "Sources/MdocInspection", "Sources/MdocCapture",
+        "Sources/MdocQR", "Sources/MdocStores", "Sources/MdocConsent", "Sources/MdocIssuerData",
     ]
     /// The files allowed to write to a descriptor themselves: the writer, and the consent prompt
     /// and progress reporter, whose sinks receive only text they built as ``TerminalText``.
     static let writers: Set<String> = [
         "Sources/MdocTerminal/ProgramOutput.swift", "Sources/MdocTerminal/Progress/FileDescriptorWriter.swift",
-        "Sources/MdocTerminal/Consent/ConsentPrompt.swift", "Sources/MdocTerminal/Progress/ProgressReporter.swift",
+        "Sources/MdocConsent/ConsentPrompt.swift", "Sources/MdocTerminal/Progress/ProgressReporter.swift",
     ]
     /// Ways to standard output or error other than ``ProgramOutput``.
     static let forbidden = [

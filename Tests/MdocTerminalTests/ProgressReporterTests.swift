@@ -1,4 +1,5 @@
 import MdocTerminal
+import MdocText
 import NIOConcurrencyHelpers
 import Testing
 

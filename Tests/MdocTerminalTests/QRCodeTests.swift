@@ -1,5 +1,6 @@
 import Foundation
-import MdocTerminal
+import MdocQR
+import MdocText
 import Testing
 
 @Suite struct QRCodeTests {

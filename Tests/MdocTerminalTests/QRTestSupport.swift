@@ -1,8 +1,9 @@
 import Foundation
 import MdocCBOR
 import MdocModel
-import MdocTerminal
+import MdocQR
 import MdocTestSupport
+import MdocText
 
 /// Fixtures shared by the QR and image tests.
 enum QRTestSupport {

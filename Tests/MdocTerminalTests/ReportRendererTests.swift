@@ -1,6 +1,7 @@
 import MdocCBOR
 import MdocSession
 import MdocTerminal
+import MdocText
 import Testing
 
 #if canImport(FoundationEssentials)

@@ -1,5 +1,6 @@
 import Foundation
-@testable import MdocTerminal
+@testable import MdocCapture
+import MdocText
 import Testing
 
 /// The bounds on what a capture directory can make `SessionCapture` read: each on both sides.

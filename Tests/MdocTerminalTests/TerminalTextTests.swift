@@ -2,6 +2,7 @@ import Logging
 import MdocBLE
 import MdocCBOR
 import MdocTerminal
+import MdocText
 import Testing
 
 #if canImport(FoundationEssentials)

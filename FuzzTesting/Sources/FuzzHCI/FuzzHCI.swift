@@ -8,26 +8,17 @@ import NIOEmbedded
 /// into HCIEvent, ACL data into L2CAP basic frames.
 @_cdecl("LLVMFuzzerTestOneInput")
 public func fuzzHCI(_ data: UnsafePointer<UInt8>?, _ size: Int) -> Int32 {
-    let bytes = FuzzInput.bytes(data, size)
-    guard let first = bytes.first else { return 0 }
-    let piece = Int(first % 32) + 1
     let channel = EmbeddedChannel(handler: ByteToMessageHandler(H4PacketDecoder()))
     defer { _ = try? channel.finish(acceptAlreadyClosed: true) }
     var l2cap = L2CAPReassembler()
-    var index = 1
-    while index < bytes.count {
-        let end = min(bytes.count, index + piece)
-        guard (try? channel.writeInbound(ByteBuffer(bytes: bytes[index..<end]))) != nil else { return 0 }
-        index = end
-        while let packet = try? channel.readInbound(as: HCIPacket.self) {
-            switch packet {
-            case .event(let code, let parameters):
-                _ = try? HCIEvent(code: code, parameters: parameters)
-            case .aclData(let acl):
-                _ = try? l2cap.append(acl)
-            default:
-                break
-            }
+    FuzzStream.feed(FuzzInput.bytes(data, size), maximumPiece: 32, into: channel, as: HCIPacket.self) { packet in
+        switch packet {
+        case .event(let code, let parameters):
+            _ = try? HCIEvent(code: code, parameters: parameters)
+        case .aclData(let acl):
+            _ = try? l2cap.append(acl)
+        default:
+            break
         }
     }
     return 0

@@ -5,6 +5,7 @@ import Foundation
 #endif
 import Logging
 import MdocBLE
+import MdocDBus
 import NIOCore
 
 /// The GATT client side of ISO/IEC 18013-5 BLE data retrieval (8.3.3.1.1) through bluetoothd:

@@ -1,5 +1,6 @@
 import Logging
 import MdocBLE
+import MdocDBus
 import NIOConcurrencyHelpers
 import NIOCore
 

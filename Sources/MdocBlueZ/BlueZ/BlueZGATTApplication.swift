@@ -5,6 +5,7 @@ import Foundation
 #endif
 import Glibc
 import MdocBLE
+import MdocDBus
 import NIOConcurrencyHelpers
 import NIOCore
 import Synchronization
@@ -191,13 +192,13 @@ final class BlueZGATTApplication: Sendable {
             return .reply([managedObjects])
         case (BlueZInterface.properties, "GetAll"):
             guard let interface = call.arguments.first?.stringValue, let all = properties(at: call.path)?[interface] else {
-                return .error(DBusError(name: "org.freedesktop.DBus.Error.UnknownInterface", message: "no such interface"))
+                return .error(DBusError(named: "org.freedesktop.DBus.Error.UnknownInterface", message: "no such interface"))
             }
             return .reply([.properties(all)])
         case (BlueZInterface.properties, "Get"):
             guard call.arguments.count == 2, let interface = call.arguments[0].stringValue, let name = call.arguments[1].stringValue,
                   let value = properties(at: call.path)?[interface]?.first(where: { $0.0 == name })?.1 else {
-                return .error(DBusError(name: "org.freedesktop.DBus.Error.UnknownProperty", message: "no such property"))
+                return .error(DBusError(named: "org.freedesktop.DBus.Error.UnknownProperty", message: "no such property"))
             }
             return .reply([.variant(value)])
         case (BlueZInterface.advertisement, "Release") where call.path == advertisementPath:
@@ -218,7 +219,7 @@ final class BlueZGATTApplication: Sendable {
             guard characteristic.properties.contains(.read) else { return .error(Self.notPermitted("Read not permitted")) }
             let offset = arguments.first?.dictionaryValue?["offset"]?.intValue ?? 0
             guard offset <= characteristic.value.count else {
-                return .error(DBusError(name: "org.bluez.Error.InvalidOffset", message: "offset \(offset) beyond the value"))
+                return .error(DBusError(named: "org.bluez.Error.InvalidOffset", message: "offset \(offset) beyond the value"))
             }
             return .reply([.bytes(Array(characteristic.value[offset...]))])
         case "WriteValue":
@@ -242,6 +243,6 @@ final class BlueZGATTApplication: Sendable {
     }
 
     private static func notPermitted(_ message: String) -> DBusError {
-        DBusError(name: BlueZInterface.notPermittedError, message: message)
+        DBusError(named: BlueZInterface.notPermittedError, message: message)
     }
 }

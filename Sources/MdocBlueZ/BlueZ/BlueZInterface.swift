@@ -1,4 +1,5 @@
 import MdocBLE
+import MdocDBus
 
 /// The names of bluetoothd's D-Bus API that the BlueZ transport uses (BlueZ doc/org.bluez.*.rst,
 /// and the D-Bus Specification's standard interfaces).

@@ -4,6 +4,7 @@ import FoundationEssentials
 import Foundation
 #endif
 import Logging
+import MdocDBus
 import NIOConcurrencyHelpers
 import NIOCore
 import Synchronization

@@ -1,5 +1,6 @@
 import Logging
 import MdocBLE
+import MdocDBus
 import NIOConcurrencyHelpers
 import NIOCore
 
@@ -69,7 +70,7 @@ final class BlueZRegistration: Sendable {
             return answered
         }
         guard let answered = answer else {
-            throw DBusError(name: DBusError.noReplyName, message: "the session was closed before \(member)")
+            throw DBusError(named: DBusError.noReplyName, message: "the session was closed before \(member)")
         }
         let state = state
         connection.send(BlueZInterface.service, adapterPath, manager, member, [.objectPath(path), .properties([])])

@@ -7,10 +7,10 @@ import Darwin
 
 /// Unbuffered writes to a file descriptor, so prompts without a line ending appear at once and
 /// progress lines interleave correctly with other output.
-enum FileDescriptorWriter {
+package enum FileDescriptorWriter {
     /// Writes all of `text` to `fd`, retrying after interruptions; stops silently when the
     /// descriptor is closed (the user's terminal went away).
-    static func writeAll(_ text: String, to fd: Int32) {
+    package static func writeAll(_ text: String, to fd: Int32) {
         let bytes = Array(text.utf8)
         var offset = 0
         while offset < bytes.count {
@@ -23,7 +23,7 @@ enum FileDescriptorWriter {
     }
 
     /// `true` when `fd` is a terminal.
-    static func isTerminal(_ fd: Int32) -> Bool {
+    package static func isTerminal(_ fd: Int32) -> Bool {
         isatty(fd) == 1
     }
 }

@@ -1,3 +1,5 @@
+import MdocText
+
 #if canImport(Glibc)
 import Glibc
 #elseif canImport(Darwin)
@@ -12,9 +14,9 @@ import Darwin
 /// standard error is not a terminal no escape sequence is written and only the first
 /// `receiving` line of a run appears. The lines are ``TerminalText``: the label and the target
 /// are escaped, and the rewrite sequence is the reporter's own.
-public struct ProgressReporter: Sendable {
+package struct ProgressReporter: Sendable {
     /// A step of the reader's session.
-    public enum Phase: Sendable, Hashable {
+    package enum Phase: Sendable, Hashable {
         /// Looking for and connecting to the mdoc; the text names the target (service UUID,
         /// transport).
         case connecting(String)
@@ -43,21 +45,21 @@ public struct ProgressReporter: Sendable {
 
     /// A reporter writing through `write`, each line starting with `label` and a colon; with
     /// `useANSI` repeated receiving updates overwrite each other.
-    public init(label: String, useANSI: Bool, write: @escaping @Sendable (String) -> Void) {
+    package init(label: String, useANSI: Bool, write: @escaping @Sendable (String) -> Void) {
         self.label = label
         self.useANSI = useANSI
         self.sink = write
     }
 
     /// A reporter on standard error, using ANSI only when standard error is a terminal.
-    public static func standardError(label: String) -> ProgressReporter {
+    package static func standardError(label: String) -> ProgressReporter {
         ProgressReporter(label: label, useANSI: ProgramOutput.standardError.isTerminal) {
             FileDescriptorWriter.writeAll($0, to: STDERR_FILENO)
         }
     }
 
     /// Reports `phase`.
-    public mutating func report(_ phase: Phase) {
+    package mutating func report(_ phase: Phase) {
         let line: TerminalText = "\(label): \(Self.text(for: phase))"
         let wasReceiving: Bool
         if case .receiving = lastPhase { wasReceiving = true } else { wasReceiving = false }
@@ -75,7 +77,7 @@ public struct ProgressReporter: Sendable {
 
     /// Ends an in-place receiving line, if one is open, so that following output starts on a
     /// new line.
-    public mutating func finish() {
+    package mutating func finish() {
         if useANSI, case .receiving = lastPhase { write("\n") }
         lastPhase = nil
     }
@@ -85,7 +87,7 @@ public struct ProgressReporter: Sendable {
     }
 
     /// The words for `phase`.
-    public static func text(for phase: Phase) -> TerminalText {
+    package static func text(for phase: Phase) -> TerminalText {
         switch phase {
         case .connecting(let target): return "connecting to \(target)"
         case .connected(let mtu): return "connected (ATT MTU \(mtu))"

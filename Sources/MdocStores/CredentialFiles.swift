@@ -1,0 +1,131 @@
+import MdocCBOR
+import MdocCrypto
+import MdocFiles
+import MdocSession
+
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
+/// Reads credential files (the `Credential` format `mdoc-issuer issue` writes): for
+/// `mdoc-holder present --credential`, the holder's store and `mdoc-holder import`.
+///
+/// A credential holds the device private key (ISO/IEC 18013-5 9.1.3), so one that group or
+/// others may access is refused, as OpenSSH refuses such private keys (docs/architecture.md rule 8),
+/// unless its device key is one of ``PublishedDeviceKeys``: a key the repository publishes has
+/// no secret left to protect. The file is read and recognised first, so that a file that is no
+/// credential at all (issuer data, a certificate, a response) is called what it is instead of a
+/// private key.
+public enum CredentialFiles {
+    /// The permission bits a file holding a private key must not have: any access by group or
+    /// others (docs/architecture.md rule 8; the rule OpenSSH applies to its private keys).
+    public static let forbiddenMode: mode_t = 0o077
+
+    /// A credential read from a file.
+    public struct Loaded: Sendable {
+        /// The credential.
+        public let credential: Credential
+        /// The file it was read from.
+        public let path: String
+        /// `true` when group or others may read the file and it was accepted because its device
+        /// key is published test material.
+        public let isPublishedTestMaterial: Bool
+    }
+
+    /// The credential in the file at `path`.
+    ///
+    /// Throws `InputError` (MdocFiles) with code `InputError.Code.unreadable` (the file cannot
+    /// be opened or read, with the system's reason), `InputError.Code.unsupportedContent` (the
+    /// file is something else, named: JSON text, a PEM certificate or key, another 18013-5
+    /// message, CBOR that is no credential) or `InputError.Code.insecurePermissions` (group or
+    /// others may access it, with the `chmod` that fixes it).
+    public static func load(_ path: String) throws(InputError) -> Loaded {
+        let fd = open(path, O_RDONLY | O_CLOEXEC)
+        guard fd >= 0 else {
+            let number = errno
+            throw InputError(
+                .unreadable, source: path,
+                number == ENOENT ? "no such file" : "cannot open it: \(String(cString: strerror(number)))")
+        }
+        defer { close(fd) }
+        var status = stat()
+        guard fstat(fd, &status) == 0 else {
+            throw InputError(.unreadable, source: path, "cannot read its mode: \(String(cString: strerror(errno)))")
+        }
+        guard status.st_mode & S_IFMT != S_IFDIR else {
+            throw InputError(.unsupportedContent, source: path, "is a folder, not a credential file")
+        }
+        let credential = try decode(InputSource.detect(try InputSource.readAll(fd: fd, name: path), name: path))
+        let mode = status.st_mode & 0o777
+        let published = PublishedDeviceKeys.contains(credential.deviceKey.publicKey)
+        guard mode & forbiddenMode == 0 || published else {
+            throw InputError(
+                .insecurePermissions, source: path,
+                "holds a private key but its mode \(octal(mode)) lets \(accessors(mode)) access it; run: chmod 600 \(path)")
+        }
+        return Loaded(credential: credential, path: path, isPublishedTestMaterial: mode & forbiddenMode != 0)
+    }
+
+    /// The credential in `input`; when it holds none, an `InputError.Code.unsupportedContent`
+    /// that says what it holds instead.
+    public static func decode(_ input: InputSource) throws(InputError) -> Credential {
+        do {
+            return try Credential(encoded: input.bytes)
+        } catch {
+            throw InputError(.unsupportedContent, source: input.name, identify(input, failure: error))
+        }
+    }
+
+    /// Whether the file at `path` lets group or others access it while its credential's device
+    /// key is a secret (not one of ``PublishedDeviceKeys``).
+    public static func isExposed(_ path: String, credential: Credential) -> Bool {
+        var status = stat()
+        guard stat(path, &status) == 0 else { return false }
+        return status.st_mode & forbiddenMode != 0 && !PublishedDeviceKeys.contains(credential.deviceKey.publicKey)
+    }
+
+    /// What a credential is, for messages.
+    static let expectation = "expected a credential, the CBOR file `mdoc-issuer issue` writes"
+
+    /// What `input`, which is no credential, is, and what to do: JSON text (issuer data or a
+    /// consent policy), PEM, a recognised 18013-5 message, or CBOR whose decoding as a
+    /// credential failed with `failure`.
+    static func identify(_ input: InputSource, failure: CBORError) -> String {
+        let text = String(decoding: input.bytes.prefix(4096), as: UTF8.self).trimmingASCIIWhitespace()
+        if input.encoding == .binary, text.hasPrefix("{") || text.hasPrefix("[") {
+            if text.contains("\"nameSpaces\"") {
+                return "is JSON issuer data (the --data of `mdoc-issuer issue`), not a credential; make one from it with "
+                    + "`mdoc-issuer issue --pki DIR --doctype T --data \(input.name) --out FILE.mdoc`"
+            }
+            if text.contains("\"rules\"") || text.contains("\"default\"") {
+                return "is JSON, a consent policy perhaps (that is --policy), not a credential; \(expectation)"
+            }
+            return "is JSON text, not a credential; \(expectation)"
+        }
+        if input.encoding == .binary, text.hasPrefix("-----BEGIN") {
+            if text.contains("PRIVATE KEY-----") { return "is a PEM private key, not a credential; \(expectation)" }
+            if text.contains("CERTIFICATE-----") { return "is a PEM certificate, not a credential; \(expectation)" }
+            return "is PEM text, not a credential; \(expectation)"
+        }
+        guard let item = try? CBOR.decode(input.bytes) else {
+            return "is not CBOR (\(failure)); \(expectation)"
+        }
+        if let kind = MessageKind(of: item) {
+            return "is a \(kind.rawValue), not a credential; \(expectation)"
+        }
+        return "is CBOR but not a credential: \(failure)"
+    }
+
+    /// Who besides the owner `mode` lets in: "group", "others" or "group and others".
+    static func accessors(_ mode: mode_t) -> String {
+        [(mode & 0o070 != 0, "group"), (mode & 0o007 != 0, "others")].filter(\.0).map(\.1).joined(separator: " and ")
+    }
+
+    /// `mode` as four octal digits, as ls and chmod spell it.
+    static func octal(_ mode: mode_t) -> String {
+        let digits = String(mode, radix: 8)
+        return String(repeating: "0", count: max(0, 4 - digits.count)) + digits
+    }
+}
