@@ -2,18 +2,20 @@
 //
 // swift-mdoc: the ISO/IEC 18013-5 mobile document toolkit for Linux.
 // Architecture: docs/architecture.md, sections 1 and 2. Arrows point down only:
-// executables -> MdocCommandLine (argument parsing) -> MdocTerminal (terminal I/O) ->
-// MdocPresentation -> MdocBLE, MdocSession -> MdocModel -> MdocCOSE -> MdocCrypto, MdocCBOR;
-// mdoc-issuer -> MdocIssuance (making documents, 9.1.2) -> MdocSession; MdocCommandLine ->
-// MdocSim, MdocLEHost, MdocBlueZ (the bearers: sim sockets, a controller over HCI, bluetoothd over
-// D-Bus) -> MdocPosix (their system calls and descriptor channels, on SwiftNIO's NIOPosix, and the
-// child processes the tests and mdoc-benchmark start) -> MdocBLE (ATT, GATT and the 18013-5 BLE
-// service: no I/O, NIOCore); MdocTerminal reads LE advertising data with MdocLEHost's parser.
+// SwiftMdoc (the umbrella: one import for an application) -> the library products a holder or a
+// reader uses; MdocRadios (the bearers by name, withRadio) -> MdocSim, MdocLEHost, MdocBlueZ ->
+// MdocDBus (bluetoothd's bus), MdocPosix (system calls, descriptor channels, child processes on
+// SwiftNIO's NIOPosix) -> MdocBLE (ATT, GATT and the 18013-5 BLE service: no I/O, NIOCore);
+// MdocPresentation (MdocReader, MdocHolder and their drivers) -> MdocBLE, MdocSession ->
+// MdocModel -> MdocCOSE -> MdocCrypto, MdocCBOR; the files and what the programs show:
+// MdocCapture, MdocInspection, MdocQR, MdocStores -> MdocFiles -> MdocText; the programs ->
+// MdocCommandLine (argument parsing) -> MdocTerminal, MdocConsent (terminal I/O, package API);
+// mdoc-issuer -> MdocIssuance (making documents, 9.1.2), MdocIssuerData.
 // Every module that throws imports MdocErrors (MdocError, the one error type), which imports
-// nothing, and a module that declares its own error domain re-exports it (Exports.swift). MdocBLE knows
-// messages only as bytes and imports no other module of the toolkit but MdocErrors; MdocSession
-// never imports a BLE module; MdocPresentation is where the two meet: it runs sessions over any
-// MdocRadio.
+// nothing, and a module that declares its own error domain re-exports it (Exports.swift).
+// MdocBLE knows messages only as bytes and imports no other module of the toolkit but
+// MdocErrors; MdocSession never imports a BLE module; MdocPresentation is where the two meet: it
+// runs sessions over any MdocRadio.
 
 import PackageDescription
 
