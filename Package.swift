@@ -2,17 +2,22 @@
 //
 // swift-mdoc: the ISO/IEC 18013-5 mobile document toolkit for Linux.
 // Architecture: docs/architecture.md, sections 1 and 2. Arrows point down only:
-// executables -> MdocCommandLine (argument parsing) -> MdocTerminal (terminal I/O) ->
-// MdocPresentation -> MdocBLE, MdocSession -> MdocModel -> MdocCOSE -> MdocCrypto, MdocCBOR;
+// executables -> MdocCommandLine (argument parsing) -> MdocTerminal (terminal I/O);
+// mdoc, mdoc-holder -> MdocConsent (the consent prompt, policy files) -> MdocTerminal -> MdocFiles
+// (input read and recognised, files written, exit statuses) -> MdocText (TerminalText, JSON) ->
+// MdocCBOR; executables -> MdocCapture (session capture) -> MdocInspection (the explainer; LE
+// advertising data with MdocLEHost's parser) -> MdocFiles; MdocStores (trust, keys, credentials),
+// MdocQR and MdocIssuerData (mdoc-issuer only) -> MdocFiles; MdocCapture -> MdocPresentation ->
+// MdocBLE, MdocSession -> MdocModel -> MdocCOSE -> MdocCrypto, MdocCBOR;
 // mdoc-issuer -> MdocIssuance (making documents, 9.1.2) -> MdocSession; MdocCommandLine ->
 // MdocSim, MdocLEHost, MdocBlueZ (the bearers: sim sockets, a controller over HCI, bluetoothd over
-// D-Bus) -> MdocPosix (their system calls and descriptor channels, on SwiftNIO's NIOPosix, and the
-// child processes the tests and mdoc-benchmark start) -> MdocBLE (ATT, GATT and the 18013-5 BLE
-// service: no I/O, NIOCore); MdocTerminal reads LE advertising data with MdocLEHost's parser.
+// D-Bus, with MdocDBus, the toolkit's own D-Bus client) -> MdocPosix (their system calls and
+// descriptor channels, on SwiftNIO's NIOPosix, and the child processes the tests and
+// mdoc-benchmark start) -> MdocBLE (ATT, GATT and the 18013-5 BLE service: no I/O, NIOCore).
 // Every module that throws imports MdocErrors (CodedError), which imports nothing. MdocBLE knows
 // messages only as bytes and imports no other module of the toolkit but MdocErrors; MdocSession
 // never imports a BLE module; MdocPresentation is where the two meet: it runs sessions over any
-// MdocRadio.
+// MdocRadio. Targets that are not products declare package, not public.
 
 import PackageDescription
 
@@ -312,7 +317,8 @@ let package = Package(
         .executableTarget(
             name: "mdoc",
             dependencies: [
-                "MdocCBOR", "MdocModel", "MdocPosix", "MdocText", "MdocFiles", "MdocInspection", "MdocCapture", "MdocTerminal", "MdocConsent", "MdocCommandLine",
+                "MdocCBOR", "MdocModel", "MdocPosix", "MdocText", "MdocFiles", "MdocInspection", "MdocCapture",
+                "MdocTerminal", "MdocConsent", "MdocCommandLine",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ],
             swiftSettings: strictSettings
@@ -321,7 +327,8 @@ let package = Package(
             name: "mdoc-reader",
             dependencies: [
                 .product(name: "NIOConcurrencyHelpers", package: "swift-nio"),
-                "MdocCBOR", "MdocCrypto", "MdocCOSE", "MdocModel", "MdocSession", "MdocBLE", "MdocPresentation", "MdocText", "MdocFiles", "MdocCapture", "MdocQR", "MdocStores", "MdocTerminal", "MdocCommandLine",
+                "MdocCBOR", "MdocCrypto", "MdocCOSE", "MdocModel", "MdocSession", "MdocBLE", "MdocPresentation",
+                "MdocText", "MdocFiles", "MdocCapture", "MdocQR", "MdocStores", "MdocTerminal", "MdocCommandLine",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ],
             swiftSettings: strictSettings
@@ -330,7 +337,8 @@ let package = Package(
             name: "mdoc-holder",
             dependencies: [
                 "MdocErrors", "MdocCBOR", "MdocCrypto", "MdocCOSE", "MdocModel", "MdocSession", "MdocBLE", "MdocPresentation",
-                "MdocText", "MdocFiles", "MdocCapture", "MdocQR", "MdocStores", "MdocTerminal", "MdocConsent", "MdocCommandLine",
+                "MdocText", "MdocFiles", "MdocCapture", "MdocQR", "MdocStores", "MdocTerminal", "MdocConsent",
+                "MdocCommandLine",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "NIOConcurrencyHelpers", package: "swift-nio"),
@@ -340,7 +348,8 @@ let package = Package(
         .executableTarget(
             name: "mdoc-issuer",
             dependencies: [
-                "MdocCBOR", "MdocCrypto", "MdocModel", "MdocSession", "MdocIssuance", "MdocText", "MdocFiles", "MdocStores", "MdocIssuerData", "MdocTerminal", "MdocCommandLine",
+                "MdocCBOR", "MdocCrypto", "MdocModel", "MdocSession", "MdocIssuance", "MdocText", "MdocFiles",
+                "MdocStores", "MdocIssuerData", "MdocTerminal", "MdocCommandLine",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ],
             swiftSettings: strictSettings
@@ -361,7 +370,8 @@ let package = Package(
         .target(
             name: "MdocTestSupport",
             dependencies: [
-                "MdocPosix", "MdocDBus", "MdocCBOR", "MdocBLE", "COpenSSL", "MdocCrypto", "MdocCOSE", "MdocModel", "MdocSession", "MdocIssuance",
+                "MdocPosix", "MdocDBus", "MdocCBOR", "MdocBLE", "COpenSSL", "MdocCrypto", "MdocCOSE", "MdocModel",
+                "MdocSession", "MdocIssuance",
                 .product(name: "NIOConcurrencyHelpers", package: "swift-nio"),
                 .product(name: "NIOCore", package: "swift-nio"),
             ],
@@ -469,7 +479,9 @@ let package = Package(
             name: "MdocTerminalTests",
             dependencies: [
                 .product(name: "NIOConcurrencyHelpers", package: "swift-nio"),
-                "MdocCBOR", "MdocCrypto", "MdocCOSE", "MdocModel", "MdocSession", "MdocBLE", "MdocSim", "MdocText", "MdocFiles", "MdocInspection", "MdocCapture", "MdocQR", "MdocStores", "MdocIssuerData", "MdocTerminal", "MdocConsent",
+                "MdocCBOR", "MdocCrypto", "MdocCOSE", "MdocModel", "MdocSession", "MdocBLE", "MdocSim", "MdocText",
+                "MdocFiles", "MdocInspection", "MdocCapture", "MdocQR", "MdocStores", "MdocIssuerData",
+                "MdocTerminal", "MdocConsent",
                 "MdocTestSupport",
                 .product(name: "Logging", package: "swift-log"),
             ],
@@ -498,7 +510,8 @@ let package = Package(
             dependencies: [
                 "mdoc", "mdoc-reader", "mdoc-holder", "mdoc-issuer",
                 "MdocCBOR", "MdocCrypto", "MdocCOSE", "MdocModel", "MdocSession", "MdocIssuance", "MdocBLE", "MdocSim",
-                "MdocPosix", "MdocLEHost", "MdocPresentation", "MdocText", "MdocFiles", "MdocQR", "MdocStores", "MdocTerminal", "MdocTestSupport", "MdocTestPeers",
+                "MdocPosix", "MdocLEHost", "MdocPresentation", "MdocText", "MdocFiles", "MdocQR", "MdocStores",
+                "MdocTerminal", "MdocTestSupport", "MdocTestPeers",
                 .product(name: "NIOCore", package: "swift-nio"),
             ],
             swiftSettings: strictSettings
