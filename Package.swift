@@ -339,7 +339,8 @@ let package = Package(
         .executableTarget(
             name: "mdoc",
             dependencies: [
-                "MdocCBOR", "MdocModel", "MdocPosix", "MdocText", "MdocFiles", "MdocInspection", "MdocCapture", "MdocTerminal", "MdocConsent", "MdocCommandLine",
+                "MdocCBOR", "MdocModel", "MdocPosix", "MdocText", "MdocFiles", "MdocInspection", "MdocCapture",
+                "MdocTerminal", "MdocConsent", "MdocCommandLine",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ],
             swiftSettings: strictSettings
@@ -369,7 +370,8 @@ let package = Package(
         .executableTarget(
             name: "mdoc-issuer",
             dependencies: [
-                "MdocCBOR", "MdocCrypto", "MdocModel", "MdocSession", "MdocIssuance", "MdocText", "MdocFiles", "MdocStores", "MdocIssuerData", "MdocTerminal", "MdocCommandLine",
+                "MdocCBOR", "MdocCrypto", "MdocModel", "MdocSession", "MdocIssuance", "MdocText", "MdocFiles",
+                "MdocStores", "MdocIssuerData", "MdocTerminal", "MdocCommandLine",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ],
             swiftSettings: strictSettings
@@ -390,7 +392,8 @@ let package = Package(
         .target(
             name: "MdocTestSupport",
             dependencies: [
-                "MdocPosix", "MdocDBus", "MdocCBOR", "MdocBLE", "COpenSSL", "MdocCrypto", "MdocCOSE", "MdocModel", "MdocSession", "MdocIssuance",
+                "MdocPosix", "MdocDBus", "MdocCBOR", "MdocBLE", "COpenSSL", "MdocCrypto", "MdocCOSE", "MdocModel",
+                "MdocSession", "MdocIssuance",
                 .product(name: "NIOConcurrencyHelpers", package: "swift-nio"),
                 .product(name: "NIOCore", package: "swift-nio"),
             ],
@@ -498,7 +501,9 @@ let package = Package(
             name: "MdocTerminalTests",
             dependencies: [
                 .product(name: "NIOConcurrencyHelpers", package: "swift-nio"),
-                "MdocCBOR", "MdocCrypto", "MdocCOSE", "MdocModel", "MdocSession", "MdocBLE", "MdocSim", "MdocText", "MdocFiles", "MdocInspection", "MdocCapture", "MdocQR", "MdocStores", "MdocIssuerData", "MdocTerminal", "MdocConsent",
+                "MdocCBOR", "MdocCrypto", "MdocCOSE", "MdocModel", "MdocSession", "MdocBLE", "MdocSim", "MdocText",
+                "MdocFiles", "MdocInspection", "MdocCapture", "MdocQR", "MdocStores", "MdocIssuerData",
+                "MdocTerminal", "MdocConsent",
                 "MdocTestSupport",
                 .product(name: "Logging", package: "swift-log"),
             ],
@@ -527,7 +532,8 @@ let package = Package(
             dependencies: [
                 "mdoc", "mdoc-reader", "mdoc-holder", "mdoc-issuer",
                 "MdocCBOR", "MdocCrypto", "MdocCOSE", "MdocModel", "MdocSession", "MdocIssuance", "MdocBLE", "MdocSim",
-                "MdocPosix", "MdocLEHost", "MdocPresentation", "MdocText", "MdocFiles", "MdocQR", "MdocStores", "MdocTerminal", "MdocTestSupport", "MdocTestPeers",
+                "MdocPosix", "MdocLEHost", "MdocPresentation", "MdocText", "MdocFiles", "MdocQR", "MdocStores",
+                "MdocTerminal", "MdocTestSupport", "MdocTestPeers",
                 .product(name: "NIOCore", package: "swift-nio"),
             ],
             swiftSettings: strictSettings
