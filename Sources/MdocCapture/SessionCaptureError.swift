@@ -13,7 +13,7 @@ public enum SessionCaptureErrorDomain: SourcedErrorDomain {}
 
 extension MdocError where Domain == SessionCaptureErrorDomain {
     /// The file of the capture (its name in the directory), or the directory itself: the
-    /// ``source``.
+    /// error's `source`.
     public var file: String { source }
 
     /// A failure of kind `code` with `file`, made at `fileID`, `line` (the caller's place,
