@@ -99,7 +99,7 @@ public struct MdocHolder: Sendable {
     /// - Throws: `SessionError` when the BLE options offer no usable mode (``engagement()``);
     ///   everything after that is in the result.
     public func present(
-        over radio: any MdocRadio, showing show: (MdocURI) -> Void
+        over radio: any MdocRadio, showing show: @Sendable (MdocURI) -> Void
     ) async throws(SessionError) -> HolderSessionResult {
         let engagement = try engagement()
         show(engagement.uri)
