@@ -55,7 +55,7 @@ public struct MdocReader: Sendable {
         public var clock: any Clock<Duration>
 
         /// A configuration requesting `request` and trusting `trustAnchors`; the other
-        /// settings have the defaults of ``MdocReader``'s programs: no reader authentication,
+        /// settings have the defaults of `mdoc-reader request`: no reader authentication,
         /// the standard document signer policy, ``SessionTimeouts/reader``, ending with status
         /// 20, the mdoc's first mode, the system's time and continuous clock.
         public init(
