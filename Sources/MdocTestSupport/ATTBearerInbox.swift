@@ -28,7 +28,7 @@ package final class ATTBearerInbox: Sendable {
 
     /// Whether a ``receive()`` waits for the next PDU, for tests of what wakes it; throws when
     /// the bearer's event loop has shut down.
-    public var isWaiting: Bool {
+    package var isWaiting: Bool {
         get async throws {
             let queue = queue
             return try await queue.eventLoop.submit { queue.value.hasWaiters }.get()

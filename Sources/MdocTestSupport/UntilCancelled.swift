@@ -2,7 +2,7 @@ import Synchronization
 
 /// Suspends the calling task until it is cancelled: what a test's peer or delegate does when it
 /// must never answer on its own, without a sleep standing for "forever".
-public func untilCancelled() async {
+package func untilCancelled() async {
     let waiter = Mutex<(continuation: CheckedContinuation<Void, Never>?, isCancelled: Bool)>((nil, false))
     await withTaskCancellationHandler {
         await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
