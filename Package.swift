@@ -158,6 +158,9 @@ let package = Package(
             name: "MdocBLE",
             dependencies: [
                 "MdocErrors",
+                // NIOLockedValueBox, whose pthread mutex ThreadSanitizer sees (Synchronization's
+                // Mutex waits on a futex it does not).
+                .product(name: "NIOConcurrencyHelpers", package: "swift-nio"),
                 .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "Logging", package: "swift-log"),
             ],

@@ -1,4 +1,4 @@
-import Synchronization
+import NIOConcurrencyHelpers
 
 /// A clock whose time moves only when a test moves it, so that a test of a bound runs it in
 /// virtual time: the code under test sleeps on the clock, the test waits until it sleeps
@@ -53,14 +53,14 @@ package final class ManualClock: Clock, Sendable {
         var watchers: [Int: Watcher] = [:]
     }
 
-    private let state = Mutex(State())
+    private let state = NIOLockedValueBox(State())
 
     /// A clock at its start.
     package init() {}
 
     /// The current time.
     package var now: Instant {
-        state.withLock { $0.now }
+        state.withLockedValue { $0.now }
     }
 
     /// The clock moves in no steps of its own.
@@ -68,14 +68,14 @@ package final class ManualClock: Clock, Sendable {
 
     /// How many tasks sleep on the clock now.
     package var sleepers: Int {
-        state.withLock { $0.sleepers.count }
+        state.withLockedValue { $0.sleepers.count }
     }
 
     /// Sleeps until the clock is moved to `deadline` or past it; returns at once when it is
     /// there already. Throws `CancellationError` when the task is cancelled first.
     package func sleep(until deadline: Instant, tolerance: Duration? = nil) async throws {
         try Task.checkCancellation()
-        let id = state.withLock { state in
+        let id = state.withLockedValue { state in
             defer { state.nextID += 1 }
             return state.nextID
         }
@@ -83,7 +83,7 @@ package final class ManualClock: Clock, Sendable {
             try await withCheckedThrowingContinuation { (continuation: CheckedContinuation<Void, any Error>) in
                 // Under the lock the cancellation handler takes: a task cancelled before this
                 // is not registered, one cancelled after is woken by the handler.
-                let ready: Result<[CheckedContinuation<Void, Never>], CancellationError>? = state.withLock { state in
+                let ready: Result<[CheckedContinuation<Void, Never>], CancellationError>? = state.withLockedValue { state in
                     if Task.isCancelled { return .failure(CancellationError()) }
                     guard deadline > state.now else { return nil }
                     state.sleepers[id] = Sleeper(deadline: deadline, continuation: continuation)
@@ -96,14 +96,14 @@ package final class ManualClock: Clock, Sendable {
                 }
             }
         } onCancel: {
-            let sleeper = state.withLock { $0.sleepers.removeValue(forKey: id) }
+            let sleeper = state.withLockedValue { $0.sleepers.removeValue(forKey: id) }
             sleeper?.continuation.resume(throwing: CancellationError())
         }
     }
 
     /// Moves the time on by `duration` and wakes every task whose deadline it reached.
     package func advance(by duration: Duration) {
-        let woken: [Sleeper] = state.withLock { state in
+        let woken: [Sleeper] = state.withLockedValue { state in
             state.now = state.now.advanced(by: duration)
             let now = state.now
             let due = state.sleepers.filter { $0.value.deadline <= now }
@@ -116,7 +116,7 @@ package final class ManualClock: Clock, Sendable {
     /// Moves the time on to the earliest deadline a task sleeps until, and wakes the tasks
     /// sleeping until it; does nothing when none sleeps.
     package func advanceToNextDeadline() {
-        guard let next = state.withLock({ $0.sleepers.values.map(\.deadline).min() }) else { return }
+        guard let next = state.withLockedValue({ $0.sleepers.values.map(\.deadline).min() }) else { return }
         advance(by: now.duration(to: next))
     }
 
@@ -124,13 +124,13 @@ package final class ManualClock: Clock, Sendable {
     /// `window` from now when it is given: a test waits for the bound it means to run out, not
     /// for another sleeping meanwhile. Returns early when the calling task is cancelled.
     package func sleeping(_ count: Int = 1, dueWithin window: Duration? = nil) async {
-        let id = state.withLock { state in
+        let id = state.withLockedValue { state in
             defer { state.nextID += 1 }
             return state.nextID
         }
         await withTaskCancellationHandler {
             await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
-                let ready = state.withLock { state in
+                let ready = state.withLockedValue { state in
                     guard !Task.isCancelled, Self.sleepers(in: state, dueWithin: window) < count else { return true }
                     state.watchers[id] = Watcher(count: count, window: window, continuation: continuation)
                     return false
@@ -138,7 +138,7 @@ package final class ManualClock: Clock, Sendable {
                 if ready { continuation.resume() }
             }
         } onCancel: {
-            let watcher = state.withLock { $0.watchers.removeValue(forKey: id) }
+            let watcher = state.withLockedValue { $0.watchers.removeValue(forKey: id) }
             watcher?.continuation.resume()
         }
     }

@@ -1,6 +1,6 @@
 import Foundation
 import MdocPosix
-import Synchronization
+import NIOConcurrencyHelpers
 
 /// The stand-in bluetoothd of `Tests/Interop/bluez`: BlueZ's D-Bus interfaces on a private bus,
 /// bridged to the `sim` transport, so a program with `--transport bluez` meets one with
@@ -13,7 +13,7 @@ package final class StandInBluetoothd: Sendable {
     package let busAddress: String
     private let process: HelperProcess
     /// The report's lines ``line(startingWith:within:)`` read, which ``stop()`` returns first.
-    private let read = Mutex<[String]>([])
+    private let read = NIOLockedValueBox<[String]>([])
 
     /// Starts the stand-in with `options` (`--no-adapter`, `--powered-off`,
     /// `--advertising-slots N`, `--deny`, `--register-delay S`). Throws when Python, dbus-fast or dbus-daemon is
@@ -60,7 +60,7 @@ package final class StandInBluetoothd: Sendable {
                 continuation.resume(returning: [])
             }
         }
-        read.withLock { $0 += lines }
+        read.withLockedValue { $0 += lines }
         return lines.last.flatMap { line in prefixes.contains(where: line.hasPrefix) ? line : nil }
     }
 
@@ -70,7 +70,7 @@ package final class StandInBluetoothd: Sendable {
     @discardableResult
     package func stop() -> String {
         let rest = process.stop()
-        let lines = read.withLock { lines in
+        let lines = read.withLockedValue { lines in
             defer { lines = [] }
             return lines
         }

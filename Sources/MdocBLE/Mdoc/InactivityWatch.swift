@@ -1,4 +1,4 @@
-import Synchronization
+import NIOConcurrencyHelpers
 
 /// How a wait for the peer's next message ran out (``InactivityWatch/expiry(first:idle:message:clock:)``).
 public enum Inactivity: Sendable, Hashable {
@@ -36,7 +36,7 @@ public final class InactivityWatch: Sendable {
         var waits = 0
     }
 
-    private let state = Mutex(State())
+    private let state = NIOLockedValueBox(State())
 
     /// A watch that has seen no chunk.
     public init() {}
@@ -44,7 +44,7 @@ public final class InactivityWatch: Sendable {
     /// Takes note that a chunk of a message arrived now. The transport calls this for each
     /// chunk it receives, whole message or not.
     public func chunkArrived() {
-        state.withLock { state in
+        state.withLockedValue { state in
             guard var record = state.record else { return }
             let now = record.elapsed()
             record.last = now
@@ -63,19 +63,19 @@ public final class InactivityWatch: Sendable {
     public func expiry<C: Clock>(first: Duration, idle: Duration, message: Duration, clock: C) async -> Inactivity?
     where C.Duration == Duration {
         let start = clock.now
-        let wait = state.withLock { state in
+        let wait = state.withLockedValue { state in
             state.waits += 1
             state.record = Record(elapsed: { start.duration(to: clock.now) }, wait: state.waits)
             return state.waits
         }
         defer {
-            state.withLock { state in
+            state.withLockedValue { state in
                 if state.record?.wait == wait { state.record = nil }
             }
         }
         while true {
             // Read with the chunks, so that no chunk falls between the two.
-            let (firstSeen, last, now) = state.withLock { ($0.record?.first, $0.record?.last, start.duration(to: clock.now)) }
+            let (firstSeen, last, now) = state.withLockedValue { ($0.record?.first, $0.record?.last, start.duration(to: clock.now)) }
             let idleDeadline = last.map { $0 + idle } ?? first
             let messageDeadline = firstSeen.map { $0 + message } ?? idleDeadline
             if now >= min(idleDeadline, messageDeadline) {
