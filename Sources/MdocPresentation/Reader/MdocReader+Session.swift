@@ -22,16 +22,20 @@ extension MdocReader {
             (events, feed) = EventFeed.make()
         }
 
+        /// The driver of the session, telling its events to ``events``.
+        private var driver: ReaderDriver {
+            let feed = self.feed
+            return ReaderDriver(
+                session: session, timeouts: configuration.timeouts, termination: configuration.termination,
+                logger: configuration.logger, events: { feed.yield($0) }, clock: configuration.clock)
+        }
+
         /// The engagement the session reads.
         public var deviceEngagement: EmbeddedCBOR<DeviceEngagement> { session.deviceEngagement }
 
         /// Finds the mdoc over `radio` in a mode it offers (the configuration's preferred one
         /// when it offers it), within the connection bound, and runs the session to its end.
         public consuming func run(over radio: any MdocRadio) async -> ReaderVerdict {
-            let feed = self.feed
-            let driver = ReaderDriver(
-                session: session, timeouts: configuration.timeouts, termination: configuration.termination,
-                logger: configuration.logger, events: { feed.yield($0) }, clock: configuration.clock)
             let result = await driver.run(over: radio, mode: configuration.preferredMode)
             feed.finish()
             return ReaderVerdict(result)
@@ -40,10 +44,6 @@ extension MdocReader {
         /// Runs the session on `transport`, a link to the mdoc on which the session started;
         /// the transport is closed when this returns.
         public consuming func run(on transport: any MdocTransport) async -> ReaderVerdict {
-            let feed = self.feed
-            let driver = ReaderDriver(
-                session: session, timeouts: configuration.timeouts, termination: configuration.termination,
-                logger: configuration.logger, events: { feed.yield($0) }, clock: configuration.clock)
             let result = await driver.run(on: transport)
             feed.finish()
             return ReaderVerdict(result)
