@@ -27,18 +27,14 @@ struct BusyMdocTests {
         let first = Task { try await demoReader(of: holder).run(over: radios.reader) }
         await asked.wait()
 
-        let second = try demoReader(of: holder, timeouts: SessionTimeouts(connection: .seconds(1), idle: .seconds(60)))
-        // In memory the bound runs out in virtual time; over sim the radio measures it.
+        // The connection bound runs out in virtual time, in memory and over sim alike.
         let clock = ManualClock()
-        let started = ContinuousClock.now
-        let radio: any MdocRadio = air == .memory ? InMemoryRadio(clock: clock) : air.radios().reader
-        async let reading = second.run(over: radio)
-        if air == .memory {
-            await clock.sleeping(dueWithin: .seconds(1))
-            clock.advance(by: .seconds(1))
-        }
+        let second = try demoReader(of: holder, timeouts: SessionTimeouts(connection: .seconds(1), idle: .seconds(60)), clock: clock)
+        async let reading = second.run(over: air.radios().reader)
+        await clock.sleeping(dueWithin: .seconds(1))
+        clock.advance(by: .seconds(1))
         let read = await reading
-        let waited = air == .memory ? clock.now.offset : ContinuousClock.now - started
+        let waited = clock.now.offset
         presenting.cancel()
         _ = await presenting.value
         _ = try await first.value
@@ -52,19 +48,17 @@ struct BusyMdocTests {
     func twoReadersServingOneEngagementAtOnceAreToldAtOnce(over air: Air) async throws {
         let holder = try demoHolder(modes: [.centralClient])
         let bounds = SessionTimeouts(connection: .seconds(2), idle: .seconds(60))
-        // In memory the bound runs out in virtual time; over sim the radio measures it.
+        // The connection bound runs out in virtual time, in memory and over sim alike.
         let clock = ManualClock()
-        let radio: any MdocRadio = air == .memory ? InMemoryRadio(clock: clock) : air.radios().reader
+        let radio = air.radios().reader
         let ends = try await withThrowingTaskGroup(of: LiveSessionEnd.self) { group in
             for _ in 0..<2 {
-                group.addTask { await (try demoReader(of: holder, timeouts: bounds)).run(over: radio).end }
+                group.addTask { await (try demoReader(of: holder, timeouts: bounds, clock: clock)).run(over: radio).end }
             }
             var ends: [LiveSessionEnd] = []
             if let told = try await group.next() { ends.append(told) }
-            if air == .memory {
-                await clock.sleeping(dueWithin: bounds.connection)
-                clock.advance(by: bounds.connection)
-            }
+            await clock.sleeping(dueWithin: bounds.connection)
+            clock.advance(by: bounds.connection)
             while let end = try await group.next() { ends.append(end) }
             return ends
         }

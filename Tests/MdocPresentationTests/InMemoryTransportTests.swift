@@ -68,17 +68,20 @@ struct InMemoryTransportTests {
     @Test(arguments: MdocBLEMode.allCases)
     func holderAndReaderMeetOnTheServiceUUID(_ mode: MdocBLEMode) async throws {
         let clock = ManualClock()
-        let radio = InMemoryRadio(clock: clock)
+        let radio = InMemoryRadio()
         let uuid = UUID()
         let ident = [UInt8](repeating: 7, count: 16)
-        async let holder = radio.holderLink(mode: mode, serviceUUID: uuid, ident: ident, timeout: .seconds(30), logger: Self.logger)
-        let reader = try await radio.readerLink(mode: mode, serviceUUID: uuid, ident: ident, timeout: .seconds(30), logger: Self.logger)
+        async let holder = radio.holderLink(mode: mode, serviceUUID: uuid, ident: ident, timeout: .seconds(30), clock: clock,
+                                            logger: Self.logger)
+        let reader = try await radio.readerLink(mode: mode, serviceUUID: uuid, ident: ident, timeout: .seconds(30), clock: clock,
+                                                logger: Self.logger)
         try await reader.send([1, 2, 3])
         #expect(try await holder.receive() == .message([1, 2, 3]))
         #expect(reader.mode == mode)
         // The server stopped advertising once its peer came: nobody else finds it.
         let late = Task {
-            try await radio.readerLink(mode: .peripheralServer, serviceUUID: uuid, ident: ident, timeout: .milliseconds(50), logger: Self.logger)
+            try await radio.readerLink(mode: .peripheralServer, serviceUUID: uuid, ident: ident, timeout: .milliseconds(50), clock: clock,
+                                       logger: Self.logger)
         }
         await clock.sleeping(dueWithin: .milliseconds(50))
         clock.advance(by: .milliseconds(50))
@@ -97,9 +100,10 @@ struct InMemoryTransportTests {
         await radio.close()
         await #expect(throws: BLEError(.linkClosed, "")) { _ = try await first.value }
         let clock = ManualClock()
-        let quiet = InMemoryRadio(clock: clock)
+        let quiet = InMemoryRadio()
         let nobody = Task {
-            try await quiet.holderLink(mode: .peripheralServer, serviceUUID: uuid, ident: [], timeout: .milliseconds(50), logger: Self.logger)
+            try await quiet.holderLink(mode: .peripheralServer, serviceUUID: uuid, ident: [], timeout: .milliseconds(50), clock: clock,
+                                       logger: Self.logger)
         }
         await clock.sleeping(dueWithin: .milliseconds(50))
         clock.advance(by: .milliseconds(50))

@@ -138,9 +138,12 @@ struct LinkBehaviourTests {
     // MARK: The holder in central client mode: what happened to the link
 
     /// A holder offering central client mode only, over the link's side under test.
-    static func startCentralHolder(_ link: any HostileLink, connection: Duration) async throws -> (uri: String, task: Task<HolderSessionResult, Never>) {
+    static func startCentralHolder(
+        _ link: any HostileLink, connection: Duration, log: LogRecorder = LogRecorder(), clock: any Clock<Duration> = ContinuousClock()
+    ) async throws -> (uri: String, task: Task<HolderSessionResult, Never>) {
         let radio = try await link.openRadio()
-        let driver = try demoHolder(modes: [.centralClient], timeouts: SessionTimeouts(connection: connection, idle: generousTimeouts.idle))
+        let driver = try demoHolder(modes: [.centralClient], timeouts: SessionTimeouts(connection: connection, idle: generousTimeouts.idle),
+                                    log: log, clock: clock)
         return (driver.mdocURI.description, Task {
             let result = await driver.run(over: radio)
             await radio.close()
@@ -151,15 +154,20 @@ struct LinkBehaviourTests {
     @Test(arguments: LinkKind.allCases)
     func linksTheReaderDropsAreMadeAgainAndReportedAsSuch(over kind: LinkKind) async throws {
         let link = try await kind.make()
-        let holder = try await Self.startCentralHolder(link, connection: LinkFaultTests.stall)
+        let (clock, log) = (ManualClock(), LogRecorder())
+        let holder = try await Self.startCentralHolder(link, connection: LinkFaultTests.stall, log: log, clock: clock)
         let uuid = try #require(try MdocURI(holder.uri).deviceEngagementBytes.value.bleOptions?.centralClientModeUUID)
         // Two links, each dropped when Exchange MTU arrives: the holder connects again after
-        // the first, and after the second finds nobody advertising until its time runs out.
+        // the first, and after the second finds nobody advertising until its time runs out, in
+        // virtual time.
         for _ in 0..<2 {
             let bearer = try await link.accept(serviceUUID: uuid, timeout: .seconds(60))
             _ = try await ATTBearerInbox(bearer).receive()
             bearer.close()
         }
+        await log.waitFor(2, containing: "the link dropped before the session started")
+        await clock.sleeping(dueWithin: LinkFaultTests.stall)
+        clock.advance(by: LinkFaultTests.stall)
         let result = await holder.task.value
 
         #expect(result.end.description.hasPrefix(

@@ -101,12 +101,13 @@ func demoHolder(
     consent: any HolderConsentDelegate = HolderConsent.approvingAllAvailable,
     trust: any ReaderTrustDelegate = ReaderRootTrust(trustAnchors: []),
     timeouts: SessionTimeouts = generousTimeouts, endsAfterResponse: Bool = false,
-    events: EventLog<HolderEvent> = EventLog(), clock: any Clock<Duration> = ContinuousClock()
+    events: EventLog<HolderEvent> = EventLog(), log: LogRecorder = LogRecorder(), clock: any Clock<Duration> = ContinuousClock()
 ) throws -> HolderDriver {
     try HolderDriver(
         credentials: credentials ?? [try DemoMaterial.mDL()],
         bleOptions: .offering(peripheralServerMode: modes.contains(.peripheralServer), centralClientMode: modes.contains(.centralClient)),
-        trust: trust, consent: consent, timeouts: timeouts, endsAfterResponse: endsAfterResponse, events: events.record, clock: clock)
+        trust: trust, consent: consent, timeouts: timeouts, endsAfterResponse: endsAfterResponse, logger: log.logger,
+        events: events.record, clock: clock)
 }
 
 /// A reader of `holder`'s engagement asking for `request`, trusting the demo IACA.

@@ -89,7 +89,7 @@ import Testing
         var configuration = try reader().configuration
         configuration.timeouts = SessionTimeouts(connection: .seconds(30), idle: .seconds(60))
         configuration.clock = clock
-        async let read = MdocReader(configuration: configuration).read(uri, over: InMemoryRadio(clock: clock))
+        async let read = MdocReader(configuration: configuration).read(uri, over: InMemoryRadio())
         await clock.sleeping(1)
         clock.advance(by: .seconds(30))
         guard case .linkFailed(let error, _) = try await read else {

@@ -4,6 +4,7 @@ import FoundationEssentials
 import Foundation
 #endif
 import Logging
+import NIOConcurrencyHelpers
 
 /// Sets up either side of an ISO/IEC 18013-5 BLE session over a ``BLEAdapter``: who advertises
 /// and who is the GATT server follows the mode (ISO/IEC 18013-5 8.3.3.1.1.4, Table A.1).
@@ -27,16 +28,17 @@ public enum MdocBLEConnector: Sendable {
     /// `timeout`, `sessionNotStarted` when centrals came but none started the session, or when
     /// the links made in central client mode dropped before the session started (it connects
     /// again meanwhile), `linkClosed` after ``maximumConnectionAttempts`` such links, and
-    /// `identMismatch`.
+    /// `identMismatch`. `timeout` is measured on `clock`.
     public static func holder(mode: MdocBLEMode, serviceUUID: UUID, ident: [UInt8], timeout: Duration,
-                              over adapter: any BLEAdapter,
+                              clock: any Clock<Duration> = ContinuousClock(), over adapter: any BLEAdapter,
                               logger: Logger = Logger(label: "mdoc.ble")) async throws(BLEError) -> any MdocTransport {
+        let deadline = LinkDeadline(timeout: timeout, clock: clock)
         switch mode {
         case .peripheralServer:
             return try await MdocSessionAcceptor(mode: mode, serviceUUID: serviceUUID, ident: nil, logger: logger)
-                .accept(over: adapter, timeout: timeout)
+                .accept(over: adapter, until: deadline)
         case .centralClient:
-            return try await connect(mode: mode, serviceUUID: serviceUUID, expectedIdent: ident, timeout: timeout,
+            return try await connect(mode: mode, serviceUUID: serviceUUID, expectedIdent: ident, until: deadline,
                                      over: adapter, logger: logger)
         }
     }
@@ -50,33 +52,65 @@ public enum MdocBLEConnector: Sendable {
     /// when no holder came within `timeout`, `sessionNotStarted` when centrals came but none
     /// started the session, or when the links made in peripheral server mode dropped before
     /// the session started (it connects again meanwhile), and `linkClosed` after
-    /// ``maximumConnectionAttempts`` such links.
+    /// ``maximumConnectionAttempts`` such links. `timeout` is measured on `clock`.
     public static func reader(mode: MdocBLEMode, serviceUUID: UUID, ident: [UInt8], timeout: Duration,
-                              over adapter: any BLEAdapter,
+                              clock: any Clock<Duration> = ContinuousClock(), over adapter: any BLEAdapter,
                               logger: Logger = Logger(label: "mdoc.ble")) async throws(BLEError) -> any MdocTransport {
+        let deadline = LinkDeadline(timeout: timeout, clock: clock)
         switch mode {
         case .peripheralServer:
-            return try await connect(mode: mode, serviceUUID: serviceUUID, expectedIdent: nil, timeout: timeout,
+            return try await connect(mode: mode, serviceUUID: serviceUUID, expectedIdent: nil, until: deadline,
                                      over: adapter, logger: logger)
         case .centralClient:
             return try await MdocSessionAcceptor(mode: mode, serviceUUID: serviceUUID, ident: ident, logger: logger)
-                .accept(over: adapter, timeout: timeout)
+                .accept(over: adapter, until: deadline)
         }
     }
 
     /// The GATT client's side: finds the service, connects and runs the connection sequence up
     /// to State 0x01. A link that drops before then is no session: the client connects again,
-    /// as phones' links drop early and their clients retry, while `timeout` lasts and for at most
+    /// as phones' links drop early and their clients retry, until `deadline` and for at most
     /// ``maximumConnectionAttempts`` links.
-    private static func connect(mode: MdocBLEMode, serviceUUID: UUID, expectedIdent: [UInt8]?, timeout: Duration,
+    private static func connect(mode: MdocBLEMode, serviceUUID: UUID, expectedIdent: [UInt8]?, until deadline: LinkDeadline,
                                 over adapter: any BLEAdapter, logger: Logger) async throws(BLEError) -> any MdocTransport {
-        let deadline = ContinuousClock.now + timeout
+        let progress = NIOLockedValueBox(ConnectionProgress())
+        return try await deadline.bound(expiry: { progress.withLockedValue { $0.expiry(of: serviceUUID, within: deadline.timeout) } }) {
+            () async throws(BLEError) -> any MdocTransport in
+            try await attempts(mode: mode, serviceUUID: serviceUUID, expectedIdent: expectedIdent, until: deadline,
+                               progress: progress, over: adapter, logger: logger)
+        }
+    }
+
+    /// What the GATT client's links did so far, for the message when the time runs out.
+    private struct ConnectionProgress: Sendable {
+        /// The links that ended before State 0x01, each `after` it was made.
         var dropped: [(after: Duration, reason: String)] = []
+        /// Whether a link is being set up now.
+        var linking = false
+
+        /// The failure when the time ran out.
+        func expiry(of serviceUUID: UUID, within timeout: Duration) -> BLEError {
+            if linking {
+                return BLEError(.timeout, "a link to \(serviceUUID) was made, but its connection sequence did not end within \(timeout)")
+            }
+            guard dropped.isEmpty else { return droppedLinks(dropped, timedOut: true) }
+            return BLEError(.peerNotFound, "nobody advertised \(serviceUUID) within \(timeout)")
+        }
+    }
+
+    /// The GATT client's links, one after the other while they drop before State 0x01.
+    private static func attempts(mode: MdocBLEMode, serviceUUID: UUID, expectedIdent: [UInt8]?, until deadline: LinkDeadline,
+                                 progress: NIOLockedValueBox<ConnectionProgress>, over adapter: any BLEAdapter,
+                                 logger: Logger) async throws(BLEError) -> any MdocTransport {
         // A link that ended before State 0x01, `after` it was made: connect again, or give up.
         func droppedBeforeStart(after: Duration, _ error: BLEError) throws(BLEError) {
-            dropped.append((after, error.reason))
+            let dropped = progress.withLockedValue { progress in
+                progress.linking = false
+                progress.dropped.append((after, error.reason))
+                return progress.dropped
+            }
             guard dropped.count < maximumConnectionAttempts else { throw droppedLinks(dropped, timedOut: false) }
-            guard ContinuousClock.now < deadline else { throw droppedLinks(dropped, timedOut: true) }
+            guard !deadline.hasPassed else { throw droppedLinks(dropped, timedOut: true) }
             logger.info("the link dropped before the session started; connecting again", metadata: [
                 "service": "\(serviceUUID)", "after": "\(MdocSessionAcceptor.seconds(after))",
                 "reason": "\(error.reason)", "attempt": "\(dropped.count + 1)",
@@ -85,20 +119,22 @@ public enum MdocBLEConnector: Sendable {
         while true {
             let bearer: any ATTBearer
             do {
-                bearer = try await adapter.connect(serviceUUID: serviceUUID, timeout: deadline - ContinuousClock.now)
+                bearer = try await adapter.connect(serviceUUID: serviceUUID, timeout: deadline.backstop)
             } catch where error.code == .linkClosed {
                 // The peer ended the link as soon as it was made, before the bearer was handed over.
                 try droppedBeforeStart(after: .zero, error)
                 continue
-            } catch where !dropped.isEmpty && (error.code == .timeout || error.code == .peerNotFound) {
-                throw droppedLinks(dropped, timedOut: true)
+            } catch where (error.code == .timeout || error.code == .peerNotFound)
+                && !progress.withLockedValue({ $0.dropped.isEmpty }) {
+                throw progress.withLockedValue { droppedLinks($0.dropped, timedOut: true) }
             }
-            let connected = ContinuousClock.now
+            let connected = deadline.elapsed
+            progress.withLockedValue { $0.linking = true }
             do {
                 return try await MdocGATTClientTransport(mode: mode, serviceUUID: serviceUUID, expectedIdent: expectedIdent,
                                                          bearer: bearer, logger: logger)
             } catch where error.code == .linkClosed {
-                try droppedBeforeStart(after: ContinuousClock.now - connected, error)
+                try droppedBeforeStart(after: deadline.elapsed - connected, error)
             }
         }
     }

@@ -15,14 +15,15 @@ public protocol MdocRadio: AnyObject, Sendable {
     /// The holder's side for the engagement's `serviceUUID` in `mode`: advertises and serves
     /// the service (peripheral server mode) or finds the reader's and checks its Ident against
     /// `ident` (central client mode). Throws `timeout` or `peerNotFound` when no reader came
-    /// within `timeout`.
+    /// within `timeout`, measured on `clock`.
     func holderLink(mode: MdocBLEMode, serviceUUID: UUID, ident: [UInt8], timeout: Duration,
-                    logger: Logger) async throws(BLEError) -> any MdocTransport
+                    clock: any Clock<Duration>, logger: Logger) async throws(BLEError) -> any MdocTransport
     /// The reader's side for the engagement's `serviceUUID` in `mode`: finds the mdoc's service
     /// (peripheral server mode) or advertises and serves its own with Ident `ident` (central
-    /// client mode). Throws `timeout` or `peerNotFound` when no mdoc came within `timeout`.
+    /// client mode). Throws `timeout` or `peerNotFound` when no mdoc came within `timeout`,
+    /// measured on `clock`.
     func readerLink(mode: MdocBLEMode, serviceUUID: UUID, ident: [UInt8], timeout: Duration,
-                    logger: Logger) async throws(BLEError) -> any MdocTransport
+                    clock: any Clock<Duration>, logger: Logger) async throws(BLEError) -> any MdocTransport
     /// The peripherals that advertised a 128-bit service UUID during `duration`.
     func scan(for duration: Duration) async throws(BLEError) -> [BLEPeripheralSighting]
     /// Ends every link and releases the radio. Idempotent.
@@ -35,18 +36,34 @@ public protocol MdocRadio: AnyObject, Sendable {
     func failure() async -> BLEError?
 }
 
-extension BLEAdapter {
-    /// ``MdocBLEConnector/holder(mode:serviceUUID:ident:timeout:over:logger:)`` over this adapter.
+extension MdocRadio {
+    /// The holder's side, its `timeout` measured in real time.
     public func holderLink(mode: MdocBLEMode, serviceUUID: UUID, ident: [UInt8], timeout: Duration,
                            logger: Logger) async throws(BLEError) -> any MdocTransport {
-        try await MdocBLEConnector.holder(mode: mode, serviceUUID: serviceUUID, ident: ident, timeout: timeout,
-                                          over: self, logger: logger)
+        try await holderLink(mode: mode, serviceUUID: serviceUUID, ident: ident, timeout: timeout, clock: ContinuousClock(),
+                             logger: logger)
     }
 
-    /// ``MdocBLEConnector/reader(mode:serviceUUID:ident:timeout:over:logger:)`` over this adapter.
+    /// The reader's side, its `timeout` measured in real time.
     public func readerLink(mode: MdocBLEMode, serviceUUID: UUID, ident: [UInt8], timeout: Duration,
                            logger: Logger) async throws(BLEError) -> any MdocTransport {
+        try await readerLink(mode: mode, serviceUUID: serviceUUID, ident: ident, timeout: timeout, clock: ContinuousClock(),
+                             logger: logger)
+    }
+}
+
+extension BLEAdapter {
+    /// ``MdocBLEConnector/holder(mode:serviceUUID:ident:timeout:clock:over:logger:)`` over this adapter.
+    public func holderLink(mode: MdocBLEMode, serviceUUID: UUID, ident: [UInt8], timeout: Duration,
+                           clock: any Clock<Duration>, logger: Logger) async throws(BLEError) -> any MdocTransport {
+        try await MdocBLEConnector.holder(mode: mode, serviceUUID: serviceUUID, ident: ident, timeout: timeout,
+                                          clock: clock, over: self, logger: logger)
+    }
+
+    /// ``MdocBLEConnector/reader(mode:serviceUUID:ident:timeout:clock:over:logger:)`` over this adapter.
+    public func readerLink(mode: MdocBLEMode, serviceUUID: UUID, ident: [UInt8], timeout: Duration,
+                           clock: any Clock<Duration>, logger: Logger) async throws(BLEError) -> any MdocTransport {
         try await MdocBLEConnector.reader(mode: mode, serviceUUID: serviceUUID, ident: ident, timeout: timeout,
-                                          over: self, logger: logger)
+                                          clock: clock, over: self, logger: logger)
     }
 }

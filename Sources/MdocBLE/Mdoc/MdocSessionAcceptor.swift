@@ -33,6 +33,8 @@ struct MdocSessionAcceptor {
         case started(MdocGATTServerTransport)
         /// A central's link ended before it wrote State 0x01, `after` it connected.
         case left(MdocGATTServerTransport, BLEError, after: Duration)
+        /// The deadline passed (true), or its wait was cancelled (false).
+        case deadline(passed: Bool)
     }
 
     /// The centrals that connected and did not start a session, for the message when nobody did.
@@ -42,22 +44,22 @@ struct MdocSessionAcceptor {
     }
 
     /// Advertises over `adapter` until a central starts the session, and returns its link;
-    /// advertising has stopped then. Throws the adapter's `timeout` when no central connected
-    /// within `timeout`, `sessionNotStarted` when some did but none started the session, and
-    /// the adapter's errors.
-    func accept(over adapter: any BLEAdapter, timeout: Duration) async throws(BLEError) -> MdocGATTServerTransport {
+    /// advertising has stopped then. Throws `timeout` when no central connected before
+    /// `deadline`, `sessionNotStarted` when some did but none started the session, and the
+    /// adapter's errors.
+    func accept(over adapter: any BLEAdapter, until deadline: LinkDeadline) async throws(BLEError) -> MdocGATTServerTransport {
         let advertisement = try await adapter.advertise(serviceUUID: serviceUUID)
-        let deadline = ContinuousClock.now + timeout
         let result = await withTaskGroup(of: Step.self) { group -> Result<MdocGATTServerTransport, BLEError> in
             func acceptNext() {
                 group.addTask {
                     do throws(BLEError) {
-                        return .connected(try await advertisement.accept(timeout: deadline - ContinuousClock.now))
+                        return .connected(try await advertisement.accept(timeout: deadline.backstop))
                     } catch {
                         return .acceptFailed(error)
                     }
                 }
             }
+            group.addTask { .deadline(passed: await deadline.passage()) }
             acceptNext()
             var candidates: [ObjectIdentifier: MdocGATTServerTransport] = [:]
             var departures = Departures()
@@ -70,13 +72,13 @@ struct MdocSessionAcceptor {
                     candidates[ObjectIdentifier(candidate)] = candidate
                     logger.debug("a central connected; waiting for it to start the session (State 0x01)",
                                  metadata: ["service": "\(serviceUUID)", "centrals": "\(candidates.count)"])
-                    let connected = ContinuousClock.now
+                    let connected = deadline.elapsed
                     group.addTask {
                         do throws(BLEError) {
                             try await candidate.waitForStart()
                             return .started(candidate)
                         } catch {
-                            return .left(candidate, error, after: ContinuousClock.now - connected)
+                            return .left(candidate, error, after: deadline.elapsed - connected)
                         }
                     }
                     acceptNext()
@@ -93,6 +95,11 @@ struct MdocSessionAcceptor {
                     ])
                 case .acceptFailed(let error):
                     outcome = .failure(Self.failure(error, departures: departures, stillConnected: candidates.count))
+                case .deadline(passed: true):
+                    let error = BLEError(.timeout, "no central started a session on \(serviceUUID) within \(deadline.timeout)")
+                    outcome = .failure(Self.failure(error, departures: departures, stillConnected: candidates.count))
+                case .deadline(passed: false):
+                    break
                 }
             }
             // The session started or the wait failed: nobody else is taken, and links still
@@ -104,7 +111,7 @@ struct MdocSessionAcceptor {
                 switch step {
                 case .connected(let bearer): bearer.close()
                 case .started(let transport), .left(let transport, _, _): transport.close()
-                case .acceptFailed: break
+                case .acceptFailed, .deadline: break
                 }
             }
             return outcome ?? .failure(BLEError(.linkClosed, "advertising \(serviceUUID) stopped"))

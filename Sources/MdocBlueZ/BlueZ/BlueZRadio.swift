@@ -127,31 +127,51 @@ public final class BlueZRadio: MdocRadio {
     /// The holder's side through bluetoothd: in peripheral server mode the registered service
     /// and advertisement, in central client mode discovery, connection and the Ident check.
     public func holderLink(mode: MdocBLEMode, serviceUUID: UUID, ident: [UInt8], timeout: Duration,
-                           logger: Logger) async throws(BLEError) -> any MdocTransport {
+                           clock: any Clock<Duration>, logger: Logger) async throws(BLEError) -> any MdocTransport {
         warnOfSeveralBearers(logger)
+        let deadline = LinkDeadline(timeout: timeout, clock: clock)
         switch mode {
         case .peripheralServer:
-            return try await serve(mode: mode, serviceUUID: serviceUUID, ident: nil, timeout: timeout, logger: logger)
+            return try await deadline.bound(expiry: { Self.noClient(serviceUUID, within: timeout) }) { () async throws(BLEError) in
+                try await self.serve(mode: mode, serviceUUID: serviceUUID, ident: nil, timeout: deadline.backstop, logger: logger)
+            }
         case .centralClient:
-            return try await BlueZClientTransport.connect(over: connection, adapter: adapterPath, links: clientLinks, mode: mode,
-                                                          serviceUUID: serviceUUID, expectedIdent: ident, timeout: timeout,
-                                                          logger: logger)
+            return try await deadline.bound(expiry: { Self.noServer(serviceUUID, within: timeout) }) { () async throws(BLEError) in
+                try await BlueZClientTransport.connect(over: self.connection, adapter: self.adapterPath, links: self.clientLinks,
+                                                       mode: mode, serviceUUID: serviceUUID, expectedIdent: ident,
+                                                       timeout: deadline.backstop, logger: logger)
+            }
         }
     }
 
     /// The reader's side through bluetoothd: in peripheral server mode discovery and
     /// connection, in central client mode the registered service (with Ident) and advertisement.
     public func readerLink(mode: MdocBLEMode, serviceUUID: UUID, ident: [UInt8], timeout: Duration,
-                           logger: Logger) async throws(BLEError) -> any MdocTransport {
+                           clock: any Clock<Duration>, logger: Logger) async throws(BLEError) -> any MdocTransport {
         warnOfSeveralBearers(logger)
+        let deadline = LinkDeadline(timeout: timeout, clock: clock)
         switch mode {
         case .peripheralServer:
-            return try await BlueZClientTransport.connect(over: connection, adapter: adapterPath, links: clientLinks, mode: mode,
-                                                          serviceUUID: serviceUUID, expectedIdent: nil, timeout: timeout,
-                                                          logger: logger)
+            return try await deadline.bound(expiry: { Self.noServer(serviceUUID, within: timeout) }) { () async throws(BLEError) in
+                try await BlueZClientTransport.connect(over: self.connection, adapter: self.adapterPath, links: self.clientLinks,
+                                                       mode: mode, serviceUUID: serviceUUID, expectedIdent: nil,
+                                                       timeout: deadline.backstop, logger: logger)
+            }
         case .centralClient:
-            return try await serve(mode: mode, serviceUUID: serviceUUID, ident: ident, timeout: timeout, logger: logger)
+            return try await deadline.bound(expiry: { Self.noClient(serviceUUID, within: timeout) }) { () async throws(BLEError) in
+                try await self.serve(mode: mode, serviceUUID: serviceUUID, ident: ident, timeout: deadline.backstop, logger: logger)
+            }
         }
+    }
+
+    /// The failure when no client started a session on the service served within `timeout`.
+    private static func noClient(_ serviceUUID: UUID, within timeout: Duration) -> BLEError {
+        BLEError(.timeout, "no GATT client started a session on service \(serviceUUID) within \(timeout)")
+    }
+
+    /// The failure when no device advertising the service was found and set up within `timeout`.
+    private static func noServer(_ serviceUUID: UUID, within timeout: Duration) -> BLEError {
+        BLEError(.peerNotFound, "no device advertising service \(serviceUUID) was found and connected within \(timeout)")
     }
 
     /// The devices bluetoothd discovered during `duration` that advertise a 128-bit service UUID.

@@ -54,8 +54,8 @@ package struct HolderDriver: Sendable {
     ///   - endsAfterResponse: whether to end the session once a response is delivered.
     ///   - logger: where the BLE layers log.
     ///   - events: told what happens, for progress; the session waits while it runs.
-    ///   - clock: what the bounds of the session (``SessionTimeouts``, but for finding a reader,
-    ///     which the radio bounds) are measured on.
+    ///   - clock: what the bounds of the session (``SessionTimeouts``, the wait for a reader
+    ///     included) are measured on.
     /// - Throws: `SessionError` when the options offer no usable mode or the key cannot agree
     ///   keys.
     package init(
@@ -102,7 +102,7 @@ package struct HolderDriver: Sendable {
         let link: any MdocTransport
         do {
             link = try await SessionLink.holder(
-                over: radio, options: options, ident: session.bleIdent, timeout: timeouts.connection, logger: logger)
+                over: radio, options: options, ident: session.bleIdent, timeout: timeouts.connection, clock: clock, logger: logger)
         } catch {
             let end = Task.isCancelled ? LinkError(.cancelled, "the session was cancelled while waiting for a reader") : error
             return HolderSessionResult(end: .link(end), mode: nil, disclosures: [])

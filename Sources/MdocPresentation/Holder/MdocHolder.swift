@@ -39,8 +39,8 @@ public struct MdocHolder: Sendable {
         public var endsAfterResponse: Bool
         /// Where the BLE layers log.
         public var logger: Logger
-        /// What the session bounds (``timeouts``, but for finding a reader, which the radio
-        /// bounds) are measured on; a test's own clock runs them in virtual time.
+        /// What the session bounds (``timeouts``, the wait for a reader included) are measured
+        /// on; a test's own clock runs them in virtual time.
         public var clock: any Clock<Duration>
 
         /// A configuration presenting `credentials` in both BLE modes with new service UUIDs

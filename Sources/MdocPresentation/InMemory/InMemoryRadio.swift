@@ -46,34 +46,30 @@ public actor InMemoryRadio: MdocRadio {
     private var isClosed = false
     /// Fires when the radio is closed.
     private nonisolated let closing = RadioFailureSignal()
-    private let clock: any Clock<Duration>
-
-    /// A radio on which nobody advertises yet, whose waits for a peer are bounded on `clock`.
-    public init(clock: any Clock<Duration> = ContinuousClock()) {
-        self.clock = clock
-    }
+    /// A radio on which nobody advertises yet.
+    public init() {}
 
     /// The holder's side: advertises `serviceUUID` in peripheral server mode, or looks for the
     /// reader's and checks its Ident against `ident` in central client mode.
     public func holderLink(mode: MdocBLEMode, serviceUUID: UUID, ident: [UInt8], timeout: Duration,
-                           logger: Logger) async throws(BLEError) -> any MdocTransport {
+                           clock: any Clock<Duration>, logger: Logger) async throws(BLEError) -> any MdocTransport {
         switch mode {
         case .peripheralServer:
-            return try await advertise(serviceUUID, mode: mode, ident: [], timeout: timeout)
+            return try await advertise(serviceUUID, mode: mode, ident: [], timeout: timeout, clock: clock)
         case .centralClient:
-            return try await connect(serviceUUID, mode: mode, expectedIdent: ident, timeout: timeout)
+            return try await connect(serviceUUID, mode: mode, expectedIdent: ident, timeout: timeout, clock: clock)
         }
     }
 
     /// The reader's side: looks for the mdoc's `serviceUUID` in peripheral server mode, or
     /// advertises it serving `ident` in central client mode.
     public func readerLink(mode: MdocBLEMode, serviceUUID: UUID, ident: [UInt8], timeout: Duration,
-                           logger: Logger) async throws(BLEError) -> any MdocTransport {
+                           clock: any Clock<Duration>, logger: Logger) async throws(BLEError) -> any MdocTransport {
         switch mode {
         case .peripheralServer:
-            return try await connect(serviceUUID, mode: mode, expectedIdent: nil, timeout: timeout)
+            return try await connect(serviceUUID, mode: mode, expectedIdent: nil, timeout: timeout, clock: clock)
         case .centralClient:
-            return try await advertise(serviceUUID, mode: mode, ident: ident, timeout: timeout)
+            return try await advertise(serviceUUID, mode: mode, ident: ident, timeout: timeout, clock: clock)
         }
     }
 
@@ -107,16 +103,18 @@ public actor InMemoryRadio: MdocRadio {
 
     // MARK: - Meeting
 
-    private func advertise(_ uuid: UUID, mode: MdocBLEMode, ident: [UInt8], timeout: Duration) async throws(BLEError) -> any MdocTransport {
+    private func advertise(_ uuid: UUID, mode: MdocBLEMode, ident: [UInt8], timeout: Duration,
+                           clock: any Clock<Duration>) async throws(BLEError) -> any MdocTransport {
         let id = UUID()
-        return try await bounded(id: id, timeout: timeout, expiry: BLEError(.timeout, "no central connected to \(uuid) within \(timeout)")) {
+        return try await bounded(id: id, timeout: timeout, clock: clock, expiry: BLEError(.timeout, "no central connected to \(uuid) within \(timeout)")) {
             await self.awaitClient(uuid, id: id, mode: mode, ident: ident)
         }.get()
     }
 
-    private func connect(_ uuid: UUID, mode: MdocBLEMode, expectedIdent: [UInt8]?, timeout: Duration) async throws(BLEError) -> any MdocTransport {
+    private func connect(_ uuid: UUID, mode: MdocBLEMode, expectedIdent: [UInt8]?, timeout: Duration,
+                         clock: any Clock<Duration>) async throws(BLEError) -> any MdocTransport {
         let id = UUID()
-        return try await bounded(id: id, timeout: timeout, expiry: BLEError(.peerNotFound, "nobody advertised \(uuid) within \(timeout)")) {
+        return try await bounded(id: id, timeout: timeout, clock: clock, expiry: BLEError(.peerNotFound, "nobody advertised \(uuid) within \(timeout)")) {
             await self.awaitServer(uuid, id: id, mode: mode, expectedIdent: expectedIdent)
         }.get()
     }
@@ -183,12 +181,11 @@ public actor InMemoryRadio: MdocRadio {
     /// Runs `wait` against `timeout`; when the time runs out first the wait of `id` is withdrawn
     /// with `expiry`, unless it was met meanwhile.
     private func bounded(
-        id: UUID, timeout: Duration, expiry: BLEError,
+        id: UUID, timeout: Duration, clock: any Clock<Duration>, expiry: BLEError,
         _ wait: @escaping @Sendable () async -> Result<any MdocTransport, BLEError>
     ) async -> Result<any MdocTransport, BLEError> {
         await withTaskGroup(of: Result<any MdocTransport, BLEError>?.self) { group in
             group.addTask { await wait() }
-            let clock = self.clock
             group.addTask {
                 try? await clock.sleep(for: timeout)
                 return nil
@@ -208,7 +205,7 @@ public actor InMemoryRadio: MdocRadio {
     }
 
     /// Ends the wait of `id` with `error`: now if it waits, as soon as it begins if it has not
-    /// begun yet (``bounded(id:timeout:expiry:_:)`` forgets it once the wait is over).
+    /// begun yet (``bounded(id:timeout:clock:expiry:_:)`` forgets it once the wait is over).
     private func withdraw(_ id: UUID, _ error: BLEError) {
         if let (uuid, advertisement) = advertisements.first(where: { $0.value.id == id }) {
             advertisements[uuid] = nil

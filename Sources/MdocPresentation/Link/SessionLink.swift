@@ -18,17 +18,17 @@ import Foundation
 public enum SessionLink {
     /// The holder's side over `radio`: offers every mode `options` supports and returns the
     /// first link a reader makes. `ident` is the Ident the reader's server must serve in central
-    /// client mode.
+    /// client mode. `timeout` is measured on `clock`.
     public static func holder(
         over radio: any MdocRadio, options: BleOptions, ident: [UInt8], timeout: Duration,
-        logger: Logger = Logger(label: "mdoc.ble")
+        clock: any Clock<Duration> = ContinuousClock(), logger: Logger = Logger(label: "mdoc.ble")
     ) async throws(LinkError) -> any MdocTransport {
         let attempts = offeredModes(options).compactMap { mode -> (@Sendable () async -> Result<any MdocTransport, LinkError>)? in
             guard let uuid = serviceUUID(of: mode, in: options) else { return nil }
             return {
                 do throws(BLEError) {
                     return .success(try await radio.holderLink(
-                        mode: mode, serviceUUID: uuid, ident: ident, timeout: timeout, logger: logger))
+                        mode: mode, serviceUUID: uuid, ident: ident, timeout: timeout, clock: clock, logger: logger))
                 } catch {
                     return .failure(linkError(error, peer: "reader", uuid: uuid, mode: mode, timeout: timeout))
                 }
@@ -42,16 +42,17 @@ public enum SessionLink {
 
     /// The reader's side over `radio` in `mode`, which the engagement's `options` must
     /// offer. `ident` is the Ident derived from the engagement's EDeviceKeyBytes, served in
-    /// central client mode.
+    /// central client mode. `timeout` is measured on `clock`.
     public static func reader(
         over radio: any MdocRadio, options: BleOptions, mode: MdocBLEMode, ident: [UInt8], timeout: Duration,
-        logger: Logger = Logger(label: "mdoc.ble")
+        clock: any Clock<Duration> = ContinuousClock(), logger: Logger = Logger(label: "mdoc.ble")
     ) async throws(LinkError) -> any MdocTransport {
         guard let uuid = serviceUUID(of: mode, in: options) else {
             throw LinkError(.noCommonMode, "the mdoc does not offer \(mode.rawValue) mode")
         }
         do throws(BLEError) {
-            return try await radio.readerLink(mode: mode, serviceUUID: uuid, ident: ident, timeout: timeout, logger: logger)
+            return try await radio.readerLink(mode: mode, serviceUUID: uuid, ident: ident, timeout: timeout, clock: clock,
+                                             logger: logger)
         } catch {
             throw linkError(error, peer: "mdoc", uuid: uuid, mode: mode, timeout: timeout)
         }

@@ -50,8 +50,8 @@ public struct MdocReader: Sendable {
         public var now: @Sendable () -> Date
         /// Where the BLE layers log.
         public var logger: Logger
-        /// What the session bounds (``timeouts``, but for finding the mdoc, which the radio
-        /// bounds) are measured on; a test's own clock runs them in virtual time.
+        /// What the session bounds (``timeouts``, the wait for the mdoc included) are measured
+        /// on; a test's own clock runs them in virtual time.
         public var clock: any Clock<Duration>
 
         /// A configuration requesting `request` and trusting `trustAnchors`; the other

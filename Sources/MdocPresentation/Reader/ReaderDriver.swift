@@ -33,8 +33,7 @@ package struct ReaderDriver: Sendable {
 
     /// A driver for the session `session` describes: the engagement, the request, reader
     /// authentication and the trust responses are verified against. The bounds of the session
-    /// (``SessionTimeouts``, but for finding the mdoc, which the radio bounds) are measured on
-    /// `clock`.
+    /// (``SessionTimeouts``, the wait for the mdoc included) are measured on `clock`.
     package init(
         session: ReaderSession, timeouts: SessionTimeouts = .reader, termination: ReaderTermination = .status,
         logger: Logger = Logger(label: "mdoc.ble"), events: @escaping @Sendable (ReaderEvent) async -> Void = { _ in },
@@ -91,7 +90,8 @@ package struct ReaderDriver: Sendable {
         let link: any MdocTransport
         do {
             link = try await SessionLink.reader(
-                over: radio, options: options, mode: mode, ident: session.bleIdent, timeout: timeouts.connection, logger: logger)
+                over: radio, options: options, mode: mode, ident: session.bleIdent, timeout: timeouts.connection, clock: clock,
+                logger: logger)
         } catch {
             let end = Task.isCancelled ? LinkError(.cancelled, "the session was cancelled while looking for the mdoc") : error
             return ReaderSessionResult(end: .link(end), mode: mode, report: nil, response: nil)
