@@ -415,7 +415,7 @@ let package = Package(
             name: "MdocTestSupport",
             dependencies: [
                 "MdocPosix", "MdocDBus", "MdocCBOR", "MdocBLE", "COpenSSL", "MdocCrypto", "MdocCOSE", "MdocModel",
-                "MdocSession", "MdocIssuance",
+                "MdocSession", "MdocIssuance", "MdocPCSC",
                 .product(name: "NIOConcurrencyHelpers", package: "swift-nio"),
                 .product(name: "NIOCore", package: "swift-nio"),
             ],
