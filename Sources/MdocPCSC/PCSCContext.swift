@@ -52,10 +52,17 @@ public final class PCSCContext: Sendable {
     /// Connects to pcscd: ``ErrorKind/noService`` when it does not run (`SCARD_E_NO_SERVICE`).
     public static func establish() async throws(PCSCError) -> PCSCContext {
         let worker = PCSCWorker()
-        let (result, handle) = try await worker.run { () -> (LONG, SCARDCONTEXT) in
-            var handle = SCARDCONTEXT()
-            let result = SCardEstablishContext(PCSCLibrary.systemScope, nil, nil, &handle)
-            return (result, handle)
+        let result: LONG
+        let handle: SCARDCONTEXT
+        do {
+            (result, handle) = try await worker.run { () -> (LONG, SCARDCONTEXT) in
+                var handle = SCARDCONTEXT()
+                let result = SCardEstablishContext(PCSCLibrary.systemScope, nil, nil, &handle)
+                return (result, handle)
+            }
+        } catch {
+            worker.finish {}
+            throw error
         }
         let code = PCSCLibrary.responseCode(result)
         guard code == .success else {
@@ -82,7 +89,12 @@ public final class PCSCContext: Sendable {
             return !state.isReleased
         }
         guard first else { return }
-        _ = try? await worker.run { _ = SCardReleaseContext(handle) }
+        do {
+            try await worker.run { _ = SCardReleaseContext(handle) }
+        } catch {
+            // Cancelled before the call: it still happens, unawaited.
+            worker.runWithoutWaiting { _ = SCardReleaseContext(handle) }
+        }
     }
 
     /// The names of the readers pcscd has now; empty when it has none.
@@ -128,7 +140,7 @@ public final class PCSCContext: Sendable {
             var known: [String: DWORD] = [:]
             var plugAndPlay = DWORD(SCARD_STATE_UNAWARE)
             while true {
-                var names: [String]
+                let names: [String]
                 if let reader {
                     names = [reader]
                 } else {
