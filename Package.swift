@@ -80,6 +80,8 @@ let package = Package(
             pkgConfig: "libcrypto",
             providers: [.apt(["libssl-dev"])]
         ),
+        // libpcsclite's Cflags carry -pthread, which SwiftPM leaves out with a warning on every
+        // build ("prohibited flag(s): -pthread"): Swift code needs no -pthread.
         .systemLibrary(
             name: "CPCSC",
             pkgConfig: "libpcsclite",

@@ -113,9 +113,9 @@ public final class PCSCCard: Sendable {
     }
 
     /// Sends the command APDU `command` to the card and returns its response APDU, status word
-    /// included (`SCardTransmit`). ``ErrorKind/invalidCommand`` for a command shorter than
+    /// included (`SCardTransmit`). `invalidCommand` for a command shorter than
     /// ``minimumCommandLength`` or longer than ``maximumCommandLength``;
-    /// ``ErrorKind/cardRemoved`` when the card has gone; ``ErrorKind/notTransacted`` when the
+    /// `cardRemoved` when the card has gone; `notTransacted` when the
     /// reader did not carry the command and its answer, or returned less than
     /// ``minimumResponseLength`` octets.
     public func transmit(_ command: [UInt8]) async throws(PCSCError) -> [UInt8] {
@@ -146,7 +146,7 @@ public final class PCSCCard: Sendable {
         return response
     }
 
-    /// The card's status (`SCardStatus`); ``ErrorKind/cardRemoved`` when it has gone.
+    /// The card's status (`SCardStatus`); `cardRemoved` when it has gone.
     public func status() async throws(PCSCError) -> Status {
         let handle = self.handle
         let (result, status) = try await context.worker.run { () -> (LONG, Status) in
@@ -173,7 +173,7 @@ public final class PCSCCard: Sendable {
     /// reader of short APDUs only, up to 65536 for one of extended APDUs. Nil when the driver
     /// does not report it (libccid does for CCID readers; vsmartcard's vpcd before 0.9 does
     /// not): the caller then tries an extended APDU and falls back to short ones when the
-    /// reader fails it (``ErrorKind/notTransacted``, or a status word `6700` from the card).
+    /// reader fails it (`notTransacted`, or a status word `6700` from the card).
     public func maximumAPDUDataSize() async throws(PCSCError) -> Int? {
         let features = try await control(PCSCReaderFeatures.getFeatureRequest, call: "SCardControl(CM_IOCTL_GET_FEATURE_REQUEST)")
         guard let features, let code = PCSCReaderFeatures.controlCode(of: PCSCReaderFeatures.getTLVProperties, in: features) else { return nil }

@@ -49,7 +49,7 @@ public final class PCSCContext: Sendable {
         self.state = NIOLockedValueBox(State())
     }
 
-    /// Connects to pcscd: ``ErrorKind/noService`` when it does not run (`SCARD_E_NO_SERVICE`).
+    /// Connects to pcscd: `noService` when it does not run (`SCARD_E_NO_SERVICE`).
     public static func establish() async throws(PCSCError) -> PCSCContext {
         let worker = PCSCWorker()
         let result: LONG
@@ -108,7 +108,7 @@ public final class PCSCContext: Sendable {
     }
 
     /// Waits up to `bound` for a reader: the first reader's name, or the one called `name` when
-    /// given. ``ErrorKind/noReader`` when none comes in time, ``ErrorKind/cancelled`` when the
+    /// given. `noReader` when none comes in time, `cancelled` when the
     /// task is cancelled.
     public func waitForReader(named name: String? = nil, within bound: Duration) async throws(PCSCError) -> String {
         try await waiting(within: bound) { [self] deadline, cancellation in
@@ -133,8 +133,8 @@ public final class PCSCContext: Sendable {
 
     /// Waits up to `bound` for a card in the reader called `reader`, or in any reader when nil
     /// (readers that come during the wait included): the first card found.
-    /// ``ErrorKind/noCard`` when none comes in time, ``ErrorKind/unknownReader`` when `reader`
-    /// is not a reader pcscd has, ``ErrorKind/cancelled`` when the task is cancelled.
+    /// `noCard` when none comes in time, `unknownReader` when `reader`
+    /// is not a reader pcscd has, `cancelled` when the task is cancelled.
     public func waitForCard(in reader: String? = nil, within bound: Duration) async throws(PCSCError) -> CardPresence {
         try await waiting(within: bound) { [self] deadline, cancellation in
             var known: [String: DWORD] = [:]
@@ -176,8 +176,8 @@ public final class PCSCContext: Sendable {
     }
 
     /// Waits up to `bound` until the reader called `reader` has no card (the holder took the
-    /// device away): ``ErrorKind/timeout`` when the card stays, ``ErrorKind/unknownReader``
-    /// when there is no such reader, ``ErrorKind/cancelled`` when the task is cancelled.
+    /// device away): `timeout` when the card stays, `unknownReader`
+    /// when there is no such reader, `cancelled` when the task is cancelled.
     public func waitForCardRemoval(in reader: String, within bound: Duration) async throws(PCSCError) {
         try await waiting(within: bound) { [self] deadline, cancellation -> Result<Void, PCSCError> in
             var known = DWORD(SCARD_STATE_UNAWARE)
@@ -217,7 +217,7 @@ public final class PCSCContext: Sendable {
 
     // MARK: - Calls on the worker's thread
 
-    /// SCardListReaders; ``ErrorKind/noReader`` when pcscd has none.
+    /// SCardListReaders; `noReader` when pcscd has none.
     private func listReaders() -> Result<[String], PCSCError> {
         var length = DWORD()
         var result = SCardListReaders(handle, nil, nil, &length)

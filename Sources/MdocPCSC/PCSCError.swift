@@ -1,5 +1,5 @@
-/// Why a PC/SC call failed: a ``code`` to match on, and the PC/SC result code behind it when
-/// pcsc-lite returned one (``responseCode``).
+/// Why a PC/SC call failed: a `code` to match on, and the PC/SC result code behind it when
+/// pcsc-lite returned one (`responseCode`).
 public typealias PCSCError = MdocError<PCSCErrorDomain>
 
 /// The domain of ``PCSCError``: its errors carry the `SCARD_*` result code pcsc-lite returned,
@@ -21,7 +21,7 @@ extension MdocError where Domain == PCSCErrorDomain {
 
     /// The error of `call`'s result `responseCode`: its kind, and a reason that names the call
     /// and what pcsc-lite says of the code. `removal` is the kind of `SCARD_E_NO_SMARTCARD`:
-    /// ``ErrorKind/noCard`` before a connection, ``ErrorKind/cardRemoved`` on one.
+    /// `noCard` before a connection, `cardRemoved` on one.
     init(
         _ call: String, _ responseCode: PCSCResponseCode, removal: Code = .cardRemoved, fileID: String = #fileID,
         line: Int = #line
@@ -80,6 +80,6 @@ extension ErrorKind where Domain == PCSCError {
     /// A command the toolkit does not send: empty, or longer than
     /// ``PCSCCard/maximumCommandLength``.
     public static let invalidCommand = Self("invalidCommand")
-    /// Any other PC/SC failure; ``PCSCError/responseCode`` says which.
+    /// Any other PC/SC failure; `responseCode` says which.
     public static let failed = Self("failed")
 }

@@ -13,7 +13,7 @@ final class PCSCWorker: Sendable {
     }
 
     /// Runs `body` on the thread, after the calls before it; a task cancelled before `body`
-    /// starts ends with ``ErrorKind/cancelled`` and `body` never runs.
+    /// starts ends with `cancelled` and `body` never runs.
     func run<Result: Sendable>(_ body: @escaping @Sendable () -> Result) async throws(PCSCError) -> Result {
         do {
             return try await pool.runIfActive(body)

@@ -28,7 +28,7 @@ public struct VPICCFrameDecoder: ByteToMessageDecoder {
     }
 
     /// Passes on the messages left when the stream ends; a part of a frame left over is
-    /// ``ErrorKind/truncatedFrame``.
+    /// `truncatedFrame`.
     public mutating func decodeLast(context: ChannelHandlerContext, buffer: inout ByteBuffer, seenEOF: Bool) throws -> DecodingState {
         if let message = try next(from: &buffer) {
             context.fireChannelRead(Self.wrapInboundOut(message))

@@ -11,7 +11,7 @@ import NIOPosix
 /// card is in the reader while the connection lasts: vpcd asks for its ATR whenever pcscd polls
 /// the reader, and closes the connection (the card is removed) when a transmission to it fails,
 /// which it does for a command of more than 65535 octets. vpcd accepts the next connection
-/// when pcscd next polls, so a card may connect again (call ``run(_:atr:handler:)`` again).
+/// when pcscd next polls, so a card may connect again (call ``run(_:atr:maximumCommandLength:handler:)`` again).
 public enum VirtualCard {
     /// Where vpcd listens: `vpcd`, or `vpcd:HOST:PORT`.
     public struct Address: Sendable, Hashable, CustomStringConvertible {
@@ -69,7 +69,7 @@ public enum VirtualCard {
     /// ISO/IEC 7816-3 8.2.1) and answers what vpcd sends with `handler`, one message at a time,
     /// until vpcd closes the connection (the card is then out of the reader) or the task is
     /// cancelled (the connection closes, and pcscd sees the card removed): both return.
-    /// Throws ``ErrorKind/connectionFailed`` when vpcd cannot be reached, and the
+    /// Throws `connectionFailed` when vpcd cannot be reached, and the
     /// ``VirtualCardError`` of a frame vpcd would not send (``VPICCFrameDecoder``) or of an
     /// answer a frame cannot carry.
     public static func run(
