@@ -6,8 +6,10 @@ import NIOConcurrencyHelpers
 /// the readers it has, waits for a reader and for a card, and connections to cards.
 ///
 /// The context is released when the last reference to it (and to every ``PCSCCard`` made with it)
-/// goes, or by ``release()``. Its calls run one at a time on a thread of its own, never on Swift
-/// concurrency's threads; a wait ends early when its task is cancelled (`SCardCancel`).
+/// goes, or by ``release()``. Its calls, and those of its cards, run one at a time on a thread of
+/// its own, never on Swift concurrency's threads: a call made during a wait runs after the wait
+/// (a second context waits while the first one transmits). A wait ends early when its task is
+/// cancelled (`SCardCancel`).
 ///
 /// pcsc-lite's client library finds pcscd at `/run/pcscd/pcscd.comm`, or at the path in the
 /// environment variable `PCSCLITE_CSOCK_NAME`, read once, at the first context a process makes.
