@@ -68,7 +68,10 @@ public enum VirtualCard {
     /// Connects to vpcd at `address` as a card with the answer to reset `atr` (2 to 33 octets,
     /// ISO/IEC 7816-3 8.2.1) and answers what vpcd sends with `handler`, one message at a time,
     /// until vpcd closes the connection (the card is then out of the reader) or the task is
-    /// cancelled (the connection closes, and pcscd sees the card removed): both return.
+    /// cancelled (the connection closes, and pcscd sees the card removed): both return. The card
+    /// takes commands of up to `maximumCommandLength` octets, 1 to
+    /// ``VPICCFrame/maximumPayloadLength`` (a card of short APDUs only: 261); a longer one ends
+    /// the run (`oversizeFrame`).
     /// Throws `connectionFailed` when vpcd cannot be reached, and the
     /// ``VirtualCardError`` of a frame vpcd would not send (``VPICCFrameDecoder``) or of an
     /// answer a frame cannot carry.
