@@ -11,7 +11,7 @@ import NIOPosix
 /// card is in the reader while the connection lasts: vpcd asks for its ATR whenever pcscd polls
 /// the reader, and closes the connection (the card is removed) when a transmission to it fails,
 /// which it does for a command of more than 65535 octets. vpcd accepts the next connection
-/// when pcscd next polls, so a card may connect again (call ``run(_:atr:maximumCommandLength:handler:)`` again).
+/// when pcscd next polls, so a card may connect again (call ``run(_:atr:maximumCommandLength:frameInactivityBound:handler:)`` again).
 public enum VirtualCard {
     /// Where vpcd listens: `vpcd`, or `vpcd:HOST:PORT`.
     public struct Address: Sendable, Hashable, CustomStringConvertible {
@@ -56,6 +56,9 @@ public enum VirtualCard {
 
     /// How long connecting to vpcd may take.
     public static let connectTimeout: Duration = .seconds(10)
+    /// The longest gap between the octets of one frame: vpcd writes each frame at once, so a
+    /// frame that stops for this long was abandoned. Between frames there is no bound.
+    public static let frameInactivityBound: Duration = .seconds(10)
 
     /// TCP_QUICKACK (Linux tcp(7)), set again after each answer. vpcd up to vsmartcard 0.8
     /// (Debian 12's) writes a frame's length and its payload in two `send` calls: with Nagle's
@@ -71,13 +74,14 @@ public enum VirtualCard {
     /// cancelled (the connection closes, and pcscd sees the card removed): both return. The card
     /// takes commands of up to `maximumCommandLength` octets, 1 to
     /// ``VPICCFrame/maximumPayloadLength`` (a card of short APDUs only: 261); a longer one ends
-    /// the run (`oversizeFrame`).
+    /// the run (`oversizeFrame`), as does a frame whose octets stop coming for longer than
+    /// `frameInactivityBound` (`stalledFrame`).
     /// Throws `connectionFailed` when vpcd cannot be reached, and the
     /// ``VirtualCardError`` of a frame vpcd would not send (``VPICCFrameDecoder``) or of an
     /// answer a frame cannot carry.
     public static func run(
         _ address: Address = Address(), atr: [UInt8], maximumCommandLength: Int = VPICCFrame.maximumPayloadLength,
-        handler: some VirtualCardHandler
+        frameInactivityBound: Duration = Self.frameInactivityBound, handler: some VirtualCardHandler
     ) async throws(VirtualCardError) {
         guard (2...PCSCCard.maximumATRLength).contains(atr.count) else {
             throw VirtualCardError(.invalidATR, "an ATR of \(atr.count) octets; an ATR has 2 to \(PCSCCard.maximumATRLength)")
@@ -88,8 +92,10 @@ public enum VirtualCard {
                 .connectTimeout(TimeAmount(connectTimeout))
                 .connect(host: address.host, port: address.port) { channel in
                     channel.eventLoop.makeCompletedFuture {
-                        try channel.pipeline.syncOperations.addHandler(
-                            ByteToMessageHandler(VPICCFrameDecoder(maximumPayloadLength: maximumCommandLength)))
+                        try channel.pipeline.syncOperations.addHandlers([
+                            VPICCFrameWatch(bound: frameInactivityBound),
+                            ByteToMessageHandler(VPICCFrameDecoder(maximumPayloadLength: maximumCommandLength)),
+                        ])
                         return try NIOAsyncChannel<VPICCMessage, ByteBuffer>(wrappingChannelSynchronously: channel)
                     }
                 }

@@ -16,6 +16,9 @@ extension ErrorKind where Domain == VirtualCardError {
     public static let oversizeFrame = Self("oversizeFrame")
     /// The connection ended inside a frame.
     public static let truncatedFrame = Self("truncatedFrame")
+    /// vpcd stopped sending inside a frame for longer than the run's bound
+    /// (``VirtualCard/frameInactivityBound`` by default).
+    public static let stalledFrame = Self("stalledFrame")
     /// A one-octet payload that is not one of vpcd's controls (``VPICCMessage``).
     public static let unknownControl = Self("unknownControl")
     /// The card's ATR is not 2 to 33 octets (ISO/IEC 7816-3 8.2.1).

@@ -24,10 +24,15 @@ import Testing
         func respond(to command: [UInt8]) async -> [UInt8] { response }
     }
 
-    private func run(_ address: VirtualCard.Address, handler: some VirtualCardHandler, maximumCommandLength: Int = VPICCFrame.maximumPayloadLength)
-        -> Task<Void, any Error>
-    {
-        Task { try await VirtualCard.run(address, atr: Self.atr, maximumCommandLength: maximumCommandLength, handler: handler) }
+    private func run(
+        _ address: VirtualCard.Address, handler: some VirtualCardHandler, maximumCommandLength: Int = VPICCFrame.maximumPayloadLength,
+        frameInactivityBound: Duration = VirtualCard.frameInactivityBound
+    ) -> Task<Void, any Error> {
+        Task {
+            try await VirtualCard.run(
+                address, atr: Self.atr, maximumCommandLength: maximumCommandLength, frameInactivityBound: frameInactivityBound,
+                handler: handler)
+        }
     }
 
     @Test func answersControlsAndCommandsUntilVpcdCloses() async throws {
@@ -96,6 +101,30 @@ import Testing
                 try await outbound.write(ByteBuffer(bytes: bytes))
             }
             await #expect(throws: VirtualCardError(kind, "")) { try await card.value }
+        }
+    }
+
+    /// vpcd stopping inside a frame ends the run after the bound; quiet between frames, longer
+    /// than the bound, does not.
+    @Test(.timeLimit(.minutes(1))) func aFrameThatStopsComing() async throws {
+        let bound = Duration.milliseconds(200)
+        try await StandInVPCD.with { vpcd in
+            let card = run(vpcd.address, handler: FixedCard(response: [0x90, 0x00]), frameInactivityBound: bound)
+            try await vpcd.accept { frames, outbound in
+                try await outbound.write(StandInVPCD.frame([0x04]))
+                #expect(try await frames.next() == Self.atr)
+                try await Task.sleep(for: bound * 3)
+                try await outbound.write(ByteBuffer(bytes: [0x00]))
+                try await Task.sleep(for: .milliseconds(10))
+                try await outbound.write(ByteBuffer(bytes: [0x05, 0x00, 0xA4]))
+                try await Task.sleep(for: .milliseconds(10))
+                try await outbound.write(ByteBuffer(bytes: [0x04, 0x00, 0x00]))
+                #expect(try await frames.next() == [0x90, 0x00])
+                try await outbound.write(ByteBuffer(bytes: [0x00, 0x10, 0x00, 0xA4]))
+                // The card gives up on the frame and closes the connection.
+                #expect(try await frames.next() == nil)
+            }
+            await #expect(throws: VirtualCardError(.stalledFrame, "")) { try await card.value }
         }
     }
 
