@@ -10,7 +10,8 @@
 // MdocModel -> MdocCOSE -> MdocCrypto, MdocCBOR; the files and what the programs show:
 // MdocCapture, MdocInspection, MdocQR, MdocStores -> MdocFiles -> MdocText; the programs ->
 // MdocCommandLine (argument parsing) -> MdocTerminal, MdocConsent (terminal I/O, package API);
-// mdoc-issuer -> MdocIssuance (making documents, 9.1.2), MdocIssuerData.
+// mdoc-issuer -> MdocIssuance (making documents, 9.1.2), MdocIssuerData; MdocPCSC (PC/SC and a
+// virtual card for vpcd, raw APDUs) -> MdocErrors, CPCSC.
 // Every module that throws imports MdocErrors (MdocError, the one error type), which imports
 // nothing, and a module that declares its own error domain re-exports it (Exports.swift).
 // MdocBLE knows messages only as bytes and imports no other module of the toolkit but
@@ -48,6 +49,7 @@ let package = Package(
         .library(name: "MdocQR", targets: ["MdocQR"]),
         .library(name: "MdocStores", targets: ["MdocStores"]),
         .library(name: "MdocRadios", targets: ["MdocRadios"]),
+        .library(name: "MdocPCSC", targets: ["MdocPCSC"]),
         // The one import of an application: every library product above, re-exported.
         .library(name: "SwiftMdoc", targets: ["SwiftMdoc"]),
         .executable(name: "mdoc", targets: ["mdoc"]),
@@ -77,6 +79,13 @@ let package = Package(
             name: "COpenSSL",
             pkgConfig: "libcrypto",
             providers: [.apt(["libssl-dev"])]
+        ),
+        // libpcsclite's Cflags carry -pthread, which SwiftPM leaves out with a warning on every
+        // build ("prohibited flag(s): -pthread"): Swift code needs no -pthread.
+        .systemLibrary(
+            name: "CPCSC",
+            pkgConfig: "libpcsclite",
+            providers: [.apt(["libpcsclite-dev"])]
         ),
         .systemLibrary(
             name: "CQREncode",
@@ -214,6 +223,18 @@ let package = Package(
                 .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "NIOPosix", package: "swift-nio"),
                 .product(name: "Logging", package: "swift-log"),
+            ],
+            swiftSettings: strictSettings
+        ),
+        // PC/SC (pcsc-lite's client library) for a reader on the card side of NFC, and a virtual
+        // card for vsmartcard's vpcd driver: raw APDU bytes, no ISO/IEC 18013-5 in it.
+        .target(
+            name: "MdocPCSC",
+            dependencies: [
+                "MdocErrors", "CPCSC",
+                .product(name: "NIOConcurrencyHelpers", package: "swift-nio"),
+                .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "NIOPosix", package: "swift-nio"),
             ],
             swiftSettings: strictSettings
         ),
@@ -396,7 +417,7 @@ let package = Package(
             name: "MdocTestSupport",
             dependencies: [
                 "MdocPosix", "MdocDBus", "MdocCBOR", "MdocBLE", "COpenSSL", "MdocCrypto", "MdocCOSE", "MdocModel",
-                "MdocSession", "MdocIssuance",
+                "MdocSession", "MdocIssuance", "MdocPCSC",
                 .product(name: "NIOConcurrencyHelpers", package: "swift-nio"),
                 .product(name: "NIOCore", package: "swift-nio"),
             ],
@@ -497,6 +518,17 @@ let package = Package(
                 "MdocBLE", "MdocDBus", "MdocBlueZ", "MdocTestSupport",
                 .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "NIOEmbedded", package: "swift-nio"),
+            ],
+            swiftSettings: strictSettings
+        ),
+        .testTarget(
+            name: "MdocPCSCTests",
+            dependencies: [
+                "MdocPCSC", "MdocTestSupport",
+                .product(name: "NIOConcurrencyHelpers", package: "swift-nio"),
+                .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "NIOEmbedded", package: "swift-nio"),
+                .product(name: "NIOPosix", package: "swift-nio"),
             ],
             swiftSettings: strictSettings
         ),

@@ -9,10 +9,10 @@ import PackageDescription
 /// main.swift hands that to libFuzzer (FuzzDriver).
 let fuzzTargets = [
     "FuzzCBOR", "FuzzEngagement", "FuzzSessionData", "FuzzHolderSession", "FuzzReaderSession", "FuzzDeviceRequest",
-    "FuzzDeviceResponse", "FuzzATT", "FuzzBLEReassembly", "FuzzHCI", "FuzzDBus", "FuzzCertificateChain",
+    "FuzzDeviceResponse", "FuzzATT", "FuzzBLEReassembly", "FuzzHCI", "FuzzDBus", "FuzzCertificateChain", "FuzzVPICC",
 ]
 
-let mdoc: [Target.Dependency] = ["MdocCBOR", "MdocCrypto", "MdocCOSE", "MdocModel", "MdocSession", "MdocBLE", "MdocLEHost", "MdocDBus"].map {
+let mdoc: [Target.Dependency] = ["MdocCBOR", "MdocCrypto", "MdocCOSE", "MdocModel", "MdocSession", "MdocBLE", "MdocLEHost", "MdocDBus", "MdocPCSC"].map {
     .product(name: $0, package: "swift-mdoc")
 } + [.product(name: "NIOCore", package: "swift-nio"), .product(name: "NIOEmbedded", package: "swift-nio")]
 
@@ -20,7 +20,7 @@ let package = Package(
     name: "FuzzTesting",
     dependencies: [
         .package(name: "swift-mdoc", path: ".."),
-        // The H4 and D-Bus decoders run in an embedded channel, as in their transports' pipelines.
+        // The H4, D-Bus and vpicc decoders run in an embedded channel, as in their transports' pipelines.
         .package(url: "https://github.com/apple/swift-nio", from: "2.101.2"),
     ],
     targets: [

@@ -3,7 +3,7 @@
 
 Seeds come from the ISO/IEC 18013-5 Annex D vectors (Vectors/), from what the project generates
 (the demo credential and PKI in Certs/demo), and from the protocol sequences a peer sends (a GATT
-client's discovery over ATT, a controller's HCI events and ACL data, what bluetoothd sends over D-Bus). Targets that take several
+client's discovery over ATT, a controller's HCI events and ACL data, what bluetoothd sends over D-Bus, what vpcd sends a virtual card). Targets that take several
 messages read them length-prefixed (two big-endian octets), as FuzzSupport's FuzzInput.parts does.
 Run from anywhere: python3 FuzzTesting/make-corpus.py
 """
@@ -190,6 +190,22 @@ def dbus_stream():
     ]
 
 
+def vpicc_stream():
+    """What vpcd sends a virtual card (vsmartcard's vpcd.c): power on, get ATR, the commands of an
+    18013-5 NFC engagement and data retrieval (short and extended), reset, power off."""
+    controls = [b"\x01", b"\x04", b"\x02", b"\x00"]
+    commands = [
+        bytes.fromhex("00a4040007d276000085010100"),                     # SELECT NDEF application
+        bytes.fromhex("00a4000c02e103"),                                 # SELECT capability container
+        bytes.fromhex("00b000000f"),                                     # READ BINARY
+        bytes.fromhex("00a4040007a000000248040000"),                     # SELECT 18013-5 data retrieval
+        bytes.fromhex("10c30000ff") + bytes(255),                        # ENVELOPE, chained
+        b"\x00\xc3\x00\x00\x00\x01\x00" + bytes(256) + b"\x00\x00",      # ENVELOPE, extended
+        bytes.fromhex("00c0000000"),                                     # GET RESPONSE
+    ]
+    return [framed(message) for message in controls[:2] + commands + controls[2:]]
+
+
 def main():
     vectors = sorted(name[:-4] for name in os.listdir(VECTORS) if name.endswith(".hex"))
     credential = open(os.path.join(ROOT, "Certs", "demo", "mdl.mdoc"), "rb").read()
@@ -231,6 +247,9 @@ def main():
     messages = dbus_stream()
     counts["FuzzDBus"] = write("FuzzDBus", [bytes([piece]) + b"".join(messages) for piece in (0, 7, 63)]
                                + [bytes([63]) + message for message in messages])
+    frames = vpicc_stream()
+    counts["FuzzVPICC"] = write("FuzzVPICC", [bytes([piece]) + b"".join(frames) for piece in (0, 1, 63)]
+                                + [bytes([63]) + frame for frame in frames])
     counts["FuzzCertificateChain"] = write("FuzzCertificateChain", [
         framed(vector("ds_cert")), framed(vector("ds_cert"), vector("iaca_cert")), framed(vector("reader_cert")),
         framed(vector("reader_cert"), vector("reader_root_cert")),

@@ -4,8 +4,9 @@
 #
 #   scripts/install-deps.sh                    the system packages the build needs
 #   scripts/install-deps.sh --test [PKG ...]   those, the ones the test suite runs (dbus-daemon,
-#                                              the openssl command, python3), any PKG named, and
-#                                              the Python test peers of Tests/Interop/requirements.txt
+#                                              the openssl command, python3, pcscd with
+#                                              vsmartcard's vpcd driver), any PKG named, and the
+#                                              Python test peers of Tests/Interop/requirements.txt
 #   scripts/install-deps.sh --bluez-vm         the build's packages and what scripts/bluez-vm.sh
 #                                              runs: QEMU, Debian's kernel, busybox for its initramfs,
 #                                              bluez, btvirt (bluez-test-tools), dbus-daemon, busctl
@@ -18,13 +19,13 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
-packages=(libcbor-dev libssl-dev pkg-config libqrencode-dev libzbar-dev libpng-dev libjpeg-dev libbluetooth-dev)
+packages=(libcbor-dev libssl-dev pkg-config libqrencode-dev libzbar-dev libpng-dev libjpeg-dev libbluetooth-dev libpcsclite-dev)
 test_peers=false
 bluez_vm=false
 if [ "${1:-}" = "--test" ]; then
     test_peers=true
     shift
-    packages+=(dbus-daemon openssl python3 python3-pip python3-venv "$@")
+    packages+=(dbus-daemon openssl python3 python3-pip python3-venv pcscd vsmartcard-vpcd "$@")
 elif [ "${1:-}" = "--bluez-vm" ]; then
     bluez_vm=true
     packages+=(qemu-system-x86 linux-image-amd64 busybox-static bluez bluez-test-tools dbus-daemon systemd openssl procps
