@@ -24,11 +24,17 @@ public final class SimAdapter: BLEAdapter {
     /// `mdoc-sim/<uuid>` (after `MDOC_SIM_NAMESPACE`) when the scan starts and ends, and those
     /// announced in between.
     public func scan(for duration: Duration) async throws(BLEError) -> [BLEPeripheralSighting] {
+        try await scan(for: duration, listening: {})
+    }
+
+    /// ``scan(for:)``; `listening` is called once the scanner listens for announcements.
+    func scan(for duration: Duration, listening: @Sendable () -> Void) async throws(BLEError) -> [BLEPeripheralSighting] {
         let deadline = ContinuousClock.now + duration
         var found: [String: UUID] = [:]
         for (name, uuid) in SimLink.advertisedNames() { found[name] = uuid }
         let scanner = try SimScanner()
         defer { scanner.stop() }
+        listening()
         let prefix = SimLink.namespace + "mdoc-sim/"
         while let name = try? await scanner.nextAnnouncement(until: deadline, notFound: { "the scan ended" }) {
             if name.hasPrefix(prefix), let uuid = UUID(uuidString: String(name.dropFirst(prefix.count))) { found[name] = uuid }

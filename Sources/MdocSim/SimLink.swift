@@ -53,12 +53,16 @@ public enum SimLink: Sendable {
         try await connect(address: address(of: serviceUUID), timeout: timeout)
     }
 
-    static func connect(address: String, timeout: Duration) async throws(BLEError) -> SimBearer {
+    /// ``connect(serviceUUID:timeout:)`` to `address`; `listening` is called once the scanner
+    /// listens for announcements, when nobody advertised `address` at the first attempt.
+    static func connect(address: String, timeout: Duration,
+                        listening: @Sendable () -> Void = {}) async throws(BLEError) -> SimBearer {
         let deadline = ContinuousClock.now + timeout
         if let socket = try attempt(address) { return try await SimBearer.connected(socket: socket) }
         // Listening before the next attempt: an advertiser binding after it announces to us.
         let scanner = try SimScanner(lookingFor: address)
         defer { scanner.stop() }
+        listening()
         while true {
             if let socket = try attempt(address) { return try await SimBearer.connected(socket: socket) }
             var announced: String?

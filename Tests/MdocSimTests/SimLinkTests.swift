@@ -135,8 +135,11 @@ struct SimLinkTests {
     @Test("connect scans until the advertiser appears")
     func scanUntilAdvertised() async throws {
         let uuid = UUID()
-        let scanner = Task { try await SimLink.connect(serviceUUID: uuid, timeout: .seconds(10)) }
-        try await Task.sleep(for: .milliseconds(150))
+        let (listening, scannerListens) = AsyncStream<Void>.makeStream()
+        let scanner = Task {
+            try await SimLink.connect(address: SimLink.address(of: uuid), timeout: .seconds(10)) { scannerListens.yield() }
+        }
+        for await _ in listening { break }
         let advertiser = try SimLink.advertise(serviceUUID: uuid)
         let accepted = try await advertiser.accept(timeout: .seconds(10))
         let connected = try await scanner.value
@@ -152,8 +155,9 @@ struct SimLinkTests {
         let during = UUID()
         let first = try SimLink.advertise(serviceUUID: before)
         defer { first.stop() }
-        let scanning = Task { try await SimAdapter().scan(for: .seconds(2)) }
-        try await Task.sleep(for: .milliseconds(200))
+        let (listening, scannerListens) = AsyncStream<Void>.makeStream()
+        let scanning = Task { try await SimAdapter().scan(for: .seconds(2)) { scannerListens.yield() } }
+        for await _ in listening { break }
         let second = try SimLink.advertise(serviceUUID: during)
         second.stop()
         let found = Set(try await scanning.value.flatMap(\.serviceUUIDs))
