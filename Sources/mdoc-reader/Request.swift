@@ -230,7 +230,7 @@ struct Request: AsyncParsableCommand {
         await adapter.close()
         progress.finish()
         let ended = Date()
-        let (failure, outcomeText) = Self.failure(of: result)
+        let (failure, outcomeText) = Self.failure(of: ReaderVerdict(result))
         if let saveSession, let eReaderKey {
             let capture = SessionCapture(
                 role: .reader, program: "mdoc-reader \(ToolVersion.current)", transport: "\(transport)", mode: result.mode,
@@ -253,21 +253,24 @@ struct Request: AsyncParsableCommand {
         try VerificationExit.check(report)
     }
 
-    /// How the session ended, as the failure the program ends with (nil when a response came
-    /// and verified) and as the outcome's text for a capture; says the session's outcome on
-    /// standard error.
-    private static func failure(of result: ReaderSessionResult) -> (ProgramFailure?, String) {
-        switch result.end {
-        case .link(let error):
-            return (ProgramFailure(.sessionFailed, "\(error)"), "\(error)")
-        case .session(let outcome):
+    /// The verdict as the failure the program ends with (nil when the response verified) and
+    /// as the outcome's text for a capture; says how the session ended on standard error.
+    private static func failure(of verdict: ReaderVerdict) -> (ProgramFailure?, String) {
+        let end = verdict.details.end
+        if case .session(let outcome) = end {
             ProgramOutput.standardError.writeLine("mdoc-reader: \(outcome)")
-            if let report = result.report {
-                return (VerificationExit.failure(for: report), "\(outcome)")
-            }
-            let failure = ProgramFailure(
-                .sessionFailed, outcome.isNormalEnd ? "the session ended without a response: \(outcome)" : "\(outcome)")
-            return (failure, "\(outcome)")
+        }
+        switch verdict {
+        case .verified:
+            return (nil, "\(end)")
+        case .rejected(let report, _):
+            return (VerificationExit.failure(for: report), "\(end)")
+        case .refused(.noDocuments, let details):
+            return (details.report.flatMap(VerificationExit.failure(for:)), "\(end)")
+        case .refused(.sessionEnded(let outcome), _):
+            return (ProgramFailure(.sessionFailed, "the session ended without a response: \(outcome)"), "\(end)")
+        case .failed, .linkFailed:
+            return (ProgramFailure(.sessionFailed, "\(end)"), "\(end)")
         }
     }
 
