@@ -25,7 +25,7 @@ import NIOConcurrencyHelpers
 package final class ChildProcess: Sendable {
     /// Where the child's standard output or standard error goes.
     package enum Destination: Sendable {
-        /// A pipe whose read end this object keeps (``outputDescriptor``; standard output only).
+        /// A pipe whose read end this object keeps (``outputDescriptor``, ``errorDescriptor``).
         case pipe
         /// The file at this path, created or truncated.
         case file(String)
@@ -60,6 +60,8 @@ package final class ChildProcess: Sendable {
     package let processIdentifier: pid_t
     /// The read end of the child's standard output, when it goes to a ``Destination/pipe``.
     package let outputDescriptor: Int32?
+    /// The read end of the child's standard error, when it goes to a ``Destination/pipe``.
+    package let errorDescriptor: Int32?
     private let state: NIOLockedValueBox<State>
     private let ended = DispatchSemaphore(value: 0)
 
@@ -69,13 +71,17 @@ package final class ChildProcess: Sendable {
         executable: String, _ arguments: [String], environment: [String: String], directory: String,
         standardOutput: Destination, standardError: Destination
     ) throws {
-        if case .pipe = standardError { throw HelperProcessError("standard error cannot go to a pipe of ChildProcess") }
         var input: [Int32] = [-1, -1]
         guard mdoc_pipe_cloexec(&input) == 0 else { throw HelperProcessError("pipe2: \(String(cString: strerror(errno)))") }
         var output: [Int32] = [-1, -1]
+        var error: [Int32] = [-1, -1]
         if case .pipe = standardOutput, mdoc_pipe_cloexec(&output) != 0 {
             close(input[0])
             close(input[1])
+            throw HelperProcessError("pipe2: \(String(cString: strerror(errno)))")
+        }
+        if case .pipe = standardError, mdoc_pipe_cloexec(&error) != 0 {
+            for descriptor in input + output where descriptor >= 0 { close(descriptor) }
             throw HelperProcessError("pipe2: \(String(cString: strerror(errno)))")
         }
 
@@ -84,7 +90,7 @@ package final class ChildProcess: Sendable {
         defer { posix_spawn_file_actions_destroy(&actions) }
         posix_spawn_file_actions_adddup2(&actions, input[0], 0)
         Self.add(standardOutput, as: 1, pipe: output[1], to: &actions)
-        Self.add(standardError, as: 2, pipe: -1, to: &actions)
+        Self.add(standardError, as: 2, pipe: error[1], to: &actions)
         mdoc_spawn_file_actions_addchdir(&actions, directory)
         mdoc_spawn_file_actions_addclosefrom(&actions, 3)
 
@@ -109,13 +115,16 @@ package final class ChildProcess: Sendable {
         let result = posix_spawn(&pid, executable, &actions, &attributes, argv, envp)
         close(input[0])
         if output[1] >= 0 { close(output[1]) }
+        if error[1] >= 0 { close(error[1]) }
         guard result == 0 else {
             close(input[1])
             if output[0] >= 0 { close(output[0]) }
+            if error[0] >= 0 { close(error[0]) }
             throw HelperProcessError("cannot start \(executable): \(String(cString: strerror(result)))")
         }
         processIdentifier = pid
         outputDescriptor = output[0] >= 0 ? output[0] : nil
+        errorDescriptor = error[0] >= 0 ? error[0] : nil
         state = NIOLockedValueBox(State(termination: nil, input: input[1]))
         do throws(SystemCall.Errno) {
             try DetachedThread.start { [self] in awaitEnd() }
@@ -133,6 +142,7 @@ package final class ChildProcess: Sendable {
             if state.input >= 0 { close(state.input) }
         }
         if let outputDescriptor { close(outputDescriptor) }
+        if let errorDescriptor { close(errorDescriptor) }
     }
 
     /// Whether the child has not ended yet.

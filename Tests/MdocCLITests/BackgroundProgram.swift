@@ -1,19 +1,20 @@
 import Foundation
 import MdocPosix
 import MdocTestSupport
+import NIOConcurrencyHelpers
 
 /// One of the package's programs running beside the test, such as a holder waiting for a reader.
 ///
-/// Its output goes to files that the test reads while it runs; ``wait(timeout:)`` collects the
-/// result, and a program still running at the deadline is killed so no test leaves a process
-/// behind. Every wait is asynchronous and holds no thread of the cooperative pool.
+/// Its standard output and error are pipes, read as the program writes by threads of their own,
+/// which wake the test's waits; ``wait(timeout:)`` collects the result, and a program still
+/// running at the deadline is killed so no test leaves a process behind. Every wait is
+/// asynchronous and holds no thread of the cooperative pool.
 final class BackgroundProgram {
     /// How long a program may take to end after SIGTERM before it is killed.
     static let terminationGrace: TimeInterval = 10
 
     private let child: ChildProcess
-    private let outPath: String
-    private let errPath: String
+    private let output = ProgramStreams()
 
     convenience init(
         _ program: String, _ arguments: [String], environment: [String: String] = [:],
@@ -38,20 +39,36 @@ final class BackgroundProgram {
         executable: URL, _ arguments: [String], environment: [String: String] = [:],
         directory: String = ProgramRunner.repositoryRoot
     ) throws {
-        outPath = try ProgramRunner.temporaryFile([], suffix: ".out")
-        errPath = try ProgramRunner.temporaryFile([], suffix: ".err")
-        child = try ChildProcess(
+        let child = try ChildProcess(
             executable: executable.path, arguments,
             environment: ProcessInfo.processInfo.environment.merging(Self.neutralEnvironment) { _, new in new }
                 .merging(environment) { _, new in new },
-            directory: directory, standardOutput: .file(outPath), standardError: .file(errPath))
+            directory: directory, standardOutput: .pipe, standardError: .pipe)
+        self.child = child
+        // Each thread keeps the child, and so its descriptors, until its pipe ends.
+        let output = output
+        for (descriptor, stream) in [(child.outputDescriptor, ProgramStreams.Stream.output), (child.errorDescriptor, .error)] {
+            guard let descriptor else { continue }
+            try DetachedThread.start {
+                var buffer = [UInt8](repeating: 0, count: 65536)
+                while case .success(let count) = buffer.withUnsafeMutableBytes({ bytes in
+                    SystemCall.make { read(descriptor, bytes.baseAddress, bytes.count) }
+                }), count > 0 {
+                    output.append(buffer[..<count], to: stream)
+                }
+                output.close(stream)
+                withExtendedLifetime(child) {}
+            }
+        }
+        try DetachedThread.start {
+            _ = child.wait()
+            output.close(.program)
+        }
     }
 
     /// A program still running when the test lets go of it is stopped (``stop()``).
     deinit {
         stop()
-        try? FileManager.default.removeItem(atPath: outPath)
-        try? FileManager.default.removeItem(atPath: errPath)
     }
 
     /// The process identifier, to signal the program.
@@ -59,12 +76,12 @@ final class BackgroundProgram {
 
     /// What the program has written to standard output so far.
     var standardOutput: String {
-        String(decoding: FileManager.default.contents(atPath: outPath) ?? Data(), as: UTF8.self)
+        output.snapshot().standardOutput
     }
 
     /// What the program has written to standard error so far.
     var standardError: String {
-        String(decoding: FileManager.default.contents(atPath: errPath) ?? Data(), as: UTF8.self)
+        output.snapshot().standardError
     }
 
     /// Writes `bytes` to the program's standard input.
@@ -91,44 +108,57 @@ final class BackgroundProgram {
     /// The `number`th line (from 1) of standard output that starts with `prefix`, waiting for
     /// it up to `timeout` seconds; nil if the program ended or the time ran out first.
     func line(startingWith prefix: String, number: Int, timeout: TimeInterval = 30) async -> String? {
-        await outputWhen(timeout: timeout) { printedLine(startingWith: prefix, number: number) }
+        await outputWhen(timeout: timeout, printedLine(startingWith: prefix, number: number))
     }
 
     /// The `number`th line of standard output so far that starts with `prefix`, or nil.
-    private func printedLine(startingWith prefix: String, number: Int) -> String? {
-        let lines = standardOutput.split(separator: "\n").filter { $0.hasPrefix(prefix) }
-        return lines.count >= number ? String(lines[number - 1]) : nil
+    private func printedLine(startingWith prefix: String, number: Int) -> @Sendable (ProgramStreams.Snapshot) -> String? {
+        { snapshot in
+            let lines = snapshot.standardOutput.split(separator: "\n").filter { $0.hasPrefix(prefix) }
+            return lines.count >= number ? String(lines[number - 1]) : nil
+        }
     }
 
     /// Waits up to `timeout` seconds until standard output contains `text`; `false` if the
     /// program ended or the time ran out first.
     func waitForOutput(containing text: String, timeout: TimeInterval = 30) async -> Bool {
-        await outputWhen(timeout: timeout) { standardOutput.contains(text) ? true : nil } ?? false
+        await outputWhen(timeout: timeout) { $0.standardOutput.contains(text) ? true : nil } ?? false
     }
 
     /// Waits up to `timeout` seconds until standard error holds `text` `count` times; `false` if
     /// the program ended or the time ran out first.
     func waitForStandardError(containing text: String, count: Int = 1, timeout: TimeInterval = 30) async -> Bool {
-        await outputWhen(timeout: timeout) { standardError.components(separatedBy: text).count - 1 >= count ? true : nil } ?? false
+        await outputWhen(timeout: timeout) { $0.standardError.components(separatedBy: text).count - 1 >= count ? true : nil } ?? false
     }
 
-    /// What `found` finds in the output, looked for every ``pollInterval`` until the program ends
-    /// or `timeout` seconds pass. The output is files the program writes, so nothing announces
-    /// new output; the test's task sleeps between looks and holds no thread of the cooperative
-    /// pool, which the peers and timers of the tests running beside it need. A look is made
-    /// after the deadline too, so a test whose task waited for a thread past it still finds
-    /// what came.
-    private func outputWhen<Found>(timeout: TimeInterval, _ found: () -> Found?) async -> Found? {
-        let deadline = Date().addingTimeInterval(timeout)
-        while Date() < deadline, child.isRunning {
-            if let result = found() { return result }
-            try? await Task.sleep(for: Self.pollInterval)
+    /// What `found` finds in the output, looked for each time the program writes, until it
+    /// ended (its pipes closed and it was reaped) or `timeout` seconds pass: the bound is an
+    /// inactivity bound, and a look is made after it too.
+    private func outputWhen<Found: Sendable>(
+        timeout: TimeInterval, _ found: @escaping @Sendable (ProgramStreams.Snapshot) -> Found?
+    ) async -> Found? {
+        let output = output
+        let first = await withTaskGroup(of: Found?.self) { group in
+            group.addTask {
+                var snapshot = output.snapshot()
+                while !Task.isCancelled {
+                    if let result = found(snapshot) { return result }
+                    if snapshot.hasEnded { return nil }
+                    await output.change(after: snapshot.version)
+                    snapshot = output.snapshot()
+                }
+                return nil
+            }
+            group.addTask {
+                try? await Task.sleep(for: .seconds(timeout))
+                return nil
+            }
+            let first = await group.next() ?? nil
+            group.cancelAll()
+            return first
         }
-        return found()
+        return first ?? found(output.snapshot())
     }
-
-    /// How often waits look at the program's output and state.
-    static let pollInterval = Duration.milliseconds(20)
 
     /// Sends signal `number` (SIGINT for a person's Ctrl-C) when the program still runs,
     /// without waiting for it to end.
@@ -183,7 +213,84 @@ final class BackgroundProgram {
     /// How the program ended, waiting up to `timeout` seconds; nil while it still runs.
     @discardableResult
     private func exit(within timeout: TimeInterval) async -> ChildProcess.Termination? {
-        _ = await outputWhen(timeout: timeout) { () -> Void? in nil }
+        _ = await outputWhen(timeout: timeout) { $0.hasEnded ? true : nil }
         return child.termination
+    }
+}
+
+/// What a ``BackgroundProgram`` wrote so far, and the waits for more.
+private final class ProgramStreams: Sendable {
+    /// What ends: a pipe, or the program.
+    enum Stream: Sendable {
+        case output, error, program
+    }
+
+    /// The output at one moment.
+    struct Snapshot: Sendable {
+        let standardOutput: String
+        let standardError: String
+        /// Counts the changes so far.
+        let version: Int
+        /// Whether both pipes ended and the program was reaped.
+        let hasEnded: Bool
+    }
+
+    private struct State {
+        var output: [UInt8] = []
+        var error: [UInt8] = []
+        var ended: Set<Stream> = []
+        var version = 0
+        var waiters: [Int: CheckedContinuation<Void, Never>] = [:]
+        var nextWaiter = 0
+    }
+
+    private let state = NIOLockedValueBox(State())
+
+    func snapshot() -> Snapshot {
+        state.withLockedValue { state in
+            Snapshot(standardOutput: String(decoding: state.output, as: UTF8.self),
+                     standardError: String(decoding: state.error, as: UTF8.self), version: state.version,
+                     hasEnded: state.ended.count == 3)
+        }
+    }
+
+    func append(_ bytes: ArraySlice<UInt8>, to stream: Stream) {
+        changed { state in
+            if stream == .output { state.output += bytes } else { state.error += bytes }
+        }
+    }
+
+    func close(_ stream: Stream) {
+        changed { $0.ended.insert(stream) }
+    }
+
+    /// Returns once the output changed after `version`, or the waiting task is cancelled.
+    func change(after version: Int) async {
+        let id = state.withLockedValue { state in
+            defer { state.nextWaiter += 1 }
+            return state.nextWaiter
+        }
+        await withTaskCancellationHandler {
+            await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
+                let waits = state.withLockedValue { state in
+                    guard !Task.isCancelled, state.version == version else { return false }
+                    state.waiters[id] = continuation
+                    return true
+                }
+                if !waits { continuation.resume() }
+            }
+        } onCancel: {
+            state.withLockedValue { $0.waiters.removeValue(forKey: id) }?.resume()
+        }
+    }
+
+    private func changed(_ change: (inout State) -> Void) {
+        let woken = state.withLockedValue { state in
+            change(&state)
+            state.version += 1
+            defer { state.waiters = [:] }
+            return Array(state.waiters.values)
+        }
+        for waiter in woken { waiter.resume() }
     }
 }
