@@ -45,6 +45,13 @@ public enum DiscretionaryData {
         }
     }
 
+    /// The length of the value the header at the start of `bytes` declares, once `bytes` holds
+    /// the whole header; `nil` while it does not.
+    public static func declaredValueLength(_ bytes: [UInt8]) throws(NFCError) -> Int? {
+        guard let total = try declaredLength(bytes) else { return nil }
+        return total - (bytes[1] < 0x80 ? 2 : 2 + Int(bytes[1] - 0x80))
+    }
+
     /// The message in `bytes`, one data object `53` that fills them exactly. Lengths in a longer
     /// form than needed are read, as BER allows.
     public static func decode(_ bytes: [UInt8]) throws(NFCError) -> [UInt8] {
