@@ -81,7 +81,7 @@ public struct BluetoothLECarrier: Sendable, Hashable {
     /// The record 18013-5 8.2.2.1 describes for `options` sent by `sender`: the LE role of
     /// the modes supported (both: `03`), then the UUID when `options` has one and the device
     /// address for peripheral server mode when it has one. Throws
-    /// ``ErrorKind/invalidHandover`` when no mode is supported or the two modes have
+    /// `invalidHandover` when no mode is supported or the two modes have
     /// different UUIDs, which one record cannot carry.
     public init(options: BleOptions, sender: Sender) throws(NFCError) {
         let role: LERole
@@ -177,7 +177,7 @@ public struct BluetoothLECarrier: Sendable, Hashable {
     /// The record as the BLE retrieval options of 18013-5 8.2.1.1, read from the point of
     /// view of `sender`: the modes of the LE role, the first service UUID for each mode
     /// supported, and the address for peripheral server mode. Throws
-    /// ``ErrorKind/invalidHandover`` when the record has no valid LE role.
+    /// `invalidHandover` when the record has no valid LE role.
     public func options(sender: Sender) throws(NFCError) -> BleOptions {
         guard let role = leRole, role.rawValue <= LERole.centralPreferred.rawValue else {
             throw NFCError(.invalidHandover, "the BLE carrier record has no valid LE role")

@@ -39,7 +39,7 @@ extension NDEFMessage {
     }
 
     /// Reads an NDEF message, its errors told as ``NFCError``s of code
-    /// ``ErrorKind/invalidHandover`` with the NDEF error's reason and offset.
+    /// `invalidHandover` with the NDEF error's reason and offset.
     package static func parse(_ bytes: [UInt8], what: String) throws(NFCError) -> NDEFMessage {
         do {
             return try NDEFMessage(bytes: bytes)

@@ -35,7 +35,7 @@ public struct NDEFTagReader: Sendable {
 
     /// Runs NFC engagement: static handover when the tag holds a Handover Select message,
     /// negotiated handover with `handoverRequest` when it offers the Connection Handover
-    /// service. Throws ``ErrorKind/invalidHandover`` when the tag offers negotiated handover and
+    /// service. Throws `invalidHandover` when the tag offers negotiated handover and
     /// no request is given, or holds something else.
     public func engage(handoverRequest: HandoverRequestMessage?) async throws(NFCError) -> NFCEngagement {
         try await selectApplication()
@@ -75,7 +75,7 @@ public struct NDEFTagReader: Sendable {
     }
 
     /// Selects the NDEF application, again every select interval while the tag answers `6A82`
-    /// (a locked phone), until the select timeout has passed: then ``ErrorKind/timedOut``.
+    /// (a locked phone), until the select timeout has passed: then `timedOut`.
     public func selectApplication() async throws(NFCError) {
         try await selectApplication(clock: clock)
     }
@@ -129,7 +129,7 @@ public struct NDEFTagReader: Sendable {
     public func readNDEFMessage(_ container: CapabilityContainer) async throws(NFCError) -> [UInt8] {
         let header = try await readBinary(offset: 0, length: 2)
         let length = Int(header[0]) << 8 | Int(header[1])
-        guard 2 + length <= min(container.maximumNDEFFileSize, NDEFTagApplication.maximumNDEFFileSize + 1) else {
+        guard 2 + length <= container.maximumNDEFFileSize else {
             throw NFCError(.limitExceeded, "an NDEF message of \(length) bytes in a file of at most \(container.maximumNDEFFileSize)")
         }
         var message: [UInt8] = []

@@ -10,7 +10,7 @@ public protocol NFCCommandChannel: Sendable {
     /// (``CommandAPDU/maximumShortExpectedLength``) unless the reader handles extended APDUs.
     var maximumResponseDataLength: Int { get }
     /// Sends `command` and returns the card's response. Throws
-    /// ``ErrorKind/transmissionFailed`` or ``ErrorKind/connectionLost`` when the
+    /// `transmissionFailed` or `connectionLost` when the
     /// command could not be carried.
     func transmit(_ command: CommandAPDU) async throws(NFCError) -> ResponseAPDU
 }

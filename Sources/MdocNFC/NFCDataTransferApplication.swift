@@ -117,7 +117,8 @@ public actor NFCDataTransferApplication {
     }
 
     /// Ends the session with `error` (the field dropped, the card was reset, the reader selected
-    /// another application).
+    /// another application): the holder learns of it only when the session had delivered a
+    /// message, so a receive() waiting for the first message of a session goes on waiting.
     package func end(_ error: NFCError) {
         incoming = []
         inbox = nil
@@ -127,13 +128,14 @@ public actor NFCDataTransferApplication {
             pendingAnswer = nil
             pending.continuation.resume(returning: ResponseAPDU(statusWord: .noPreciseDiagnosis))
         }
+        guard delivered else { return }
+        delivered = false
         if let receiver {
             self.receiver = nil
             receiver.continuation.resume(returning: .failure(error))
-        } else if delivered {
+        } else {
             pendingEnd = error
         }
-        delivered = false
     }
 
     /// The response to `command`, sent while the application is selected: ENVELOPE or GET

@@ -194,18 +194,35 @@ struct NFCDataTransferTests {
             == DiscretionaryData.maximumLength)
     }
 
-    @Test("the field drops while the holder waits: receive() throws connectionLost, then waits for the next session")
+    @Test("a receive() waiting before the reader comes gets the first message; the field dropping before any message changes nothing")
+    func waitingBeforeTheReader() async throws {
+        let application = NFCDataTransferApplication()
+        let card = NFCCard(ndefApplication: nil, dataTransferApplication: application)
+        let holder = Self.holder(application, [([1, 2, 3], [4, 5])])
+        while await !application.isReceiving { await Task.yield() }
+        await card.fieldOff()
+        let reader = NFCDataTransferReader(channel: CardChannel(card: card), holderOptions: nil)
+        try await reader.select()
+        #expect(await application.isReceiving)
+        #expect(try await reader.exchange([1, 2, 3]) == [4, 5])
+        try await holder.value
+    }
+
+    @Test("the field drops while the holder waits for the next message: receive() throws connectionLost, then waits for the next session")
     func fieldOffWhileWaiting() async throws {
         let application = NFCDataTransferApplication()
         let card = NFCCard(ndefApplication: nil, dataTransferApplication: application)
+        let reader = NFCDataTransferReader(channel: CardChannel(card: card), holderOptions: nil)
+        let first = Self.holder(application, [([1], [2])])
+        try await reader.select()
+        #expect(try await reader.exchange([1]) == [2])
+        try await first.value
         let waiting = Task { await errorCode { try await application.receive() } }
-        _ = await card.respond(to: hex(Self.selectMdoc))
         while await !application.isReceiving { await Task.yield() }
         await card.fieldOff()
         #expect(await waiting.value == .connectionLost)
         // A new session: the next message comes through.
         let holder = Self.holder(application, [([1, 2, 3], [4, 5])])
-        let reader = NFCDataTransferReader(channel: CardChannel(card: card), holderOptions: nil)
         try await reader.select()
         #expect(try await reader.exchange([1, 2, 3]) == [4, 5])
         try await holder.value
