@@ -14,9 +14,6 @@ public struct NDEFTagReader: Sendable {
     public static let defaultSelectTimeout: Duration = .seconds(10)
     /// The pause between two SELECTs of the NDEF application, by default.
     public static let defaultSelectInterval: Duration = .milliseconds(250)
-    /// The most TNEP reads of an empty NDEF file (length 0) after a write before the reader
-    /// gives up, whatever the tag's N_wait says: the tag may be slow, not endless.
-    public static let maximumTNEPPolls = 16
 
     private let channel: any NFCCommandChannel
     private let clock: any Clock<Duration>
@@ -190,7 +187,8 @@ public struct NDEFTagReader: Sendable {
     /// service's waiting time while the file is empty, at most N_wait + 1 times.
     private func transact(_ message: [UInt8], _ container: CapabilityContainer, _ service: ServiceParameterRecord) async throws(NFCError) -> [UInt8] {
         try await writeNDEFMessage(message, container)
-        let polls = min(Int(service.maximumWaitingTimeExtensions) + 1, Self.maximumTNEPPolls)
+        // N_wait is at most 15 (ServiceParameterRecord), so at most 16 reads.
+        let polls = Int(service.maximumWaitingTimeExtensions) + 1
         for _ in 0..<polls {
             let answer = try await readNDEFMessage(container)
             if !answer.isEmpty { return answer }

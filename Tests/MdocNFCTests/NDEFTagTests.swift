@@ -190,6 +190,19 @@ struct NDEFTagTests {
         #expect(writes.count == updates(serviceSelect) + updates(request.bytes.count))
     }
 
+    @Test("the negotiated tag's NDEF file: a Handover Select that fills it, and one byte more", arguments: [0, 1])
+    func ndefFileLimit(_ over: Int) async throws {
+        let base = try Self.largeSelect(300).bytes.count - 300
+        let select = try Self.largeSelect(NDEFTagApplication.maximumNDEFFileSize - 2 - base + over)
+        #expect(select.bytes.count == NDEFTagApplication.maximumNDEFFileSize - 2 + over)
+        let application = NDEFTagApplication { _ in select }
+        let channel = CardChannel(card: NFCCard(ndefApplication: application, dataTransferApplication: nil))
+        let request = try HandoverRequestMessage(bytes: hex(Multipaz.handoverRequest))
+        let result = await errorCode { try await NDEFTagReader(channel: channel).engage(handoverRequest: request) }
+        #expect(result == (over == 0 ? nil : .unexpectedStatus))
+        #expect(await application.handover == (over == 0 ? select.handover(request: request) : nil))
+    }
+
     @Test("a locked phone answers 6A82: the reader selects again until it opens")
     func lockedPhone() async throws {
         let clock = ManualClock()
