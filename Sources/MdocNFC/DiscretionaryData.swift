@@ -25,7 +25,7 @@ public enum DiscretionaryData {
 
     /// The total length (header and value) the header at the start of `bytes` declares, once
     /// `bytes` holds the whole header; `nil` while it does not.
-    public static func declaredLength(_ bytes: [UInt8]) throws(NFCError) -> Int? {
+    package static func declaredLength(_ bytes: [UInt8]) throws(NFCError) -> Int? {
         guard let first = bytes.first else { return nil }
         guard first == tag else {
             throw NFCError(.malformed, "the message is not in a data object 53", offset: 0)
@@ -47,7 +47,7 @@ public enum DiscretionaryData {
 
     /// The length of the value the header at the start of `bytes` declares, once `bytes` holds
     /// the whole header; `nil` while it does not.
-    public static func declaredValueLength(_ bytes: [UInt8]) throws(NFCError) -> Int? {
+    package static func declaredValueLength(_ bytes: [UInt8]) throws(NFCError) -> Int? {
         guard let total = try declaredLength(bytes) else { return nil }
         return total - (bytes[1] < 0x80 ? 2 : 2 + Int(bytes[1] - 0x80))
     }
