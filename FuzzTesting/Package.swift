@@ -9,10 +9,11 @@ import PackageDescription
 /// main.swift hands that to libFuzzer (FuzzDriver).
 let fuzzTargets = [
     "FuzzCBOR", "FuzzEngagement", "FuzzSessionData", "FuzzHolderSession", "FuzzReaderSession", "FuzzDeviceRequest",
-    "FuzzDeviceResponse", "FuzzATT", "FuzzBLEReassembly", "FuzzHCI", "FuzzDBus", "FuzzCertificateChain",
+    "FuzzDeviceResponse", "FuzzATT", "FuzzBLEReassembly", "FuzzHCI", "FuzzDBus", "FuzzCertificateChain", "FuzzAPDU",
+    "FuzzNDEFHandover",
 ]
 
-let mdoc: [Target.Dependency] = ["MdocCBOR", "MdocCrypto", "MdocCOSE", "MdocModel", "MdocSession", "MdocBLE", "MdocLEHost", "MdocDBus"].map {
+let mdoc: [Target.Dependency] = ["MdocCBOR", "MdocCrypto", "MdocCOSE", "MdocModel", "MdocSession", "MdocBLE", "MdocLEHost", "MdocDBus", "MdocNFC"].map {
     .product(name: $0, package: "swift-mdoc")
 } + [.product(name: "NIOCore", package: "swift-nio"), .product(name: "NIOEmbedded", package: "swift-nio")]
 
