@@ -42,7 +42,7 @@ public struct ServiceParameterRecord: Sendable, Hashable {
         self.maximumNDEFMessageSize = maximumNDEFMessageSize
     }
 
-    /// Reads a `Tp` record's payload: version, service name length and name, communication
+    /// Reads a `Tp` record's payload: version, service name length and name (UTF-8), communication
     /// mode, WT, N_wait and the maximum NDEF message size, and nothing after.
     public init(payload: [UInt8]) throws(NFCError) {
         guard payload.count >= 2 else {
@@ -58,7 +58,10 @@ public struct ServiceParameterRecord: Sendable, Hashable {
         guard version >> 4 == 1 else {
             throw NFCError(.invalidHandover, "TNEP version \(version >> 4).\(version & 0x0F), this toolkit reads 1.x", offset: 0)
         }
-        serviceName = String(decoding: payload[2..<2 + nameLength], as: UTF8.self)
+        guard let name = String(validating: payload[2..<2 + nameLength], as: UTF8.self) else {
+            throw NFCError(.malformed, "the service name is not UTF-8", offset: 2)
+        }
+        serviceName = name
         var offset = 2 + nameLength
         communicationMode = payload[offset]
         minimumWaitingTime = payload[offset + 1]

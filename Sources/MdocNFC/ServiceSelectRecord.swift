@@ -16,7 +16,7 @@ public struct ServiceSelectRecord: Sendable, Hashable {
         self.serviceName = serviceName
     }
 
-    /// Reads a `Ts` record's payload: the name's length and the name, nothing after.
+    /// Reads a `Ts` record's payload: the name's length and the name in UTF-8, nothing after.
     public init(payload: [UInt8]) throws(NFCError) {
         guard let length = payload.first else {
             throw NFCError(.truncated, "the service select record is empty", offset: 0)
@@ -26,7 +26,10 @@ public struct ServiceSelectRecord: Sendable, Hashable {
                            "a service select record with a \(length)-byte name has \(1 + Int(length)) bytes, not \(payload.count)",
                            offset: 0)
         }
-        serviceName = String(decoding: payload.dropFirst(), as: UTF8.self)
+        guard let name = String(validating: payload.dropFirst(), as: UTF8.self) else {
+            throw NFCError(.malformed, "the service name is not UTF-8", offset: 1)
+        }
+        serviceName = name
     }
 
     /// The payload.

@@ -168,6 +168,13 @@ struct HandoverTests {
         #expect(errorCode { try TNEPStatusRecord(payload: [0, 0]) } == .trailingBytes)
     }
 
+    @Test("a service name that is not UTF-8 is refused: read as text it would not write back the same (FuzzNDEFHandover)")
+    func serviceNameNotUTF8() {
+        // FuzzTesting/Regressions/FuzzNDEFHandover/crash-036c227f…: a Tp payload whose name holds FF bytes.
+        #expect(errorCode { try ServiceParameterRecord(payload: hex("1013 75726e3a6e66633a73ffffffff6e646f766572 00000fffff")) } == .malformed)
+        #expect(errorCode { try ServiceSelectRecord(payload: hex("0275ff")) } == .malformed)
+    }
+
     @Test("hostile handover messages", arguments: [
         // Not NDEF.
         ("", NFCError.Code.invalidHandover),
