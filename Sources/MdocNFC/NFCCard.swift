@@ -3,7 +3,7 @@
 /// `D2760000850101`) or the mdoc application (``NFCDataTransferApplication``, AID
 /// `A0000002480400`), whichever the reader selected last (ISO/IEC 7816-4 11.2.2).
 ///
-/// ``respond(to:)-(_:[UInt8])`` is what a virtual-card connection calls: raw command bytes in,
+/// ``respond(to:)->[UInt8]`` is what a virtual-card connection calls: raw command bytes in,
 /// raw response bytes out, never throwing. Bytes that are not a command APDU get `6700`, a
 /// class it does not serve `6E00` (`6881` for a logical channel, `6882` for secure messaging),
 /// an unknown AID `6A82`, a command before any application was selected `6985`. Commands are
