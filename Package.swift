@@ -7,7 +7,8 @@
 // MdocDBus (bluetoothd's bus), MdocPosix (system calls, descriptor channels, child processes on
 // SwiftNIO's NIOPosix) -> MdocBLE (ATT, GATT and the 18013-5 BLE service: no I/O, NIOCore);
 // MdocPresentation (MdocReader, MdocHolder and their drivers) -> MdocBLE, MdocSession ->
-// MdocModel -> MdocCOSE -> MdocCrypto, MdocCBOR; the files and what the programs show:
+// MdocModel -> MdocCOSE -> MdocCrypto, MdocCBOR; MdocNFC (NFC engagement and retrieval, no I/O)
+// -> MdocModel; the files and what the programs show:
 // MdocCapture, MdocInspection, MdocQR, MdocStores -> MdocFiles -> MdocText; the programs ->
 // MdocCommandLine (argument parsing) -> MdocTerminal, MdocConsent (terminal I/O, package API);
 // mdoc-issuer -> MdocIssuance (making documents, 9.1.2), MdocIssuerData; MdocPCSC (PC/SC and a
@@ -50,6 +51,7 @@ let package = Package(
         .library(name: "MdocStores", targets: ["MdocStores"]),
         .library(name: "MdocRadios", targets: ["MdocRadios"]),
         .library(name: "MdocPCSC", targets: ["MdocPCSC"]),
+        .library(name: "MdocNFC", targets: ["MdocNFC"]),
         // The one import of an application: every library product above, re-exported.
         .library(name: "SwiftMdoc", targets: ["SwiftMdoc"]),
         .executable(name: "mdoc", targets: ["mdoc"]),
@@ -159,6 +161,14 @@ let package = Package(
         .target(
             name: "MdocIssuance",
             dependencies: ["MdocErrors", "MdocCBOR", "MdocCrypto", "MdocCOSE", "MdocModel", "MdocSession"],
+            swiftSettings: strictSettings
+        ),
+        // NFC engagement and NFC data retrieval as pure code (ISO/IEC 18013-5 8.2.2.1, 8.3.3.1.2):
+        // APDUs, the NFC Forum Type 4 Tag, Connection Handover and TNEP, both the reader's side
+        // over any command channel and the card's side, with no I/O.
+        .target(
+            name: "MdocNFC",
+            dependencies: ["MdocErrors", "MdocCBOR", "MdocModel"],
             swiftSettings: strictSettings
         ),
         // The BLE modules (docs/architecture.md section 4): the 18013-5 service and its GATT layer
@@ -313,7 +323,7 @@ let package = Package(
             dependencies: [
                 "MdocErrors", "MdocCBOR", "MdocCrypto", "MdocCOSE", "MdocModel", "MdocSession", "MdocBLE",
                 "MdocPresentation", "MdocRadios", "MdocText", "MdocFiles", "MdocInspection", "MdocCapture", "MdocQR",
-                "MdocStores",
+                "MdocStores", "MdocNFC",
             ],
             swiftSettings: strictSettings
         ),
@@ -453,6 +463,11 @@ let package = Package(
         .testTarget(
             name: "MdocModelTests",
             dependencies: ["MdocCBOR", "MdocCrypto", "MdocCOSE", "MdocModel", "MdocTestSupport"],
+            swiftSettings: strictSettings
+        ),
+        .testTarget(
+            name: "MdocNFCTests",
+            dependencies: ["MdocCBOR", "MdocModel", "MdocNFC", "MdocTestSupport"],
             swiftSettings: strictSettings
         ),
         .testTarget(

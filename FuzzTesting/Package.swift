@@ -9,10 +9,11 @@ import PackageDescription
 /// main.swift hands that to libFuzzer (FuzzDriver).
 let fuzzTargets = [
     "FuzzCBOR", "FuzzEngagement", "FuzzSessionData", "FuzzHolderSession", "FuzzReaderSession", "FuzzDeviceRequest",
-    "FuzzDeviceResponse", "FuzzATT", "FuzzBLEReassembly", "FuzzHCI", "FuzzDBus", "FuzzCertificateChain", "FuzzVPICC",
+    "FuzzDeviceResponse", "FuzzATT", "FuzzBLEReassembly", "FuzzHCI", "FuzzDBus", "FuzzCertificateChain", "FuzzVPICC", "FuzzAPDU",
+    "FuzzNDEFHandover",
 ]
 
-let mdoc: [Target.Dependency] = ["MdocCBOR", "MdocCrypto", "MdocCOSE", "MdocModel", "MdocSession", "MdocBLE", "MdocLEHost", "MdocDBus", "MdocPCSC"].map {
+let mdoc: [Target.Dependency] = ["MdocCBOR", "MdocCrypto", "MdocCOSE", "MdocModel", "MdocSession", "MdocBLE", "MdocLEHost", "MdocDBus", "MdocNFC", "MdocPCSC"].map {
     .product(name: $0, package: "swift-mdoc")
 } + [.product(name: "NIOCore", package: "swift-nio"), .product(name: "NIOEmbedded", package: "swift-nio")]
 

@@ -3,7 +3,8 @@
 
 Seeds come from the ISO/IEC 18013-5 Annex D vectors (Vectors/), from what the project generates
 (the demo credential and PKI in Certs/demo), and from the protocol sequences a peer sends (a GATT
-client's discovery over ATT, a controller's HCI events and ACL data, what bluetoothd sends over D-Bus, what vpcd sends a virtual card). Targets that take several
+client's discovery over ATT, a controller's HCI events and ACL data, what bluetoothd sends over D-Bus,
+the APDUs of NFC engagement and NFC data retrieval as another implementation's tests exchange them, what vpcd sends a virtual card). Targets that take several
 messages read them length-prefixed (two big-endian octets), as FuzzSupport's FuzzInput.parts does.
 Run from anywhere: python3 FuzzTesting/make-corpus.py
 """
@@ -206,6 +207,64 @@ def vpicc_stream():
     return [framed(message) for message in controls[:2] + commands + controls[2:]]
 
 
+# NFC engagement as Multipaz's tests exchange it (openwallet-foundation/multipaz,
+# MdocNfcEngagementHelperTest.kt): the records and messages, as facts.
+MULTIPAZ_DE = ("a20063312e30018201d818584ba4010220012158207104f7e2c2e95ca76482c0c963d454b7e5d053c5b59ce89d00ff7c7d7ab6ff7d"
+               "225820f442821292c2453ec67c75233ea56e1734c211ae26b259fdf232b5b3d82b1ba2")
+MULTIPAZ_STATIC_HS = bytes.fromhex(
+    "91021f487315910209616301013001046d646f6351020b616301036e666301046d646f631c1e580469736f2e6f72673a31383031333a6465"
+    "76696365656e676167656d656e746d646f63" + MULTIPAZ_DE + "1a2015016170706c69636174696f6e2f766e642e626c7565746f6f74"
+    "682e6c652e6f6f6230021c031107b66eef55ee782ea2514bb6a1c42ad5b35c110a0369736f2e6f72673a31383031333a6e66636e6663010301"
+    "ffff0402010000")
+MULTIPAZ_HR = bytes.fromhex(
+    "910215487215910204616301013000510206616301036e6663001c1e060a69736f2e6f72673a31383031333a726561646572656e6761676"
+    "56d656e746d646f63726561646572a10063312e301a2015016170706c69636174696f6e2f766e642e626c7565746f6f74682e6c652e6f6f62"
+    "30021c031107b66eef55ee782ea2514bb6a1c42ad5b35c110a0369736f2e6f72673a31383031333a6e66636e6663010301ffff0402010000")
+MULTIPAZ_TP = bytes.fromhex("d1021a5470101375726e3a6e66633a736e3a68616e646f76657200000fffff")
+MULTIPAZ_TS = bytes.fromhex("d1021454731375726e3a6e66633a736e3a68616e646f766572")
+MULTIPAZ_TE = bytes.fromhex("d10201546500")
+STATIC_CC = bytes.fromhex("000f207fff7fff0406e1047fff00ff")
+NEGOTIATED_CC = bytes.fromhex("000f207fff7fff0406e1047fff0000")
+OK = bytes.fromhex("9000")
+
+
+def apdu(cla, ins, p1, p2, data=b"", le=None):
+    """A command APDU, short or extended as ISO/IEC 7816-4 5.1 chooses."""
+    extended = len(data) > 255 or (le is not None and le > 256)
+    body = b""
+    if data:
+        body += (b"\x00" + struct.pack(">H", len(data)) if extended else bytes([len(data)])) + data
+    if le is not None:
+        if extended:
+            body += (b"" if data else b"\x00") + struct.pack(">H", le % 65536)
+        else:
+            body += bytes([le % 256])
+    return bytes([cla, ins, p1, p2]) + body
+
+
+def do53(message):
+    """A message in the data object 53 of 18013-5 8.3.3.1.2."""
+    n = len(message)
+    length = bytes([n]) if n < 0x80 else b"\x81" + bytes([n]) if n < 0x100 else b"\x82" + struct.pack(">H", n)
+    return b"\x53" + length + message
+
+
+def nfc_commands():
+    """What a reader sends a card: negotiated handover, then a data retrieval exchange in chunks."""
+    select_ndef = apdu(0, 0xA4, 4, 0, bytes.fromhex("d2760000850101"), 256)
+    ndef = [select_ndef, apdu(0, 0xA4, 0, 0x0C, b"\xe1\x03"), apdu(0, 0xB0, 0, 0, le=15), apdu(0, 0xA4, 0, 0x0C, b"\xe1\x04"),
+            apdu(0, 0xB0, 0, 0, le=2), apdu(0, 0xB0, 0, 2, le=31),
+            apdu(0, 0xD6, 0, 0, struct.pack(">H", len(MULTIPAZ_TS)) + MULTIPAZ_TS), apdu(0, 0xB0, 0, 0, le=2), apdu(0, 0xB0, 0, 2, le=6),
+            apdu(0, 0xD6, 0, 0, b"\x00\x00"), apdu(0, 0xD6, 0, 2, MULTIPAZ_HR), apdu(0, 0xD6, 0, 0, struct.pack(">H", len(MULTIPAZ_HR))),
+            apdu(0, 0xB0, 0, 0, le=2), apdu(0, 0xB0, 0, 2, le=200)]
+    request = do53(vector("session_establishment"))
+    chunks = [request[i:i + 255] for i in range(0, len(request), 255)]
+    transfer = [apdu(0, 0xA4, 4, 0, bytes.fromhex("a0000002480400"))]
+    transfer += [apdu(0x10, 0xC3, 0, 0, chunk) for chunk in chunks[:-1]] + [apdu(0, 0xC3, 0, 0, chunks[-1], 256)]
+    transfer += [apdu(0, 0xC0, 0, 0, le=256)] * 4
+    return ndef, transfer
+
+
 def main():
     vectors = sorted(name[:-4] for name in os.listdir(VECTORS) if name.endswith(".hex"))
     credential = open(os.path.join(ROOT, "Certs", "demo", "mdl.mdoc"), "rb").read()
@@ -254,6 +313,22 @@ def main():
         framed(vector("ds_cert")), framed(vector("ds_cert"), vector("iaca_cert")), framed(vector("reader_cert")),
         framed(vector("reader_cert"), vector("reader_root_cert")),
         framed(demo_certificates[0], demo_certificates[1]), framed(demo_certificates[2], demo_certificates[3]),
+    ])
+    ndef_commands, transfer_commands = nfc_commands()
+    static_answers = [OK, OK, STATIC_CC + OK, OK, struct.pack(">H", len(MULTIPAZ_STATIC_HS)) + OK, MULTIPAZ_STATIC_HS + OK]
+    negotiated_answers = [OK, OK, NEGOTIATED_CC + OK, OK, struct.pack(">H", len(MULTIPAZ_TP)) + OK, MULTIPAZ_TP + OK, OK,
+                          struct.pack(">H", len(MULTIPAZ_TE)) + OK, MULTIPAZ_TE + OK, OK, b"\x00\xba" + OK]
+    answer = do53(vector("session_data_response"))
+    transfer_answers = [OK, OK, answer[:256] + b"\x61\x00", answer[256:512] + b"\x61\x00", answer[512:] + OK]
+    counts["FuzzAPDU"] = write("FuzzAPDU", [
+        framed(*ndef_commands), framed(*transfer_commands), framed(*ndef_commands[:6], *transfer_commands),
+        framed(*static_answers), framed(*negotiated_answers), framed(*transfer_answers),
+        ndef_commands[0], transfer_commands[1], apdu(0, 0xC0, 0, 0, le=65536), answer[:40],
+    ])
+    counts["FuzzNDEFHandover"] = write("FuzzNDEFHandover", [
+        vector("nfc_handover_select"), vector("nfc_handover_request"), MULTIPAZ_STATIC_HS, MULTIPAZ_HR, MULTIPAZ_TP, MULTIPAZ_TS,
+        MULTIPAZ_TE, STATIC_CC, NEGOTIATED_CC, MULTIPAZ_TP[5:], bytes.fromhex("010301ffff0402010000"),
+        bytes.fromhex("021c031107b66eef55ee782ea2514bb6a1c42ad5b35c"), bytes.fromhex("01013001046d646f63"),
     ])
     for target, count in counts.items():
         print(f"{target}: {count} seeds")

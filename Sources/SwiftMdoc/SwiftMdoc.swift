@@ -9,6 +9,7 @@
 @_exported import MdocFiles
 @_exported import MdocInspection
 @_exported import MdocModel
+@_exported import MdocNFC
 @_exported import MdocPresentation
 @_exported import MdocQR
 @_exported import MdocRadios
