@@ -473,7 +473,7 @@ let package = Package(
         .testTarget(
             name: "MdocSessionTests",
             dependencies: [
-                "MdocCBOR", "MdocCrypto", "MdocCOSE", "MdocModel", "MdocSession", "MdocIssuance", "MdocPresentation",
+                "MdocCBOR", "MdocCrypto", "MdocCOSE", "MdocModel", "MdocSession", "MdocIssuance", "MdocNFC", "MdocPresentation",
                 "MdocTestSupport",
                 .product(name: "PropertyBased", package: "swift-property-based"),
             ],
@@ -486,7 +486,7 @@ let package = Package(
         ),
         .testTarget(
             name: "MdocConformanceTests",
-            dependencies: ["MdocCBOR", "MdocCrypto", "MdocCOSE", "MdocModel", "MdocSession", "MdocTestSupport"],
+            dependencies: ["MdocCBOR", "MdocCrypto", "MdocCOSE", "MdocModel", "MdocSession", "MdocNFC", "MdocTestSupport"],
             swiftSettings: strictSettings
         ),
         .testTarget(

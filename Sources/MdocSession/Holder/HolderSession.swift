@@ -88,6 +88,18 @@ public struct HolderSession: Sendable {
         self.state = .awaitingEstablishment(HolderAwaitingEstablishmentState(deviceEngagement: engagement, eDeviceKey: key))
     }
 
+    /// Records that the engagement happened over NFC (8.2.2.1): `handover` (the Handover Select
+    /// and, for negotiated handover, the Handover Request, as exchanged) goes into the
+    /// SessionTranscript instead of the QR handover's `null` (9.1.5.1). Only before the reader's
+    /// SessionEstablishment; throws `invalidState` after it.
+    public mutating func engaged(through handover: Handover) throws(SessionError) {
+        guard case .awaitingEstablishment(var awaiting) = state else {
+            throw SessionError(.invalidState, "the handover can only be set before the reader's SessionEstablishment")
+        }
+        awaiting.handover = handover
+        state = .awaitingEstablishment(awaiting)
+    }
+
     /// The `mdoc:` URI of the engagement, for the QR code (8.2.2.3).
     public var mdocURI: MdocURI {
         MdocURI(deviceEngagementBytes: deviceEngagement)

@@ -53,6 +53,8 @@ public struct ReaderSession: Sendable {
     ///
     /// - Parameters:
     ///   - engagement: DeviceEngagementBytes as scanned, kept byte for byte for the transcript.
+    ///   - handover: how the engagement happened (9.1.5.1): `.qr` for a scanned QR code, the
+    ///     NFC Handover Select (and Handover Request) as exchanged for an NFC engagement.
     ///   - request: what to ask of each document; at least one, none empty.
     ///   - readerAuthentication: the reader's signing key and certificate chain (reader
     ///     certificate first) to sign each DocRequest with, or `nil` for an anonymous request.
@@ -64,6 +66,7 @@ public struct ReaderSession: Sendable {
     ///   session, the request is empty, or the reader authentication key cannot sign.
     public init(
         engagement: EmbeddedCBOR<DeviceEngagement>,
+        handover: Handover = .qr,
         request: [DocRequestSpec],
         readerAuthentication: (key: PrivateKey, chain: [Certificate])? = nil,
         trustAnchors: [Certificate],
@@ -101,7 +104,7 @@ public struct ReaderSession: Sendable {
 
         let eReaderKeyBytes = EmbeddedCBOR(COSEKey(publicKey: readerKey.publicKey))
         let transcript = SessionTranscriptBinding(SessionTranscript(
-            deviceEngagementBytes: engagement, eReaderKeyBytes: eReaderKeyBytes, handover: .qr))
+            deviceEngagementBytes: engagement, eReaderKeyBytes: eReaderKeyBytes, handover: handover))
         let keys: SessionKeys
         do {
             keys = try SessionKeys(privateKey: readerKey, peerPublicKey: eDeviceKey, sessionTranscriptBytes: transcript.taggedBytes)

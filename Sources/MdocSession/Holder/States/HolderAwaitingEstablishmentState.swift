@@ -4,17 +4,19 @@ import MdocCrypto
 import MdocModel
 
 /// The mdoc showed its engagement and waits for the reader's SessionEstablishment (ISO/IEC
-/// 18013-5 9.1.1.4): it holds EDeviceKey and the DeviceEngagementBytes the transcript is built
-/// from.
+/// 18013-5 9.1.1.4): it holds EDeviceKey, and the DeviceEngagementBytes and Handover the
+/// transcript is built from.
 struct HolderAwaitingEstablishmentState: Sendable {
-    /// DeviceEngagementBytes, as shown in the QR code.
+    /// DeviceEngagementBytes, as shown in the QR code or the NFC Handover Select.
     let deviceEngagement: EmbeddedCBOR<DeviceEngagement>
     /// The ephemeral device key of this engagement.
     let eDeviceKey: PrivateKey
+    /// How the engagement happened (9.1.5.1): QR until an NFC engagement says otherwise.
+    var handover: Handover = .qr
 
     /// What SessionEstablishment gives the mdoc.
     struct Established: Sendable {
-        /// The session bound to `[DeviceEngagementBytes, EReaderKeyBytes, null]` (9.1.5.1).
+        /// The session bound to `[DeviceEngagementBytes, EReaderKeyBytes, Handover]` (9.1.5.1).
         var session: EstablishedSession
         /// The reader's ephemeral key, for DeviceMac (9.1.3.5).
         let eReaderKey: PublicKey
@@ -34,7 +36,7 @@ struct HolderAwaitingEstablishmentState: Sendable {
             throw SessionError(.messageDecodingFailed, "the first message is not SessionEstablishment: \(error)")
         }
         let transcript = SessionTranscriptBinding(SessionTranscript(
-            deviceEngagementBytes: deviceEngagement, eReaderKeyBytes: establishment.eReaderKey, handover: .qr))
+            deviceEngagementBytes: deviceEngagement, eReaderKeyBytes: establishment.eReaderKey, handover: handover))
         let eReaderKey: PublicKey
         let keys: SessionKeys
         do {
