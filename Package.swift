@@ -237,11 +237,12 @@ let package = Package(
             swiftSettings: strictSettings
         ),
         // PC/SC (pcsc-lite's client library) for a reader on the card side of NFC, and a virtual
-        // card for vsmartcard's vpcd driver: raw APDU bytes, no ISO/IEC 18013-5 in it.
+        // card for vsmartcard's vpcd driver, on raw APDU bytes; MdocNFC's command channel and
+        // card over them.
         .target(
             name: "MdocPCSC",
             dependencies: [
-                "MdocErrors", "CPCSC",
+                "MdocErrors", "MdocNFC", "CPCSC",
                 .product(name: "NIOConcurrencyHelpers", package: "swift-nio"),
                 .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "NIOPosix", package: "swift-nio"),
@@ -539,7 +540,7 @@ let package = Package(
         .testTarget(
             name: "MdocPCSCTests",
             dependencies: [
-                "MdocPCSC", "MdocTestSupport",
+                "MdocCBOR", "MdocModel", "MdocSession", "MdocPresentation", "MdocNFC", "MdocPCSC", "MdocTestSupport", "MdocTestPeers",
                 .product(name: "NIOConcurrencyHelpers", package: "swift-nio"),
                 .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "NIOEmbedded", package: "swift-nio"),
