@@ -12,7 +12,8 @@
 // MdocCapture, MdocInspection, MdocQR, MdocStores -> MdocFiles -> MdocText; the programs ->
 // MdocCommandLine (argument parsing) -> MdocTerminal, MdocConsent (terminal I/O, package API);
 // mdoc-issuer -> MdocIssuance (making documents, 9.1.2), MdocIssuerData; MdocPCSC (PC/SC and a
-// virtual card for vpcd, raw APDUs) -> MdocErrors, CPCSC.
+// virtual card for vpcd, raw APDUs) -> MdocNFC (NFC engagement and data retrieval as pure code),
+// CPCSC.
 // Every module that throws imports MdocErrors (MdocError, the one error type), which imports
 // nothing, and a module that declares its own error domain re-exports it (Exports.swift).
 // MdocBLE knows messages only as bytes and imports no other module of the toolkit but
@@ -82,12 +83,12 @@ let package = Package(
             pkgConfig: "libcrypto",
             providers: [.apt(["libssl-dev"])]
         ),
-        // libpcsclite's Cflags carry -pthread, which SwiftPM leaves out with a warning on every
-        // build ("prohibited flag(s): -pthread"): Swift code needs no -pthread.
-        .systemLibrary(
+        // pcsc-lite's client library (libpcsclite-dev): a C target whose headers reach
+        // /usr/include/PCSC, not a pkg-config system library, whose -pthread SwiftPM refuses
+        // with a warning on every build.
+        .target(
             name: "CPCSC",
-            pkgConfig: "libpcsclite",
-            providers: [.apt(["libpcsclite-dev"])]
+            linkerSettings: [.linkedLibrary("pcsclite")]
         ),
         .systemLibrary(
             name: "CQREncode",

@@ -1,5 +1,0 @@
-#ifndef MDOC_CPCSC_SHIM_H
-#define MDOC_CPCSC_SHIM_H
-#include <winscard.h>
-#include <reader.h>
-#endif
