@@ -68,6 +68,12 @@ public enum VirtualCard {
     static let quickAcknowledgement = ChannelOptions.Types.SocketOption(
         level: .tcp, name: NIOBSDSocket.Option(rawValue: TCP_QUICKACK))
 
+    /// Sets ``quickAcknowledgement`` on `channel`. It only saves time: on a connection vpcd has
+    /// closed meanwhile it fails, and the next read ends the run as vpcd's closing does.
+    private static func acknowledgeQuickly(_ channel: any Channel) async {
+        try? await channel.setOption(quickAcknowledgement, value: 1).get()
+    }
+
     /// Connects to vpcd at `address` as a card with the answer to reset `atr` (2 to 33 octets,
     /// ISO/IEC 7816-3 8.2.1) and answers what vpcd sends with `handler`, one message at a time,
     /// until vpcd closes the connection (the card is then out of the reader) or the task is
@@ -111,7 +117,7 @@ public enum VirtualCard {
                     case .reset: await handler.reset()
                     case .getATR:
                         try await outbound.write(VPICCFrame.encode(atr))
-                        try await channel.channel.setOption(quickAcknowledgement, value: 1).get()
+                        await acknowledgeQuickly(channel.channel)
                     case .command(let command):
                         let response = await handler.respond(to: command)
                         // A card cancelled while it answered leaves without the answer: to
@@ -123,7 +129,7 @@ public enum VirtualCard {
                                 "the handler answered a command with \(response.count) octets; a response has 2 to \(VPICCFrame.maximumPayloadLength)")
                         }
                         try await outbound.write(VPICCFrame.encode(response))
-                        try await channel.channel.setOption(quickAcknowledgement, value: 1).get()
+                        await acknowledgeQuickly(channel.channel)
                     }
                 }
             }
