@@ -108,8 +108,12 @@ struct SessionEndTests {
         })
         let radios = Air.sim.radios()
         async let presented = holder.run(over: radios.holder)
-        let reading = Task { try await demoReader(of: holder).run(over: radios.reader) }
+        let events = EventLog<ReaderEvent>()
+        let reading = Task { try await demoReader(of: holder, events: events).run(over: radios.reader) }
+        // The holder has the request and the reader's sending of it returned: it waits for
+        // the response.
         await asked.wait()
+        await readerWaitsForConsent(events)
         reading.cancel()
         let read = try await reading.value
         #expect(read.end == .session(.terminatedByReader), "\(read.end)")
