@@ -83,12 +83,13 @@ struct LinkFaultTests {
         let holder = try await Self.startHolder(link)
         let reader = try HostileReader(uri: holder.uri, link: link)
         try await reader.run(until: .started)
-        let started = ContinuousClock.now
         try await reader.sendRequest(fault)
         let result = await holder.result
         reader.close()
 
-        #expect(ContinuousClock.now - started < generousTimeouts.idle, "the holder waited for its bound")
+        // The fault's own failure, not a bound running out: how long the flood over the limit
+        // takes is the machine's (over 60 s under the sanitizers), and no bound of it is tested.
+        #expect(result.end != .link(LinkError(.timeout, "")), "the holder waited for its bound: \(result.end)")
         #expect(!result.end.isNormalEnd)
         #expect(result.end.description.contains(fault.holderFailure), "\(result.end)")
         withExtendedLifetime(link) {}
@@ -177,12 +178,12 @@ struct LinkFaultTests {
         let holder = try HostileHolder(link: link)
         let reader = try await Self.read(holder.uri, over: link)
         try await holder.run(until: .requestReceived)
-        let started = ContinuousClock.now
         try await holder.sendResponse(fault)
         let result = await reader.value
         holder.close()
 
-        #expect(ContinuousClock.now - started < generousTimeouts.idle, "the reader waited for its bound")
+        // The fault's own failure, not a bound running out (see the holder's test above).
+        #expect(result.end != .link(LinkError(.timeout, "")), "the reader waited for its bound: \(result.end)")
         #expect(!result.end.isNormalEnd)
         #expect(result.end.description.contains(fault.readerFailure), "\(result.end)")
         Self.expectNothingVerified(result)
