@@ -12,39 +12,31 @@ enum PCSCReaderFeatures {
     /// (6 octets each) and the TLV properties fit in it many times.
     static let maximumOutputLength = 1024
 
-    /// The control code the feature list `features` gives for the feature tagged `tag`: entries
-    /// of a tag octet, a length octet of 4, and the code in 4 big-endian octets (part 10 2.2).
-    /// Nil when the list does not have it, or is malformed before it.
+    /// The control code the feature list `features` gives for the feature tagged `tag`: its
+    /// value of 4 big-endian octets (part 10 2.2). Nil when the list does not have it, is
+    /// malformed before it, or gives another length.
     static func controlCode(of tag: UInt8, in features: [UInt8]) -> UInt? {
-        var index = 0
-        while index + 2 <= features.count {
-            let entryTag = features[index]
-            let length = Int(features[index + 1])
-            let valueStart = index + 2
-            guard length == 4, valueStart + length <= features.count else { return nil }
-            if entryTag == tag {
-                return features[valueStart..<valueStart + length].reduce(0) { $0 << 8 | UInt($1) }
-            }
-            index = valueStart + length
-        }
-        return nil
+        guard let code = value(of: tag, in: features), code.count == 4 else { return nil }
+        return code.reduce(0) { $0 << 8 | UInt($1) }
     }
 
-    /// The value of the property tagged `tag` in `properties`: entries of a tag octet, a length
-    /// octet, and the value in that many little-endian octets (part 10 2.6.14). Nil when absent,
-    /// malformed before it, or longer than 4 octets.
+    /// The value of the property tagged `tag` in `properties`, in up to 4 little-endian octets
+    /// (part 10 2.6.14). Nil when absent, malformed before it, or longer than 4 octets.
     static func property(_ tag: UInt8, in properties: [UInt8]) -> Int? {
+        guard let property = value(of: tag, in: properties), property.count <= 4 else { return nil }
+        return property.reversed().reduce(0) { $0 << 8 | Int($1) }
+    }
+
+    /// The value of the entry tagged `tag` in `list`, whose entries are a tag octet, a length
+    /// octet and that many octets (both the feature list and the TLV properties). Nil when
+    /// absent, or when an entry before it runs past the end.
+    private static func value(of tag: UInt8, in list: [UInt8]) -> ArraySlice<UInt8>? {
         var index = 0
-        while index + 2 <= properties.count {
-            let entryTag = properties[index]
-            let length = Int(properties[index + 1])
-            let valueStart = index + 2
-            guard valueStart + length <= properties.count else { return nil }
-            if entryTag == tag {
-                guard length <= 4 else { return nil }
-                return properties[valueStart..<valueStart + length].reversed().reduce(0) { $0 << 8 | Int($1) }
-            }
-            index = valueStart + length
+        while index + 2 <= list.count {
+            let (entryTag, length, start) = (list[index], Int(list[index + 1]), index + 2)
+            guard start + length <= list.count else { return nil }
+            if entryTag == tag { return list[start..<start + length] }
+            index = start + length
         }
         return nil
     }

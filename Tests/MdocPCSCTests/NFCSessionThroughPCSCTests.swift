@@ -29,8 +29,9 @@ extension PCSCDaemonTests {
         let answering: Task<SessionOutcome?, any Error>
 
         init() throws {
+            let credentials = [try DemoMaterial.mDL()]
             var session = try HolderSession(
-                credentials: [try DemoMaterial.mDL()], bleOptions: .offering(peripheralServerMode: true, centralClientMode: false))
+                credentials: credentials, bleOptions: .offering(peripheralServerMode: true, centralClientMode: false))
             let retrieval = NFCDataTransferApplication(
                 maximumCommandDataLength: NFCVirtualCardHandler.maximumCommandDataLength,
                 maximumResponseDataLength: NFCVirtualCardHandler.maximumResponseDataLength)
@@ -39,7 +40,6 @@ extension PCSCDaemonTests {
             try session.engaged(through: select.handover(request: nil))
             handoverSelect = select
             card = NFCCard(ndefApplication: NDEFTagApplication(staticHandover: select), dataTransferApplication: retrieval)
-            let credentials = [try DemoMaterial.mDL()]
             answering = Task {
                 while true {
                     var action = session.receive(try await retrieval.receive())
