@@ -226,6 +226,7 @@ with_slots_taken() {
 # survivor ends with status 8 well before its timeout.
 gone() {
     local victim=$1 name=$1-gone out=$logs/$1-gone consent=$work/consent-$1 fd holder_pid reader_pid survivor started status took registered
+    rm -f "$consent"
     mkfifo "$consent"
     # Without a timeout(1) in between, so that the signals reach the programs; their own
     # --timeout bounds them.
@@ -249,7 +250,12 @@ gone() {
     if [ "$victim" = reader ]; then
         kill -KILL "$reader_pid"
         wait "$reader_pid" 2>/dev/null
-        echo a >&"$fd"
+        # Consent only once bluetoothd has told the holder that the notifications stopped: given
+        # earlier, the response may leave before bluetoothd noticed, and a reader that goes after
+        # the response ends the session normally. The holder may already have ended (the reader
+        # left during consent), so the write may find no reader of the pipe.
+        wait_until $((program_timeout / 4)) grep -q 'notifications disabled by the client' "$out.holder.err"
+        (echo a >&"$fd") 2>/dev/null
         exec {fd}>&-
         survivor=holder
         wait "$holder_pid"
