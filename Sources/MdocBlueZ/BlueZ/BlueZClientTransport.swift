@@ -328,6 +328,9 @@ actor BlueZClientTransport: MdocTransport {
         let reply: [DBusValue]
         do {
             reply = try await connection.call(BlueZInterface.service, "/", BlueZInterface.objectManager, "GetManagedObjects")
+        } catch where error.name == DBusError.serviceUnknownName {
+            // Nobody owns org.bluez: bluetoothd left between the session's start and this call.
+            throw BLEError(.linkClosed, BlueZInterface.bluetoothdLeftReason)
         } catch {
             throw BLEError(.transportUnavailable, "asking bluetoothd for its objects failed: \(error)")
         }
