@@ -6,7 +6,7 @@
 // reader uses; MdocRadios (the bearers by name, withRadio) -> MdocSim, MdocLEHost, MdocBlueZ ->
 // MdocDBus (bluetoothd's bus), MdocPosix (system calls, descriptor channels, child processes on
 // SwiftNIO's NIOPosix) -> MdocBLE (ATT, GATT and the 18013-5 BLE service: no I/O, NIOCore);
-// MdocPresentation (MdocReader, MdocHolder and their drivers) -> MdocBLE, MdocSession ->
+// MdocPresentation (MdocReader, MdocHolder and their drivers) -> MdocBLE, MdocNFC, MdocSession ->
 // MdocModel -> MdocCOSE -> MdocCrypto, MdocCBOR; MdocNFC (NFC engagement and retrieval, no I/O)
 // -> MdocModel; the files and what the programs show:
 // MdocCapture, MdocInspection, MdocQR, MdocStores -> MdocFiles -> MdocText; the programs ->
@@ -255,7 +255,7 @@ let package = Package(
             dependencies: [
                 "MdocErrors",
                 .product(name: "NIOConcurrencyHelpers", package: "swift-nio"),
-                "MdocCBOR", "MdocCrypto", "MdocModel", "MdocSession", "MdocBLE",
+                "MdocCBOR", "MdocCrypto", "MdocModel", "MdocSession", "MdocBLE", "MdocNFC",
                 .product(name: "Logging", package: "swift-log"),
             ],
             swiftSettings: strictSettings
@@ -386,7 +386,8 @@ let package = Package(
             dependencies: [
                 .product(name: "NIOConcurrencyHelpers", package: "swift-nio"),
                 "MdocCBOR", "MdocCrypto", "MdocCOSE", "MdocModel", "MdocSession", "MdocBLE", "MdocPresentation", "MdocRadios",
-                "MdocText", "MdocFiles", "MdocCapture", "MdocQR", "MdocStores", "MdocTerminal", "MdocCommandLine",
+                "MdocText", "MdocFiles", "MdocCapture", "MdocQR", "MdocStores", "MdocTerminal", "MdocCommandLine", "MdocNFC",
+                "MdocPCSC",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ],
             swiftSettings: strictSettings
@@ -396,7 +397,7 @@ let package = Package(
             dependencies: [
                 "MdocErrors", "MdocCBOR", "MdocCrypto", "MdocCOSE", "MdocModel", "MdocSession", "MdocBLE", "MdocPresentation",
                 "MdocRadios", "MdocText", "MdocFiles", "MdocCapture", "MdocQR", "MdocStores", "MdocTerminal", "MdocConsent",
-                "MdocCommandLine",
+                "MdocCommandLine", "MdocNFC", "MdocPCSC",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "NIOConcurrencyHelpers", package: "swift-nio"),
@@ -574,7 +575,7 @@ let package = Package(
             name: "MdocPresentationTests",
             dependencies: [
                 "MdocCBOR", "MdocCrypto", "MdocModel", "MdocSession", "MdocIssuance", "MdocBLE", "MdocSim", "MdocLEHost",
-                "MdocPresentation", "MdocTestSupport", "MdocTestPeers",
+                "MdocPresentation", "MdocTestSupport", "MdocTestPeers", "MdocNFC",
                 .product(name: "NIOConcurrencyHelpers", package: "swift-nio"),
             ],
             swiftSettings: strictSettings
@@ -585,7 +586,7 @@ let package = Package(
                 "mdoc", "mdoc-reader", "mdoc-holder", "mdoc-issuer",
                 "MdocCBOR", "MdocCrypto", "MdocCOSE", "MdocModel", "MdocSession", "MdocIssuance", "MdocBLE", "MdocSim",
                 "MdocPosix", "MdocLEHost", "MdocPresentation", "MdocText", "MdocFiles", "MdocQR", "MdocStores",
-                "MdocTerminal", "MdocTestSupport", "MdocTestPeers",
+                "MdocTerminal", "MdocTestSupport", "MdocTestPeers", "MdocNFC", "MdocPCSC",
                 .product(name: "NIOCore", package: "swift-nio"),
             ],
             swiftSettings: strictSettings

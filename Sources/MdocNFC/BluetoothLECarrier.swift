@@ -72,6 +72,9 @@ public struct BluetoothLECarrier: Sendable, Hashable {
 
     /// The AD structures, in order.
     public var structures: [Structure]
+    /// The ID of the record, which an Alternative Carrier record refers to: each carrier record
+    /// of a message needs its own.
+    public var recordID = Self.defaultRecordID
 
     /// A record of `structures`.
     public init(structures: [Structure]) {
@@ -139,10 +142,10 @@ public struct BluetoothLECarrier: Sendable, Hashable {
         structures.flatMap { [UInt8($0.data.count + 1), $0.type] + $0.data }
     }
 
-    /// The record, with the ID ``defaultRecordID``.
+    /// The record, with the ID ``recordID``.
     public var record: NDEFRecord {
         NDEFRecord(typeNameFormat: .mediaType, type: Array(NDEFRecord.bluetoothLEOOBType.utf8),
-                   id: Array(Self.defaultRecordID.utf8), payload: payload)
+                   id: Array(recordID.utf8), payload: payload)
     }
 
     /// The LE role, when the record has exactly one one-byte LE Role structure.

@@ -14,7 +14,9 @@ public enum HandoverCarrier: Sendable, Hashable {
     /// The carrier of `record`: BLE and NFC records are read and must be well formed.
     public init(record: NDEFRecord) throws(NFCError) {
         if record.isType(.mediaType, NDEFRecord.bluetoothLEOOBType) {
-            self = .bluetoothLE(try BluetoothLECarrier(payload: record.payload))
+            var carrier = try BluetoothLECarrier(payload: record.payload)
+            carrier.recordID = String(decoding: record.id, as: UTF8.self)
+            self = .bluetoothLE(carrier)
         } else if record.isType(.external, NDEFRecord.readerNFCType) {
             self = .nfc(try NFCCarrier(payload: record.payload))
         } else {

@@ -21,4 +21,31 @@ public struct NFCEngagement: Sendable, Hashable {
 
     /// The DeviceEngagement bytes.
     public var deviceEngagement: [UInt8] { handoverSelect.deviceEngagement }
+
+    /// The BLE retrieval options of the Handover Select's BLE carrier records (8.2.2.1), one
+    /// record per mode or one for both: each mode with the service UUID of the first record
+    /// offering it, the address of the first that has one. `nil` without a BLE record; throws
+    /// `invalidHandover` for a BLE record without a valid LE role.
+    public func bleOptions() throws(NFCError) -> BleOptions? {
+        var merged: BleOptions?
+        for carrier in handoverSelect.carriers {
+            guard case .bluetoothLE(let record) = carrier else { continue }
+            let options = try record.options(sender: .mdoc)
+            guard var result = merged else {
+                merged = options
+                continue
+            }
+            if options.peripheralServerModeSupported, !result.peripheralServerModeSupported {
+                result.peripheralServerModeSupported = true
+                result.peripheralServerModeUUID = options.peripheralServerModeUUID
+            }
+            if options.centralClientModeSupported, !result.centralClientModeSupported {
+                result.centralClientModeSupported = true
+                result.centralClientModeUUID = options.centralClientModeUUID
+            }
+            result.mdocBLEDeviceAddress = result.mdocBLEDeviceAddress ?? options.mdocBLEDeviceAddress
+            merged = result
+        }
+        return merged
+    }
 }

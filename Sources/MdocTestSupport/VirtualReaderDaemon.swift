@@ -13,7 +13,8 @@ import MdocPosix
 /// for the empty directory /run/pcscd, made when missing. The client library finds it through
 /// `PCSCLITE_CSOCK_NAME`, which it reads once per process: every daemon of a test process has
 /// the same socket path, so tests that start one must run one after the other
-/// (`.serialized`).
+/// (`.serialized`). A daemon for the programs a test starts instead has a socket of its own
+/// (``init(forChildProcesses:)``), which they are given in their environment.
 package final class VirtualReaderDaemon: Sendable {
     /// The name pcscd gives vpcd's first reader ("FRIENDLYNAME" of the configuration, then
     /// " 00 00").
@@ -39,18 +40,28 @@ package final class VirtualReaderDaemon: Sendable {
 
     /// The address the virtual card connects to: vpcd's first reader.
     package let address: VirtualCard.Address
+    /// The daemon's socket, for `PCSCLITE_CSOCK_NAME`.
+    package let socketPath: String
     /// The file pcscd's output goes to, until ``stop()``.
     package let logPath: String
     /// The reader.conf.d directory naming vpcd.
     private let configuration: String
+    /// The socket's directory of a daemon for child processes, removed with it.
+    private let ownRunDirectory: String?
     private let process: ChildProcess
 
     /// Starts pcscd and waits until it has the virtual reader. Throws when it cannot start (not
     /// installed: `apt-get install pcscd vsmartcard-vpcd`; not root) or does not show the reader
-    /// within ``startBound``.
-    package init() async throws {
+    /// within ``startBound``. With `forChildProcesses`, the daemon has a socket of its own
+    /// (``socketPath``) that this process's PC/SC calls do not reach, and is ready once it says
+    /// so; such daemons run side by side.
+    package init(forChildProcesses: Bool = false) async throws {
         let directory = Self.directory
         let port = try Self.freePortPair()
+        let runDirectory = forChildProcesses ? "\(directory)/run-\(port)" : Self.runDirectory
+        mkdir(runDirectory, 0o755)
+        ownRunDirectory = forChildProcesses ? runDirectory : nil
+        socketPath = runDirectory + "/pcscd.comm"
         configuration = "\(directory)/reader.conf.d-\(port)"
         mkdir(configuration, 0o755)
         let readerConf = """
@@ -64,12 +75,12 @@ package final class VirtualReaderDaemon: Sendable {
         logPath = "\(directory)/pcscd-\(port).log"
         let script = "mkdir -p /run/pcscd && mount --bind \"$0\" /run/pcscd && exec pcscd --foreground --apdu --info --config \"$1\""
         process = try ChildProcess(
-            executable: "/usr/bin/unshare", ["--mount", "/bin/sh", "-c", script, Self.runDirectory, configuration],
+            executable: "/usr/bin/unshare", ["--mount", "/bin/sh", "-c", script, runDirectory, configuration],
             environment: ["PATH": "/usr/sbin:/usr/bin:/sbin:/bin"], directory: directory,
             standardOutput: .file(logPath), standardError: .file(logPath + ".err"))
         address = VirtualCard.Address(host: "127.0.0.1", port: port)
         do {
-            try await waitUntilReady()
+            try await waitUntilReady(inProcess: !forChildProcesses)
         } catch {
             stop()
             throw error
@@ -94,6 +105,7 @@ package final class VirtualReaderDaemon: Sendable {
         try? FileManager.default.removeItem(atPath: configuration)
         try? FileManager.default.removeItem(atPath: logPath)
         try? FileManager.default.removeItem(atPath: logPath + ".err")
+        if let ownRunDirectory { try? FileManager.default.removeItem(atPath: ownRunDirectory) }
     }
 
     /// What pcscd printed.
@@ -101,13 +113,24 @@ package final class VirtualReaderDaemon: Sendable {
         (try? String(contentsOfFile: logPath, encoding: .utf8)) ?? ""
     }
 
-    /// Waits for pcscd's socket, then for its virtual reader.
-    private func waitUntilReady() async throws {
+    /// What pcscd logs once it has loaded its readers and listens.
+    static let readyMessage = "daemon ready"
+
+    /// Waits for pcscd's socket, then for its virtual reader: seen through this process's PC/SC
+    /// calls when `inProcess`, else in pcscd's log. pcscd tells nobody when it is ready, so the
+    /// wait looks again every 20 ms.
+    private func waitUntilReady(inProcess: Bool) async throws {
         let deadline = ContinuousClock.now + Self.startBound
         while true {
             guard process.isRunning else {
                 let errors = (try? String(contentsOfFile: logPath + ".err", encoding: .utf8)) ?? ""
                 throw HelperProcessError("pcscd ended at its start: \(errors)\(log)")
+            }
+            guard inProcess else {
+                if log.contains(Self.readyMessage) { return }
+                guard ContinuousClock.now < deadline else { throw HelperProcessError("pcscd did not become ready: \(log)") }
+                try await Task.sleep(for: .milliseconds(20))
+                continue
             }
             switch await Self.virtualReader(before: deadline) {
             case .success: return

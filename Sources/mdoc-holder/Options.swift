@@ -1,5 +1,6 @@
 import ArgumentParser
 import MdocModel
+import MdocPresentation
 import MdocSession
 
 /// `--ble-mode`: which ISO/IEC 18013-5 BLE modes the holder offers (8.3.3.1.1).
@@ -17,3 +18,5 @@ enum BLEModeChoice: String, ExpressibleByArgument, CaseIterable {
     }
 }
 
+
+extension NFCHandoverMode: ExpressibleByArgument {}

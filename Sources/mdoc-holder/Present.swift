@@ -8,6 +8,7 @@ import MdocConsent
 import MdocCrypto
 import MdocFiles
 import MdocModel
+import MdocNFC
 import MdocPresentation
 import MdocQR
 import MdocRadios
@@ -56,6 +57,14 @@ struct Present: AsyncParsableCommand {
             gone (the controller or bluetoothd's bus connection ended) the holder ends with \
             status 8.
 
+            --nfc vpcd[:HOST:PORT] also offers the engagement by NFC (8.2.2.1): the holder \
+            becomes a card in the reader of vsmartcard's vpcd (localhost:35963 by default), \
+            which pcscd shows as "Virtual PCD 00 00"; a reader through PC/SC taps it \
+            (`mdoc-reader request --engagement nfc`) and the session goes on over the BLE \
+            transport, with the handover in its SessionTranscript. --handover chooses static \
+            handover (a Handover Select to read, the default) or negotiated handover (TNEP: the \
+            reader writes a Handover Request). See docs/nfc.md.
+
             The QR code is drawn for a terminal with light text on a dark background; \
             --qr-style dark-on-light draws it for a light theme. When the terminal is too \
             narrow for it, it is not drawn (the URI is printed as always); --qr-compact draws \
@@ -97,6 +106,14 @@ struct Present: AsyncParsableCommand {
     @Option(name: .customLong("ble-mode"),
             help: "Which 18013-5 BLE modes to offer: peripheral (we are the GATT server), central (the reader is), or both.")
     var bleMode: BLEModeChoice = .both
+
+    @Option(name: .customLong("nfc"),
+            help: ArgumentHelp("Also offer the engagement by NFC, as a card in the reader of vsmartcard's vpcd (default localhost:35963).",
+                               valueName: "vpcd[:host:port]"))
+    var nfc: VirtualCardOffer?
+
+    @Option(help: "How the NFC card offers the engagement: static (a Handover Select to read) or negotiated (TNEP).")
+    var handover: NFCHandoverMode = .staticHandover
 
     @Option(name: .customLong("trust-readers"), parsing: .upToNextOption,
             help: ArgumentHelp(
@@ -265,7 +282,7 @@ struct Present: AsyncParsableCommand {
         credentials: [Credential], anchors: [Certificate], consent: ConsentSource.Kind, adapter: any MdocRadio, transport: TransportSpec
     ) async throws(ProgramFailure) {
         let seconds = Duration.milliseconds(Int64(timeout * 1000))
-        let driver: HolderDriver
+        var driver: HolderDriver
         // Made here, on the curve HolderSession uses, so that a capture can keep it.
         let eDeviceKey: PrivateKey?
         do {
@@ -286,7 +303,14 @@ struct Present: AsyncParsableCommand {
         try showEngagement(driver.mdocURI.description)
 
         let started = Date()
-        let result = await driver.run(over: adapter)
+        let result: HolderSessionResult
+        if let nfc {
+            let tag = driver.tag(handover)
+            let session = driver
+            result = try await nfc.offering(tag, handover) { await session.run(over: adapter) }
+        } else {
+            result = await driver.run(over: adapter)
+        }
         if let saveSession, let eDeviceKey {
             try capture(result, of: driver, key: eDeviceKey, started: started, transport: transport, into: saveSession)
         }

@@ -7,6 +7,7 @@ import MdocCommandLine
 import MdocCrypto
 import MdocFiles
 import MdocModel
+import MdocNFC
 import MdocPresentation
 import MdocQR
 import MdocSession
@@ -31,6 +32,16 @@ struct Request: AsyncParsableCommand {
             are given, 9.1.4), decrypts the response and verifies it like `verify`, bound to \
             this session's transcript. Progress goes to standard error, the result to standard \
             output.
+
+            --engagement nfc engages by NFC tap instead (8.2.2.1): through PC/SC (pcscd), it \
+            waits within --timeout for an mdoc on the reader named after the colon \
+            (--engagement 'nfc:ACS ACR1252 1S CL Reader PICC 00 00'), else on the first reader \
+            one comes to; reads its Handover Select (static handover) or, when it offers \
+            negotiated handover, writes a Handover Request and reads the Handover Select back; \
+            then connects over BLE to the service the handover names. The handover goes into \
+            the SessionTranscript byte for byte (9.1.5.1). Engagement APDUs are short unless \
+            the reader reports that it carries extended ones; --short-apdus keeps them short. \
+            See docs/nfc.md.
 
             Elements: --elements names them (in the name space of each --doctype); otherwise \
             --preset chooses them: age-over-18, driving (the default) or full (every element \
@@ -59,6 +70,7 @@ struct Request: AsyncParsableCommand {
                 --reader-key Certs/demo/reader-key.pem
               mdoc-reader request 'mdoc:owBjMS4w...' --trust Certs/demo/iaca.pem \\
                 --transport hci:tcp:127.0.0.1:9002 --btsnoop reader.btsnoop
+              mdoc-reader request --engagement nfc --trust Certs/demo/iaca.pem
 
             Exit codes: 0 verified; 2 malformed engagement or response; 3 issuer data \
             authentication failed; 4 device authentication failed; 6 no documents returned \
@@ -76,6 +88,13 @@ struct Request: AsyncParsableCommand {
     @Option(name: .customLong("qr-image"), help: "A PNG or JPEG image of the engagement QR code.",
             completion: .file(extensions: ["png", "jpg", "jpeg"]))
     var qrImage: String?
+
+    @Option(name: .customLong("engagement"),
+            help: "nfc or nfc:READER: engage by NFC tap through PC/SC (on READER, else the first reader a card comes to), then continue over BLE.")
+    var tap: NFCTap?
+
+    @Flag(name: .customLong("short-apdus"), help: "Use short APDUs only over NFC, even where the reader carries extended ones.")
+    var shortAPDUs = false
 
     @Option(name: .customLong("doctype"), parsing: .singleValue,
             help: "A document type to request; repeat for several. 'mdl', 'pid' and 'av' are short for the mDL, the EU PID and the EU age verification attestation.")
@@ -137,8 +156,8 @@ struct Request: AsyncParsableCommand {
     var saveSession: String?
 
     func validate() throws {
-        guard (engagement == nil) != (qrImage == nil) else {
-            throw ValidationError("give the engagement as an mdoc: URI or with --qr-image, not both and not neither")
+        guard [engagement != nil, qrImage != nil, tap != nil].filter({ $0 }).count == 1 else {
+            throw ValidationError("give the engagement as an mdoc: URI, with --qr-image or with --engagement nfc: one of them")
         }
         guard (readerCert == nil) == (readerKey == nil) else {
             throw ValidationError("--reader-cert and --reader-key go together")
@@ -168,13 +187,13 @@ struct Request: AsyncParsableCommand {
         }
     }
 
-    /// The session with the mdoc of the engagement, and the ephemeral key a capture keeps.
-    /// Everything of our own is checked first, so that a mistake there is not blamed on the
-    /// engagement and nothing is lost after a session: the request, reader authentication,
-    /// trust, the output files.
+    /// The session with the mdoc of the engagement, the BLE options to find it with, and the
+    /// ephemeral key a capture keeps. Everything of our own is checked first, so that a mistake
+    /// there is not blamed on the engagement and nothing is lost after a session: the request,
+    /// reader authentication, trust, the output files.
     private func makeSession(
-        policy: DocumentSignerPolicy
-    ) throws(ProgramFailure) -> (session: ReaderSession, uri: MdocURI, eReaderKey: PrivateKey?) {
+        policy: DocumentSignerPolicy, within bound: Duration
+    ) async throws(ProgramFailure) -> (session: ReaderSession, bleOptions: BleOptions?, eReaderKey: PrivateKey?) {
         let specs: [DocRequestSpec]
         do {
             specs = try requestBuilder.specs()
@@ -189,33 +208,53 @@ struct Request: AsyncParsableCommand {
         if let saveSession {
             try SessionCapture.checkWritable(directory: saveSession, option: "--save-session")
         }
-        let uri = try engagementURI()
-        let eReaderKey = try saveSession == nil ? nil : ephemeralKey(for: uri)
+        let (deviceEngagement, handover, bleOptions) = try await engagementSource(within: bound)
+        let eReaderKey = try saveSession == nil ? nil : ephemeralKey(for: deviceEngagement)
         let session: ReaderSession
         do {
             // Whole seconds, the precision of the report's time, so that a replay of a capture
             // at the report's time verifies at the same instant.
             session = try ReaderSession(
-                uri: uri, request: specs, readerAuthentication: authentication,
+                engagement: deviceEngagement, handover: handover, request: specs, readerAuthentication: authentication,
                 trustAnchors: anchors, documentSignerPolicy: policy, eReaderKey: eReaderKey,
                 now: { Date(timeIntervalSince1970: Date().timeIntervalSince1970.rounded(.down)) })
         } catch {
             throw ProgramFailure(.malformedInput, "cannot start a session with this engagement: \(error)")
         }
-        guard uri.deviceEngagementBytes.value.bleOptions != nil else {
+        guard bleOptions != nil else {
             throw ProgramFailure(.malformedInput, "the engagement offers no BLE retrieval method")
         }
-        return (session, uri, eReaderKey)
+        return (session, bleOptions, eReaderKey)
+    }
+
+    /// The DeviceEngagement, the handover of the SessionTranscript and the BLE options: of the
+    /// mdoc: URI or QR code (9.1.5.1: handover `null`), or of an NFC tap within `bound` (the
+    /// Handover Select, and Request for negotiated handover; the options of its carriers).
+    private func engagementSource(
+        within bound: Duration
+    ) async throws(ProgramFailure) -> (EmbeddedCBOR<DeviceEngagement>, Handover, BleOptions?) {
+        guard let tap else {
+            let uri = try engagementURI()
+            return (uri.deviceEngagementBytes, .qr, uri.deviceEngagementBytes.value.bleOptions)
+        }
+        let request = MdocPresentation.MdocReader.handoverRequest(modes: bleMode.map { [$0] } ?? MdocBLEMode.allCases)
+        let engagement = try await tap.engage(handoverRequest: request, within: bound, shortAPDUs: shortAPDUs)
+        do {
+            let deviceEngagement = try EmbeddedCBOR<DeviceEngagement>(bytes: engagement.deviceEngagement)
+            return (deviceEngagement, engagement.handover, try engagement.bleOptions() ?? deviceEngagement.value.bleOptions)
+        } catch {
+            throw ProgramFailure(.malformedInput, "the Handover Select: \(error)")
+        }
     }
 
     /// Runs the session over the radio, keeps its capture when asked, and shows the report.
     private func request(policy: DocumentSignerPolicy) async throws(ProgramFailure) {
-        let (session, uri, eReaderKey) = try makeSession(policy: policy)
+        let seconds = Duration.milliseconds(Int64(timeout * 1000))
+        let (session, bleOptions, eReaderKey) = try await makeSession(policy: policy, within: seconds)
         let transport = await live.resolvedTransport()
         let progress = ReaderProgress(transport: transport)
-        let seconds = Duration.milliseconds(Int64(timeout * 1000))
         let driver = ReaderDriver(
-            session: session,
+            session: session, bleOptions: bleOptions,
             timeouts: SessionTimeouts(connection: seconds, idle: seconds, response: .milliseconds(Int64(consentTimeout * 1000))),
             termination: termination, events: progress.show)
         let mode: MdocBLEMode
@@ -234,8 +273,8 @@ struct Request: AsyncParsableCommand {
         if let saveSession, let eReaderKey {
             let capture = SessionCapture(
                 role: .reader, program: "mdoc-reader \(ToolVersion.current)", transport: "\(transport)", mode: result.mode,
-                mtu: result.mtu, started: started, ended: ended, deviceEngagement: Array(uri.deviceEngagementBytes.bytes),
-                engagementURI: "\(uri)", sessionTranscriptBytes: session.sessionTranscript.taggedBytes, ephemeralKey: eReaderKey,
+                mtu: result.mtu, started: started, ended: ended, deviceEngagement: Array(session.deviceEngagement.bytes),
+                engagementURI: "\(MdocURI(deviceEngagementBytes: session.deviceEngagement))", sessionTranscriptBytes: session.sessionTranscript.taggedBytes, ephemeralKey: eReaderKey,
                 messages: result.messages, outcome: outcomeText, exitStatus: failure?.status.rawValue ?? 0,
                 verificationTime: result.report?.time, report: result.report.map(ReportRenderer.json))
             try capture.save(in: saveSession)
@@ -276,9 +315,9 @@ struct Request: AsyncParsableCommand {
 
     /// A new EReaderKey on the curve of the engagement's EDeviceKey (ISO/IEC 18013-5 9.1.1.4),
     /// made here so that a capture can keep it.
-    private func ephemeralKey(for uri: MdocURI) throws(ProgramFailure) -> PrivateKey {
+    private func ephemeralKey(for engagement: EmbeddedCBOR<DeviceEngagement>) throws(ProgramFailure) -> PrivateKey {
         do {
-            let curve = try uri.deviceEngagementBytes.value.security.eDeviceKeyBytes.value.publicKey().curve
+            let curve = try engagement.value.security.eDeviceKeyBytes.value.publicKey().curve
             return try PrivateKey(generating: curve)
         } catch {
             throw ProgramFailure(.malformedInput, "cannot start a session with this engagement: \(error)")

@@ -33,6 +33,10 @@ package struct HolderDriver: Sendable {
     /// is delivered, instead of waiting for the reader's next request or end.
     package var endsAfterResponse: Bool
 
+    /// How the engagement reached the reader, asked once a reader has started a session: an
+    /// NFC handover for the SessionTranscript, or `nil` for the QR code's (9.1.5.1).
+    package var handover: @Sendable () async -> Handover? = { nil }
+
     private let session: HolderSession
     private let trust: any ReaderTrustDelegate
     private let consent: any HolderConsentDelegate
@@ -115,6 +119,11 @@ package struct HolderDriver: Sendable {
     /// transport is closed when this returns.
     package func run(on transport: any MdocTransport) async -> HolderSessionResult {
         var session = self.session
+        if let handover = await handover() {
+            // A session that has received nothing awaits the SessionEstablishment: this
+            // cannot throw.
+            try? session.engaged(through: handover)
+        }
         var disclosures: [HolderSessionResult.Disclosure] = []
         var messages: [LinkMessage] = []
         let end = await DriverLink.run(transport, timeouts: timeouts, clock: clock) { link, group -> LiveSessionEnd in

@@ -12,7 +12,7 @@ extension MdocHolder {
     public struct Engagement: ~Copyable, Sendable {
         /// What happens in the session, as it happens; finished when the session ends.
         public let events: AsyncStream<HolderEvent>
-        private let driver: HolderDriver
+        var driver: HolderDriver
         private let feed: EventFeed<HolderEvent>
 
         init(driver: HolderDriver, events: AsyncStream<HolderEvent>, feed: EventFeed<HolderEvent>) {

@@ -13,11 +13,13 @@ extension MdocReader {
         /// What happens in the session, as it happens; finished when the session ends.
         public let events: AsyncStream<ReaderEvent>
         private let session: ReaderSession
+        private let bleOptions: BleOptions?
         private let configuration: Configuration
         private let feed: EventFeed<ReaderEvent>
 
-        init(session: ReaderSession, configuration: Configuration) {
+        init(session: ReaderSession, bleOptions: BleOptions? = nil, configuration: Configuration) {
             self.session = session
+            self.bleOptions = bleOptions
             self.configuration = configuration
             (events, feed) = EventFeed.make()
         }
@@ -26,7 +28,7 @@ extension MdocReader {
         private var driver: ReaderDriver {
             let feed = self.feed
             return ReaderDriver(
-                session: session, timeouts: configuration.timeouts, termination: configuration.termination,
+                session: session, bleOptions: bleOptions, timeouts: configuration.timeouts, termination: configuration.termination,
                 logger: configuration.logger, events: { feed.yield($0) }, clock: configuration.clock)
         }
 

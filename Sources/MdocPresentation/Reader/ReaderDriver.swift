@@ -25,6 +25,10 @@ package struct ReaderDriver: Sendable {
     package var timeouts: SessionTimeouts
     /// How the session ends once the response is in.
     package var termination: ReaderTermination
+    /// The BLE retrieval options a session over a radio chooses its mode from: the
+    /// engagement's, or for an NFC engagement those of the Handover Select's carrier records
+    /// (8.2.2.1).
+    package let bleOptions: BleOptions?
 
     private let session: ReaderSession
     private let events: @Sendable (ReaderEvent) async -> Void
@@ -32,14 +36,16 @@ package struct ReaderDriver: Sendable {
     private let clock: any Clock<Duration>
 
     /// A driver for the session `session` describes: the engagement, the request, reader
-    /// authentication and the trust responses are verified against. The bounds of the session
+    /// authentication and the trust responses are verified against. A session over a radio
+    /// finds the mdoc with `bleOptions`, the engagement's when `nil`. The bounds of the session
     /// (``SessionTimeouts``, the wait for the mdoc included) are measured on `clock`.
     package init(
-        session: ReaderSession, timeouts: SessionTimeouts = .reader, termination: ReaderTermination = .status,
-        logger: Logger = Logger(label: "mdoc.ble"), events: @escaping @Sendable (ReaderEvent) async -> Void = { _ in },
-        clock: any Clock<Duration> = ContinuousClock()
+        session: ReaderSession, bleOptions: BleOptions? = nil, timeouts: SessionTimeouts = .reader,
+        termination: ReaderTermination = .status, logger: Logger = Logger(label: "mdoc.ble"),
+        events: @escaping @Sendable (ReaderEvent) async -> Void = { _ in }, clock: any Clock<Duration> = ContinuousClock()
     ) {
         self.session = session
+        self.bleOptions = bleOptions ?? session.deviceEngagement.value.bleOptions
         self.timeouts = timeouts
         self.termination = termination
         self.logger = logger
@@ -67,7 +73,7 @@ package struct ReaderDriver: Sendable {
     /// The mode a session over a radio uses: `preferred` when the engagement offers it, else the
     /// engagement's first (``SessionLink/readerMode(for:preferring:)``).
     package func mode(preferring preferred: MdocBLEMode?) throws(LinkError) -> MdocBLEMode {
-        guard let options = session.deviceEngagement.value.bleOptions else {
+        guard let options = bleOptions else {
             throw LinkError(.noCommonMode, "the engagement offers no BLE retrieval method")
         }
         return try SessionLink.readerMode(for: options, preferring: preferred)
@@ -82,7 +88,7 @@ package struct ReaderDriver: Sendable {
         } catch {
             return ReaderSessionResult(end: .link(error), mode: nil, report: nil, response: nil)
         }
-        guard let options = session.deviceEngagement.value.bleOptions, let uuid = SessionLink.serviceUUID(of: mode, in: options) else {
+        guard let options = bleOptions, let uuid = SessionLink.serviceUUID(of: mode, in: options) else {
             return ReaderSessionResult(
                 end: .link(LinkError(.noCommonMode, "the mdoc does not offer \(mode.rawValue) mode")), mode: nil, report: nil, response: nil)
         }

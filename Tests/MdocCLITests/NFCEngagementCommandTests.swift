@@ -1,0 +1,109 @@
+import Foundation
+import MdocCBOR
+import MdocModel
+import MdocNFC
+import MdocPCSC
+import MdocSession
+import MdocTestSupport
+import Testing
+
+/// Engagement by tap between the programs through the real pcscd (ISO/IEC 18013-5 8.2.2.1):
+/// `mdoc-holder present --nfc` is a virtual card in the reader of vsmartcard's vpcd, and
+/// `mdoc-reader request --engagement nfc` reads its engagement through pcscd, then both go on
+/// over BLE (`sim`). Each test has a pcscd of its own, whose socket the programs are given in
+/// `PCSCLITE_CSOCK_NAME`.
+@Suite struct NFCEngagementCommandTests {
+    /// Holder and reader through `daemon`: the holder offers `handover` and `bleMode`; the
+    /// reader's standard error once both have ended, and its capture's folder.
+    static func session(
+        through daemon: VirtualReaderDaemon, handover: String, bleMode: String, in run: IsolatedRun, capture: String
+    ) async throws -> (reader: ProgramRunner.Result, holder: ProgramRunner.Result) {
+        let holder = try run.start("mdoc-holder", [
+            "present", "--yes", "--no-qr", "--credential", "Certs/demo/mdl.mdoc", "--transport", "sim", "--ble-mode", bleMode,
+            "--nfc", daemon.address.description, "--handover", handover, "--timeout", "\(LiveSession.programTimeout)",
+        ])
+        defer { holder.stop() }
+        #expect(await holder.waitForStandardError(containing: "offering the engagement by NFC", timeout: LiveSession.waitTimeout),
+                "\(holder.standardError)")
+        let reader = try await run.run("mdoc-reader", [
+            "request", "--engagement", "nfc:\(VirtualReaderDaemon.readerName)", "--transport", "sim", "--preset", "age-over-18",
+            "--trust", "Certs/demo/iaca.pem", "--timeout", "\(LiveSession.programTimeout)", "--save-session", capture,
+        ], extra: ["PCSCLITE_CSOCK_NAME": daemon.socketPath])
+        return (reader, await holder.wait(timeout: LiveSession.waitTimeout))
+    }
+
+    @Test(arguments: [("static", "peripheral"), ("static", "both"), ("negotiated", "central"), ("negotiated", "both")])
+    func aTapThenBLESessionVerifies(handover: String, bleMode: String) async throws {
+        let daemon = try await VirtualReaderDaemon(forChildProcesses: true)
+        defer { daemon.stop() }
+        let run = try IsolatedRun()
+        defer { run.remove() }
+        let capture = run.home + "/capture"
+        let (reader, holder) = try await Self.session(through: daemon, handover: handover, bleMode: bleMode, in: run, capture: capture)
+
+        #expect(reader.status == 0, "\(reader.standardError)\n\(daemon.log)")
+        #expect(reader.standardOutput.contains("age_over_18"), "\(reader.standardOutput)")
+        #expect(reader.standardError.contains("engaged by NFC on \(VirtualReaderDaemon.readerName) (\(handover) handover)"),
+                "\(reader.standardError)")
+        #expect(holder.status == 0, "\(holder.standardError)")
+
+        // The SessionTranscript holds the handover as it crossed pcscd: the Handover Select
+        // holding the DeviceEngagement, and the Handover Request exactly for negotiated handover.
+        let transcript = try SessionTranscriptBinding(
+            encoded: Array(try Data(contentsOf: URL(fileURLWithPath: capture + "/session-transcript.cbor")))).transcript
+        guard case .nfc(let select, let request) = transcript.handover else {
+            Issue.record("the handover is \(transcript.handover), not NFC")
+            return
+        }
+        #expect(try HandoverSelectMessage(bytes: select).deviceEngagement == transcript.deviceEngagementBytes.map { Array($0.bytes) })
+        #expect((request != nil) == (handover == "negotiated"))
+        if let request {
+            #expect(try HandoverRequestMessage(bytes: request).readerEngagement != nil)
+        }
+        // The capture replays offline to the same verdict.
+        let replay = try await run.run("mdoc-reader", ["verify", "--session", capture, "--trust", "Certs/demo/iaca.pem"])
+        #expect(replay.status == 0, "\(replay.standardError)")
+    }
+
+    @Test func aReaderWithNoCardTappedEndsAtItsBound() async throws {
+        let daemon = try await VirtualReaderDaemon(forChildProcesses: true)
+        defer { daemon.stop() }
+        let run = try IsolatedRun()
+        defer { run.remove() }
+        let reader = try await run.run("mdoc-reader", [
+            "request", "--engagement", "nfc", "--transport", "sim", "--trust", "Certs/demo/iaca.pem", "--timeout", "1",
+        ], extra: ["PCSCLITE_CSOCK_NAME": daemon.socketPath])
+        #expect(reader.status == 8, "\(reader.standardError)")
+        #expect(reader.standardError.contains("no mdoc was tapped"), "\(reader.standardError)")
+    }
+
+    @Test func aReaderWithoutPcscdSaysSo() async throws {
+        let run = try IsolatedRun()
+        defer { run.remove() }
+        let reader = try await run.run("mdoc-reader", [
+            "request", "--engagement", "nfc", "--transport", "sim", "--trust", "Certs/demo/iaca.pem",
+        ], extra: ["PCSCLITE_CSOCK_NAME": run.home + "/no-pcscd.comm"])
+        #expect(reader.status == 8, "\(reader.standardError)")
+        #expect(reader.standardError.contains("start pcscd"), "\(reader.standardError)")
+    }
+
+    @Test func aHolderWhoseVirtualCardFindsNoVpcdSaysSo() async throws {
+        let run = try IsolatedRun()
+        defer { run.remove() }
+        // Nothing listens on port 1 (tcpmux) here.
+        let holder = try await run.run("mdoc-holder", [
+            "present", "--yes", "--no-qr", "--credential", "Certs/demo/mdl.mdoc", "--transport", "sim",
+            "--nfc", "vpcd:127.0.0.1:1", "--timeout", "\(LiveSession.programTimeout)",
+        ])
+        #expect(holder.status == 8, "\(holder.standardError)")
+        #expect(holder.standardError.contains("the virtual card failed"), "\(holder.standardError)")
+    }
+
+    @Test(arguments: ["nfc:", "qr", "nfcx"])
+    func aMalformedEngagementOptionIsAUsageError(value: String) async throws {
+        let run = try IsolatedRun()
+        defer { run.remove() }
+        let reader = try await run.run("mdoc-reader", ["request", "--engagement", value, "--trust", "Certs/demo/iaca.pem"])
+        #expect(reader.status == 64, "\(reader.standardError)")
+    }
+}
