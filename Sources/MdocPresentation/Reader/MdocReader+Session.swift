@@ -4,8 +4,9 @@ import MdocModel
 import MdocSession
 
 extension MdocReader {
-    /// One session with one mdoc, made by ``MdocReader/session(for:)`` with its own ephemeral
-    /// key. It cannot be copied, and ``run(over:)`` consumes it: a session runs once.
+    /// One session with one mdoc, made by ``MdocReader/session(for:)-(MdocURI)`` or
+    /// ``MdocReader/session(for:)-(NFCEngagement)`` with its own ephemeral key. It cannot be
+    /// copied, and ``run(over:)`` consumes it: a session runs once.
     ///
     /// Progress comes as ``events``, an asynchronous sequence that a user interface reads at its
     /// own pace: the session never waits for it. It ends when the session does.

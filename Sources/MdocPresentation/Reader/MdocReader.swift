@@ -104,7 +104,7 @@ public struct MdocReader: Sendable {
     /// verifies, ends the session, and says what came of it.
     ///
     /// - Throws: `SessionError` when the engagement cannot start a session
-    ///   (``session(for:)``); everything after that is in the verdict.
+    ///   (``session(for:)-(MdocURI)``); everything after that is in the verdict.
     public func read(_ uri: MdocURI, over radio: any MdocRadio) async throws(SessionError) -> ReaderVerdict {
         try await session(for: uri).run(over: radio)
     }
