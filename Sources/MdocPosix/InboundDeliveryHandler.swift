@@ -27,6 +27,8 @@ package final class InboundDeliveryHandler<Message>: ChannelInboundHandler {
     private var hasDeliveredEnd = false
     /// Whether reading stopped because ``limit`` messages wait.
     private var isHoldingBack = false
+    /// Told when reading stops because ``limit`` messages wait (``holdingBack(on:)``).
+    private var holdingBackPromise: EventLoopPromise<Void>?
     private var context: ChannelHandlerContext?
 
     /// A handler holding at most `limit` messages of the link called `linkName`.
@@ -37,6 +39,15 @@ package final class InboundDeliveryHandler<Message>: ChannelInboundHandler {
 
     /// How many messages wait for the consumer to attach.
     package var heldCount: Int { held.count }
+
+    /// Succeeds once reading has stopped because ``limit`` messages wait, at once when it has
+    /// (for tests of the flow control). On the channel's event loop, `eventLoop`.
+    package func holdingBack(on eventLoop: any EventLoop) -> EventLoopFuture<Void> {
+        if isHoldingBack { return eventLoop.makeSucceededVoidFuture() }
+        let promise = holdingBackPromise ?? eventLoop.makePromise()
+        holdingBackPromise = promise
+        return promise.futureResult
+    }
 
     /// Hands the held messages, every later one and then the link's end to `received` and
     /// `ended`. On the channel's event loop, once.
@@ -70,6 +81,8 @@ package final class InboundDeliveryHandler<Message>: ChannelInboundHandler {
         if held.count >= limit, !isHoldingBack {
             isHoldingBack = true
             try? context.channel.syncOptions?.setOption(ChannelOptions.autoRead, value: false)
+            holdingBackPromise?.succeed()
+            holdingBackPromise = nil
         }
     }
 

@@ -22,10 +22,10 @@ struct DescriptorHygieneTests {
     @Test("no descriptor leaks over many links, failed scans and stopped advertisers")
     func descriptorHygiene() async throws {
         try await Self.round()
-        let settled = await SimTestSupport.settledDescriptorCount()
+        let settled = try await SimTestSupport.drainedDescriptorCount()
         for _ in 0..<Self.rounds { try await Self.round() }
         // The event loops close the sockets as the channels close, just after the links closed.
-        #expect(await SimTestSupport.eventually { ((try? SimTestSupport.openDescriptorCount()) ?? .max) <= settled + Self.slack })
+        #expect(try await SimTestSupport.drainedDescriptorCount() <= settled + Self.slack)
     }
 
     /// One link opened, used and closed from both ends, one scan that finds nobody and one

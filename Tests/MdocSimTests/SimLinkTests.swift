@@ -9,6 +9,7 @@ import MdocBLE
 @testable import MdocSim
 import MdocTestSupport
 import NIOCore
+import NIOPosix
 import Testing
 
 /// Helpers shared by the sim link and transport tests.
@@ -32,9 +33,12 @@ enum SimTestSupport {
 
     /// How many received PDUs `bearer` holds because no consumer attached yet.
     static func heldCount(_ bearer: SimBearer) async throws -> Int {
-        try await bearer.eventLoop.submit {
-            try bearer.channel.pipeline.syncOperations.handler(type: InboundDeliveryHandler<ByteBuffer>.self).heldCount
-        }.get()
+        try await bearer.eventLoop.submit { try delivery(bearer).heldCount }.get()
+    }
+
+    /// The handler holding what `bearer` receives; on its event loop.
+    static func delivery(_ bearer: SimBearer) throws -> InboundDeliveryHandler<ByteBuffer> {
+        try bearer.channel.pipeline.syncOperations.handler(type: InboundDeliveryHandler<ByteBuffer>.self)
     }
 
     /// The error code `body` throws, nil when it returns.
@@ -47,38 +51,21 @@ enum SimTestSupport {
         }
     }
 
-    /// Waits up to `timeout` for `condition`. The default is long because it costs nothing when
-    /// the condition comes true: a CI machine running the whole suite on two cores was seen to
-    /// leave a sender task unscheduled for more than five seconds.
-    static func eventually(timeout: Duration = .seconds(30), _ condition: () async -> Bool) async -> Bool {
-        let deadline = ContinuousClock.now + timeout
-        while ContinuousClock.now < deadline {
-            if await condition() { return true }
-            try? await Task.sleep(for: .milliseconds(10))
-        }
-        return await condition()
-    }
-
     /// The number of open descriptors of this process.
     static func openDescriptorCount() throws -> Int {
         try FileManager.default.contentsOfDirectory(atPath: "/proc/self/fd").count
     }
 
-    /// The number of open descriptors once it held still for `quiet` (threads of closed links
-    /// close theirs as they stop), or after `timeout`.
-    static func settledDescriptorCount(quiet: Duration = .milliseconds(200), timeout: Duration = .seconds(10)) async -> Int {
-        let deadline = ContinuousClock.now + timeout
-        var count = (try? openDescriptorCount()) ?? 0
-        var since = ContinuousClock.now
-        while ContinuousClock.now < deadline, ContinuousClock.now - since < quiet {
-            try? await Task.sleep(for: .milliseconds(10))
-            let now = (try? openDescriptorCount()) ?? count
-            if now != count {
-                count = now
-                since = ContinuousClock.now
+    /// The number of open descriptors once every event loop of the group the sim link runs on
+    /// has run what was queued on it before: the closes asked for by then (each closes its
+    /// socket on its loop) have happened. Twice, for what a close queues in turn.
+    static func drainedDescriptorCount() async throws -> Int {
+        for _ in 0..<2 {
+            for loop in MultiThreadedEventLoopGroup.singleton.makeIterator() {
+                try await loop.submit {}.get()
             }
         }
-        return count
+        return try openDescriptorCount()
     }
 }
 
@@ -290,8 +277,15 @@ struct SimLinkTests {
         let sender = Task {
             for index in 0..<count { try await connected.send([UInt8](repeating: UInt8(index % 256), count: 512)) }
         }
-        #expect(await SimTestSupport.eventually { (try? await SimTestSupport.heldCount(accepted)) == limit })
-        try await Task.sleep(for: .milliseconds(50))
+        // Once the handler holds back, the channel reads no more: a later look on its event loop
+        // finds the same count.
+        try await accepted.eventLoop.flatSubmit {
+            do {
+                return try SimTestSupport.delivery(accepted).holdingBack(on: accepted.eventLoop)
+            } catch {
+                return accepted.eventLoop.makeFailedFuture(error)
+            }
+        }.get()
         #expect(try await SimTestSupport.heldCount(accepted) == limit)
         let inbox = try await ATTBearerInbox(accepted)
         for index in 0..<count {
