@@ -22,7 +22,8 @@ struct NFCTap: ExpressibleByArgument {
         }
     }
 
-    /// Waits within `bound` for a card on the reader, then reads its engagement: static
+    /// Waits within `bound` for a card on the reader (and within `bound` again for a locked phone
+    /// to open its NDEF application), then reads its engagement: static
     /// handover, or negotiated handover with `handoverRequest` when the card offers it. Short
     /// APDUs unless the reader says it carries extended ones and `shortAPDUs` is not set: an
     /// engagement's messages are small, and a reader of short APDUs only fails extended ones.
@@ -69,7 +70,8 @@ struct NFCTap: ExpressibleByArgument {
         }
         let engagement: NFCEngagement
         do {
-            engagement = try await NDEFTagReader(channel: PCSCCommandChannel(card: card, extendedLength: extended))
+            // A locked phone answers 6A82 until it is unlocked: polled within the same bound.
+            engagement = try await NDEFTagReader(channel: PCSCCommandChannel(card: card, extendedLength: extended), selectTimeout: bound)
                 .engage(handoverRequest: handoverRequest)
         } catch {
             try? await card.disconnect()
@@ -80,7 +82,9 @@ struct NFCTap: ExpressibleByArgument {
                 case .timedOut, .connectionLost, .transmissionFailed, .cancelled: .sessionFailed
                 default: .malformedInput
                 }
-            throw ProgramFailure(status, "NFC engagement on \(presence.reader) failed: \(error)")
+            throw ProgramFailure(
+                status, "NFC engagement on \(presence.reader) failed: \(error)",
+                hint: error.code == .timedOut ? "a locked phone answers 6A82 until it is unlocked: unlock it and tap again" : nil)
         }
         try? await card.disconnect()
         ProgramOutput.standardError.writeLine(

@@ -239,11 +239,16 @@ struct Request: AsyncParsableCommand {
         }
         let request = MdocPresentation.MdocReader.handoverRequest(modes: bleMode.map { [$0] } ?? MdocBLEMode.allCases)
         let engagement = try await tap.engage(handoverRequest: request, within: bound, shortAPDUs: shortAPDUs)
+        let deviceEngagement: EmbeddedCBOR<DeviceEngagement>
         do {
-            let deviceEngagement = try EmbeddedCBOR<DeviceEngagement>(bytes: engagement.deviceEngagement)
+            deviceEngagement = try EmbeddedCBOR<DeviceEngagement>(bytes: engagement.deviceEngagement)
+        } catch {
+            throw ProgramFailure(.malformedInput, "the Handover Select's DeviceEngagement record holds no DeviceEngagement: \(error)")
+        }
+        do {
             return (deviceEngagement, engagement.handover, try engagement.bleOptions() ?? deviceEngagement.value.bleOptions)
         } catch {
-            throw ProgramFailure(.malformedInput, "the Handover Select: \(error)")
+            throw ProgramFailure(.malformedInput, "the Handover Select's BLE carrier record: \(error)")
         }
     }
 

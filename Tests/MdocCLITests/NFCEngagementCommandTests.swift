@@ -5,6 +5,7 @@ import MdocNFC
 import MdocPCSC
 import MdocSession
 import MdocTestSupport
+import NIOConcurrencyHelpers
 import Testing
 
 /// Engagement by tap between the programs through the real pcscd (ISO/IEC 18013-5 8.2.2.1):
@@ -75,6 +76,87 @@ import Testing
         ], extra: ["PCSCLITE_CSOCK_NAME": daemon.socketPath])
         #expect(reader.status == 8, "\(reader.standardError)")
         #expect(reader.standardError.contains("no mdoc was tapped"), "\(reader.standardError)")
+    }
+
+    /// A card of this process in `daemon`'s reader, answering with `handler`, until cancelled.
+    static func card(_ handler: some VirtualCardHandler, in daemon: VirtualReaderDaemon) -> Task<Void, any Error> {
+        Task { try await VirtualCard.run(daemon.address, atr: [0x3B, 0x80, 0x80, 0x01, 0x01], handler: handler) }
+    }
+
+    /// `mdoc-reader request --engagement nfc` through `daemon` with `--timeout seconds`.
+    static func tap(through daemon: VirtualReaderDaemon, seconds: Int, in run: IsolatedRun) async throws -> ProgramRunner.Result {
+        try await run.run("mdoc-reader", [
+            "request", "--engagement", "nfc", "--transport", "sim", "--trust", "Certs/demo/iaca.pem", "--timeout", "\(seconds)",
+        ], extra: ["PCSCLITE_CSOCK_NAME": daemon.socketPath])
+    }
+
+    /// A phone whose NDEF application stays closed: every command answered `6A82`.
+    struct LockedPhone: VirtualCardHandler {
+        let commands = NIOLockedValueBox(0)
+
+        func respond(to command: [UInt8]) async -> [UInt8] {
+            commands.withLockedValue { $0 += 1 }
+            return [0x6A, 0x82]
+        }
+    }
+
+    @Test func aLockedPhoneIsPolledUntilTheBoundThenNamed() async throws {
+        let daemon = try await VirtualReaderDaemon(forChildProcesses: true)
+        defer { daemon.stop() }
+        let run = try IsolatedRun()
+        defer { run.remove() }
+        let phone = LockedPhone()
+        let card = Self.card(phone, in: daemon)
+        defer { card.cancel() }
+        let reader = try await Self.tap(through: daemon, seconds: 2, in: run)
+        #expect(reader.status == 8, "\(reader.standardError)")
+        #expect(reader.standardError.contains("stayed unavailable (6A82)"), "\(reader.standardError)")
+        // Polled, not given up at the first answer.
+        #expect(phone.commands.withLockedValue { $0 } > 1)
+    }
+
+    /// A phone taken away after answering its first command: the card leaves pcscd's reader
+    /// while the reader waits for the second answer.
+    struct PhoneTakenAway: VirtualCardHandler {
+        let run = NIOLockedValueBox<Task<Void, any Error>?>(nil)
+        let commands = NIOLockedValueBox(0)
+
+        func respond(to command: [UInt8]) async -> [UInt8] {
+            if commands.withLockedValue({ $0 += 1; return $0 }) > 1 {
+                run.withLockedValue { $0?.cancel() }
+            }
+            return [0x90, 0x00]
+        }
+    }
+
+    @Test func aPhoneTakenAwayDuringTheEngagementEndsTheReader() async throws {
+        let daemon = try await VirtualReaderDaemon(forChildProcesses: true)
+        defer { daemon.stop() }
+        let run = try IsolatedRun()
+        defer { run.remove() }
+        let phone = PhoneTakenAway()
+        let card = Self.card(phone, in: daemon)
+        phone.run.withLockedValue { $0 = card }
+        defer { card.cancel() }
+        let reader = try await Self.tap(through: daemon, seconds: Int(LiveSession.programTimeout), in: run)
+        #expect(reader.status == 8, "\(reader.standardError)")
+        #expect(reader.standardError.contains("NFC engagement on Virtual PCD 00 00 failed"), "\(reader.standardError)")
+    }
+
+    @Test func aHandoverSelectWithoutADeviceEngagementIsMalformed() async throws {
+        let daemon = try await VirtualReaderDaemon(forChildProcesses: true)
+        defer { daemon.stop() }
+        let run = try IsolatedRun()
+        defer { run.remove() }
+        // A well-formed Handover Select whose DeviceEngagement record holds no CBOR map.
+        let select = HandoverSelectMessage(deviceEngagement: [0x1F], carriers: [])
+        let card = Self.card(
+            NFCVirtualCardHandler(card: NFCCard(ndefApplication: NDEFTagApplication(staticHandover: select), dataTransferApplication: nil)),
+            in: daemon)
+        defer { card.cancel() }
+        let reader = try await Self.tap(through: daemon, seconds: Int(LiveSession.programTimeout), in: run)
+        #expect(reader.status == 2, "\(reader.standardError)")
+        #expect(reader.standardError.contains("DeviceEngagement record holds no DeviceEngagement"), "\(reader.standardError)")
     }
 
     @Test func aReaderWithoutPcscdSaysSo() async throws {
