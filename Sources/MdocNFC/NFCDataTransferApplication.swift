@@ -110,6 +110,17 @@ public actor NFCDataTransferApplication {
         pending.continuation.resume(returning: nextChunk(expectedLength: pending.expectedLength))
     }
 
+    /// Answers the message ``receive()`` returned with no data (`9000` alone), as the mdoc does
+    /// to one that ended the session (SessionData with status 20, 9.1.1.4): the reader's last
+    /// ENVELOPE returns without a message. Nothing when no message waits for an answer.
+    public func answerWithoutData() {
+        guard let pending = pendingAnswer else { return }
+        pendingAnswer = nil
+        outgoing = []
+        outgoingOffset = 0
+        pending.continuation.resume(returning: ResponseAPDU(statusWord: .success))
+    }
+
     /// Starts a session: the reader selected the application. A session that had delivered a
     /// message ends first.
     package func select() {

@@ -53,7 +53,8 @@ public struct NFCDataTransferReader: Sendable {
     }
 
     /// Sends one 18013-5 message (a SessionEstablishment or SessionData) and returns the
-    /// holder's answer, both without the data object `53` around them.
+    /// holder's answer, both without the data object `53` around them; an empty answer when
+    /// the holder answered with no data (`9000` alone), as to a message that ended the session.
     public func exchange(_ message: [UInt8]) async throws(NFCError) -> [UInt8] {
         guard message.count <= DiscretionaryData.maximumLength else {
             throw NFCError(.limitExceeded, "a message of \(message.count) bytes, over the \(DiscretionaryData.maximumLength) a data object 53 holds")
@@ -93,6 +94,7 @@ public struct NFCDataTransferReader: Sendable {
             }
             response = next
         }
+        if answer.isEmpty { return [] }
         let message = try DiscretionaryData.decode(answer)
         guard message.count <= maximumMessageLength else {
             throw NFCError(.limitExceeded, "an answer of \(message.count) bytes, over \(maximumMessageLength)")

@@ -305,9 +305,10 @@ struct Present: AsyncParsableCommand {
         let started = Date()
         let result: HolderSessionResult
         if let nfc {
-            let tag = driver.tag(handover)
+            let retrieval = VirtualCardOffer.retrievalApplication()
+            let tag = driver.tag(handover, retrieval: retrieval)
             let session = driver
-            result = try await nfc.offering(tag, handover) { await session.run(over: adapter) }
+            result = try await nfc.offering(tag, retrieval: retrieval, handover) { await session.run(over: adapter) }
         } else {
             result = await driver.run(over: adapter)
         }
@@ -380,8 +381,10 @@ struct Present: AsyncParsableCommand {
         case .waiting(let modes):
             let names = modes.map { $0 == .peripheralServer ? "peripheral server mode" : "central client mode" }
             line = "waiting for a reader (\(names.joined(separator: " and ")), transport \(transport))"
-        case .connected(let mode):
+        case .connected(let mode?):
             line = "reader connected in mdoc \(mode == .peripheralServer ? "peripheral server" : "central client") mode"
+        case .connected(nil):
+            line = "reader connected over NFC (data retrieval through the card)"
         case .requested, .sending:
             return
         case .decided(_, let released):

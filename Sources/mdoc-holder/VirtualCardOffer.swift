@@ -29,17 +29,25 @@ struct VirtualCardOffer: ExpressibleByArgument {
         case card(VirtualCardError?)
     }
 
-    /// Runs `session` while the card holds `tag` in vpcd's reader. The card leaves (its
-    /// connection closes, so pcscd sees it removed) when the session ends; vpcd closing the
-    /// connection (the card taken out of the reader) leaves the session running over BLE, and a
-    /// card that cannot reach vpcd ends it.
+    /// The data retrieval application of the card (8.3.3.1.2), within what vpcd's frames carry.
+    static func retrievalApplication() -> NFCDataTransferApplication {
+        NFCDataTransferApplication(
+            maximumCommandDataLength: NFCVirtualCardHandler.maximumCommandDataLength,
+            maximumResponseDataLength: NFCVirtualCardHandler.maximumResponseDataLength)
+    }
+
+    /// Runs `session` while the card holds `tag` and `retrieval` in vpcd's reader. The card
+    /// leaves (its connection closes, so pcscd sees it removed) when the session ends; vpcd
+    /// closing the connection (the card taken out of the reader) leaves a session over BLE
+    /// running, and a card that cannot reach vpcd ends it.
     func offering(
-        _ tag: NDEFTagApplication, _ mode: NFCHandoverMode, during session: @escaping @Sendable () async -> HolderSessionResult
+        _ tag: NDEFTagApplication, retrieval: NFCDataTransferApplication, _ mode: NFCHandoverMode,
+        during session: @escaping @Sendable () async -> HolderSessionResult
     ) async throws(ProgramFailure) -> HolderSessionResult {
-        let handler = NFCVirtualCardHandler(card: NFCCard(ndefApplication: tag, dataTransferApplication: nil))
+        let handler = NFCVirtualCardHandler(card: NFCCard(ndefApplication: tag, dataTransferApplication: retrieval))
         let address = address
         ProgramOutput.standardError.writeLine(
-            "mdoc-holder: offering the engagement by NFC (\(mode.rawValue) handover) as a card in vpcd's reader at \(address.description)")
+            "mdoc-holder: offering the engagement by NFC (\(mode.rawValue) handover, then BLE or NFC data retrieval) as a card in vpcd's reader at \(address.description)")
         var cardFailure: VirtualCardError?
         let result = await withTaskGroup(of: End.self) { group in
             group.addTask { .session(await session()) }

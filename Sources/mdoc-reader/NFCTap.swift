@@ -22,59 +22,82 @@ struct NFCTap: ExpressibleByArgument {
         }
     }
 
+    /// A card tapped and engaged, still connected for NFC data retrieval.
+    struct Tapped {
+        /// What the engagement read.
+        let engagement: NFCEngagement
+        /// The PC/SC reader's name.
+        let reader: String
+        /// The card, its APDUs short unless the reader said it carries extended ones.
+        let channel: PCSCCommandChannel
+        /// What the reader says it carries in one APDU, when it says (PC/SC part 10).
+        let maximumAPDUDataSize: Int?
+        let context: PCSCContext
+
+        /// The channel for NFC data retrieval (8.3.3.1.2): extended APDUs when the reader says
+        /// it carries them, or when it says nothing and carries an extended SELECT of the mdoc
+        /// application (vpcd before 0.9 says nothing); short ones otherwise and with
+        /// `shortAPDUs`.
+        func retrievalChannel(shortAPDUs: Bool) async -> PCSCCommandChannel {
+            guard !shortAPDUs else { return PCSCCommandChannel(card: channel.card, extendedLength: false) }
+            if let maximumAPDUDataSize {
+                return PCSCCommandChannel(card: channel.card, extendedLength: maximumAPDUDataSize > CommandAPDU.maximumShortDataLength)
+            }
+            let extended = PCSCCommandChannel(card: channel.card, extendedLength: true)
+            let probe = CommandAPDU.select(application: NFCDataTransferReader.applicationIdentifier,
+                                           expectedLength: CommandAPDU.maximumExtendedExpectedLength)
+            let carried = (try? await extended.transmit(probe))?.statusWord == .success
+            return carried ? extended : PCSCCommandChannel(card: channel.card, extendedLength: false)
+        }
+
+        /// Disconnects the card and lets PC/SC go.
+        func close() async {
+            try? await channel.card.disconnect()
+            await context.release()
+        }
+    }
+
     /// Waits within `bound` for a card on the reader (and within `bound` again for a locked phone
-    /// to open its NDEF application), then reads its engagement: static
-    /// handover, or negotiated handover with `handoverRequest` when the card offers it. Short
-    /// APDUs unless the reader says it carries extended ones and `shortAPDUs` is not set: an
-    /// engagement's messages are small, and a reader of short APDUs only fails extended ones.
-    /// The card is left powered, for a session over BLE.
+    /// to open its NDEF application), then reads its engagement: static handover, or negotiated
+    /// handover with `handoverRequest` when the card offers it. Short APDUs unless the reader
+    /// says it carries extended ones and `shortAPDUs` is not set: an engagement's messages are
+    /// small, and a reader of short APDUs only fails extended ones. The card stays connected
+    /// until ``Tapped/close()``.
     func engage(
         handoverRequest: HandoverRequestMessage, within bound: Duration, shortAPDUs: Bool
-    ) async throws(ProgramFailure) -> NFCEngagement {
+    ) async throws(ProgramFailure) -> Tapped {
         let context: PCSCContext
         do {
             context = try await PCSCContext.establish()
         } catch {
             throw ProgramFailure(.sessionFailed, "cannot use PC/SC: \(error)", hint: Self.hint(for: error))
         }
-        let result: Result<NFCEngagement, ProgramFailure>
-        do {
-            result = .success(try await engage(in: context, handoverRequest: handoverRequest, within: bound, shortAPDUs: shortAPDUs))
-        } catch {
-            result = .failure(error)
-        }
-        await context.release()
-        return try result.get()
-    }
-
-    /// ``engage(handoverRequest:within:shortAPDUs:)`` in `context`.
-    private func engage(
-        in context: PCSCContext, handoverRequest: HandoverRequestMessage, within bound: Duration, shortAPDUs: Bool
-    ) async throws(ProgramFailure) -> NFCEngagement {
         ProgramOutput.standardError.writeLine(
             "mdoc-reader: waiting for an mdoc to be tapped on \(readerName ?? "any reader") (NFC engagement)")
         let presence: PCSCContext.CardPresence
+        let card: PCSCCard
         do {
             presence = try await context.waitForCard(in: readerName, within: bound)
         } catch {
+            await context.release()
             throw ProgramFailure(.sessionFailed, "no mdoc was tapped: \(error)", hint: Self.hint(for: error))
         }
-        let card: PCSCCard
-        let extended: Bool
         do {
             card = try await context.connect(to: presence.reader)
-            let size = try await card.maximumAPDUDataSize()
-            extended = !shortAPDUs && (size ?? 0) > CommandAPDU.maximumShortDataLength
         } catch {
+            await context.release()
             throw ProgramFailure(.sessionFailed, "cannot connect to the card on \(presence.reader): \(error)")
         }
+        // A reader whose driver cannot be asked is taken as saying nothing.
+        let size = (try? await card.maximumAPDUDataSize()) ?? nil
+        let channel = PCSCCommandChannel(card: card, extendedLength: !shortAPDUs && (size ?? 0) > CommandAPDU.maximumShortDataLength)
         let engagement: NFCEngagement
         do {
             // A locked phone answers 6A82 until it is unlocked: polled within the same bound.
-            engagement = try await NDEFTagReader(channel: PCSCCommandChannel(card: card, extendedLength: extended), selectTimeout: bound)
-                .engage(handoverRequest: handoverRequest)
+            engagement = try await NDEFTagReader(channel: channel, selectTimeout: bound).engage(handoverRequest: handoverRequest)
         } catch {
             try? await card.disconnect()
+            await context.release()
             // A card that went, stopped answering or stayed locked is a failed session; one that
             // answered with something else, a malformed engagement.
             let status: ExitStatus =
@@ -86,10 +109,9 @@ struct NFCTap: ExpressibleByArgument {
                 status, "NFC engagement on \(presence.reader) failed: \(error)",
                 hint: error.code == .timedOut ? "a locked phone answers 6A82 until it is unlocked: unlock it and tap again" : nil)
         }
-        try? await card.disconnect()
         ProgramOutput.standardError.writeLine(
             "mdoc-reader: engaged by NFC on \(presence.reader) (\(engagement.handoverRequest == nil ? "static" : "negotiated") handover)")
-        return engagement
+        return Tapped(engagement: engagement, reader: presence.reader, channel: channel, maximumAPDUDataSize: size, context: context)
     }
 
     /// What to do about a PC/SC failure a user can mend.

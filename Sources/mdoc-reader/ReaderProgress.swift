@@ -11,10 +11,13 @@ final class ReaderProgress: Sendable {
     private let reporter = NIOLockedValueBox(ProgressReporter.standardError(label: "mdoc-reader"))
     /// The `--transport` the session runs over, for the connecting line.
     private let transport: TransportSpec
+    /// Whether the messages go over NFC (`--retrieval nfc`) rather than BLE.
+    private let overNFC: Bool
 
-    /// Progress of a session over `transport`.
-    init(transport: TransportSpec) {
+    /// Progress of a session over `transport`, or over NFC when `overNFC`.
+    init(transport: TransportSpec, overNFC: Bool = false) {
         self.transport = transport
+        self.overNFC = overNFC
     }
 
     /// Shows `event`.
@@ -24,7 +27,7 @@ final class ReaderProgress: Sendable {
             case .connecting(let mode, let uuid):
                 reporter.report(.connecting("the mdoc's service \(uuid) in \(mode.rawValue) mode over \(transport)"))
             case .connected(let mtu):
-                reporter.report(.connected(mtu: mtu))
+                reporter.report(overNFC ? .connectedOverNFC(envelopeLength: mtu) : .connected(mtu: mtu))
             case .requestSent(let bytes):
                 reporter.report(.requestSent(bytes: bytes))
             case .waitingForConsent:

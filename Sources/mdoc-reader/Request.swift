@@ -96,6 +96,9 @@ struct Request: AsyncParsableCommand {
     @Flag(name: .customLong("short-apdus"), help: "Use short APDUs only over NFC, even where the reader carries extended ones.")
     var shortAPDUs = false
 
+    @Option(help: "With --engagement nfc: retrieve over ble (the default) or over nfc, through the card that was tapped.")
+    var retrieval: Retrieval = .ble
+
     @Option(name: .customLong("doctype"), parsing: .singleValue,
             help: "A document type to request; repeat for several. 'mdl', 'pid' and 'av' are short for the mDL, the EU PID and the EU age verification attestation.")
     var docTypes: [String] = []
@@ -159,6 +162,9 @@ struct Request: AsyncParsableCommand {
         guard [engagement != nil, qrImage != nil, tap != nil].filter({ $0 }).count == 1 else {
             throw ValidationError("give the engagement as an mdoc: URI, with --qr-image or with --engagement nfc: one of them")
         }
+        guard retrieval == .ble || tap != nil else {
+            throw ValidationError("--retrieval nfc goes through the card that was tapped: give --engagement nfc")
+        }
         guard (readerCert == nil) == (readerKey == nil) else {
             throw ValidationError("--reader-cert and --reader-key go together")
         }
@@ -193,7 +199,7 @@ struct Request: AsyncParsableCommand {
     /// reader authentication, trust, the output files.
     private func makeSession(
         policy: DocumentSignerPolicy, within bound: Duration
-    ) async throws(ProgramFailure) -> (session: ReaderSession, bleOptions: BleOptions?, eReaderKey: PrivateKey?) {
+    ) async throws(ProgramFailure) -> (session: ReaderSession, bleOptions: BleOptions?, tapped: NFCTap.Tapped?, eReaderKey: PrivateKey?) {
         let specs: [DocRequestSpec]
         do {
             specs = try requestBuilder.specs()
@@ -208,9 +214,15 @@ struct Request: AsyncParsableCommand {
         if let saveSession {
             try SessionCapture.checkWritable(directory: saveSession, option: "--save-session")
         }
-        let (deviceEngagement, handover, bleOptions) = try await engagementSource(within: bound)
-        let eReaderKey = try saveSession == nil ? nil : ephemeralKey(for: deviceEngagement)
+        let (deviceEngagement, handover, bleOptions, tapped) = try await engagementSource(within: bound)
+        let eReaderKey: PrivateKey?
         let session: ReaderSession
+        do throws(ProgramFailure) {
+            eReaderKey = try saveSession == nil ? nil : ephemeralKey(for: deviceEngagement)
+        } catch {
+            await tapped?.close()
+            throw error
+        }
         do {
             // Whole seconds, the precision of the report's time, so that a replay of a capture
             // at the report's time verifies at the same instant.
@@ -219,12 +231,14 @@ struct Request: AsyncParsableCommand {
                 trustAnchors: anchors, documentSignerPolicy: policy, eReaderKey: eReaderKey,
                 now: { Date(timeIntervalSince1970: Date().timeIntervalSince1970.rounded(.down)) })
         } catch {
+            await tapped?.close()
             throw ProgramFailure(.malformedInput, "cannot start a session with this engagement: \(error)")
         }
-        guard bleOptions != nil else {
+        guard retrieval == .nfc || bleOptions != nil else {
+            await tapped?.close()
             throw ProgramFailure(.malformedInput, "the engagement offers no BLE retrieval method")
         }
-        return (session, bleOptions, eReaderKey)
+        return (session, bleOptions, tapped, eReaderKey)
     }
 
     /// The DeviceEngagement, the handover of the SessionTranscript and the BLE options: of the
@@ -232,22 +246,26 @@ struct Request: AsyncParsableCommand {
     /// Handover Select, and Request for negotiated handover; the options of its carriers).
     private func engagementSource(
         within bound: Duration
-    ) async throws(ProgramFailure) -> (EmbeddedCBOR<DeviceEngagement>, Handover, BleOptions?) {
+    ) async throws(ProgramFailure) -> (EmbeddedCBOR<DeviceEngagement>, Handover, BleOptions?, NFCTap.Tapped?) {
         guard let tap else {
             let uri = try engagementURI()
-            return (uri.deviceEngagementBytes, .qr, uri.deviceEngagementBytes.value.bleOptions)
+            return (uri.deviceEngagementBytes, .qr, uri.deviceEngagementBytes.value.bleOptions, nil)
         }
-        let request = MdocPresentation.MdocReader.handoverRequest(modes: bleMode.map { [$0] } ?? MdocBLEMode.allCases)
-        let engagement = try await tap.engage(handoverRequest: request, within: bound, shortAPDUs: shortAPDUs)
+        let request = MdocPresentation.MdocReader.handoverRequest(
+            modes: bleMode.map { [$0] } ?? MdocBLEMode.allCases, nfcRetrieval: retrieval == .nfc)
+        let tapped = try await tap.engage(handoverRequest: request, within: bound, shortAPDUs: shortAPDUs)
+        let engagement = tapped.engagement
         let deviceEngagement: EmbeddedCBOR<DeviceEngagement>
         do {
             deviceEngagement = try EmbeddedCBOR<DeviceEngagement>(bytes: engagement.deviceEngagement)
         } catch {
+            await tapped.close()
             throw ProgramFailure(.malformedInput, "the Handover Select's DeviceEngagement record holds no DeviceEngagement: \(error)")
         }
         do {
-            return (deviceEngagement, engagement.handover, try engagement.bleOptions() ?? deviceEngagement.value.bleOptions)
+            return (deviceEngagement, engagement.handover, try engagement.bleOptions() ?? deviceEngagement.value.bleOptions, tapped)
         } catch {
+            await tapped.close()
             throw ProgramFailure(.malformedInput, "the Handover Select's BLE carrier record: \(error)")
         }
     }
@@ -255,29 +273,43 @@ struct Request: AsyncParsableCommand {
     /// Runs the session over the radio, keeps its capture when asked, and shows the report.
     private func request(policy: DocumentSignerPolicy) async throws(ProgramFailure) {
         let seconds = Duration.milliseconds(Int64(timeout * 1000))
-        let (session, bleOptions, eReaderKey) = try await makeSession(policy: policy, within: seconds)
+        let (session, bleOptions, tapped, eReaderKey) = try await makeSession(policy: policy, within: seconds)
         let transport = await live.resolvedTransport()
-        let progress = ReaderProgress(transport: transport)
+        let progress = ReaderProgress(transport: transport, overNFC: retrieval == .nfc)
         let driver = ReaderDriver(
             session: session, bleOptions: bleOptions,
             timeouts: SessionTimeouts(connection: seconds, idle: seconds, response: .milliseconds(Int64(consentTimeout * 1000))),
             termination: termination, events: progress.show)
-        let mode: MdocBLEMode
-        do {
-            mode = try driver.mode(preferring: bleMode)
-        } catch {
-            throw ProgramFailure(.sessionFailed, "\(error)")
-        }
-        let adapter = try await live.openRadio()
         let started = Date()
-        let result = await driver.run(over: adapter, mode: mode)
-        await adapter.close()
+        let result: ReaderSessionResult
+        if let tapped, retrieval == .nfc {
+            let retrieved: Result<ReaderSessionResult, ProgramFailure>
+            do throws(ProgramFailure) {
+                retrieved = .success(try await retrieve(with: driver, through: tapped))
+            } catch {
+                retrieved = .failure(error)
+            }
+            await tapped.close()
+            result = try retrieved.get()
+        } else {
+            await tapped?.close()
+            let mode: MdocBLEMode
+            do {
+                mode = try driver.mode(preferring: bleMode)
+            } catch {
+                throw ProgramFailure(.sessionFailed, "\(error)")
+            }
+            let adapter = try await live.openRadio()
+            result = await driver.run(over: adapter, mode: mode)
+            await adapter.close()
+        }
         progress.finish()
         let ended = Date()
         let (failure, outcomeText) = Self.failure(of: ReaderVerdict(result))
         if let saveSession, let eReaderKey {
             let capture = SessionCapture(
-                role: .reader, program: "mdoc-reader \(ToolVersion.current)", transport: "\(transport)", mode: result.mode,
+                role: .reader, program: "mdoc-reader \(ToolVersion.current)",
+                transport: tapped.map { retrieval == .nfc ? "nfc:\($0.reader)" : "\(transport)" } ?? "\(transport)", mode: result.mode,
                 mtu: result.mtu, started: started, ended: ended, deviceEngagement: Array(session.deviceEngagement.bytes),
                 engagementURI: "\(MdocURI(deviceEngagementBytes: session.deviceEngagement))", sessionTranscriptBytes: session.sessionTranscript.taggedBytes, ephemeralKey: eReaderKey,
                 messages: result.messages, outcome: outcomeText, exitStatus: failure?.status.rawValue ?? 0,
@@ -295,6 +327,28 @@ struct Request: AsyncParsableCommand {
         }
         VerificationExit.show(report, json: json)
         try VerificationExit.check(report)
+    }
+
+    /// Runs the session over NFC data retrieval (8.3.3.1.2) through the card that was tapped,
+    /// within the limits of the Handover Select's NFC carrier record.
+    private func retrieve(with driver: ReaderDriver, through tapped: NFCTap.Tapped) async throws(ProgramFailure) -> ReaderSessionResult {
+        let offered = tapped.engagement.handoverSelect.carriers.compactMap { carrier -> NFCCarrier? in
+            if case .nfc(let record) = carrier { return record }
+            return nil
+        }.first
+        guard let offered else {
+            throw ProgramFailure(.sessionFailed, "the mdoc's Handover Select offers no NFC data retrieval", hint: "leave out --retrieval nfc")
+        }
+        let channel = await tapped.retrievalChannel(shortAPDUs: shortAPDUs)
+        let reader = NFCDataTransferReader(channel: channel, holderOptions: offered, shortAPDUsOnly: shortAPDUs)
+        do {
+            try await reader.select()
+        } catch {
+            throw ProgramFailure(.sessionFailed, "the mdoc application did not answer over NFC: \(error)")
+        }
+        ProgramOutput.standardError.writeLine(
+            "mdoc-reader: retrieving over NFC on \(tapped.reader): ENVELOPEs of up to \(reader.commandChunkLength) bytes, responses of up to \(reader.responseLength)")
+        return await driver.run(on: NFCReaderTransport(reader: reader))
     }
 
     /// The verdict as the failure the program ends with (nil when the response verified) and

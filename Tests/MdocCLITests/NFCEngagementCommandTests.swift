@@ -17,7 +17,8 @@ import Testing
     /// Holder and reader through `daemon`: the holder offers `handover` and `bleMode`; the
     /// reader's standard error once both have ended, and its capture's folder.
     static func session(
-        through daemon: VirtualReaderDaemon, handover: String, bleMode: String, in run: IsolatedRun, capture: String
+        through daemon: VirtualReaderDaemon, handover: String, bleMode: String, in run: IsolatedRun, capture: String,
+        reader readerArguments: [String] = []
     ) async throws -> (reader: ProgramRunner.Result, holder: ProgramRunner.Result) {
         let holder = try run.start("mdoc-holder", [
             "present", "--yes", "--no-qr", "--credential", "Certs/demo/mdl.mdoc", "--transport", "sim", "--ble-mode", bleMode,
@@ -29,7 +30,7 @@ import Testing
         let reader = try await run.run("mdoc-reader", [
             "request", "--engagement", "nfc:\(VirtualReaderDaemon.readerName)", "--transport", "sim", "--preset", "age-over-18",
             "--trust", "Certs/demo/iaca.pem", "--timeout", "\(LiveSession.programTimeout)", "--save-session", capture,
-        ], extra: ["PCSCLITE_CSOCK_NAME": daemon.socketPath])
+        ] + readerArguments, extra: ["PCSCLITE_CSOCK_NAME": daemon.socketPath])
         return (reader, await holder.wait(timeout: LiveSession.waitTimeout))
     }
 
@@ -76,6 +77,52 @@ import Testing
         ], extra: ["PCSCLITE_CSOCK_NAME": daemon.socketPath])
         #expect(reader.status == 8, "\(reader.standardError)")
         #expect(reader.standardError.contains("no mdoc was tapped"), "\(reader.standardError)")
+    }
+
+    /// The command APDUs pcscd carried and their octets, commands and responses together, from
+    /// its `--apdu` log.
+    static func apdus(in log: String) -> (count: Int, octets: Int) {
+        let lines = log.split(separator: "\n")
+        let octets = { (marker: String) in
+            lines.compactMap { line in line.range(of: marker).map { line[$0.upperBound...].split(separator: " ").count } }
+        }
+        let commands = octets("APDU: ")
+        return (commands.count, commands.reduce(0, +) + octets("SW: ").reduce(0, +))
+    }
+
+    @Test(arguments: [("static", [String]()), ("negotiated", ["--short-apdus"])])
+    func aSessionRetrievedOverNFCVerifies(handover: String, apdus: [String]) async throws {
+        let daemon = try await VirtualReaderDaemon(forChildProcesses: true)
+        defer { daemon.stop() }
+        let run = try IsolatedRun()
+        defer { run.remove() }
+        let capture = run.home + "/capture"
+        let (reader, holder) = try await Self.session(
+            through: daemon, handover: handover, bleMode: "both", in: run, capture: capture, reader: ["--retrieval", "nfc"] + apdus)
+
+        #expect(reader.status == 0, "\(reader.standardError)\n\(daemon.log)")
+        #expect(reader.standardOutput.contains("age_over_18"), "\(reader.standardOutput)")
+        #expect(reader.standardError.contains(apdus.isEmpty ? "ENVELOPEs of up to 65526 bytes" : "ENVELOPEs of up to 255 bytes"),
+                "\(reader.standardError)")
+        #expect(holder.status == 0, "\(holder.standardError)")
+        #expect(holder.standardError.contains("reader connected over NFC"), "\(holder.standardError)")
+        let replay = try await run.run("mdoc-reader", ["verify", "--session", capture, "--trust", "Certs/demo/iaca.pem"])
+        #expect(replay.status == 0, "\(replay.standardError)")
+        // What crossed against the least the messages need: the handover messages and the
+        // session's messages as the capture keeps them.
+        let (count, octets) = Self.apdus(in: daemon.log)
+        let messages = try FileManager.default.contentsOfDirectory(atPath: capture)
+            .filter { $0.contains("-sent-session-") || $0.contains("-received-session-") }
+            .map { try Data(contentsOf: URL(fileURLWithPath: capture + "/" + $0)).count }
+        let transcript = try SessionTranscriptBinding(
+            encoded: Array(try Data(contentsOf: URL(fileURLWithPath: capture + "/session-transcript.cbor")))).transcript
+        guard case .nfc(let select, let request) = transcript.handover else {
+            Issue.record("the handover is \(transcript.handover), not NFC")
+            return
+        }
+        let minimum = messages.reduce(0, +) + select.count + (request?.count ?? 0)
+        #expect(octets >= minimum)
+        print("NFC engagement (\(handover)) and retrieval (\(apdus.isEmpty ? "extended" : "short") APDUs) through pcscd: \(count) command APDUs, \(octets) octets with their responses; the messages themselves are \(minimum) octets")
     }
 
     /// A card of this process in `daemon`'s reader, answering with `handler`, until cancelled.

@@ -24,7 +24,7 @@ public actor MdocGATTClientTransport: MdocTransport {
     public static let maximumQueuedEvents = 8
 
     /// The 18013-5 BLE mode whose characteristic UUIDs this client uses.
-    public nonisolated let mode: MdocBLEMode
+    public nonisolated let mode: MdocBLEMode?
     /// The ATT_MTU agreed with the server (Core Vol 3 Part F 3.4.2).
     public nonisolated let mtu: Int
     private nonisolated let eventLoop: any EventLoop

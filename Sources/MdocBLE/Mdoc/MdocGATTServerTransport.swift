@@ -24,7 +24,7 @@ public actor MdocGATTServerTransport: MdocTransport {
     public static let maximumQueuedEvents = 8
 
     /// The 18013-5 BLE mode whose characteristic UUIDs this server uses.
-    public nonisolated let mode: MdocBLEMode
+    public nonisolated let mode: MdocBLEMode?
     private nonisolated let eventLoop: any EventLoop
     private let connection: GATTServerConnection
     private let state: BluetoothUUID

@@ -4,8 +4,9 @@
 /// ``MdocGATTServerTransport`` is the GATT server side (the mdoc in peripheral server mode, the
 /// reader in central client mode), ``MdocGATTClientTransport`` the GATT client side.
 public protocol MdocTransport: AnyObject, Sendable {
-    /// Which of the two 18013-5 BLE modes this session uses.
-    var mode: MdocBLEMode { get }
+    /// Which of the two 18013-5 BLE modes this session uses; `nil` for a link that is not BLE
+    /// (NFC data retrieval, 8.3.3.1.2), whose messages the drivers handle all the same.
+    var mode: MdocBLEMode? { get }
 
     /// The ATT_MTU in use on the link (Core Vol 3 Part F 3.4.2): 23 until exchanged.
     var mtu: Int { get async }

@@ -19,7 +19,7 @@ import NIOCore
 /// octets go out as WriteValue with type "command" (ATT Write Command), in order; notifications
 /// arrive as PropertiesChanged of a characteristic's Value.
 actor BlueZClientTransport: MdocTransport {
-    nonisolated let mode: MdocBLEMode
+    nonisolated let mode: MdocBLEMode?
     let mtu: Int
     private nonisolated let eventLoop: any EventLoop
     private let connection: DBusConnection

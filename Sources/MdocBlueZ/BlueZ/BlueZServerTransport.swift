@@ -17,7 +17,7 @@ import MdocBLE
 /// notifications after the start (bluetoothd does so when the link drops) is taken as the link
 /// closing.
 actor BlueZServerTransport: MdocTransport {
-    nonisolated let mode: MdocBLEMode
+    nonisolated let mode: MdocBLEMode?
     private nonisolated let eventLoop: any EventLoop
     private let application: BlueZGATTApplication
     private let onClose: @Sendable () -> Void

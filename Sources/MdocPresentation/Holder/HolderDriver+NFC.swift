@@ -9,12 +9,16 @@ extension HolderDriver {
     /// DeviceEngagement and a BLE carrier record for each mode the engagement offers, with its
     /// service UUID.
     package var handoverSelect: HandoverSelectMessage {
-        Self.makeHandoverSelect(deviceEngagement: Array(deviceEngagement.bytes), modes: modes, options: deviceEngagement.value.bleOptions)
+        Self.makeHandoverSelect(
+            deviceEngagement: Array(deviceEngagement.bytes), modes: modes, options: deviceEngagement.value.bleOptions,
+            nfc: nfcRetrieval?.carrier)
     }
 
     /// An NDEF Type 4 Tag application offering this engagement to a reader that taps, the
-    /// session taking the handover it makes into its SessionTranscript (9.1.5.1).
-    package mutating func tag(_ mode: NFCHandoverMode) -> NDEFTagApplication {
+    /// session taking the handover it makes into its SessionTranscript (9.1.5.1); with
+    /// `retrieval`, NFC data retrieval through that application is offered beside BLE.
+    package mutating func tag(_ mode: NFCHandoverMode, retrieval: NFCDataTransferApplication? = nil) -> NDEFTagApplication {
+        nfcRetrieval = retrieval
         let tag: NDEFTagApplication
         switch mode {
         case .staticHandover:
@@ -23,21 +27,26 @@ extension HolderDriver {
             let engagement = Array(deviceEngagement.bytes)
             let modes = self.modes
             let options = deviceEngagement.value.bleOptions
+            let nfc = retrieval?.carrier
             tag = NDEFTagApplication { request throws(NFCError) in
                 let common = try Self.offeredModes(of: request).filter(modes.contains)
-                guard !common.isEmpty else {
-                    throw NFCError(.invalidHandover, "the Handover Request offers no BLE mode the mdoc offers")
+                let readerTakesNFC = request.carriers.contains { if case .nfc = $0 { true } else { false } }
+                let nfcCommon = readerTakesNFC ? nfc : nil
+                guard !common.isEmpty || nfcCommon != nil else {
+                    throw NFCError(.invalidHandover, "the Handover Request offers no carrier the mdoc offers")
                 }
-                return Self.makeHandoverSelect(deviceEngagement: engagement, modes: common, options: options)
+                return Self.makeHandoverSelect(deviceEngagement: engagement, modes: common, options: options, nfc: nfcCommon)
             }
         }
         handover = { await tag.handover }
         return tag
     }
 
-    /// A Handover Select with the DeviceEngagement and one BLE carrier record per mode of
-    /// `modes`, IDs `0`, `1`.
-    private static func makeHandoverSelect(deviceEngagement: [UInt8], modes: [MdocBLEMode], options: BleOptions?) -> HandoverSelectMessage {
+    /// A Handover Select with the DeviceEngagement, one BLE carrier record per mode of `modes`
+    /// (IDs `0`, `1`), then the NFC carrier record `nfc` when given.
+    private static func makeHandoverSelect(
+        deviceEngagement: [UInt8], modes: [MdocBLEMode], options: BleOptions?, nfc: NFCCarrier?
+    ) -> HandoverSelectMessage {
         var carriers: [HandoverCarrier] = []
         for mode in modes {
             let single = BleOptions(
@@ -50,6 +59,7 @@ extension HolderDriver {
             carrier.recordID = String(carriers.count)
             carriers.append(.bluetoothLE(carrier))
         }
+        if let nfc { carriers.append(.nfc(nfc)) }
         return HandoverSelectMessage(deviceEngagement: deviceEngagement, carriers: carriers)
     }
 

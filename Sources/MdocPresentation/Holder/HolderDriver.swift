@@ -3,6 +3,7 @@ import MdocBLE
 import MdocCBOR
 import MdocCrypto
 import MdocModel
+import MdocNFC
 import MdocSession
 
 #if canImport(FoundationEssentials)
@@ -36,6 +37,9 @@ package struct HolderDriver: Sendable {
     /// How the engagement reached the reader, asked once a reader has started a session: an
     /// NFC handover for the SessionTranscript, or `nil` for the QR code's (9.1.5.1).
     package var handover: @Sendable () async -> Handover? = { nil }
+    /// The NFC data retrieval application a tag of the engagement offers (8.3.3.1.2): a reader
+    /// may start the session there instead of over BLE.
+    package var nfcRetrieval: NFCDataTransferApplication?
 
     private let session: HolderSession
     private let trust: any ReaderTrustDelegate
@@ -94,7 +98,9 @@ package struct HolderDriver: Sendable {
     }
 
     /// Waits over `radio` for a reader in any mode the engagement offers, within
-    /// ``SessionTimeouts/connection``, and runs the session with the first that starts one.
+    /// ``SessionTimeouts/connection``, and runs the session with the first that starts one;
+    /// with ``nfcRetrieval``, a reader that sends its first message over NFC instead starts it
+    /// there (8.3.3.1.2), and the wait over BLE ends.
     package func run(over radio: any MdocRadio) async -> HolderSessionResult {
         guard let options = session.deviceEngagement.value.bleOptions else {
             return HolderSessionResult(
@@ -104,15 +110,46 @@ package struct HolderDriver: Sendable {
         logger.debug("Ident computed from EDeviceKeyBytes (HKDF \"BLEIdent\", 8.3.3.1.1.4)",
                      metadata: ["ident": "\(Hex.encode(session.bleIdent))"])
         let link: any MdocTransport
-        do {
-            link = try await SessionLink.holder(
-                over: radio, options: options, ident: session.bleIdent, timeout: timeouts.connection, clock: clock, logger: logger)
+        do throws(LinkError) {
+            link = try await firstLink(over: radio, options: options)
         } catch {
             let end = Task.isCancelled ? LinkError(.cancelled, "the session was cancelled while waiting for a reader") : error
             return HolderSessionResult(end: .link(end), mode: nil, disclosures: [])
         }
         await events(.connected(link.mode))
         return await run(on: link)
+    }
+
+    /// The link of the first reader to start a session: over BLE, or over NFC when the
+    /// engagement offers NFC data retrieval.
+    private func firstLink(over radio: any MdocRadio, options: BleOptions) async throws(LinkError) -> any MdocTransport {
+        let (ident, timeouts, clock, logger) = (session.bleIdent, self.timeouts, self.clock, self.logger)
+        guard let application = nfcRetrieval else {
+            return try await SessionLink.holder(
+                over: radio, options: options, ident: ident, timeout: timeouts.connection, clock: clock, logger: logger)
+        }
+        let first = await withTaskGroup(of: Result<any MdocTransport, LinkError>?.self) { group in
+            group.addTask {
+                do throws(LinkError) {
+                    return .success(try await SessionLink.holder(
+                        over: radio, options: options, ident: ident, timeout: timeouts.connection, clock: clock, logger: logger))
+                } catch {
+                    return .failure(error)
+                }
+            }
+            group.addTask {
+                // The first message of a reader that selected the application; nil when the
+                // wait over BLE ended first.
+                guard let message = try? await application.receive() else { return nil }
+                return .success(NFCHolderTransport(application: application, first: message))
+            }
+            defer { group.cancelAll() }
+            while let arrival = await group.next() {
+                if let arrival { return arrival }
+            }
+            return Result<any MdocTransport, LinkError>.failure(LinkError(.cancelled, "no reader came"))
+        }
+        return try first.get()
     }
 
     /// Runs the session on `transport`, a link a reader has started, until it ends; the

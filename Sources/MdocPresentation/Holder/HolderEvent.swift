@@ -6,8 +6,8 @@ import MdocSession
 public enum HolderEvent: Sendable {
     /// Waiting for a reader in these modes.
     case waiting([MdocBLEMode])
-    /// A reader started a session in this mode.
-    case connected(MdocBLEMode)
+    /// A reader started a session in this BLE mode, or over NFC (`nil`, 8.3.3.1.2).
+    case connected(MdocBLEMode?)
     /// The request is shown to the holder, who is deciding.
     case requested(PresentationRequest)
     /// The holder decided: these elements of the request are sent.

@@ -14,7 +14,7 @@ public final class InMemoryTransport: MdocTransport {
     public static let maximumQueuedEvents = MdocGATTServerTransport.maximumQueuedEvents
 
     /// The 18013-5 BLE mode the link stands for.
-    public let mode: MdocBLEMode
+    public let mode: MdocBLEMode?
     private let linkMTU: Int
     private let state: NIOLockedValueBox<State>
     private let peer: NIOLockedValueBox<InMemoryTransport?> = NIOLockedValueBox(nil)

@@ -1,7 +1,8 @@
 import MdocErrors
 
 /// Why a live session's link could not be opened or was lost: no peer within the timeout, an
-/// engagement offering no mode we can use, a peer busy with another session, or a BLE failure.
+/// engagement offering no mode we can use, a peer busy with another session, or a BLE or NFC
+/// failure.
 ///
 /// Equality compares the code only.
 public typealias LinkError = MdocError<LinkErrorDomain>
@@ -22,6 +23,9 @@ extension ErrorKind where Domain == LinkError {
     public static let busy = Self("busy")
     /// The BLE layer failed (see the message).
     public static let bluetooth = Self("bluetooth")
+    /// NFC data retrieval could not start: the card did not answer the SELECT of the mdoc
+    /// application (ISO/IEC 18013-5 8.3.3.1.2).
+    public static let nfc = Self("nfc")
     /// The transport could not be opened: no controller, no Bluetooth in the kernel, an
     /// adapter in use, no permission (the message says what to do).
     public static let unavailable = Self("unavailable")

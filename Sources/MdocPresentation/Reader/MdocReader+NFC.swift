@@ -11,21 +11,25 @@ extension MdocReader {
 
     /// The Handover Request message this reader writes when the mdoc offers negotiated
     /// handover (8.2.2.1): the ReaderEngagement and one BLE carrier record for the modes the
-    /// reader can use (the configuration's preferred one, else both), with a new random
-    /// collision resolution number. The mdoc's Handover Select names the service UUIDs.
-    public func handoverRequest() -> HandoverRequestMessage {
-        Self.handoverRequest(modes: configuration.preferredMode.map { [$0] } ?? MdocBLEMode.allCases)
+    /// reader can use (the configuration's preferred one, else both), then an NFC carrier
+    /// record when `nfcRetrieval`, with a new random collision resolution number. The mdoc's
+    /// Handover Select names the service UUIDs and its NFC limits.
+    public func handoverRequest(nfcRetrieval: Bool = false) -> HandoverRequestMessage {
+        Self.handoverRequest(modes: configuration.preferredMode.map { [$0] } ?? MdocBLEMode.allCases, nfcRetrieval: nfcRetrieval)
     }
 
-    /// The Handover Request message of a reader that can use `modes`.
-    package static func handoverRequest(modes: [MdocBLEMode]) -> HandoverRequestMessage {
+    /// The Handover Request message of a reader that can use `modes`, and NFC data retrieval
+    /// when `nfcRetrieval`.
+    package static func handoverRequest(modes: [MdocBLEMode], nfcRetrieval: Bool = false) -> HandoverRequestMessage {
         let options = BleOptions(
             peripheralServerModeSupported: modes.contains(.peripheralServer), centralClientModeSupported: modes.contains(.centralClient))
         // Options with a mode and no UUIDs always make a record; without a mode, none.
-        let carrier = try? BluetoothLECarrier(options: options, sender: .reader)
+        var carriers = (try? BluetoothLECarrier(options: options, sender: .reader)).map { [HandoverCarrier.bluetoothLE($0)] } ?? []
+        if nfcRetrieval {
+            carriers.append(.nfc(NFCCarrier(maximumCommandDataLength: nil, maximumResponseDataLength: nil)))
+        }
         return HandoverRequestMessage(
-            readerEngagement: readerEngagement, carriers: carrier.map { [.bluetoothLE($0)] } ?? [],
-            collisionResolutionNumber: UInt16.random(in: 0...UInt16.max))
+            readerEngagement: readerEngagement, carriers: carriers, collisionResolutionNumber: UInt16.random(in: 0...UInt16.max))
     }
 
     /// A new session with the mdoc that was tapped (8.2.2.1), with a new ephemeral reader key:
@@ -52,6 +56,31 @@ extension MdocReader {
         } catch {
             throw SessionError(.invalidEngagement, "the Handover Select's BLE carrier record: \(error)")
         }
-        return Session(session: session, bleOptions: carriers ?? deviceEngagement.value.bleOptions, configuration: configuration)
+        let nfc = engagement.handoverSelect.carriers.lazy.compactMap { carrier -> NFCCarrier? in
+            if case .nfc(let record) = carrier { return record }
+            return nil
+        }.first
+        return Session(
+            session: session, bleOptions: carriers ?? deviceEngagement.value.bleOptions, nfcCarrier: nfc, configuration: configuration)
+    }
+}
+
+extension MdocReader.Session {
+    /// Runs the session over NFC data retrieval (8.3.3.1.2) through `channel`, the card that
+    /// was tapped: selects the mdoc application, then sends each message in ENVELOPEs within
+    /// the limits of the Handover Select's NFC carrier record (extended APDUs where both sides
+    /// carry them, unless `shortAPDUsOnly`), until the session ends. A session made from an
+    /// engagement without an NFC carrier record fails with `noCommonMode`.
+    public consuming func run(overNFC channel: any NFCCommandChannel, shortAPDUsOnly: Bool = false) async -> ReaderVerdict {
+        guard let carrier = nfcCarrier else {
+            return finish(failing: LinkError(.noCommonMode, "the mdoc's Handover Select offers no NFC data retrieval"))
+        }
+        let reader = NFCDataTransferReader(channel: channel, holderOptions: carrier, shortAPDUsOnly: shortAPDUsOnly)
+        do throws(NFCError) {
+            try await reader.select()
+        } catch {
+            return finish(failing: LinkError(.nfc, "the mdoc application did not answer its SELECT: \(error)"))
+        }
+        return await run(on: NFCReaderTransport(reader: reader))
     }
 }

@@ -1,6 +1,7 @@
 import MdocBLE
 import MdocCBOR
 import MdocModel
+import MdocNFC
 import MdocSession
 
 extension MdocReader {
@@ -15,12 +16,15 @@ extension MdocReader {
         public let events: AsyncStream<ReaderEvent>
         private let session: ReaderSession
         private let bleOptions: BleOptions?
+        /// The NFC carrier record of a tapped engagement, for NFC data retrieval.
+        let nfcCarrier: NFCCarrier?
         private let configuration: Configuration
         private let feed: EventFeed<ReaderEvent>
 
-        init(session: ReaderSession, bleOptions: BleOptions? = nil, configuration: Configuration) {
+        init(session: ReaderSession, bleOptions: BleOptions? = nil, nfcCarrier: NFCCarrier? = nil, configuration: Configuration) {
             self.session = session
             self.bleOptions = bleOptions
+            self.nfcCarrier = nfcCarrier
             self.configuration = configuration
             (events, feed) = EventFeed.make()
         }
@@ -50,6 +54,12 @@ extension MdocReader {
             let result = await driver.run(on: transport)
             feed.finish()
             return ReaderVerdict(result)
+        }
+
+        /// Ends the session before it had a link, with `error`.
+        consuming func finish(failing error: LinkError) -> ReaderVerdict {
+            feed.finish()
+            return ReaderVerdict(ReaderSessionResult(end: .link(error), mode: nil, report: nil, response: nil))
         }
     }
 }

@@ -22,6 +22,9 @@ package struct ProgressReporter: Sendable {
         case connecting(String)
         /// The GATT connection is up, with the negotiated ATT MTU.
         case connected(mtu: Int)
+        /// The mdoc application answered over NFC (ISO/IEC 18013-5 8.3.3.1.2); one ENVELOPE
+        /// carries this many bytes.
+        case connectedOverNFC(envelopeLength: Int)
         /// SessionEstablishment (with the DeviceRequest) was sent, this many bytes.
         case requestSent(bytes: Int)
         /// The mdoc has the request and its holder is deciding what to release (ISO/IEC 18013-5
@@ -91,6 +94,7 @@ package struct ProgressReporter: Sendable {
         switch phase {
         case .connecting(let target): return "connecting to \(target)"
         case .connected(let mtu): return "connected (ATT MTU \(mtu))"
+        case .connectedOverNFC(let length): return "connected over NFC (ENVELOPE data up to \(length) bytes)"
         case .requestSent(let bytes): return "request sent (\(bytes) bytes)"
         case .waitingForConsent: return "waiting for the holder's consent"
         case .receiving(let bytes): return "receiving response (\(bytes) bytes so far)"
