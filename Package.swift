@@ -278,7 +278,7 @@ let package = Package(
         .target(
             name: "MdocInspection",
             dependencies: [
-                "MdocCBOR", "MdocCrypto", "MdocCOSE", "MdocModel", "MdocBLE", "MdocLEHost", "MdocText", "MdocFiles",
+                "MdocCBOR", "MdocCrypto", "MdocCOSE", "MdocModel", "MdocBLE", "MdocLEHost", "MdocNFC", "MdocText", "MdocFiles",
             ],
             swiftSettings: strictSettings
         ),
@@ -288,7 +288,7 @@ let package = Package(
             name: "MdocCapture",
             dependencies: [
                 "MdocErrors", "MdocPosix", "MdocCBOR", "MdocCrypto", "MdocCOSE", "MdocModel", "MdocSession", "MdocBLE",
-                "MdocPresentation", "MdocText", "MdocFiles", "MdocInspection",
+                "MdocPresentation", "MdocText", "MdocFiles", "MdocInspection", "MdocNFC",
             ],
             swiftSettings: strictSettings
         ),

@@ -36,6 +36,14 @@ def framed(*messages):
     return b"".join(struct.pack(">H", len(message)) + message for message in messages)
 
 
+def apdu_trace(commands, responses):
+    """An APDU trace's text form (APDUTrace, what a session capture keeps as apdus.txt)."""
+    lines = ["# swift-mdoc APDU trace: > command, < response (ISO/IEC 7816-4), hexadecimal"]
+    for command, response in zip(commands, responses):
+        lines += ["> " + command.hex().upper(), "< " + response.hex().upper()]
+    return ("\n".join(lines) + "\n").encode()
+
+
 def write(target, seeds):
     folder = os.path.join(CORPUS, target)
     os.makedirs(folder, exist_ok=True)
@@ -324,6 +332,7 @@ def main():
         framed(*ndef_commands), framed(*transfer_commands), framed(*ndef_commands[:6], *transfer_commands),
         framed(*static_answers), framed(*negotiated_answers), framed(*transfer_answers),
         ndef_commands[0], transfer_commands[1], apdu(0, 0xC0, 0, 0, le=65536), answer[:40],
+        apdu_trace(ndef_commands[:6], static_answers),
     ])
     counts["FuzzNDEFHandover"] = write("FuzzNDEFHandover", [
         vector("nfc_handover_select"), vector("nfc_handover_request"), MULTIPAZ_STATIC_HS, MULTIPAZ_HR, MULTIPAZ_TP, MULTIPAZ_TS,

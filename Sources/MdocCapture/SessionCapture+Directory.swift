@@ -3,6 +3,7 @@ import MdocCBOR
 import MdocCrypto
 import MdocFiles
 import MdocModel
+import MdocNFC
 import MdocPresentation
 import MdocSession
 import MdocText
@@ -30,6 +31,8 @@ extension SessionCapture {
     public static let ephemeralKeyFileName = "ephemeral-key.pem"
     /// The file of the verification report, the JSON `--json` prints.
     public static let reportFileName = "report.json"
+    /// The file of the APDU trace (`APDUTrace`'s text form), when the session used NFC.
+    public static let apduTraceFileName = "apdus.txt"
 
     /// Checks, before a session, that `path` can take a capture: it does not exist and its
     /// folder can be written, or it is an empty directory. `option` starts the message.
@@ -107,6 +110,10 @@ extension SessionCapture {
                 Array((report.serialized(pretty: true) + "\n").utf8), at: file(Self.reportFileName), mode: OutputFile.privateMode,
                 replacing: false)
         }
+        if let apduTrace {
+            try OutputFile.create(
+                Array(apduTrace.text.utf8), at: file(Self.apduTraceFileName), mode: OutputFile.privateMode, replacing: false)
+        }
         let index = JSONValue.object([
             ("format", .string(Self.format)),
             ("version", .int(Int64(Self.version))),
@@ -125,6 +132,7 @@ extension SessionCapture {
             ("outcome", .string(outcome)),
             ("verificationTime", verificationTime.map { .string(TDate($0).text) } ?? .null),
             ("report", report == nil ? .null : .string(Self.reportFileName)),
+            ("apduTrace", apduTrace == nil ? .null : .string(Self.apduTraceFileName)),
             ("exitStatus", .int(Int64(exitStatus))),
         ])
         try OutputFile.create(

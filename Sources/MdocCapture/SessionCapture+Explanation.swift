@@ -2,6 +2,7 @@ import MdocBLE
 import MdocCBOR
 import MdocInspection
 import MdocModel
+import MdocNFC
 import MdocPresentation
 import MdocSession
 import MdocText
@@ -37,6 +38,9 @@ extension SessionCapture {
         children.append(Explanation("Engagement URI", "\(engagementURI)"))
         children.append(item("DeviceEngagement (\(Self.engagementFileName))", deviceEngagement))
         children.append(item("SessionTranscriptBytes (\(Self.sessionTranscriptFileName))", sessionTranscriptBytes))
+        if let apduTrace {
+            children.append(MessageExplainer.apduTrace("APDUs (\(Self.apduTraceFileName))", apduTrace))
+        }
         for (index, opened) in openedMessages().enumerated() {
             let names = Self.fileNames(of: opened, index: index)
             let sender = opened.fromReader ? "mdoc reader" : "mdoc"

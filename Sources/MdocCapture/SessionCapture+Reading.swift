@@ -3,6 +3,7 @@ import MdocCBOR
 import MdocCOSE
 import MdocCrypto
 import MdocModel
+import MdocNFC
 import MdocPosix
 import MdocPresentation
 import MdocSession
@@ -50,6 +51,7 @@ extension SessionCapture {
         var outcome: String
         var verificationTime: String?
         var exitStatus: Int32
+        var apduTrace: String?
     }
 
     /// Reads the capture in the directory `path` and checks that its files agree: the
@@ -123,6 +125,13 @@ extension SessionCapture {
             },
             report: nil)
 
+        if let name = index.apduTrace {
+            do {
+                apduTrace = try APDUTrace(text: String(decoding: try Self.readFile(name, in: path), as: UTF8.self))
+            } catch {
+                throw SessionCaptureError(.badContent, file: name, "not an APDU trace: \(error)")
+            }
+        }
         try checkTranscript(files: index)
         for (opened, entry) in zip(openedMessages(), index.messages) {
             let stored = try entry.plaintext.map { (plaintext) throws(SessionCaptureError) in try Self.readFile(plaintext.file, in: path) }

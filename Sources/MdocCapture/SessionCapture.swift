@@ -3,6 +3,7 @@ import MdocCBOR
 import MdocCOSE
 import MdocCrypto
 import MdocModel
+import MdocNFC
 import MdocPresentation
 import MdocSession
 import MdocText
@@ -67,6 +68,9 @@ public struct SessionCapture: Sendable {
     public var verificationTime: Date?
     /// The verification report (`--json`) of the response; `nil` without a response.
     public var report: JSONValue?
+    /// The APDUs of an NFC engagement and NFC data retrieval, as the reader exchanged them;
+    /// `nil` for a session without NFC or captured on the mdoc's side.
+    public var apduTrace: APDUTrace?
 
     /// A capture of a session of `role`; see the properties.
     public init(

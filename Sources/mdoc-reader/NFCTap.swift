@@ -32,22 +32,29 @@ struct NFCTap: ExpressibleByArgument {
         let channel: PCSCCommandChannel
         /// What the reader says it carries in one APDU, when it says (PC/SC part 10).
         let maximumAPDUDataSize: Int?
+        /// Where the APDUs are kept, for a capture.
+        let recorder: TracingChannel.Recorder?
         let context: PCSCContext
 
         /// The channel for NFC data retrieval (8.3.3.1.2): extended APDUs when the reader says
         /// it carries them, or when it says nothing and carries an extended SELECT of the mdoc
         /// application (vpcd before 0.9 says nothing); short ones otherwise and with
         /// `shortAPDUs`.
-        func retrievalChannel(shortAPDUs: Bool) async -> PCSCCommandChannel {
-            guard !shortAPDUs else { return PCSCCommandChannel(card: channel.card, extendedLength: false) }
+        func retrievalChannel(shortAPDUs: Bool) async -> any NFCCommandChannel {
+            guard !shortAPDUs else { return traced(PCSCCommandChannel(card: channel.card, extendedLength: false)) }
             if let maximumAPDUDataSize {
-                return PCSCCommandChannel(card: channel.card, extendedLength: maximumAPDUDataSize > CommandAPDU.maximumShortDataLength)
+                return traced(PCSCCommandChannel(card: channel.card, extendedLength: maximumAPDUDataSize > CommandAPDU.maximumShortDataLength))
             }
-            let extended = PCSCCommandChannel(card: channel.card, extendedLength: true)
+            let extended = traced(PCSCCommandChannel(card: channel.card, extendedLength: true))
             let probe = CommandAPDU.select(application: NFCDataTransferReader.applicationIdentifier,
                                            expectedLength: CommandAPDU.maximumExtendedExpectedLength)
             let carried = (try? await extended.transmit(probe))?.statusWord == .success
-            return carried ? extended : PCSCCommandChannel(card: channel.card, extendedLength: false)
+            return carried ? extended : traced(PCSCCommandChannel(card: channel.card, extendedLength: false))
+        }
+
+        /// `channel`, its APDUs kept in ``recorder`` when there is one.
+        func traced(_ channel: PCSCCommandChannel) -> any NFCCommandChannel {
+            recorder.map { TracingChannel(channel, recorder: $0) } ?? channel
         }
 
         /// Disconnects the card and lets PC/SC go.
@@ -64,7 +71,7 @@ struct NFCTap: ExpressibleByArgument {
     /// small, and a reader of short APDUs only fails extended ones. The card stays connected
     /// until ``Tapped/close()``.
     func engage(
-        handoverRequest: HandoverRequestMessage, within bound: Duration, shortAPDUs: Bool
+        handoverRequest: HandoverRequestMessage, within bound: Duration, shortAPDUs: Bool, recorder: TracingChannel.Recorder?
     ) async throws(ProgramFailure) -> Tapped {
         let context: PCSCContext
         do {
@@ -94,7 +101,8 @@ struct NFCTap: ExpressibleByArgument {
         let engagement: NFCEngagement
         do {
             // A locked phone answers 6A82 until it is unlocked: polled within the same bound.
-            engagement = try await NDEFTagReader(channel: channel, selectTimeout: bound).engage(handoverRequest: handoverRequest)
+            let traced = recorder.map { TracingChannel(channel, recorder: $0) as any NFCCommandChannel } ?? channel
+            engagement = try await NDEFTagReader(channel: traced, selectTimeout: bound).engage(handoverRequest: handoverRequest)
         } catch {
             try? await card.disconnect()
             await context.release()
@@ -111,7 +119,9 @@ struct NFCTap: ExpressibleByArgument {
         }
         ProgramOutput.standardError.writeLine(
             "mdoc-reader: engaged by NFC on \(presence.reader) (\(engagement.handoverRequest == nil ? "static" : "negotiated") handover)")
-        return Tapped(engagement: engagement, reader: presence.reader, channel: channel, maximumAPDUDataSize: size, context: context)
+        return Tapped(
+            engagement: engagement, reader: presence.reader, channel: channel, maximumAPDUDataSize: size, recorder: recorder,
+            context: context)
     }
 
     /// What to do about a PC/SC failure a user can mend.

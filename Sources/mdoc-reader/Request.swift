@@ -253,7 +253,8 @@ struct Request: AsyncParsableCommand {
         }
         let request = MdocPresentation.MdocReader.handoverRequest(
             modes: bleMode.map { [$0] } ?? MdocBLEMode.allCases, nfcRetrieval: retrieval == .nfc)
-        let tapped = try await tap.engage(handoverRequest: request, within: bound, shortAPDUs: shortAPDUs)
+        let tapped = try await tap.engage(
+            handoverRequest: request, within: bound, shortAPDUs: shortAPDUs, recorder: saveSession == nil ? nil : TracingChannel.Recorder())
         let engagement = tapped.engagement
         let deviceEngagement: EmbeddedCBOR<DeviceEngagement>
         do {
@@ -307,13 +308,14 @@ struct Request: AsyncParsableCommand {
         let ended = Date()
         let (failure, outcomeText) = Self.failure(of: ReaderVerdict(result))
         if let saveSession, let eReaderKey {
-            let capture = SessionCapture(
+            var capture = SessionCapture(
                 role: .reader, program: "mdoc-reader \(ToolVersion.current)",
                 transport: tapped.map { retrieval == .nfc ? "nfc:\($0.reader)" : "\(transport)" } ?? "\(transport)", mode: result.mode,
                 mtu: result.mtu, started: started, ended: ended, deviceEngagement: Array(session.deviceEngagement.bytes),
                 engagementURI: "\(MdocURI(deviceEngagementBytes: session.deviceEngagement))", sessionTranscriptBytes: session.sessionTranscript.taggedBytes, ephemeralKey: eReaderKey,
                 messages: result.messages, outcome: outcomeText, exitStatus: failure?.status.rawValue ?? 0,
                 verificationTime: result.report?.time, report: result.report.map(ReportRenderer.json))
+            capture.apduTrace = await tapped?.recorder?.trace
             try capture.save(in: saveSession)
             ProgramOutput.standardError.writeLine(
                 "mdoc-reader: the session is captured in \(saveSession); its \(SessionCapture.ephemeralKeyFileName) decrypts every message of this session: keep it private")

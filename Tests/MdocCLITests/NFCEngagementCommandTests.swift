@@ -108,6 +108,17 @@ import Testing
         #expect(holder.standardError.contains("reader connected over NFC"), "\(holder.standardError)")
         let replay = try await run.run("mdoc-reader", ["verify", "--session", capture, "--trust", "Certs/demo/iaca.pem"])
         #expect(replay.status == 0, "\(replay.standardError)")
+        // The capture keeps every APDU pcscd carried, and `mdoc inspect` explains them.
+        let trace = try APDUTrace(text: String(decoding: try Data(contentsOf: URL(fileURLWithPath: capture + "/apdus.txt")), as: UTF8.self))
+        #expect(trace.exchanges.count == Self.apdus(in: daemon.log).count)
+        let inspected = try await run.run("mdoc", ["inspect", "--explain", capture])
+        #expect(inspected.status == 0, "\(inspected.standardError)")
+        #expect(inspected.standardOutput.contains("APDUs (apdus.txt): \(trace.exchanges.count) commands"), "\(inspected.standardOutput)")
+        #expect(inspected.standardOutput.contains("ENVELOPE"), "\(inspected.standardOutput)")
+        // A trace changed by hand is named when the capture is read.
+        try "> 00A4\n".write(toFile: capture + "/apdus.txt", atomically: true, encoding: .utf8)
+        let tampered = try await run.run("mdoc-reader", ["verify", "--session", capture, "--trust", "Certs/demo/iaca.pem"])
+        #expect(tampered.status != 0 && tampered.standardError.contains("apdus.txt"), "\(tampered.standardError)")
         // What crossed against the least the messages need: the handover messages and the
         // session's messages as the capture keeps them.
         let (count, octets) = Self.apdus(in: daemon.log)

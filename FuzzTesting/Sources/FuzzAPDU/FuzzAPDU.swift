@@ -3,7 +3,8 @@ import MdocModel
 import MdocNFC
 
 /// What a card and a reader meet over NFC (ISO/IEC 7816-4, NFC Forum Type 4 Tag, ISO/IEC 18013-5
-/// 8.2.2.1, 8.3.3.1.2): the input as one command APDU, one response APDU and one data object 53;
+/// 8.2.2.1, 8.3.3.1.2): the input as one command APDU, one response APDU, one data object 53 and
+/// an APDU trace's text form (what a session capture keeps);
 /// then its length-prefixed parts, up to 32, as command APDUs to a card offering negotiated
 /// handover and NFC data retrieval (with a holder answering every message), and as the
 /// responses of a card to this toolkit's Type 4 Tag reader and data retrieval reader.
@@ -18,6 +19,12 @@ public func fuzzAPDU(_ data: UnsafePointer<UInt8>?, _ size: Int) -> Int32 {
     }
     if let message = try? DiscretionaryData.decode(bytes) {
         precondition((try? DiscretionaryData.decode(DiscretionaryData.encode(message))) == message, "a data object 53 does not read back")
+    }
+    if let trace = try? APDUTrace(text: String(decoding: bytes, as: UTF8.self)) {
+        precondition(trace.exchanges.count <= APDUTrace.maximumExchanges, "a trace past its bound")
+        let again = try? APDUTrace(text: trace.text)
+        precondition(again?.exchanges.map(\.command) == trace.exchanges.map(\.command)
+                     && again?.exchanges.map(\.response) == trace.exchanges.map(\.response), "an APDU trace does not read back")
     }
     let parts = FuzzInput.parts(of: bytes, limit: 32)
     FuzzAsync.run {
