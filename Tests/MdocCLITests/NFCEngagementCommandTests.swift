@@ -4,6 +4,7 @@ import MdocModel
 import MdocNFC
 import MdocPCSC
 import MdocSession
+import MdocTestPeers
 import MdocTestSupport
 import NIOConcurrencyHelpers
 import Testing
@@ -215,6 +216,54 @@ import Testing
         let reader = try await Self.tap(through: daemon, seconds: Int(LiveSession.programTimeout), in: run)
         #expect(reader.status == 2, "\(reader.standardError)")
         #expect(reader.standardError.contains("DeviceEngagement record holds no DeviceEngagement"), "\(reader.standardError)")
+    }
+
+    @Test func aHolderGoneDuringRetrievalOverNFCEndsTheReader() async throws {
+        let daemon = try await VirtualReaderDaemon(forChildProcesses: true)
+        defer { daemon.stop() }
+        let run = try IsolatedRun()
+        defer { run.remove() }
+        // The holder asks (no --yes): the reader's request waits in its ENVELOPE meanwhile.
+        let holder = try run.start("mdoc-holder", [
+            "present", "--no-qr", "--credential", "Certs/demo/mdl.mdoc", "--transport", "sim", "--nfc", daemon.address.description,
+            "--timeout", "\(LiveSession.programTimeout)",
+        ])
+        defer { holder.stop() }
+        #expect(await holder.waitForStandardError(containing: "offering the engagement by NFC", timeout: LiveSession.waitTimeout))
+        let reader = try run.start("mdoc-reader", [
+            "request", "--engagement", "nfc", "--retrieval", "nfc", "--transport", "sim", "--preset", "age-over-18",
+            "--trust", "Certs/demo/iaca.pem", "--timeout", "\(LiveSession.programTimeout)",
+        ], extra: ["PCSCLITE_CSOCK_NAME": daemon.socketPath])
+        defer { reader.stop() }
+        #expect(await holder.line(startingWith: "Release [a]ll", number: 1, timeout: LiveSession.waitTimeout) != nil,
+                "\(holder.standardOutput)\n\(holder.standardError)")
+        // The phone leaves the reader: its card's connection to vpcd ends with it.
+        holder.signal(SIGKILL)
+        let read = await reader.wait(timeout: LiveSession.waitTimeout)
+        #expect(read.status == 8, "\(read.standardError)")
+        #expect(read.standardError.contains("the card is gone"), "\(read.standardError)")
+    }
+
+    @Test func aCardWithoutTheMdocApplicationIsNamed() async throws {
+        let daemon = try await VirtualReaderDaemon(forChildProcesses: true)
+        defer { daemon.stop() }
+        let run = try IsolatedRun()
+        defer { run.remove() }
+        // A Handover Select offering NFC retrieval on a card that has no mdoc application.
+        let session = try HolderSession(credentials: [try DemoMaterial.mDL()], bleOptions: .offering(peripheralServerMode: true, centralClientMode: false))
+        let select = HandoverSelectMessage(
+            deviceEngagement: Array(session.deviceEngagement.bytes),
+            carriers: [.nfc(NFCCarrier(maximumCommandDataLength: 255, maximumResponseDataLength: 256))])
+        let card = Self.card(
+            NFCVirtualCardHandler(card: NFCCard(ndefApplication: NDEFTagApplication(staticHandover: select), dataTransferApplication: nil)),
+            in: daemon)
+        defer { card.cancel() }
+        let reader = try await run.run("mdoc-reader", [
+            "request", "--engagement", "nfc", "--retrieval", "nfc", "--transport", "sim", "--trust", "Certs/demo/iaca.pem",
+            "--timeout", "\(LiveSession.programTimeout)",
+        ], extra: ["PCSCLITE_CSOCK_NAME": daemon.socketPath])
+        #expect(reader.status == 8, "\(reader.standardError)")
+        #expect(reader.standardError.contains("the mdoc application did not answer over NFC"), "\(reader.standardError)")
     }
 
     @Test func aReaderWithoutPcscdSaysSo() async throws {

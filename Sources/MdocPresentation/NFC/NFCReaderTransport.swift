@@ -8,7 +8,8 @@ import MdocNFC
 ///
 /// The card stays its owner's: closing the transport ends its task but does not disconnect the
 /// card. Failures come as `BLEError`, the drivers' link error whatever the bearer:
-/// `linkClosed` for a card that went, `protocolViolation` for an answer that breaks the rules.
+/// `linkClosed` for a card that went or no longer answers, `protocolViolation` for an answer
+/// that breaks the rules.
 public actor NFCReaderTransport: MdocTransport {
     /// `nil`: not a BLE link.
     public nonisolated var mode: MdocBLEMode? { nil }
@@ -111,7 +112,7 @@ public actor NFCReaderTransport: MdocTransport {
     /// The link error of an NFC failure.
     private static func linkError(_ error: NFCError) -> BLEError {
         switch error.code {
-        case .connectionLost: BLEError(.linkClosed, "the card is gone: \(error)")
+        case .connectionLost, .transmissionFailed: BLEError(.linkClosed, "the card is gone or no longer answers: \(error)")
         case .timedOut: BLEError(.timeout, "\(error)")
         case .cancelled: BLEError(.linkClosed, "the exchange was cancelled: \(error)")
         default: BLEError(.protocolViolation, "NFC data retrieval failed: \(error)")
