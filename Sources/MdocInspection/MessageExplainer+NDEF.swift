@@ -3,6 +3,7 @@ import MdocFiles
 import MdocLEHost
 import MdocCBOR
 import MdocModel
+import MdocNFC
 import MdocText
 
 #if canImport(FoundationEssentials)
@@ -64,7 +65,15 @@ extension MessageExplainer {
         case (.mediaType, NDEFRecord.wifiAwareType):
             return [Explanation.bytes("Wi-Fi Aware carrier configuration (Wi-Fi Alliance NAN attributes)", payload)]
         case (.external, NDEFRecord.readerNFCType):
-            return [Explanation.bytes("The reader's NFC carrier data (18013-5 8.2.2.1)", payload)]
+            guard let carrier = try? NFCCarrier(payload: payload) else {
+                return [Explanation.bytes("NFC carrier data (18013-5 8.2.2.1), not well formed", payload)]
+            }
+            let length = { (value: Int?) -> TerminalText in value.map { "\($0) bytes" } ?? "not given" }
+            return [
+                Explanation("Meaning", "NFC data retrieval (18013-5 8.3.3.1.2)"),
+                Explanation("Maximum command data length", length(carrier.maximumCommandDataLength)),
+                Explanation("Maximum response data length", length(carrier.maximumResponseDataLength)),
+            ]
         default:
             return [Explanation.bytes("Payload", payload)]
         }

@@ -116,6 +116,8 @@ import Testing
         #expect(inspected.status == 0, "\(inspected.standardError)")
         #expect(inspected.standardOutput.contains("APDUs (apdus.txt): \(trace.exchanges.count) commands"), "\(inspected.standardOutput)")
         #expect(inspected.standardOutput.contains("ENVELOPE"), "\(inspected.standardOutput)")
+        // The holder's NFC carrier record in the transcript's Handover Select, read.
+        #expect(inspected.standardOutput.contains("Maximum command data length: 65526 bytes"), "\(inspected.standardOutput)")
         // A trace changed by hand is named when the capture is read.
         try "> 00A4\n".write(toFile: capture + "/apdus.txt", atomically: true, encoding: .utf8)
         let tampered = try await run.run("mdoc-reader", ["verify", "--session", capture, "--trust", "Certs/demo/iaca.pem"])
