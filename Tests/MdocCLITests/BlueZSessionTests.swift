@@ -220,7 +220,8 @@ struct BlueZSessionTests {
         holder.signal(SIGINT)
         let holderResult = await holder.wait(timeout: 60)
         let report = bluetoothd.stop()
-        #expect(reader.status == 0, "\(reader.standardError)")
+        // The holder's debug log and the stand-in's report say which session the reader met.
+        #expect(reader.status == 0, "\(reader.standardError)\nthe holder:\n\(holderResult.standardError)\nthe stand-in: \(report)")
         #expect(try ReaderJSON(reader.standardOutput).outcome == "verified")
         // A --keep-running holder that is interrupted ends with 0 and counts its sessions.
         #expect(holderResult.status == 0, "\(holderResult.standardError)")
