@@ -226,11 +226,19 @@ package actor DBusConnection {
     /// Calls `handler` for every signal matching `rule` until the returned registration is
     /// cancelled. The bus has the match before this returns, so signals caused by later calls
     /// on this connection match (AddMatch, Specification: "Message Bus Messages").
+    ///
+    /// A rule's well-known sender is matched by the unique name that owns it now (signals carry
+    /// the unique name): when nobody owns it, this throws `ServiceUnknown`, since no signal of
+    /// it could be told from another's.
     package func subscribe(_ rule: DBusMatchRule, _ handler: @escaping @Sendable (Delivery) -> Void) async throws(DBusError) -> Registration {
         var owner: String?
         if let sender = rule.sender, !sender.hasPrefix(":") {
-            owner = try? await call("org.freedesktop.DBus", "/org/freedesktop/DBus", "org.freedesktop.DBus", "GetNameOwner",
-                                    [.string(sender)]).first?.stringValue
+            do {
+                owner = try await call("org.freedesktop.DBus", "/org/freedesktop/DBus", "org.freedesktop.DBus", "GetNameOwner",
+                                       [.string(sender)]).first?.stringValue
+            } catch {
+                throw DBusError(name: DBusError.serviceUnknownName, message: "nobody owns \(sender) on the bus: \(error.message)")
+            }
         }
         _ = try await call("org.freedesktop.DBus", "/org/freedesktop/DBus", "org.freedesktop.DBus", "AddMatch",
                            [.string(rule.description)])

@@ -127,6 +127,32 @@ struct DBusConnectionTests {
         #expect(received.map(\.left) == [false, true, false])
     }
 
+    @Test("a watch of a name nobody owns is refused: its signals could not be told from another's; once owned, it hears them")
+    func aWatchOfAnUnownedNameIsRefused() async throws {
+        let bus = try PrivateBus()
+        defer { bus.stop() }
+        let watcher = try await DBusConnection.bus(at: bus.address)
+        defer { watcher.close() }
+        let daemon = try await DBusConnection.bus(at: bus.address)
+        defer { daemon.close() }
+        let rule = DBusMatchRule(sender: BlueZInterface.service, interface: BlueZInterface.properties, member: "PropertiesChanged")
+        await #expect {
+            try await watcher.subscribe(rule) { _ in }
+        } throws: { error in
+            (error as? DBusError)?.name == DBusError.serviceUnknownName
+        }
+        _ = try await daemon.call(BlueZInterface.bus, BlueZInterface.busPath, BlueZInterface.bus, "RequestName",
+                                  [.string(BlueZInterface.service), .uint32(0)])
+        let (stream, sink) = AsyncStream.makeStream(of: String.self)
+        let registration = try await watcher.subscribe(rule) { signal in sink.yield(signal.path) }
+        defer { registration.cancel() }
+        daemon.emit("/org/bluez/hci0", BlueZInterface.properties, "PropertiesChanged", [
+            .string(BlueZInterface.adapter), .properties([]), .strings([]),
+        ])
+        var paths = stream.makeAsyncIterator()
+        #expect(await paths.next() == "/org/bluez/hci0")
+    }
+
     @Test("a call on a closed connection fails at once; a bus that is not there is an error")
     func closed() async throws {
         let bus = try PrivateBus()

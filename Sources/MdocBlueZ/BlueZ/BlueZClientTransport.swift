@@ -172,7 +172,7 @@ actor BlueZClientTransport: MdocTransport {
                 }
             }
         } catch {
-            throw BLEError(.linkClosed, "watching \(devicePath) on D-Bus failed: \(error)")
+            throw BlueZInterface.watchFailure(error, .linkClosed, "watching \(devicePath)")
         }
         defer { watch.cancel() }
         if try await property(over: connection, devicePath, BlueZInterface.device, "ServicesResolved")?.boolValue == true {
@@ -202,7 +202,7 @@ actor BlueZClientTransport: MdocTransport {
                 })
             } catch {
                 disconnect()
-                throw BLEError(.linkClosed, "watching \(devicePath) on D-Bus failed: \(error)")
+                throw BlueZInterface.watchFailure(error, .linkClosed, "watching \(devicePath)")
             }
         }
     }

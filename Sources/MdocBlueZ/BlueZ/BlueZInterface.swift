@@ -46,6 +46,15 @@ enum BlueZInterface {
             && signal.arguments[2].stringValue == ""
     }
 
+    /// The error of a watch on D-Bus that failed while doing `what`: bluetoothd gone from the
+    /// bus (nobody owns its name, so none of its signals can be received) says so, as
+    /// ``bluetoothdLeftReason``; any other failure is named with `what`.
+    static func watchFailure(_ error: DBusError, _ code: BLEError.Code, _ what: String) -> BLEError {
+        error.name == DBusError.serviceUnknownName
+            ? BLEError(code, bluetoothdLeftReason)
+            : BLEError(code, "\(what) on D-Bus failed: \(error)")
+    }
+
     /// Why a session ended when bluetoothd left the bus.
     static let bluetoothdLeftReason = "bluetoothd left the D-Bus system bus (it stopped or is restarting): the session's link through it is gone"
 }

@@ -583,6 +583,8 @@ class StandInBluetoothd:
                 device.client.close()
         self.registrations.clear()
         self.devices.clear()
+        if self.discovery is not None:
+            self.discovery.cancel()
         self.discovery = None
         self.discovery_filter = []
         await self.bus.release_name(SERVICE)
