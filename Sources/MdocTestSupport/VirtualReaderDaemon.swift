@@ -77,7 +77,7 @@ package final class VirtualReaderDaemon: Sendable {
         process = try ChildProcess(
             executable: "/usr/bin/unshare", ["--mount", "/bin/sh", "-c", script, runDirectory, configuration],
             environment: ["PATH": "/usr/sbin:/usr/bin:/sbin:/bin"], directory: directory,
-            standardOutput: .file(logPath), standardError: .file(logPath + ".err"))
+            standardOutput: .pipe, standardError: .file(logPath + ".err"))
         address = VirtualCard.Address(host: "127.0.0.1", port: port)
         do {
             try await waitUntilReady(inProcess: !forChildProcesses)
@@ -116,27 +116,54 @@ package final class VirtualReaderDaemon: Sendable {
     /// What pcscd logs once it has loaded its readers and listens.
     static let readyMessage = "daemon ready"
 
-    /// Waits for pcscd's socket, then for its virtual reader: seen through this process's PC/SC
-    /// calls when `inProcess`, else in pcscd's log. pcscd tells nobody when it is ready, so the
-    /// wait looks again every 20 ms.
+    /// Waits until pcscd says it is ready (its socket listens and its readers are loaded),
+    /// then, when `inProcess`, until this process's PC/SC calls see the virtual reader.
     private func waitUntilReady(inProcess: Bool) async throws {
         let deadline = ContinuousClock.now + Self.startBound
-        while true {
-            guard process.isRunning else {
-                let errors = (try? String(contentsOfFile: logPath + ".err", encoding: .utf8)) ?? ""
-                throw HelperProcessError("pcscd ended at its start: \(errors)\(log)")
-            }
-            guard inProcess else {
-                if log.contains(Self.readyMessage) { return }
-                guard ContinuousClock.now < deadline else { throw HelperProcessError("pcscd did not become ready: \(log)") }
-                try await Task.sleep(for: .milliseconds(20))
-                continue
-            }
-            switch await Self.virtualReader(before: deadline) {
-            case .success: return
-            case .failure(let error) where error.code == .noService && ContinuousClock.now < deadline:
-                try await Task.sleep(for: .milliseconds(20))
-            case .failure(let error): throw error
+        guard await Self.copyOutput(of: process, to: logPath, until: Self.readyMessage, within: Self.startBound) else {
+            let errors = (try? String(contentsOfFile: logPath + ".err", encoding: .utf8)) ?? ""
+            throw HelperProcessError("pcscd did not say it was ready within \(Self.startBound): \(errors)\(log)")
+        }
+        guard inProcess else { return }
+        if case .failure(let error) = await Self.virtualReader(before: deadline) { throw error }
+    }
+
+    /// Copies pcscd's output into `path` on a thread of its own until pcscd ends, and returns
+    /// true once a line containing `ready` was copied; false when pcscd ended or `bound` passed
+    /// first.
+    private static func copyOutput(of process: ChildProcess, to path: String, until ready: String, within bound: Duration) async -> Bool {
+        guard let fd = process.outputDescriptor else { return false }
+        let file = open(path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0o600)
+        guard file >= 0 else { return false }
+        let seconds = TimeInterval(bound.components.seconds) + TimeInterval(bound.components.attoseconds) / 1e18
+        return await withCheckedContinuation { continuation in
+            do {
+                try DetachedThread.start {
+                    let deadline = Date().addingTimeInterval(seconds)
+                    var told = false
+                    while !told, let line = OutputLines.next(of: fd, within: max(0, deadline.timeIntervalSinceNow)) {
+                        _ = Array((line + "\n").utf8).withUnsafeBytes { write(file, $0.baseAddress, $0.count) }
+                        if line.contains(ready) {
+                            told = true
+                            continuation.resume(returning: true)
+                        }
+                    }
+                    if !told { continuation.resume(returning: false) }
+                    // The rest as it comes (pcscd logs every APDU), until pcscd ends.
+                    var buffer = [UInt8](repeating: 0, count: 65536)
+                    while true {
+                        let count = read(fd, &buffer, buffer.count)
+                        guard count > 0 else { break }
+                        _ = buffer.withUnsafeBytes { write(file, $0.baseAddress, count) }
+                    }
+                    close(file)
+                    // The process keeps the pipe's read end open until it goes: not before this
+                    // thread is done reading it.
+                    withExtendedLifetime(process) {}
+                }
+            } catch {
+                close(file)
+                continuation.resume(returning: false)
             }
         }
     }
