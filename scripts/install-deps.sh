@@ -5,7 +5,8 @@
 #   scripts/install-deps.sh                    the system packages the build needs
 #   scripts/install-deps.sh --test [PKG ...]   those, the ones the test suite runs (dbus-daemon,
 #                                              the openssl command, python3, pcscd with
-#                                              vsmartcard's vpcd driver), any PKG named, and the
+#                                              vsmartcard's vpcd driver, mount for its test
+#                                              daemons' namespaces), any PKG named, and the
 #                                              Python test peers of Tests/Interop/requirements.txt
 #   scripts/install-deps.sh --bluez-vm         the build's packages and what scripts/bluez-vm.sh
 #                                              runs: QEMU, Debian's kernel, busybox for its initramfs,
@@ -25,7 +26,7 @@ bluez_vm=false
 if [ "${1:-}" = "--test" ]; then
     test_peers=true
     shift
-    packages+=(dbus-daemon openssl python3 python3-pip python3-venv pcscd vsmartcard-vpcd "$@")
+    packages+=(dbus-daemon openssl python3 python3-pip python3-venv pcscd vsmartcard-vpcd mount "$@")
 elif [ "${1:-}" = "--bluez-vm" ]; then
     bluez_vm=true
     packages+=(qemu-system-x86 linux-image-amd64 busybox-static bluez bluez-test-tools dbus-daemon systemd openssl procps
