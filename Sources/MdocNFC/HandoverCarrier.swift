@@ -24,6 +24,18 @@ public enum HandoverCarrier: Sendable, Hashable {
         }
     }
 
+    /// The BLE carrier, when this is one.
+    public var bluetoothLE: BluetoothLECarrier? {
+        if case .bluetoothLE(let carrier) = self { return carrier }
+        return nil
+    }
+
+    /// The NFC carrier, when this is one.
+    public var nfc: NFCCarrier? {
+        if case .nfc(let carrier) = self { return carrier }
+        return nil
+    }
+
     /// The configuration record; it has an ID, which an Alternative Carrier record refers to.
     public var record: NDEFRecord {
         switch self {

@@ -22,14 +22,17 @@ public struct NFCEngagement: Sendable, Hashable {
     /// The DeviceEngagement bytes.
     public var deviceEngagement: [UInt8] { handoverSelect.deviceEngagement }
 
+    /// The Handover Select's NFC carrier record: NFC data retrieval offered, within its limits
+    /// (8.3.3.1.2); `nil` when not offered.
+    public var nfcCarrier: NFCCarrier? { handoverSelect.carriers.lazy.compactMap(\.nfc).first }
+
     /// The BLE retrieval options of the Handover Select's BLE carrier records (8.2.2.1), one
     /// record per mode or one for both: each mode with the service UUID of the first record
     /// offering it, the address of the first that has one. `nil` without a BLE record; throws
     /// `invalidHandover` for a BLE record without a valid LE role.
     public func bleOptions() throws(NFCError) -> BleOptions? {
         var merged: BleOptions?
-        for carrier in handoverSelect.carriers {
-            guard case .bluetoothLE(let record) = carrier else { continue }
+        for record in handoverSelect.carriers.compactMap(\.bluetoothLE) {
             let options = try record.options(sender: .mdoc)
             guard var result = merged else {
                 merged = options

@@ -14,6 +14,9 @@ public struct NFCVirtualCardHandler: VirtualCardHandler {
     public static let maximumCommandDataLength = VPICCFrame.maximumPayloadLength - 9
     /// The most response data bytes one vpcd frame carries beside the status word.
     public static let maximumResponseDataLength = VPICCFrame.maximumPayloadLength - 2
+    /// The ATR the card answers with: a contactless ISO/IEC 14443-4 card without historical
+    /// bytes, as PC/SC part 3 (3.1.3.2.3.2) makes it for one whose ATS gave none.
+    public static let answerToReset: [UInt8] = [0x3B, 0x80, 0x80, 0x01, 0x01]
 
     /// The card's applications.
     public let card: NFCCard

@@ -19,10 +19,6 @@ struct VirtualCardOffer: ExpressibleByArgument {
         self.address = address
     }
 
-    /// The ATR the card answers with: a contactless ISO/IEC 14443-4 card without historical
-    /// bytes, as PC/SC part 3 (3.1.3.2.3.2) makes it for one that gave no ATS historical bytes.
-    static let answerToReset: [UInt8] = [0x3B, 0x80, 0x80, 0x01, 0x01]
-
     /// What ended a session that was also offered by NFC.
     private enum End {
         case session(HolderSessionResult)
@@ -53,7 +49,7 @@ struct VirtualCardOffer: ExpressibleByArgument {
             group.addTask { .session(await session()) }
             group.addTask {
                 do throws(VirtualCardError) {
-                    try await VirtualCard.run(address, atr: Self.answerToReset, handler: handler)
+                    try await VirtualCard.run(address, atr: NFCVirtualCardHandler.answerToReset, handler: handler)
                     return .card(nil)
                 } catch {
                     return .card(error)

@@ -54,7 +54,7 @@ struct NFCTap: ExpressibleByArgument {
 
         /// `channel`, its APDUs kept in ``recorder`` when there is one.
         func traced(_ channel: PCSCCommandChannel) -> any NFCCommandChannel {
-            recorder.map { TracingChannel(channel, recorder: $0) } ?? channel
+            NFCTap.traced(channel, into: recorder)
         }
 
         /// Disconnects the card and lets PC/SC go.
@@ -101,8 +101,8 @@ struct NFCTap: ExpressibleByArgument {
         let engagement: NFCEngagement
         do {
             // A locked phone answers 6A82 until it is unlocked: polled within the same bound.
-            let traced = recorder.map { TracingChannel(channel, recorder: $0) as any NFCCommandChannel } ?? channel
-            engagement = try await NDEFTagReader(channel: traced, selectTimeout: bound).engage(handoverRequest: handoverRequest)
+            engagement = try await NDEFTagReader(channel: Self.traced(channel, into: recorder), selectTimeout: bound)
+                .engage(handoverRequest: handoverRequest)
         } catch {
             try? await card.disconnect()
             await context.release()
@@ -122,6 +122,11 @@ struct NFCTap: ExpressibleByArgument {
         return Tapped(
             engagement: engagement, reader: presence.reader, channel: channel, maximumAPDUDataSize: size, recorder: recorder,
             context: context)
+    }
+
+    /// `channel`, its APDUs kept in `recorder` when there is one.
+    static func traced(_ channel: PCSCCommandChannel, into recorder: TracingChannel.Recorder?) -> any NFCCommandChannel {
+        recorder.map { TracingChannel(channel, recorder: $0) } ?? channel
     }
 
     /// What to do about a PC/SC failure a user can mend.

@@ -310,7 +310,7 @@ struct Request: AsyncParsableCommand {
         if let saveSession, let eReaderKey {
             var capture = SessionCapture(
                 role: .reader, program: "mdoc-reader \(ToolVersion.current)",
-                transport: tapped.map { retrieval == .nfc ? "nfc:\($0.reader)" : "\(transport)" } ?? "\(transport)", mode: result.mode,
+                transport: retrieval == .nfc ? "nfc:\(tapped?.reader ?? "")" : "\(transport)", mode: result.mode,
                 mtu: result.mtu, started: started, ended: ended, deviceEngagement: Array(session.deviceEngagement.bytes),
                 engagementURI: "\(MdocURI(deviceEngagementBytes: session.deviceEngagement))", sessionTranscriptBytes: session.sessionTranscript.taggedBytes, ephemeralKey: eReaderKey,
                 messages: result.messages, outcome: outcomeText, exitStatus: failure?.status.rawValue ?? 0,
@@ -334,23 +334,14 @@ struct Request: AsyncParsableCommand {
     /// Runs the session over NFC data retrieval (8.3.3.1.2) through the card that was tapped,
     /// within the limits of the Handover Select's NFC carrier record.
     private func retrieve(with driver: ReaderDriver, through tapped: NFCTap.Tapped) async throws(ProgramFailure) -> ReaderSessionResult {
-        let offered = tapped.engagement.handoverSelect.carriers.compactMap { carrier -> NFCCarrier? in
-            if case .nfc(let record) = carrier { return record }
-            return nil
-        }.first
-        guard let offered else {
+        guard let offered = tapped.engagement.nfcCarrier else {
             throw ProgramFailure(.sessionFailed, "the mdoc's Handover Select offers no NFC data retrieval", hint: "leave out --retrieval nfc")
         }
-        let channel = await tapped.retrievalChannel(shortAPDUs: shortAPDUs)
-        let reader = NFCDataTransferReader(channel: channel, holderOptions: offered, shortAPDUsOnly: shortAPDUs)
-        do {
-            try await reader.select()
-        } catch {
-            throw ProgramFailure(.sessionFailed, "the mdoc application did not answer over NFC: \(error)")
-        }
+        let reader = NFCDataTransferReader(
+            channel: await tapped.retrievalChannel(shortAPDUs: shortAPDUs), holderOptions: offered, shortAPDUsOnly: shortAPDUs)
         ProgramOutput.standardError.writeLine(
             "mdoc-reader: retrieving over NFC on \(tapped.reader): ENVELOPEs of up to \(reader.commandChunkLength) bytes, responses of up to \(reader.responseLength)")
-        return await driver.run(on: NFCReaderTransport(reader: reader))
+        return await driver.run(overNFC: reader)
     }
 
     /// The verdict as the failure the program ends with (nil when the response verified) and

@@ -68,7 +68,7 @@ extension PCSCDaemonTests {
         let daemon = try await VirtualReaderDaemon()
         defer { daemon.stop() }
         let holder = try NFCHolder()
-        let card = Task { try await VirtualCard.run(daemon.address, atr: atr, handler: NFCVirtualCardHandler(card: holder.card)) }
+        let card = Task { try await VirtualCard.run(daemon.address, atr: NFCVirtualCardHandler.answerToReset, handler: NFCVirtualCardHandler(card: holder.card)) }
         defer {
             card.cancel()
             holder.answering.cancel()
@@ -83,10 +83,7 @@ extension PCSCDaemonTests {
             engagement: try EmbeddedCBOR<DeviceEngagement>(bytes: tapped.deviceEngagement), handover: engagement.handover,
             request: [DocRequestSpec(docType: DocType.mDL, nameSpaces: [NameSpace.mDL: ["age_over_18": false]])],
             trustAnchors: [try DemoMaterial.iaca()], now: { Date() })
-        let options = tapped.carriers.compactMap { carrier -> NFCCarrier? in
-            if case .nfc(let options) = carrier { return options }
-            return nil
-        }.first
+        let options = engagement.nfcCarrier
         let retrieval = NFCDataTransferReader(channel: channel, holderOptions: options, shortAPDUsOnly: !extendedLength)
         try await retrieval.select()
         guard case .send(let establishment) = try session.start() else { throw TestDataError("the reader sent no SessionEstablishment") }

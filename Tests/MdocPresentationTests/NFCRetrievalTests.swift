@@ -55,7 +55,7 @@ import Testing
         #expect(presented.mode == nil)
         #expect(presented.end.isNormalEnd, "\(presented.end)")
         #expect(presented.sessionTranscript?.transcript.handover == engagement.handover)
-        #expect(engagement.handoverSelect.carriers.contains { if case .nfc = $0 { true } else { false } })
+        #expect(engagement.nfcCarrier != nil)
     }
 
     @Test("a session made from an engagement without NFC retrieval cannot run over NFC")

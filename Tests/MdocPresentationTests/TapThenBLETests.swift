@@ -62,10 +62,7 @@ import Testing
         // Both sides hold the handover as it crossed, so their transcripts are one.
         #expect(presented.sessionTranscript?.transcript.handover == engagement.handover)
         // One BLE carrier record per mode offered, each with its own ID and the mode's UUID.
-        let carriers = engagement.handoverSelect.carriers.compactMap { carrier -> BluetoothLECarrier? in
-            if case .bluetoothLE(let record) = carrier { return record }
-            return nil
-        }
+        let carriers = engagement.handoverSelect.carriers.compactMap(\.bluetoothLE)
         #expect(carriers.count == [modes.0, modes.1].filter { $0 }.count)
         #expect(Set(carriers.map(\.recordID)).count == carriers.count)
     }

@@ -172,7 +172,7 @@ actor BlueZClientTransport: MdocTransport {
                 }
             }
         } catch {
-            throw BlueZInterface.watchFailure(error, .linkClosed, "watching \(devicePath)")
+            throw BlueZInterface.failure(error, .linkClosed, "watching \(devicePath)")
         }
         defer { watch.cancel() }
         if try await property(over: connection, devicePath, BlueZInterface.device, "ServicesResolved")?.boolValue == true {
@@ -202,7 +202,7 @@ actor BlueZClientTransport: MdocTransport {
                 })
             } catch {
                 disconnect()
-                throw BlueZInterface.watchFailure(error, .linkClosed, "watching \(devicePath)")
+                throw BlueZInterface.failure(error, .linkClosed, "watching \(devicePath)")
             }
         }
     }
@@ -328,11 +328,8 @@ actor BlueZClientTransport: MdocTransport {
         let reply: [DBusValue]
         do {
             reply = try await connection.call(BlueZInterface.service, "/", BlueZInterface.objectManager, "GetManagedObjects")
-        } catch where error.name == DBusError.serviceUnknownName {
-            // Nobody owns org.bluez: bluetoothd left between the session's start and this call.
-            throw BLEError(.linkClosed, BlueZInterface.bluetoothdLeftReason)
         } catch {
-            throw BLEError(.transportUnavailable, "asking bluetoothd for its objects failed: \(error)")
+            throw BlueZInterface.failure(error, .transportUnavailable, "asking bluetoothd for its objects")
         }
         return (reply.first?.dictionaryValue ?? [:]).mapValues { $0.dictionaryValue ?? [:] }
     }

@@ -121,7 +121,7 @@ final class BlueZDiscovery: Sendable {
             })
         } catch {
             subscriptions.forEach { $0.cancel() }
-            throw BlueZInterface.watchFailure(error, .transportUnavailable, "watching the devices of \(adapter)")
+            throw BlueZInterface.failure(error, .transportUnavailable, "watching the devices of \(adapter)")
         }
         let discovery = BlueZDiscovery(uuid: uuid, adapter: adapter, connection: connection, subscriptions: subscriptions,
                                        sightings: sightings)

@@ -46,10 +46,10 @@ enum BlueZInterface {
             && signal.arguments[2].stringValue == ""
     }
 
-    /// The error of a watch on D-Bus that failed while doing `what`: bluetoothd gone from the
-    /// bus (nobody owns its name, so none of its signals can be received) says so, as
+    /// The error of a call or watch on D-Bus that failed while doing `what`: bluetoothd gone from
+    /// the bus (nobody owns its name, so it cannot be called or heard) says so, as
     /// ``bluetoothdLeftReason``; any other failure is named with `what`.
-    static func watchFailure(_ error: DBusError, _ code: BLEError.Code, _ what: String) -> BLEError {
+    static func failure(_ error: DBusError, _ code: BLEError.Code, _ what: String) -> BLEError {
         error.name == DBusError.serviceUnknownName
             ? BLEError(code, bluetoothdLeftReason)
             : BLEError(code, "\(what) on D-Bus failed: \(error)")

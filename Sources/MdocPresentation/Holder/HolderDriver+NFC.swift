@@ -30,8 +30,7 @@ extension HolderDriver {
             let nfc = retrieval?.carrier
             tag = NDEFTagApplication { request throws(NFCError) in
                 let common = try Self.offeredModes(of: request).filter(modes.contains)
-                let readerTakesNFC = request.carriers.contains { if case .nfc = $0 { true } else { false } }
-                let nfcCommon = readerTakesNFC ? nfc : nil
+                let nfcCommon = request.carriers.contains { $0.nfc != nil } ? nfc : nil
                 guard !common.isEmpty || nfcCommon != nil else {
                     throw NFCError(.invalidHandover, "the Handover Request offers no carrier the mdoc offers")
                 }
@@ -67,8 +66,7 @@ extension HolderDriver {
     /// role read from the reader's side).
     private static func offeredModes(of request: HandoverRequestMessage) throws(NFCError) -> [MdocBLEMode] {
         var modes: [MdocBLEMode] = []
-        for carrier in request.carriers {
-            guard case .bluetoothLE(let record) = carrier else { continue }
+        for record in request.carriers.compactMap(\.bluetoothLE) {
             let options = try record.options(sender: .reader)
             if options.peripheralServerModeSupported, !modes.contains(.peripheralServer) { modes.append(.peripheralServer) }
             if options.centralClientModeSupported, !modes.contains(.centralClient) { modes.append(.centralClient) }

@@ -16,14 +16,14 @@ public final class NFCHolderTransport: MdocTransport {
     public let inactivity = InactivityWatch()
 
     private let application: NFCDataTransferApplication
-    private let first: [UInt8]?
-    private let firstTaken = NIOLockedValueBox(false)
+    /// The message received before the transport was made, until ``receive()`` takes it.
+    private let first: NIOLockedValueBox<[UInt8]?>
 
     /// The link of `application`, which received `first` (the message that showed a reader
     /// came over NFC) when given.
     public init(application: NFCDataTransferApplication, first: [UInt8]? = nil) {
         self.application = application
-        self.first = first
+        self.first = NIOLockedValueBox(first)
     }
 
     /// The most response data bytes one response carries, which stands for BLE's ATT_MTU.
@@ -41,7 +41,7 @@ public final class NFCHolderTransport: MdocTransport {
     /// The reader's next message, or `.disconnected` once the reader left (the field dropped,
     /// the card was reset or deselected).
     public func receive() async throws(BLEError) -> MdocTransportEvent {
-        if let first, !firstTaken.withLockedValue({ taken in defer { taken = true }; return taken }) {
+        if let first = first.withLockedValue({ first in defer { first = nil }; return first }) {
             inactivity.chunkArrived()
             return .message(first)
         }

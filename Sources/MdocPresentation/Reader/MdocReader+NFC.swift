@@ -56,12 +56,9 @@ extension MdocReader {
         } catch {
             throw SessionError(.invalidEngagement, "the Handover Select's BLE carrier record: \(error)")
         }
-        let nfc = engagement.handoverSelect.carriers.lazy.compactMap { carrier -> NFCCarrier? in
-            if case .nfc(let record) = carrier { return record }
-            return nil
-        }.first
         return Session(
-            session: session, bleOptions: carriers ?? deviceEngagement.value.bleOptions, nfcCarrier: nfc, configuration: configuration)
+            session: session, bleOptions: carriers ?? deviceEngagement.value.bleOptions, nfcCarrier: engagement.nfcCarrier,
+            configuration: configuration)
     }
 }
 
@@ -73,14 +70,11 @@ extension MdocReader.Session {
     /// engagement without an NFC carrier record fails with `noCommonMode`.
     public consuming func run(overNFC channel: any NFCCommandChannel, shortAPDUsOnly: Bool = false) async -> ReaderVerdict {
         guard let carrier = nfcCarrier else {
-            return finish(failing: LinkError(.noCommonMode, "the mdoc's Handover Select offers no NFC data retrieval"))
+            return finish(ReaderSessionResult(
+                end: .link(LinkError(.noCommonMode, "the mdoc's Handover Select offers no NFC data retrieval")), mode: nil,
+                report: nil, response: nil))
         }
-        let reader = NFCDataTransferReader(channel: channel, holderOptions: carrier, shortAPDUsOnly: shortAPDUsOnly)
-        do throws(NFCError) {
-            try await reader.select()
-        } catch {
-            return finish(failing: LinkError(.nfc, "the mdoc application did not answer its SELECT: \(error)"))
-        }
-        return await run(on: NFCReaderTransport(reader: reader))
+        return finish(await driver.run(
+            overNFC: NFCDataTransferReader(channel: channel, holderOptions: carrier, shortAPDUsOnly: shortAPDUsOnly)))
     }
 }

@@ -30,7 +30,7 @@ extension MdocReader {
         }
 
         /// The driver of the session, telling its events to ``events``.
-        private var driver: ReaderDriver {
+        var driver: ReaderDriver {
             let feed = self.feed
             return ReaderDriver(
                 session: session, bleOptions: bleOptions, timeouts: configuration.timeouts, termination: configuration.termination,
@@ -43,23 +43,19 @@ extension MdocReader {
         /// Finds the mdoc over `radio` in a mode it offers (the configuration's preferred one
         /// when it offers it), within the connection bound, and runs the session to its end.
         public consuming func run(over radio: any MdocRadio) async -> ReaderVerdict {
-            let result = await driver.run(over: radio, mode: configuration.preferredMode)
-            feed.finish()
-            return ReaderVerdict(result)
+            finish(await driver.run(over: radio, mode: configuration.preferredMode))
         }
 
         /// Runs the session on `transport`, a link to the mdoc on which the session started;
         /// the transport is closed when this returns.
         public consuming func run(on transport: any MdocTransport) async -> ReaderVerdict {
-            let result = await driver.run(on: transport)
-            feed.finish()
-            return ReaderVerdict(result)
+            finish(await driver.run(on: transport))
         }
 
-        /// Ends the session before it had a link, with `error`.
-        consuming func finish(failing error: LinkError) -> ReaderVerdict {
+        /// Ends ``events`` and says what came of the session that ended with `result`.
+        consuming func finish(_ result: ReaderSessionResult) -> ReaderVerdict {
             feed.finish()
-            return ReaderVerdict(ReaderSessionResult(end: .link(error), mode: nil, report: nil, response: nil))
+            return ReaderVerdict(result)
         }
     }
 }
