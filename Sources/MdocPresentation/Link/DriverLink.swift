@@ -137,7 +137,8 @@ struct DriverLink {
     /// Asks `consent` to decide on `request` in a task of the session, and waits for the answer
     /// or for the peer to act first (a message, State 0x02, the link closing), whichever comes
     /// first. The decision has no bound: a person takes the time they need. When the peer acts
-    /// first, the decision task is cancelled as the session ends.
+    /// first, the decision task is cancelled as the session ends; when the session's task is
+    /// cancelled, so is the decision, whatever it answers.
     mutating func decide(
         _ request: PresentationRequest, by consent: any HolderConsentDelegate, group: inout DiscardingTaskGroup
     ) async -> Decision {
@@ -149,7 +150,9 @@ struct DriverLink {
         while let input = await inputs.next() {
             switch input {
             case .decided(let selection):
-                return .decided(selection)
+                // Cancelling the session cancels the decision task too, which may then answer
+                // anyway: a decision that comes after the cancellation releases nothing.
+                return Task.isCancelled ? .interrupted(.cancelled) : .decided(selection)
             case .event(let event):
                 return .interrupted(Self.wait(event, awaiting: "the holder's decision"))
             case .ranOut:
