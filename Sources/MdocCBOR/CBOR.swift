@@ -47,6 +47,9 @@ extension CBOR {
         public static let dateTimeString: UInt64 = 0
         /// RFC 8949 section 3.4.2: epoch-based date/time.
         public static let epochDateTime: UInt64 = 1
+        /// RFC 8949 section 3.4.3: unsigned bignum (`biguint`), its magnitude big-endian in a
+        /// byte string.
+        public static let unsignedBignum: UInt64 = 2
         /// RFC 8949 section 3.4.5.1: encoded CBOR data item (`#6.24(bstr)`).
         public static let encodedCBOR: UInt64 = 24
         /// RFC 8943: full-date string (`full-date` in ISO/IEC 18013-5).

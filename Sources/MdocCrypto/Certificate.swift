@@ -44,6 +44,20 @@ public struct Certificate: Sendable, Hashable, CustomStringConvertible {
         /// The whole certificate decoded by `d2i_X509`, made when first needed.
         private let x509: NIOLockedValueBox<X509Handle?>
 
+        /// The Name at `range` of the DER when the walk found it, else `name` encoded again by
+        /// OpenSSL (DER is unique, so both give the same octets).
+        func nameDER(_ range: Range<Int>?, _ name: OpaquePointer) -> [UInt8] {
+            if let range { return Array(derRepresentation[range]) }
+            let length = i2d_X509_NAME(name, nil)
+            guard length > 0 else { return [] }
+            var der = [UInt8](repeating: 0, count: Int(length))
+            let written = der.withUnsafeMutableBufferPointer { buffer in
+                var cursor = buffer.baseAddress
+                return i2d_X509_NAME(name, &cursor)
+            }
+            return written == length ? der : []
+        }
+
         init(derEncoded bytes: [UInt8]) throws(CryptoError) {
             derRepresentation = bytes
             var walked: CertificateLayout?
@@ -172,6 +186,13 @@ public struct Certificate: Sendable, Hashable, CustomStringConvertible {
     /// The serial number as lowercase hexadecimal of its content octets
     /// (RFC 5280 section 4.1.2.2), with a leading "-" if it is (wrongly) negative.
     public var serialNumber: String { storage.serialNumber }
+    /// The serial number's content octets, big-endian, without a sign octet (RFC 5280 section
+    /// 4.1.2.2): the magnitude a CBOR `biguint` carries.
+    public var serialNumberBytes: [UInt8] { X509Fields.bytes(storage.fields.serialNumber) }
+    /// The issuer Name as the certificate encodes it, DER (RFC 5280 section 4.1.2.4).
+    public var issuerNameDER: [UInt8] { storage.nameDER(storage.layout?.issuer, storage.fields.issuer) }
+    /// The subject Name as the certificate encodes it, DER (RFC 5280 section 4.1.2.6).
+    public var subjectNameDER: [UInt8] { storage.nameDER(storage.layout?.subject, storage.fields.subject) }
     /// The start of the validity period (RFC 5280 section 4.1.2.5).
     public var notValidBefore: Date { storage.notValidBefore }
     /// The end of the validity period (RFC 5280 section 4.1.2.5). Chain validation, like

@@ -25,8 +25,11 @@ extension ErrorKind where Domain == IssuanceError {
     /// An IssuerSignedItem or the MSO cannot be read back within `CBORLimits.default`
     /// (too deep, too many items or too large), so readers with those limits would reject it.
     public static let exceedsDecodingLimits = Self("exceedsDecodingLimits")
-    /// Signing the MSO failed inside the crypto library.
+    /// Signing the MSO or a VICAL failed inside the crypto library.
     public static let signingFailed = Self("signingFailed")
+    /// A VICAL entry cannot be made: no document type, or an IACA without the subject key
+    /// identifier the entry restates (ISO/IEC 18013-5 Annex C.1.7).
+    public static let invalidVICALEntry = Self("invalidVICALEntry")
     /// Test material was asked for without a note saying why it fails, or with an empty one.
     public static let invalidTestMaterial = Self("invalidTestMaterial")
 }
