@@ -44,6 +44,26 @@ public struct Certificate: Sendable, Hashable, CustomStringConvertible {
         /// The whole certificate decoded by `d2i_X509`, made when first needed.
         private let x509: NIOLockedValueBox<X509Handle?>
 
+        /// SHA-1 of the subjectPublicKey octets, from the walk's range or OpenSSL's decoding.
+        func publicKeyIdentifier() -> [UInt8] {
+            let octets: [UInt8]
+            if let range = layout?.publicKey.octets {
+                octets = Array(derRepresentation[range])
+            } else if let handle = decoded, let bits = X509_get0_pubkey_bitstr(handle.pointer) {
+                octets = X509Fields.bytes(bits)
+            } else {
+                return []
+            }
+            var length: UInt32 = 0
+            let size = 20
+            let digest = [UInt8](unsafeUninitializedCapacity: size) { output, initialized in
+                let status = octets.withUnsafeBytes { EVP_Digest($0.baseAddress, $0.count, output.baseAddress, &length, EVP_sha1(), nil) }
+                initialized = status == 1 && Int(length) == size ? size : 0
+            }
+            if digest.isEmpty { ERR_clear_error() }
+            return digest
+        }
+
         /// The Name at `range` of the DER when the walk found it, else `name` encoded again by
         /// OpenSSL (DER is unique, so both give the same octets).
         func nameDER(_ range: Range<Int>?, _ name: OpaquePointer) -> [UInt8] {
@@ -209,6 +229,11 @@ public struct Certificate: Sendable, Hashable, CustomStringConvertible {
     public var basicConstraints: BasicConstraints? { storage.basicConstraints }
     /// The subject key identifier (RFC 5280 section 4.2.1.2), or `nil` when absent.
     public var subjectKeyIdentifier: [UInt8]? { storage.subjectKeyIdentifier }
+    /// The key identifier RFC 5280 section 4.2.1.2 derives by its method (1): the SHA-1 of the
+    /// subjectPublicKey BIT STRING's value (no tag, length or unused-bits octet), as most CAs
+    /// compute their subjectKeyIdentifier. It names a certificate that carries none, as a VICAL
+    /// entry's `ski` does (ISO/IEC 18013-5 Annex C.1.7). Empty if OpenSSL fails internally.
+    public var publicKeyIdentifier: [UInt8] { storage.publicKeyIdentifier() }
     /// The keyIdentifier of the authority key identifier extension (RFC 5280 section 4.2.1.1),
     /// or `nil` when the extension or its keyIdentifier field is absent.
     public var authorityKeyIdentifier: [UInt8]? { storage.authorityKeyIdentifier }

@@ -10,12 +10,17 @@ public enum CertificateProfile: String, Sendable, Hashable, CaseIterable, Custom
     /// reader authentication certificate that signs ReaderAuthentication; extended key usage
     /// 1.0.18013.5.1.6.
     case readerAuthentication
+    /// VICAL signing (ISO/IEC 18013-5 Annex C.1.7): a VICAL provider's root issues the VICAL
+    /// signer certificate that signs the list; extended key usage 1.0.18013.5.1.8. Its key usage
+    /// is digitalSignature or nonRepudiation: published VICAL signers carry either.
+    case vicalSigner
 
     /// The extended key usage OID the end-entity certificate must carry (ISO/IEC 18013-5 Annex B).
     public var extendedKeyUsageOID: String {
         switch self {
         case .documentSigner: return CertificateProfile.documentSignerOID
         case .readerAuthentication: return CertificateProfile.readerAuthenticationOID
+        case .vicalSigner: return CertificateProfile.vicalSignerOID
         }
     }
 
@@ -24,6 +29,7 @@ public enum CertificateProfile: String, Sendable, Hashable, CaseIterable, Custom
         switch self {
         case .documentSigner: return "document signer"
         case .readerAuthentication: return "mdoc reader authentication"
+        case .vicalSigner: return "VICAL signer"
         }
     }
 
@@ -32,6 +38,7 @@ public enum CertificateProfile: String, Sendable, Hashable, CaseIterable, Custom
         switch self {
         case .documentSigner: return "IACA"
         case .readerAuthentication: return "reader root"
+        case .vicalSigner: return "VICAL root"
         }
     }
 
@@ -50,6 +57,8 @@ public enum CertificateProfile: String, Sendable, Hashable, CaseIterable, Custom
                 CertificateProfile.readerAuthenticationOID, CertificateProfile.mdocReaderAuthenticationOID,
                 CertificateProfile.eudiPIDReaderAuthenticationOID,
             ]
+        case .vicalSigner:
+            return [CertificateProfile.vicalSignerOID]
         }
     }
 
@@ -62,6 +71,9 @@ public enum CertificateProfile: String, Sendable, Hashable, CaseIterable, Custom
     /// id-mdl-kp-mdlReaderAuth: extended key usage of a reader authentication certificate
     /// (ISO/IEC 18013-5 Annex B).
     public static let readerAuthenticationOID = "1.0.18013.5.1.6"
+    /// id-mdl-kp-mdlVICAL: extended key usage of a VICAL signer certificate (ISO/IEC 18013-5
+    /// Annex C.1.7).
+    public static let vicalSignerOID = "1.0.18013.5.1.8"
     /// The mdoc document signer extended key usage of ISO/IEC TS 23220-4 (the mdoc profile that
     /// is not specific to driving licences).
     public static let mdocDocumentSignerOID = "1.0.23220.4.1.2"

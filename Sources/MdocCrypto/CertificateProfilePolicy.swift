@@ -7,8 +7,8 @@ import Foundation
 /// The ISO/IEC 18013-5 Annex B certificate profile checks, run on a path OpenSSL built
 /// (leaf first): what RFC 5280 path validation leaves to the application.
 ///
-/// - End-entity (document signer or reader authentication certificate): digitalSignature key
-///   usage; one of the accepted extended key usages (the profile's own unless the caller
+/// - End-entity (document signer, reader authentication or VICAL signer certificate):
+///   digitalSignature key usage (a VICAL signer's may be nonRepudiation instead); one of the accepted extended key usages (the profile's own unless the caller
 ///   accepts others); not a CA; subject key identifier present and
 ///   authority key identifier equal to the issuer's subject key identifier.
 /// - Root (IACA or reader root): cA true with a pathLenConstraint that permits the path (Annex B
@@ -79,11 +79,15 @@ struct CertificateProfilePolicy {
 
     private func checkLeaf(_ certificate: Certificate, issuer: Certificate?, into report: inout CertificateValidationReport) {
         let name = profile.leafName
-        report.record(
-            certificate, .keyUsage,
-            failure: requiredKeyUsage(.digitalSignature, in: certificate, of: name),
-            passed: "keyUsage has digitalSignature"
-        )
+        if profile == .vicalSigner, let usage = certificate.keyUsage, usage.contains(.nonRepudiation) {
+            report.pass(certificate, .keyUsage, "keyUsage has nonRepudiation")
+        } else {
+            report.record(
+                certificate, .keyUsage,
+                failure: requiredKeyUsage(.digitalSignature, in: certificate, of: name),
+                passed: "keyUsage has digitalSignature"
+            )
+        }
         let accepted = purposes.count == 1 ? purposes[0] : "one of \(purposes.joined(separator: ", "))"
         let usages = certificate.extendedKeyUsage
         let matched = usages?.first { purposes.contains($0) }

@@ -138,6 +138,7 @@ public enum CertificateFiles {
         switch profile {
         case .documentSigner: anchor = "an IACA root"
         case .readerAuthentication: anchor = "a reader root"
+        case .vicalSigner: anchor = "a VICAL root"
         }
         return "\"\(certificate.subject)\" is \(kind), not \(anchor): pass the \(profile.rootName) that issued it (\"\(certificate.issuer)\")"
     }
