@@ -53,6 +53,7 @@ let package = Package(
         .library(name: "MdocRadios", targets: ["MdocRadios"]),
         .library(name: "MdocPCSC", targets: ["MdocPCSC"]),
         .library(name: "MdocNFC", targets: ["MdocNFC"]),
+        .library(name: "MdocStatusList", targets: ["MdocStatusList"]),
         // The one import of an application: every library product above, re-exported.
         .library(name: "SwiftMdoc", targets: ["SwiftMdoc"]),
         .executable(name: "mdoc", targets: ["mdoc"]),
@@ -89,6 +90,12 @@ let package = Package(
         .target(
             name: "CPCSC",
             linkerSettings: [.linkedLibrary("pcsclite")]
+        ),
+        // zlib (RFC 1950) for the compressed status lists of the Token Status List draft.
+        .systemLibrary(
+            name: "CZlib",
+            pkgConfig: "zlib",
+            providers: [.apt(["zlib1g-dev"])]
         ),
         .systemLibrary(
             name: "CQREncode",
@@ -170,6 +177,13 @@ let package = Package(
         .target(
             name: "MdocNFC",
             dependencies: ["MdocErrors", "MdocCBOR", "MdocModel"],
+            swiftSettings: strictSettings
+        ),
+        // The IETF Token Status List (draft-ietf-oauth-status-list) in its CWT form as pure code:
+        // the status list, its zlib compression with an absolute cap, the signed or MACed token.
+        .target(
+            name: "MdocStatusList",
+            dependencies: ["MdocErrors", "MdocCBOR", "MdocCrypto", "MdocCOSE", "CZlib"],
             swiftSettings: strictSettings
         ),
         // The BLE modules (docs/architecture.md section 4): the 18013-5 service and its GATT layer
@@ -466,6 +480,11 @@ let package = Package(
         .testTarget(
             name: "MdocModelTests",
             dependencies: ["MdocCBOR", "MdocCrypto", "MdocCOSE", "MdocModel", "MdocTestSupport"],
+            swiftSettings: strictSettings
+        ),
+        .testTarget(
+            name: "MdocStatusListTests",
+            dependencies: ["MdocCBOR", "MdocCrypto", "MdocCOSE", "MdocStatusList", "MdocTestSupport"],
             swiftSettings: strictSettings
         ),
         .testTarget(

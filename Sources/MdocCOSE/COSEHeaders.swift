@@ -16,6 +16,9 @@ public struct COSEHeaders: Sendable, Hashable {
         public static let critical: Int64 = 2
         /// `kid`: key identifier.
         public static let keyIdentifier: Int64 = 4
+        /// `typ`: the media type of the whole COSE message (RFC 9596 section 2), which a Status
+        /// List Token carries protected (draft-ietf-oauth-status-list section 5.2).
+        public static let type: Int64 = 16
         /// `x5chain`: DER certificates, leaf first (RFC 9360 section 2; ISO/IEC 18013-5 9.1.2.4).
         public static let x5chain: Int64 = 33
     }
@@ -26,7 +29,7 @@ public struct COSEHeaders: Sendable, Hashable {
     public static let maximumX5ChainLength = 8
 
     /// The labels this toolkit processes, which a `crit` parameter may therefore name.
-    static let understoodLabels: Set<Int64> = [Label.algorithm, Label.keyIdentifier, Label.x5chain]
+    static let understoodLabels: Set<Int64> = [Label.algorithm, Label.keyIdentifier, Label.type, Label.x5chain]
 
     /// The protected bucket exactly as it was received (the content of the byte string), or as it
     /// was encoded when built.
