@@ -11,10 +11,12 @@ Run from anywhere: python3 FuzzTesting/make-corpus.py
 
 import base64
 import hashlib
+import hmac
 import os
 import struct
 import sys
 import uuid
+import zlib
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 VECTORS = os.path.join(ROOT, "Vectors", "iso18013-5-annex-d")
@@ -42,6 +44,49 @@ def apdu_trace(commands, responses):
     for command, response in zip(commands, responses):
         lines += ["> " + command.hex().upper(), "< " + response.hex().upper()]
     return ("\n".join(lines) + "\n").encode()
+
+
+def cbor(value):
+    """The preferred CBOR encoding (RFC 8949 4.2.1) of ints, bytes, text, lists, dicts and Tagged."""
+    def head(major, argument):
+        for size, marker in ((0, None), (1, 24), (2, 25), (4, 26), (8, 27)):
+            if marker is None and argument < 24:
+                return bytes([major << 5 | argument])
+            if marker is not None and argument < 1 << (8 * size):
+                return bytes([major << 5 | marker]) + argument.to_bytes(size, "big")
+        raise ValueError(argument)
+    if isinstance(value, Tagged):
+        return head(6, value.tag) + cbor(value.content)
+    if isinstance(value, int):
+        return head(0, value) if value >= 0 else head(1, -1 - value)
+    if isinstance(value, bytes):
+        return head(2, len(value)) + value
+    if isinstance(value, str):
+        return head(3, len(value.encode())) + value.encode()
+    if isinstance(value, list):
+        return head(4, len(value)) + b"".join(cbor(item) for item in value)
+    return head(5, len(value)) + b"".join(cbor(key) + cbor(item) for key, item in value.items())
+
+
+class Tagged:
+    def __init__(self, tag, content):
+        self.tag, self.content = tag, content
+
+
+def status_list_tokens():
+    """Status List Tokens (draft-ietf-oauth-status-list 5.2) MACed with FuzzStatusListToken's key
+    (HMAC 256/256, 32 bytes of 0x5a), one per list size, and their faulty neighbours."""
+    key = bytes([0x5A]) * 32
+    tokens = []
+    for bits, raw in ((1, bytes([0xB9, 0xA3])), (2, bytes([0xC9, 0x44, 0xF9])), (4, bytes(range(0, 256, 17))), (8, bytes(range(40)))):
+        protected = cbor({1: 5, 16: "application/statuslist+cwt"})
+        claims = cbor({2: "https://example.com/statuslists/1", 6: 1704063600, 4: 1704153600, 65534: 3600,
+                       65533: {"bits": bits, "lst": zlib.compress(raw, 9)}})
+        tag = hmac.new(key, cbor(["MAC0", protected, b"", claims]), hashlib.sha256).digest()
+        tokens.append(cbor(Tagged(17, [protected, {}, claims, tag])))
+    tokens.append(tokens[0][1:])                  # untagged
+    tokens.append(b"\xd8\x3d" + tokens[1])        # inside the CWT tag 61
+    return tokens
 
 
 def write(target, seeds):
@@ -339,6 +384,11 @@ def main():
         MULTIPAZ_TE, STATIC_CC, NEGOTIATED_CC, MULTIPAZ_TP[5:], bytes.fromhex("010301ffff0402010000"),
         bytes.fromhex("021c031107b66eef55ee782ea2514bb6a1c42ad5b35c"), bytes.fromhex("01013001046d646f63"),
     ])
+    tsl = os.path.join(ROOT, "Vectors", "token-status-list")
+    tsl_vector = lambda name: bytes.fromhex(open(os.path.join(tsl, name + ".hex")).read().strip())
+    lists = [tsl_vector(f"status_list_encoding{n}") for n in ("1", "2", "1_long", "2_long", "4_long", "8_long")]
+    counts["FuzzStatusListToken"] = write("FuzzStatusListToken", [tsl_vector("status_list_cwt")] + status_list_tokens()
+                                          + [zlib.compress(bytes(4096), 9), zlib.compress(bytes([0xB9, 0xA3]), 9), lists[0], lists[5]])
     for target, count in counts.items():
         print(f"{target}: {count} seeds")
     total = sum(os.path.getsize(os.path.join(CORPUS, t, f)) for t in counts for f in os.listdir(os.path.join(CORPUS, t)))
