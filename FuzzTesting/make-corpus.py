@@ -99,6 +99,20 @@ def write(target, seeds):
     return len(seeds)
 
 
+def vical_seeds(iaca):
+    """Signed VICALs (ISO/IEC 18013-5 Annex C.1.7) listing the demo IACA, untagged and tagged, and the
+    bare list: the structure matters to the decoder, not the signature, which is left as zeros."""
+    entry = {"certificate": iaca, "serialNumber": Tagged(2, bytes(range(1, 17))), "ski": bytes(20),
+             "docType": ["org.iso.18013.5.1.mDL", "eu.europa.ec.eudi.pid.1"], "issuingCountry": "US",
+             "notBefore": Tagged(0, "2026-01-01T00:00:00Z"), "notAfter": Tagged(0, "2036-01-01T00:00:00Z"),
+             "extensions": {"vendor": 1}}
+    vical = cbor({"version": "1.0", "vicalProvider": "swift-mdoc corpus", "date": Tagged(0, "2026-11-29T00:00:00Z"),
+                  "vicalIssueID": 1, "nextUpdate": Tagged(0, "2027-11-29T00:00:00Z"), "certificateInfos": [entry],
+                  "futureField": [1]})
+    message = [cbor({1: -7}), {33: iaca}, vical, bytes(64)]
+    return [cbor(message), cbor(Tagged(18, message)), vical]
+
+
 def att_sequence():
     """What the GATT client of an 18013-5 session sends (Core Vol 3 Part F 3.4; 8.3.3.1.1.4)."""
     service = uuid.UUID("45efef74-2b2c-4837-a9a3-b0e1d05a6917").bytes[::-1]
@@ -389,6 +403,7 @@ def main():
     lists = [tsl_vector(f"status_list_encoding{n}") for n in ("1", "2", "1_long", "2_long", "4_long", "8_long")]
     counts["FuzzStatusListToken"] = write("FuzzStatusListToken", [tsl_vector("status_list_cwt")] + status_list_tokens()
                                           + [zlib.compress(bytes(4096), 9), zlib.compress(bytes([0xB9, 0xA3]), 9), lists[0], lists[5]])
+    counts["FuzzVICAL"] = write("FuzzVICAL", vical_seeds(demo_certificates[1]))
     for target, count in counts.items():
         print(f"{target}: {count} seeds")
     total = sum(os.path.getsize(os.path.join(CORPUS, t, f)) for t in counts for f in os.listdir(os.path.join(CORPUS, t)))
