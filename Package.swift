@@ -339,7 +339,7 @@ let package = Package(
             dependencies: [
                 "MdocErrors", "MdocCBOR", "MdocCrypto", "MdocCOSE", "MdocModel", "MdocSession", "MdocBLE",
                 "MdocPresentation", "MdocRadios", "MdocText", "MdocFiles", "MdocInspection", "MdocCapture", "MdocQR",
-                "MdocStores", "MdocNFC",
+                "MdocStores", "MdocNFC", "MdocStatusList",
             ],
             swiftSettings: strictSettings
         ),

@@ -14,5 +14,6 @@
 @_exported import MdocQR
 @_exported import MdocRadios
 @_exported import MdocSession
+@_exported import MdocStatusList
 @_exported import MdocStores
 @_exported import MdocText
