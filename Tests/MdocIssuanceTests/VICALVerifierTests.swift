@@ -212,3 +212,73 @@ struct VICALVerifierTests {
         #expect(VICALVerifier.entry(info, at: 0, time: Self.time).problems.map(\.check).contains(.ski))
     }
 }
+
+@Suite("Trust from a VICAL: an IACA anchors only the document types its entry lists (Annex C.1.7)")
+struct VICALTrustScopeTests {
+    typealias Fixture = IssuanceFixture
+
+    /// An mDL issued under `pki`, verified by a verifier trusting only what `vical` lists.
+    static func verify(mDLOf pki: TestPKI, trusting vical: VICALVerification) throws -> VerificationReport {
+        let deviceKey = try PrivateKey(generating: .p256)
+        let issuerSigned = try Fixture.issuer(pki).issue(
+            docType: Fixture.docType, nameSpaces: [(Fixture.nameSpace, Fixture.elements)], deviceKey: deviceKey.publicKey,
+            validityInfo: Fixture.validityInfo)
+        let (transcript, _) = try Fixture.session()
+        let response = try Fixture.signedResponse(issuerSigned, deviceKey: deviceKey, transcript: transcript)
+        let scopes = vical.trustScopes
+        let verifier = DeviceResponseVerifier(trustAnchors: Array(scopes.keys), sessionTranscript: transcript) {
+            StandardDocumentPolicy()
+            TrustScopePolicy(scopes: scopes)
+        }
+        return verifier.verify(response, at: TestPKI.referenceTime)
+    }
+
+    static func vical(_ entries: [(TestPKI, [String])]) throws -> VICALVerification {
+        let provider = try VICALVerifierTests.provider()
+        let infos = try entries.map { pki, docTypes in try VICALSigner.certificateInfo(for: pki.iaca, docTypes: docTypes) }
+        let signed = try VICALVerifierTests.signer(provider).sign(VICALVerifierTests.vical(infos))
+        return VICALVerifier(anchors: [provider.iaca]).verify(signed, at: TestPKI.referenceTime)
+    }
+
+    @Test("an mDL of an IACA listed for mDLs verifies, with the scope check passed")
+    func inScope() throws {
+        let issuer = try TestPKI(name: "dmv")
+        let report = try Self.verify(mDLOf: issuer, trusting: try Self.vical([(issuer, [DocType.mDL, DocType.eudiPID])]))
+        #expect(report.outcome == .verified, "\(report.failureSummary)")
+        let check = try #require(report.documents.first?.checks.first { $0.kind == .trustScope })
+        #expect(check.outcome == .passed)
+    }
+
+    @Test("an mDL of an IACA listed only for PIDs is not trusted: no element is issuer-authenticated")
+    func outOfScope() throws {
+        let issuer = try TestPKI(name: "pid provider")
+        let report = try Self.verify(mDLOf: issuer, trusting: try Self.vical([(issuer, [DocType.eudiPID])]))
+        #expect(report.outcome != .verified)
+        let document = try #require(report.documents.first)
+        #expect(document.failures.map(\.failureCode) == [.outOfTrustScope], "\(document.failures)")
+        #expect(document.elements.allSatisfy { !$0.issuerAuthenticated && !$0.verified })
+        #expect(report.verifiedDocuments == nil)
+    }
+
+    @Test("an mDL of an IACA the list does not name, or of a list that did not verify, is not trusted")
+    func notListed() throws {
+        let (listed, other) = (try TestPKI(name: "listed"), try TestPKI(name: "unlisted"))
+        let report = try Self.verify(mDLOf: other, trusting: try Self.vical([(listed, [DocType.mDL])]))
+        let failures = try #require(report.documents.first?.failures)
+        #expect(failures.map(\.kind) == [.issuerCertificate], "\(failures)")
+
+        let provider = try VICALVerifierTests.provider()
+        let signed = try VICALVerifierTests.signer(provider).sign(
+            VICALVerifierTests.vical([try VICALSigner.certificateInfo(for: listed.iaca, docTypes: [DocType.mDL])]))
+        let refused = VICALVerifier(anchors: [try VICALVerifierTests.provider(name: "stranger").iaca]).verify(signed, at: TestPKI.referenceTime)
+        #expect(refused.trustScopes.isEmpty)
+    }
+
+    @Test("an IACA listed twice anchors the union of its entries' document types")
+    func union() throws {
+        let issuer = try TestPKI(name: "twice")
+        let verification = try Self.vical([(issuer, [DocType.eudiPID]), (issuer, [DocType.mDL])])
+        #expect(verification.trustScopes == [issuer.iaca: [DocType.eudiPID, DocType.mDL]])
+        #expect(try Self.verify(mDLOf: issuer, trusting: verification).outcome == .verified)
+    }
+}

@@ -94,6 +94,9 @@ extension VerificationCheck {
         /// The document signer's countryName is its IACA's, and the issuing country the
         /// document returns is the same (Annex B; ``IACACountryPolicy``).
         public static let issuerCountry = Kind("issuer country", mechanism: .issuerDataAuthentication)
+        /// The trust anchor is trusted for the document's type (Annex C.1.7;
+        /// ``TrustScopePolicy``).
+        public static let trustScope = Kind("trust scope", mechanism: .issuerDataAuthentication)
         /// Neither the document signer certificate nor the document has been revoked, as the
         /// application's status information says (``RevocationPolicy``).
         public static let revocation = Kind("revocation", mechanism: .issuerDataAuthentication)

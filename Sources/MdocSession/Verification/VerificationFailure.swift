@@ -94,6 +94,9 @@ public struct VerificationFailure: Sendable, Hashable, CustomStringConvertible {
         /// issuing country the document returns names another country (Annex B;
         /// ``IACACountryPolicy``).
         public static let countryMismatch = Code("countryMismatch")
+        /// The trust anchor is trusted for other document types than the document's (a VICAL
+        /// entry's `docType`, Annex C.1.7; ``TrustScopePolicy``).
+        public static let outOfTrustScope = Code("outOfTrustScope")
         /// The application's status information says that the document signer certificate, a
         /// certificate above it or the document itself has been revoked (``RevocationPolicy``).
         public static let revoked = Code("revoked")

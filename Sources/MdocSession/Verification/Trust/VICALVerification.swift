@@ -115,4 +115,15 @@ public struct VICALVerification: Sendable {
     /// The entries a reader may trust for their document types: the usable ones of a verified
     /// list, none otherwise.
     public var trustedEntries: [Entry] { isVerified ? entries.filter(\.isUsable) : [] }
+    /// The IACAs of ``trustedEntries``, each with the document types it may anchor (the union,
+    /// when the list names it twice): the trust anchors of a ``DeviceResponseVerifier`` and the
+    /// scopes of its ``TrustScopePolicy``.
+    public var trustScopes: [Certificate: Set<String>] {
+        var scopes: [Certificate: Set<String>] = [:]
+        for entry in trustedEntries {
+            guard let certificate = entry.certificate else { continue }
+            scopes[certificate, default: []].formUnion(entry.docTypes)
+        }
+        return scopes
+    }
 }
