@@ -274,6 +274,28 @@ struct VICALTrustScopeTests {
         #expect(refused.trustScopes.isEmpty)
     }
 
+    @Test("a document signer policy carries the scopes: out of scope fails, in scope verifies, an unscoped anchor anchors any type")
+    func throughTheDocumentSignerPolicy() throws {
+        let (scoped, unscoped) = (try TestPKI(name: "scoped"), try TestPKI(name: "unscoped"))
+        var policy = DocumentSignerPolicy.standard
+        policy.scope(scoped.iaca, to: [DocType.eudiPID])
+        func report(_ pki: TestPKI, _ policy: DocumentSignerPolicy) throws -> VerificationReport {
+            let deviceKey = try PrivateKey(generating: .p256)
+            let issuerSigned = try Fixture.issuer(pki).issue(
+                docType: Fixture.docType, nameSpaces: [(Fixture.nameSpace, Fixture.elements)], deviceKey: deviceKey.publicKey,
+                validityInfo: Fixture.validityInfo)
+            let (transcript, _) = try Fixture.session()
+            let verifier = DeviceResponseVerifier(
+                trustAnchors: [scoped.iaca, unscoped.iaca], documentSignerPolicy: policy, sessionTranscript: transcript)
+            return verifier.verify(try Fixture.signedResponse(issuerSigned, deviceKey: deviceKey, transcript: transcript), at: TestPKI.referenceTime)
+        }
+        #expect(try report(scoped, policy).documents.first?.failures.map(\.failureCode) == [.outOfTrustScope])
+        #expect(try report(unscoped, policy).outcome == .verified)
+        policy.scope(scoped.iaca, to: [DocType.mDL])
+        #expect(policy.trustScopes[scoped.iaca] == [DocType.eudiPID, DocType.mDL])
+        #expect(try report(scoped, policy).outcome == .verified)
+    }
+
     @Test("an IACA listed twice anchors the union of its entries' document types")
     func union() throws {
         let issuer = try TestPKI(name: "twice")

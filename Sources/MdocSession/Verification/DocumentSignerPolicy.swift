@@ -19,7 +19,8 @@ import MdocModel
 ///
 /// ``accept(_:forDocType:)`` adds purposes for one doc type, for issuers whose document signers
 /// carry a purpose of their own; ``setRule(_:forDocType:)`` replaces a doc type's rule, for an
-/// ecosystem that requires other purposes than the standard ones.
+/// ecosystem that requires other purposes than the standard ones; ``scope(_:to:)`` limits a
+/// trust anchor to the doc types a VICAL lists it for.
 ///
 /// ```swift
 /// var policy = DocumentSignerPolicy.standard
@@ -41,6 +42,9 @@ public struct DocumentSignerPolicy: DocumentVerifierPolicy, Hashable {
     public private(set) var rules = DocumentSignerPolicy.standardRules
     /// The purposes added, per doc type, in the order added.
     public private(set) var addedExtendedKeyUsages: [String: [String]] = [:]
+    /// The document types each scoped trust anchor may anchor (``scope(_:to:)``); an anchor not
+    /// listed anchors any.
+    public private(set) var trustScopes: [Certificate: Set<String>] = [:]
 
     /// The standard rules with nothing added.
     public init() {}
@@ -77,6 +81,14 @@ public struct DocumentSignerPolicy: DocumentVerifierPolicy, Hashable {
         rules[docType] = rule
     }
 
+    /// Lets `anchor` anchor documents of `docTypes` only, as the VICAL that lists it says
+    /// (ISO/IEC 18013-5 Annex C.1.7); a second call for the same anchor adds its doc types.
+    /// Every document whose chain ends at a scoped anchor then gets the check of
+    /// ``TrustScopePolicy``.
+    public mutating func scope(_ anchor: Certificate, to docTypes: Set<String>) {
+        trustScopes[anchor, default: []].formUnion(docTypes)
+    }
+
     /// The rule for documents of `docType`, with the purposes added for it.
     public func rule(for docType: String) -> DocumentSignerRule {
         var rule = rules[docType] ?? .mdoc
@@ -89,6 +101,9 @@ public struct DocumentSignerPolicy: DocumentVerifierPolicy, Hashable {
     /// document's, ``DocTypePolicy``, so the rule is the signed doc type's whenever it matters.)
     public func evaluate(_ verification: inout DocumentVerification) {
         verification.validateDocumentSignerChain(under: rule(for: verification.document.docType))
+        if !trustScopes.isEmpty {
+            TrustScopePolicy(scopes: trustScopes).evaluate(&verification)
+        }
     }
 
     private static func check(docType: String) throws(CryptoError) {
