@@ -318,7 +318,7 @@ let package = Package(
         .target(
             name: "MdocStores",
             dependencies: [
-                "MdocCBOR", "MdocCrypto", "MdocCOSE", "MdocSession", "MdocText", "MdocFiles",
+                "MdocCBOR", "MdocCrypto", "MdocCOSE", "MdocModel", "MdocSession", "MdocText", "MdocFiles", "MdocPosix",
             ],
             swiftSettings: strictSettings
         ),
