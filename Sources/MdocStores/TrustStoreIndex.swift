@@ -43,6 +43,20 @@ public struct TrustStoreIndex: Sendable, Hashable {
             self.added = added
             self.docTypes = docTypes
         }
+
+        /// The origin as the index writes it (and `trust list --json` shows it).
+        public var json: JSONValue {
+            let scope: JSONValue = docTypes.map { .array($0.map(JSONValue.string)) } ?? .null
+            switch source {
+            case .file(let path):
+                return .object([("kind", .string("file")), ("path", .string(path)), ("added", .string(added)), ("docTypes", scope)])
+            case .vical(let provider, let issueID):
+                return .object([
+                    ("kind", .string("vical")), ("provider", .string(provider)), ("issueID", issueID.map { .int(Int64(clamping: $0)) } ?? .null),
+                    ("added", .string(added)), ("docTypes", scope),
+                ])
+            }
+        }
     }
 
     /// A managed trust anchor.
@@ -180,7 +194,7 @@ public struct TrustStoreIndex: Sendable, Hashable {
                 .object([
                     ("id", .string(anchor.id)), ("subject", .string(anchor.subject)), ("notBefore", .string(anchor.notBefore)),
                     ("notAfter", .string(anchor.notAfter)),
-                    ("sources", .array(anchor.origins.map(Self.json))),
+                    ("sources", .array(anchor.origins.map(\.json))),
                 ])
             })),
             ("vicals", .array(vicals.map { record in
@@ -192,20 +206,6 @@ public struct TrustStoreIndex: Sendable, Hashable {
                 ])
             })),
         ])
-    }
-
-    /// One origin as JSON.
-    static func json(_ origin: Origin) -> JSONValue {
-        let docTypes: JSONValue = origin.docTypes.map { .array($0.map(JSONValue.string)) } ?? .null
-        switch origin.source {
-        case .file(let path):
-            return .object([("kind", .string("file")), ("path", .string(path)), ("added", .string(origin.added)), ("docTypes", docTypes)])
-        case .vical(let provider, let issueID):
-            return .object([
-                ("kind", .string("vical")), ("provider", .string(provider)), ("issueID", issueID.map { .int(Int64(clamping: $0)) } ?? .null),
-                ("added", .string(origin.added)), ("docTypes", docTypes),
-            ])
-        }
     }
 
     /// Reads members, naming the index file and the place in errors.

@@ -30,6 +30,8 @@ package enum JSONReport {
         case issuedCredential
         /// `mdoc-issuer pki`: the certificates and keys written.
         case pki
+        /// `mdoc-reader trust list`: the reader's trust store.
+        case trustList
     }
 
     /// An object of `kind`: `schemaVersion`, `type`, then `members`.

@@ -1,5 +1,7 @@
+import ArgumentParser
 import MdocCrypto
 import MdocFiles
+import MdocSession
 import MdocStores
 import MdocTerminal
 import MdocText
@@ -22,6 +24,62 @@ enum ReaderTrust {
         return try load(
             DefaultTrust.issuers(paths, environment: environment), option: "--trust", profile: .documentSigner, anchorName: "IACA",
             variable: DefaultTrust.issuerVariable, folder: UserDirectories(environment: environment).issuerTrust, command: command)
+    }
+
+    /// The IACA roots of `request` and `verify` and `policy` with the trust store's scopes:
+    /// `--trust` (or `MDOC_TRUST`) as ``anchors(_:command:)`` reads them, anchoring any
+    /// document type; else the trust store (`--trust-store`, else the user's), each root
+    /// scoped to the document types its sources give (ISO/IEC 18013-5 Annex C.1.7). A VICAL
+    /// of the store that is stale at `time` is reported; under ``StaleVICALPolicy/refuse`` the
+    /// roots only it gives are not trusted.
+    static func issuers(
+        _ paths: [String], store option: TrustStoreChoice, policy: DocumentSignerPolicy, at time: Date, command: String
+    ) throws(ProgramFailure) -> (anchors: [Certificate], policy: DocumentSignerPolicy) {
+        let environment = ProcessInfo.processInfo.environment
+        if option.path != nil, !paths.isEmpty {
+            throw ProgramFailure(.usage, "give --trust or --trust-store, not both", hint: "see 'mdoc-reader \(command) --help'")
+        }
+        let store: ReaderTrustStore
+        if let path = option.path {
+            store = ReaderTrustStore(folder: path)
+        } else if !paths.isEmpty || !(environment[DefaultTrust.issuerVariable] ?? "").isEmpty {
+            return (try anchors(paths, command: command), policy)
+        } else {
+            store = .standard(environment: environment)
+            guard DirectoryListing.kind(of: store.folder) == .folder else { return (try anchors(paths, command: command), policy) }
+        }
+        ProgramOutput.standardError.writeLine("mdoc-reader: trusting the IACA roots of the trust store \(store.folder)")
+        let trust: ReaderTrustStore.Trust
+        do {
+            trust = try store.trust(at: time) { note in
+                ProgramOutput.standardError.write("mdoc-reader: note: the trust store \(note)\n")
+            }
+        } catch {
+            throw ProgramFailure(.badTrustInput, "the trust store \(error)")
+        }
+        var anchors = trust.anchors
+        for record in trust.staleVICALs {
+            let only = anchors.filter { anchor in
+                guard let origins = trust.origins[anchor], !origins.isEmpty else { return false }
+                return origins.allSatisfy { origin in
+                    if case .vical(record.provider, _) = origin.source { return true }
+                    return false
+                }
+            }
+            switch option.stale {
+            case .warn:
+                ProgramOutput.standardError.writeLine(
+                    "mdoc-reader: warning: the VICAL of \(record.provider) in the trust store is stale: its next update was due \(record.nextUpdate ?? "")")
+            case .refuse:
+                ProgramOutput.standardError.writeLine(
+                    "mdoc-reader: not trusting the \(TerminalText(count: only.count, "IACA root")) only the stale VICAL of \(record.provider) gives (next update due \(record.nextUpdate ?? ""))")
+                anchors.removeAll { only.contains($0) }
+            }
+        }
+        guard !anchors.isEmpty else {
+            throw ProgramFailure(.badTrustInput, "the trust store \(store.folder) leaves no IACA root to trust", hint: "import a newer VICAL, or give --stale-vical warn")
+        }
+        return (anchors, trust.scoping(policy))
     }
 
     /// The self-signed reader root certificates in `paths` or their default, as a holder finds
@@ -55,4 +113,16 @@ enum ReaderTrust {
             throw ProgramFailure(.badTrustInput, "\(option) \(error)")
         }
     }
+}
+
+/// Which trust store `request` and `verify` read when no `--trust` is given, and what to do with
+/// its stale VICALs.
+struct TrustStoreChoice: ParsableArguments {
+    @Option(name: .customLong("trust-store"),
+            help: "The trust store folder to trust when no --trust is given (default: MDOC_TRUST, else ~/.config/swift-mdoc/trust/iaca; see 'mdoc-reader trust --help').",
+            completion: .directory)
+    var path: String?
+
+    @Option(name: .customLong("stale-vical"), help: "What to do with the roots of a trust store VICAL past its nextUpdate: warn and trust them, or refuse them.")
+    var stale: StaleVICALPolicy = .warn
 }

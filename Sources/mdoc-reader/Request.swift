@@ -128,6 +128,8 @@ struct Request: AsyncParsableCommand {
             completion: .file())
     var trust: [String] = []
 
+    @OptionGroup var trustStore: TrustStoreChoice
+
     @OptionGroup var documentSigner: DocumentSignerOptions
 
     @OptionGroup var live: LiveTransportOptions
@@ -207,7 +209,7 @@ struct Request: AsyncParsableCommand {
             throw ProgramFailure(.usage, "\(error.message)", hint: "see 'mdoc-reader request --help'")
         }
         let authentication = try readerAuthentication()
-        let anchors = try ReaderTrust.anchors(trust, command: "request")
+        let (anchors, policy) = try ReaderTrust.issuers(trust, store: trustStore, policy: policy, at: Date(), command: "request")
         if let portraitOut {
             try OutputFile.checkWritable(portraitOut, option: "--portrait-out")
         }

@@ -68,6 +68,8 @@ struct Verify: ParsableCommand {
             completion: .file())
     var trust: [String] = []
 
+    @OptionGroup var trustStore: TrustStoreChoice
+
     @OptionGroup var documentSigner: DocumentSignerOptions
 
     @Option(help: "The verification time, RFC 3339 (default: now; with --session, the captured session's).")
@@ -104,9 +106,9 @@ struct Verify: ParsableCommand {
 
     private func verify(policy: DocumentSignerPolicy) throws(ProgramFailure) {
         if let session {
-            let anchors = try ReaderTrust.anchors(trust, command: "verify")
-            let replay = try SessionReplay(directory: session)
             let time: Date? = at == nil ? nil : try verificationTime()
+            let (anchors, policy) = try ReaderTrust.issuers(trust, store: trustStore, policy: policy, at: time ?? Date(), command: "verify")
+            let replay = try SessionReplay(directory: session)
             let report = try replay.verify(trustAnchors: anchors, documentSignerPolicy: policy, at: time)
             VerificationExit.show(report, json: json)
             try VerificationExit.check(report)
@@ -114,7 +116,7 @@ struct Verify: ParsableCommand {
         }
         guard let response else { return }
         let time = try verificationTime()
-        let anchors = try ReaderTrust.anchors(trust, command: "verify")
+        let (anchors, policy) = try ReaderTrust.issuers(trust, store: trustStore, policy: policy, at: time, command: "verify")
         var binding: SessionTranscriptBinding? = nil
         if let transcript {
             do {

@@ -152,6 +152,11 @@ import Testing
         outputs.append(("list", try await run.run("mdoc-holder", ["list", "--json"]).standardOutput))
         outputs.append(("show", try await run.run("mdoc-holder", ["show", "mdl", "--json"]).standardOutput))
         outputs.append(("pki", try await run.run("mdoc-issuer", ["pki", run.home + "/pki", "--json"]).standardOutput))
+        let store = run.home + "/trust"
+        #expect(try await run.run("mdoc-reader", ["trust", "add", "Certs/demo/iaca.pem", "--doc-type", "org.iso.18013.5.1.mDL",
+                                                  "--trust-store", store]).status == 0)
+        try FileManager.default.copyItem(atPath: run.home + "/pki/iaca.pem", toPath: store + "/pki-iaca.pem")
+        outputs.append(("trust list", try await run.run("mdoc-reader", ["trust", "list", "--json", "--trust-store", store]).standardOutput))
         outputs.append(("issue", try await run.run("mdoc-issuer", ["issue", "--pki", run.home + "/pki", "--doctype", "pid",
                                                                     "--data", "Samples/pid.json", "--out", run.home + "/pid.mdoc",
                                                                     "--json"]).standardOutput))
