@@ -27,14 +27,23 @@ struct PKI: ParsableCommand {
               reader.pem        reader authentication, issued by the reader root (EKU 1.0.18013.5.1.6)
 
             and iaca-key.pem, ds-key.pem, reader-root-key.pem, reader-key.pem (PKCS#8 PEM, mode \
-            0600 from creation). Existing files are kept unless --force is given. --ds-eku gives \
+            0600 from creation). With --vical, also a VICAL provider's certificates (ISO/IEC \
+            18013-5 Annex C.1.7), which `mdoc-issuer vical --pki DIR` signs trust lists with:
+
+              vical-root.pem    VICAL root (self-signed CA, pathLenConstraint 0)
+              vical-signer.pem  VICAL signer, issued by the VICAL root (EKU 1.0.18013.5.1.8)
+
+            and vical-root-key.pem, vical-signer-key.pem. Existing files are kept unless --force \
+            is given. --ds-eku gives \
             the document signer other extended key usages, as other mdoc ecosystems' issuers \
             have: 1.3.130.2.0.0.1.2 for an EU PID Provider (ARF PID Rulebook), 1.0.23220.4.1.2 \
             for ISO/IEC TS 23220-4 mdocs. The folder can be passed to `mdoc-reader --trust` as \
-            it is: only iaca.pem (and reader-root.pem) are taken as trust anchors.
+            it is: only iaca.pem (and reader-root.pem, and vical-root.pem, which issues no \
+            document signer) are taken as trust anchors.
 
             Examples:
               mdoc-issuer pki ./pki --curve p256 --valid-days 365 --country US
+              mdoc-issuer pki ./pki --vical
               mdoc-issuer pki ./eu-pki --country BE --ds-eku 1.3.130.2.0.0.1.2
 
             Exit codes: 0 written; 7 a file exists (without --force) or cannot be written; \
@@ -45,6 +54,9 @@ struct PKI: ParsableCommand {
     /// The file names, in the order they are written.
     static let certificateFiles = ["iaca.pem", "ds.pem", "reader-root.pem", "reader.pem"]
     static let keyFiles = ["iaca-key.pem", "ds-key.pem", "reader-root-key.pem", "reader-key.pem"]
+    /// The VICAL provider's file names, written after the others with `--vical`.
+    static let vicalCertificateFiles = ["vical-root.pem", "vical-signer.pem"]
+    static let vicalKeyFiles = ["vical-root-key.pem", "vical-signer-key.pem"]
     /// The longest validity accepted, in days: about 100 years, far past any test need, and a
     /// bound that keeps the dates within the X.509 and RFC 3339 year range.
     static let maximumValidDays = 36_525
@@ -77,6 +89,9 @@ struct PKI: ParsableCommand {
                 valueName: "oid"))
     var documentSignerPurposes: [String] = []
 
+    @Flag(help: "Also make a VICAL provider's root and VICAL signer (ISO/IEC 18013-5 Annex C.1.7) for `mdoc-issuer vical`.")
+    var vical = false
+
     @Flag(help: "Replace existing files.")
     var force = false
 
@@ -103,8 +118,14 @@ struct PKI: ParsableCommand {
         }
     }
 
+    /// The certificate files written, in order: the four of Annex B, then the VICAL provider's
+    /// with `--vical`.
+    private var certificateFiles: [String] { Self.certificateFiles + (vical ? Self.vicalCertificateFiles : []) }
+    /// The private key files, in the order of ``certificateFiles``.
+    private var keyFiles: [String] { Self.keyFiles + (vical ? Self.vicalKeyFiles : []) }
+
     private func makePKI() throws(ProgramFailure) {
-        let paths = (Self.certificateFiles + Self.keyFiles).map { directory + "/" + $0 }
+        let paths = (certificateFiles + keyFiles).map { directory + "/" + $0 }
         if !force, let existing = paths.first(where: OutputFile.exists) {
             throw ProgramFailure(.badTrustInput, "\(existing): exists; give --force to replace the PKI")
         }
@@ -117,10 +138,10 @@ struct PKI: ParsableCommand {
         try OutputFile.makeDirectory(directory)
         for (index, entry) in pki.enumerated() {
             try OutputFile.create(
-                Array(entry.key.pemRepresentation.utf8), at: directory + "/" + Self.keyFiles[index],
+                Array(entry.key.pemRepresentation.utf8), at: directory + "/" + keyFiles[index],
                 mode: OutputFile.privateMode, replacing: force)
             try OutputFile.create(
-                Array(entry.certificate.pemRepresentation.utf8), at: directory + "/" + Self.certificateFiles[index],
+                Array(entry.certificate.pemRepresentation.utf8), at: directory + "/" + certificateFiles[index],
                 mode: OutputFile.publicMode, replacing: force)
         }
         let until = pki.first.map { TDate($0.certificate.notValidAfter).text } ?? ""
@@ -131,8 +152,8 @@ struct PKI: ParsableCommand {
                 ("validUntil", .string(until)),
                 ("certificates", .array(pki.enumerated().map { index, entry in
                     .object([
-                        ("file", .string(Self.certificateFiles[index])),
-                        ("keyFile", .string(Self.keyFiles[index])),
+                        ("file", .string(certificateFiles[index])),
+                        ("keyFile", .string(keyFiles[index])),
                         ("subject", .string("\(entry.certificate.subject)")),
                         ("serialNumber", .string("\(entry.certificate.serialNumber)")),
                         ("extendedKeyUsage", .array((entry.certificate.extendedKeyUsage ?? []).map(JSONValue.string))),
@@ -146,11 +167,12 @@ struct PKI: ParsableCommand {
         for (index, entry) in pki.enumerated() {
             let purposes = entry.certificate.extendedKeyUsage.map { "  EKU \($0.joined(separator: ", "))" } ?? ""
             ProgramOutput.standardOutput.writeLine(
-                "  \(Self.certificateFiles[index])  \(entry.certificate.subject)  serial \(entry.certificate.serialNumber)\(purposes)")
+                "  \(certificateFiles[index])  \(entry.certificate.subject)  serial \(entry.certificate.serialNumber)\(purposes)")
         }
     }
 
-    /// IACA, document signer, reader root, reader: certificates and keys.
+    /// IACA, document signer, reader root, reader, and with `--vical` VICAL root and VICAL
+    /// signer: certificates and keys.
     private func build() throws(CryptoError) -> [(certificate: Certificate, key: PrivateKey)] {
         let now = notBefore.flatMap { try? TDate(text: $0) }?.date ?? Date(timeIntervalSince1970: Date().timeIntervalSince1970.rounded(.down))
         let end = now.addingTimeInterval(Double(validDays) * 86_400)
@@ -176,7 +198,15 @@ struct PKI: ParsableCommand {
         let readerKey = try PrivateKey(generating: curve)
         let reader = try builder(.readerAuthentication, "Reader", crl: "reader-root")
             .issued(for: readerKey.publicKey, by: readerRoot, signingKey: readerRootKey)
-        return [(iaca, iacaKey), (ds, dsKey), (readerRoot, readerRootKey), (reader, readerKey)]
+        let pki = [(iaca, iacaKey), (ds, dsKey), (readerRoot, readerRootKey), (reader, readerKey)]
+        guard vical else { return pki }
+        let vicalRootKey = try PrivateKey(generating: curve)
+        let vicalRoot = try builder(.iaca, "VICAL Root", crl: "vical-root").selfSigned(key: vicalRootKey)
+        let vicalSignerKey = try PrivateKey(generating: curve)
+        let vicalSigner = try builder(
+            .documentSigner, "VICAL Signer", crl: "vical-root", purposes: [CertificateProfile.vicalSignerOID]
+        ).issued(for: vicalSignerKey.publicKey, by: vicalRoot, signingKey: vicalRootKey)
+        return pki + [(vicalRoot, vicalRootKey), (vicalSigner, vicalSignerKey)]
     }
 }
 
