@@ -421,7 +421,7 @@ let package = Package(
         .executableTarget(
             name: "mdoc-issuer",
             dependencies: [
-                "MdocCBOR", "MdocCrypto", "MdocModel", "MdocSession", "MdocIssuance", "MdocText", "MdocFiles",
+                "MdocCBOR", "MdocCrypto", "MdocCOSE", "MdocModel", "MdocSession", "MdocIssuance", "MdocText", "MdocFiles",
                 "MdocStores", "MdocIssuerData", "MdocTerminal", "MdocCommandLine",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ],

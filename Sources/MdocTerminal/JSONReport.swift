@@ -32,6 +32,8 @@ package enum JSONReport {
         case pki
         /// `mdoc-reader trust list`: the reader's trust store.
         case trustList
+        /// `mdoc-issuer vical`: the signed VICAL written.
+        case vical
     }
 
     /// An object of `kind`: `schemaVersion`, `type`, then `members`.

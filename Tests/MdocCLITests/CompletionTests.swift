@@ -55,6 +55,9 @@ import Testing
         Case(words: ["mdoc-issuer", "issue", "--pki", "Certs/d"], offers: ["Certs/demo"]),
         Case(words: ["mdoc-issuer", "issue", "--data", "Samples/p"], offers: ["Samples/pid.json"], omits: ["Samples/portrait.jpg"]),
         Case(words: ["mdoc-issuer", "issue", "--device-key", "Certs/annex-d/sD"], offers: ["Certs/annex-d/sDeviceKey.pem"]),
+        Case(words: ["mdoc-issuer", "vical", "--pki", "Certs/d"], offers: ["Certs/demo"]),
+        Case(words: ["mdoc-issuer", "vical", "--entry", "Certs/demo/iaca"], offers: ["Certs/demo/iaca.pem"]),
+        Case(words: ["mdoc-issuer", "vical", "--out", "Certs/demo/R"], offers: ["Certs/demo/README.md"]),
         Case(words: ["mdoc", "inspect", "Vectors/iso18013-5-annex-d/device_e"], offers: ["Vectors/iso18013-5-annex-d/device_engagement.hex"]),
         Case(words: ["mdoc", "demo", "--dir", "Certs/d"], offers: ["Certs/demo"]),
     ]

@@ -264,6 +264,7 @@ import Testing
         ["mdoc-reader", "scan"],
         ["mdoc-holder", "present"], ["mdoc-holder", "list"], ["mdoc-holder", "show"], ["mdoc-holder", "import"],
         ["mdoc-holder", "remove"], ["mdoc-issuer", "pki"], ["mdoc-issuer", "issue"],
+        ["mdoc-issuer", "vical"],
     ]
 
     /// In an 80-column help, every line of the examples is a command or continues one whose line

@@ -198,6 +198,19 @@ import Testing
             try await run.run("mdoc-issuer", ["issue", "--pki", "Certs/demo", "--doctype", "pdi", "--data", "Samples/pid.json",
                                               "--out", run.home + "/pid.mdoc"])
         },
+        Case(command: "mdoc-issuer vical", status: 0, situation: "written") { run in
+            _ = try await run.run("mdoc-issuer", ["pki", run.home + "/pki", "--vical"])
+            return try await run.run("mdoc-issuer", ["vical", "--pki", run.home + "/pki", "--provider", "Test",
+                                                     "--entry", "Certs/demo/iaca.pem", "--out", run.home + "/test.vical"])
+        },
+        Case(command: "mdoc-issuer vical", status: 7, situation: "a PKI without a VICAL signer") { run in
+            try await run.run("mdoc-issuer", ["vical", "--pki", "Certs/demo", "--provider", "Test",
+                                              "--entry", "Certs/demo/iaca.pem", "--out", run.home + "/test.vical"])
+        },
+        Case(command: "mdoc-issuer vical", status: 64, situation: "an --entry naming no doc type") { run in
+            try await run.run("mdoc-issuer", ["vical", "--pki", "Certs/demo", "--provider", "Test",
+                                              "--entry", "Certs/demo/iaca.pem=", "--out", run.home + "/test.vical"])
+        },
     ]
 
     @Test(.serialized, arguments: cases)
@@ -229,6 +242,7 @@ import Testing
     static let commands = [
         "mdoc inspect", "mdoc-reader verify", "mdoc-reader request", "mdoc-reader scan", "mdoc-holder present",
         "mdoc-holder list", "mdoc-holder show", "mdoc-holder import", "mdoc-holder remove", "mdoc-issuer pki", "mdoc-issuer issue",
+        "mdoc-issuer vical",
     ]
 
     @Test(arguments: commands)

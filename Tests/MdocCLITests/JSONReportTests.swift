@@ -151,7 +151,7 @@ import Testing
         try Data("not a credential".utf8).write(to: URL(fileURLWithPath: run.credentialStore + "/broken.mdoc"))
         outputs.append(("list", try await run.run("mdoc-holder", ["list", "--json"]).standardOutput))
         outputs.append(("show", try await run.run("mdoc-holder", ["show", "mdl", "--json"]).standardOutput))
-        outputs.append(("pki", try await run.run("mdoc-issuer", ["pki", run.home + "/pki", "--json"]).standardOutput))
+        outputs.append(("pki", try await run.run("mdoc-issuer", ["pki", run.home + "/pki", "--vical", "--json"]).standardOutput))
         let store = run.home + "/trust"
         #expect(try await run.run("mdoc-reader", ["trust", "add", "Certs/demo/iaca.pem", "--doc-type", "org.iso.18013.5.1.mDL",
                                                   "--trust-store", store]).status == 0)
@@ -160,6 +160,9 @@ import Testing
         outputs.append(("issue", try await run.run("mdoc-issuer", ["issue", "--pki", run.home + "/pki", "--doctype", "pid",
                                                                     "--data", "Samples/pid.json", "--out", run.home + "/pid.mdoc",
                                                                     "--json"]).standardOutput))
+        outputs.append(("vical", try await run.run("mdoc-issuer", ["vical", "--pki", run.home + "/pki", "--provider", "Test",
+                                                                    "--entry", run.home + "/pki/iaca.pem", "--issue-id", "1",
+                                                                    "--out", run.home + "/test.vical", "--json"]).standardOutput))
 
         var kinds: Set<String> = []
         for (what, text) in outputs {
