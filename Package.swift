@@ -183,7 +183,7 @@ let package = Package(
         // the status list, its zlib compression with an absolute cap, the signed or MACed token.
         .target(
             name: "MdocStatusList",
-            dependencies: ["MdocErrors", "MdocCBOR", "MdocCrypto", "MdocCOSE", "CZlib"],
+            dependencies: ["MdocErrors", "MdocCBOR", "MdocCrypto", "MdocCOSE", "MdocModel", "MdocSession", "CZlib"],
             swiftSettings: strictSettings
         ),
         // The BLE modules (docs/architecture.md section 4): the 18013-5 service and its GATT layer
@@ -503,7 +503,7 @@ let package = Package(
         ),
         .testTarget(
             name: "MdocIssuanceTests",
-            dependencies: ["MdocCBOR", "MdocCrypto", "MdocCOSE", "MdocModel", "MdocSession", "MdocIssuance", "MdocTestSupport"],
+            dependencies: ["MdocCBOR", "MdocCrypto", "MdocCOSE", "MdocModel", "MdocSession", "MdocIssuance", "MdocStatusList", "MdocTestSupport"],
             swiftSettings: strictSettings
         ),
         .testTarget(

@@ -37,6 +37,10 @@ public struct DocumentIssuer: Sendable {
     public let documentSignerChain: [Certificate]
     /// The MSO digest algorithm.
     public let digestAlgorithm: DigestAlgorithm
+    /// Where the documents' status is published, when it is: the entry of an IETF Token Status
+    /// List each MSO names in its `status` (ISO/IEC 18013-5 second edition,
+    /// `{"status_list": {"idx": uint, "uri": tstr}}`). `nil` (the default) writes no `status`.
+    public var statusListReference: RevocationQuery.StatusListReference?
 
     /// An issuer signing with `documentSignerKey`, whose certificate is the first of
     /// `documentSignerChain`. Mismatches are reported by ``issue(docType:nameSpaces:deviceKey:validityInfo:keyAuthorizations:)``.
@@ -152,7 +156,7 @@ public struct DocumentIssuer: Sendable {
         let mso = MobileSecurityObject(
             digestAlgorithm: digestAlgorithm.rawValue, valueDigests: valueDigests,
             deviceKeyInfo: DeviceKeyInfo(deviceKey: COSEKey(publicKey: deviceKey), keyAuthorizations: keyAuthorizations),
-            docType: docType, validityInfo: validityInfo)
+            docType: docType, validityInfo: validityInfo, additionalEntries: statusEntry)
         let msoBytes: EmbeddedCBOR<MobileSecurityObject> = try Self.readBack(mso, "the MobileSecurityObject")
         var unprotected = CBORMap()
         unprotected.append(CBOR(COSEHeaders.Label.x5chain), COSEHeaders.x5chainValue(documentSignerChain.map(\.derRepresentation)))
@@ -165,6 +169,19 @@ public struct DocumentIssuer: Sendable {
             throw IssuanceError(.signingFailed, "signing the MSO with \(algorithm) failed: \(error)")
         }
         return (IssuerSigned(nameSpaces: issuerNameSpaces, issuerAuth: issuerAuth), msoBytes)
+    }
+
+    /// The MSO's `status` entry for ``statusListReference``, or none.
+    private var statusEntry: CBORMap {
+        var entries = CBORMap()
+        guard let reference = statusListReference else { return entries }
+        var statusList = CBORMap()
+        statusList.append("idx", .unsignedInt(reference.index))
+        statusList.append("uri", .textString(reference.uri))
+        var status = CBORMap()
+        status.append("status_list", .map(statusList))
+        entries.append("status", .map(status))
+        return entries
     }
 
     /// The document signer certificate and the algorithm its key signs with.

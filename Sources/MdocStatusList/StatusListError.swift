@@ -72,6 +72,9 @@ extension ErrorKind where Domain == StatusListError {
     /// token: a public key for a COSE_Mac0, a symmetric key for a COSE_Sign1, a curve or `alg`
     /// that do not match.
     public static let signatureInvalid = Self("signatureInvalid")
+    /// The token's signer is not the document's issuer: no `x5chain`, or one that is neither
+    /// the document signer nor a certificate its IACA issued (draft section 11.3).
+    public static let notBoundToIssuer = Self("notBoundToIssuer")
     /// Making a token failed: the key signs with no ECDSA algorithm, the headers are invalid or
     /// the crypto library failed.
     public static let signingFailed = Self("signingFailed")
