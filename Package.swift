@@ -422,7 +422,7 @@ let package = Package(
             name: "mdoc-issuer",
             dependencies: [
                 "MdocCBOR", "MdocCrypto", "MdocCOSE", "MdocModel", "MdocSession", "MdocIssuance", "MdocText", "MdocFiles",
-                "MdocStores", "MdocIssuerData", "MdocTerminal", "MdocCommandLine",
+                "MdocStores", "MdocIssuerData", "MdocStatusList", "MdocTerminal", "MdocCommandLine",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ],
             swiftSettings: strictSettings
@@ -606,7 +606,7 @@ let package = Package(
                 "mdoc", "mdoc-reader", "mdoc-holder", "mdoc-issuer",
                 "MdocCBOR", "MdocCrypto", "MdocCOSE", "MdocModel", "MdocSession", "MdocIssuance", "MdocBLE", "MdocSim",
                 "MdocPosix", "MdocLEHost", "MdocPresentation", "MdocText", "MdocFiles", "MdocQR", "MdocStores",
-                "MdocTerminal", "MdocTestSupport", "MdocTestPeers", "MdocNFC", "MdocPCSC",
+                "MdocTerminal", "MdocTestSupport", "MdocTestPeers", "MdocNFC", "MdocPCSC", "MdocStatusList",
                 .product(name: "NIOCore", package: "swift-nio"),
             ],
             swiftSettings: strictSettings

@@ -53,6 +53,11 @@ struct Issue: ParsableCommand {
             document signer or MSO valid in the past, make the PKI with \
             `mdoc-issuer pki --not-before`.
 
+            --status-uri and --status-index put a `status` into the MSO (ISO/IEC 18013-5 second \
+            edition): the document's entry in an IETF Token Status List published at the URI, \
+            which `mdoc-issuer status-list` writes and a reader fetches to learn whether the \
+            document was revoked or suspended.
+
             Examples:
               mdoc-issuer issue --pki Certs/demo --doctype mdl --data Samples/mdl.json \\
                 --out mdl.mdoc
@@ -119,6 +124,13 @@ struct Issue: ParsableCommand {
             completion: .file())
     var deviceKey: String?
 
+    @Option(name: .customLong("status-uri"),
+            help: "Where the document's status is published: the uri of an IETF Token Status List its MSO names (with --status-index).")
+    var statusURI: String?
+
+    @Option(name: .customLong("status-index"), help: "The document's entry in the --status-uri list.")
+    var statusIndex: UInt64?
+
     @OptionGroup var documentSigner: DocumentSignerOptions
 
     @Flag(help: "Replace an existing --out file.")
@@ -128,6 +140,12 @@ struct Issue: ParsableCommand {
     var json = false
 
     func validate() throws {
+        guard (statusURI == nil) == (statusIndex == nil) else {
+            throw ValidationError("give --status-uri and --status-index together")
+        }
+        if let statusURI, statusURI.isEmpty || statusURI.unicodeScalars.contains(where: { $0.properties.generalCategory == .control || $0 == " " }) {
+            throw ValidationError("--status-uri \"\(statusURI)\": a URI is non-empty text without spaces or control characters")
+        }
         if let validDays {
             guard (1...Self.maximumValidDays).contains(validDays) else {
                 throw ValidationError("--valid-days must be 1 to \(Self.maximumValidDays)")
@@ -168,7 +186,10 @@ struct Issue: ParsableCommand {
 
     private func issue(rule: DocumentSignerRule) throws(ProgramFailure) {
         let now = Date(timeIntervalSince1970: Date().timeIntervalSince1970.rounded(.down))
-        let (issuer, documentSigner, iaca) = try loadIssuer(at: now, rule: rule)
+        var (issuer, documentSigner, iaca) = try loadIssuer(at: now, rule: rule)
+        if let statusURI, let statusIndex {
+            issuer.statusListReference = RevocationQuery.StatusListReference(index: statusIndex, uri: statusURI)
+        }
         let device = try loadDeviceKey()
         let elements: IssuerData
         do {
