@@ -3,7 +3,7 @@ import MdocCOSE
 import MdocCrypto
 import MdocModel
 
-/// Signs VICALs (ISO/IEC 18013-5 Annex C.1.7) as a VICAL provider does: the encoded ``VICAL`` as
+/// Signs VICALs (ISO/IEC 18013-5 Annex C.1.7) as a VICAL provider does: the encoded `VICAL` as
 /// the payload of a COSE_Sign1, the VICAL signer's chain (leaf first) in the unprotected
 /// `x5chain` (label 33), the algorithm following the signer key's curve.
 ///
@@ -60,7 +60,7 @@ public struct VICALSigner: Sendable {
     }
 
     /// Signs `vical`. Throws `exceedsDecodingLimits` when the list could not be read back within
-    /// ``SignedVICAL/limits``, and `signingFailed` when signing fails.
+    /// `SignedVICAL.limits`, and `signingFailed` when signing fails.
     public func sign(_ vical: VICAL) throws(IssuanceError) -> SignedVICAL {
         var unprotected = CBORMap()
         unprotected.append(CBOR(COSEHeaders.Label.x5chain), COSEHeaders.x5chainValue(signerChain.map(\.derRepresentation)))

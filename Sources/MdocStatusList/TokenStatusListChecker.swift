@@ -8,7 +8,7 @@ import FoundationEssentials
 import Foundation
 #endif
 
-/// A ``RevocationChecker`` that reads a document's status from the Status List Token its MSO
+/// A `RevocationChecker` that reads a document's status from the Status List Token its MSO
 /// points to (ISO/IEC 18013-5 second edition `status`, `status_list`; draft-ietf-oauth-status-list
 /// section 8.3), from tokens the application fetched beforehand.
 ///
@@ -20,14 +20,14 @@ import Foundation
 ///
 /// | the list says | the check |
 /// |---|---|
-/// | VALID (0) | ``RevocationStatus/good(_:)`` |
-/// | INVALID (1), SUSPENDED (2) | ``RevocationStatus/revoked(_:)`` |
-/// | another value | ``RevocationStatus/unknown(_:)``, naming it |
+/// | VALID (0) | `RevocationStatus.good` |
+/// | INVALID (1), SUSPENDED (2) | `RevocationStatus.revoked` |
+/// | another value | `RevocationStatus.unknown`, naming it |
 ///
-/// A document whose MSO names no status list is ``RevocationStatus/good(_:)`` with that said:
+/// A document whose MSO names no status list is `RevocationStatus.good` with that said:
 /// there is nothing to revoke it by. A list not fetched, one that failed to arrive, and a token
-/// that fails any check are ``RevocationStatus/unknown(_:)`` with the reason, never revoked
-/// (a network failure is not a revocation): ``RevocationPolicy`` decides what unknown means.
+/// that fails any check are `RevocationStatus.unknown` with the reason, never revoked
+/// (a network failure is not a revocation): `RevocationPolicy` decides what unknown means.
 public struct TokenStatusListChecker: RevocationChecker {
     /// A status list as the application fetched it.
     public enum Fetched: Sendable {

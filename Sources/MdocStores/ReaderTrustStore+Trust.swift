@@ -22,7 +22,7 @@ extension ReaderTrustStore {
         /// Where each managed anchor came from.
         public let origins: [Certificate: [TrustStoreIndex.Origin]]
 
-        /// `policy` with every scope of ``scopes`` (``DocumentSignerPolicy/scope(_:to:)``).
+        /// `policy` with every scope of ``scopes`` (`DocumentSignerPolicy.scope(_:to:)`).
         public func scoping(_ policy: DocumentSignerPolicy) -> DocumentSignerPolicy {
             var scoped = policy
             for (anchor, docTypes) in scopes { scoped.scope(anchor, to: docTypes) }

@@ -16,7 +16,7 @@ import Foundation
 #endif
 
 extension ReaderTrustStore {
-    /// What ``importVICAL(_:anchor:at:acceptingStale:)`` did.
+    /// What ``importVICAL(_:source:anchor:at:acceptingStale:)`` did.
     public struct VICALImport: Sendable {
         /// The verification of the list, every entry with its problems.
         public let verification: VICALVerification

@@ -34,7 +34,7 @@ import Foundation
 /// interleave.
 public struct ReaderTrustStore: Sendable {
     /// The most managed anchors: the entries of the largest VICAL this toolkit reads
-    /// (``VICAL/maximumCertificateInfos``).
+    /// (`VICAL.maximumCertificateInfos`).
     public static let maximumAnchors = VICAL.maximumCertificateInfos
 
     /// The store's folder.

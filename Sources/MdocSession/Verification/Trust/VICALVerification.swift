@@ -23,7 +23,7 @@ public struct VICALVerification: Sendable {
         /// The `x5chain` holds the VICAL signer certificate, and every certificate parses.
         case signerCertificate
         /// The signer is pinned, or its chain validates to a VICAL anchor under the VICAL signer
-        /// profile (``MdocCrypto/CertificateProfile/vicalSigner``).
+        /// profile (`CertificateProfile.vicalSigner`).
         case signerChain
         /// The COSE_Sign1 signature verifies with the signer's key.
         case signature
