@@ -19,8 +19,8 @@ import Foundation
 struct GeneratedResponses {
     /// The verification time: the certificates and MSOs are valid around it.
     let time: Date
-    private let iaca: Certificate
-    private let issuer: DocumentIssuer
+    let iaca: Certificate
+    let issuer: DocumentIssuer
     private let deviceKey: PrivateKey
     private let eReaderKey: PrivateKey
     private let transcript: SessionTranscriptBinding

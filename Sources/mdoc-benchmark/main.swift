@@ -6,6 +6,7 @@
 //     mdoc-benchmark verify --soak N                     (below)
 //     mdoc-benchmark scaling [--elements N...] [--sizes BYTES...]   (ScalingBenchmark.swift)
 //     mdoc-benchmark link [--sessions N] [--json]        (LinkBenchmark.swift)
+//     mdoc-benchmark status [--iterations N] [--json]    (StatusBenchmark.swift)
 // (options: BenchmarkCommand.swift). Build in release mode: swift build -c release.
 //
 // Each operation is warmed up, then timed call by call (Stopwatch.swift); medians and 90th
@@ -78,7 +79,7 @@ do {
     MdocBenchmark.exit(withError: error)
 }
 switch command {
-case is MdocBenchmark.Link, is MdocBenchmark.Verification, is MdocBenchmark.Scaling, is MdocBenchmark.MemoryProbe:
+case is MdocBenchmark.Link, is MdocBenchmark.Verification, is MdocBenchmark.Scaling, is MdocBenchmark.Status, is MdocBenchmark.MemoryProbe:
     break
 default:
     // `--help`, `help SUBCOMMAND`: the parser's own commands, which print and end.
@@ -109,6 +110,8 @@ do {
                 elementCounts: scaling.elements, responseSizes: scaling.sizes, iterations: scaling.iterations,
                 json: scaling.json, scratch: scratch, saveInputs: scaling.saveInputs)
         }
+    case let status as MdocBenchmark.Status:
+        StatusBenchmark.run(iterations: status.iterations, json: status.json)
     case let probe as MdocBenchmark.MemoryProbe:
         try PeakMemory.probe(try probe.input.load())
     default:

@@ -19,4 +19,19 @@ import Testing
         #expect(perElement["ratio"] is NSNull)
         #expect((object?["byElementCount"] as? [Any])?.count == 1)
     }
+
+    @Test("status times a token check beside its ES256 and zlib floor for each list size, in text and as JSON")
+    func status() async throws {
+        let text = try await ProgramRunner.run("mdoc-benchmark", ["status", "--iterations", "2"], timeout: 120)
+        #expect(text.status == 0, "\(text.standardError)")
+        #expect(text.standardOutput.contains("16384 entries") && text.standardOutput.contains("1048576 entries"), "\(text.standardOutput)")
+        #expect(text.standardOutput.contains("token check / floor:"), "\(text.standardOutput)")
+
+        let json = try await ProgramRunner.run("mdoc-benchmark", ["status", "--iterations", "2", "--json"], timeout: 120)
+        #expect(json.status == 0, "\(json.standardError)")
+        let object = try JSONSerialization.jsonObject(with: Data(json.standardOutput.utf8)) as? [String: Any]
+        let rows = try #require(object?["status"] as? [[String: Any]])
+        #expect(rows.map { $0["entries"] as? Int } == [16384, 1_048_576])
+        #expect(rows.allSatisfy { ($0["floorMicroseconds"] as? Double ?? 0) > 0 })
+    }
 }
