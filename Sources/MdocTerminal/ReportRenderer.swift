@@ -1,4 +1,5 @@
 import MdocCBOR
+import MdocCrypto
 import MdocModel
 import MdocSession
 import MdocText
@@ -11,15 +12,22 @@ import MdocText
 /// is verified (``DisclosedElement/verified``).
 package enum ReportRenderer {
     /// The readable report: the outcome first, then per document its issuer, validity, every
-    /// check and every element with its readable name; the verdicts in `palette`'s colours.
-    package static func text(_ report: VerificationReport, palette: TerminalPalette = .plain) -> TerminalText {
+    /// check and every element with its readable name; the verdicts in `palette`'s colours. A
+    /// trust anchor found in `trustEntries` is told with where it came from.
+    package static func text(
+        _ report: VerificationReport, palette: TerminalPalette = .plain, trustEntries: [Certificate: TrustEntry] = [:]
+    ) -> TerminalText {
         var out: TerminalText = "DeviceResponse \(report.version), status \(DeviceResponse.Status(rawValue: report.status))\n"
         out += "Verified at \(TDate(report.time).text): \(outcomeText(report.outcome, palette))\n"
         for document in report.documents {
             out += "\nDocument \(document.index): \(document.docType): \(outcomeText(document.outcome, palette))\n"
             if let signer = document.documentSigner {
                 out += "  Issuer:      \(signer)"
-                if let anchor = document.trustAnchor { out += " (trust anchor \(anchor))" }
+                if let anchor = document.trustAnchor {
+                    out += " (trust anchor \(anchor)"
+                    if let entry = anchorCertificate(document).flatMap({ trustEntries[$0] }) { out += ", from \(entry.summary)" }
+                    out += ")"
+                }
                 out += "\n"
             }
             if let validity = document.validity {
@@ -55,26 +63,27 @@ package enum ReportRenderer {
     }
 
     /// The report as JSON, with the disclosed elements per name space (docs/json-report.md).
-    package static func json(_ report: VerificationReport) -> JSONValue {
+    package static func json(_ report: VerificationReport, trustEntries: [Certificate: TrustEntry] = [:]) -> JSONValue {
         JSONReport.object(.verificationReport, [
             ("outcome", .string(report.outcome.rawValue)),
             ("time", .string(TDate(report.time).text)),
             ("version", .string(report.version)),
             ("status", .int(Int64(clamping: report.status))),
-            ("documents", .array(report.documents.map(json))),
+            ("documents", .array(report.documents.map { json($0, trustEntries: trustEntries) })),
             ("documentErrors", .array(report.documentErrors.map {
                 .object([("docType", .string($0.docType)), ("errorCode", .int($0.code))])
             })),
         ])
     }
 
-    private static func json(_ document: DocumentReport) -> JSONValue {
+    private static func json(_ document: DocumentReport, trustEntries: [Certificate: TrustEntry]) -> JSONValue {
         var members: [(String, JSONValue)] = [
             ("docType", .string(document.docType)),
             ("outcome", .string(document.outcome.rawValue)),
         ]
         if let signer = document.documentSigner { members.append(("documentSigner", .string(signer))) }
         if let anchor = document.trustAnchor { members.append(("trustAnchor", .string(anchor))) }
+        if let entry = anchorCertificate(document).flatMap({ trustEntries[$0] }) { members.append(("trustEntry", entry.json)) }
         if let rule = document.documentSignerRule {
             members.append(("documentSignerRule", .object([
                 ("name", .string(rule.name)),
@@ -149,6 +158,11 @@ package enum ReportRenderer {
     }
 
     /// One check in JSON: `check`, `subject`, `result`, and `detail` or `code` and `reason`.
+    /// The trust anchor the document's signer chain validated to.
+    private static func anchorCertificate(_ document: DocumentReport) -> Certificate? {
+        document.chainValidation?.validatedPath?.last
+    }
+
     static func json(_ check: VerificationCheck) -> JSONValue {
         var fields: [(String, JSONValue)] = [("check", .string(check.kind.name)), ("subject", .string(check.subject.description))]
         switch check.outcome {

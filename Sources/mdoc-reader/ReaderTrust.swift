@@ -34,7 +34,7 @@ enum ReaderTrust {
     /// roots only it gives are not trusted.
     static func issuers(
         _ paths: [String], store option: TrustStoreChoice, policy: DocumentSignerPolicy, at time: Date, command: String
-    ) throws(ProgramFailure) -> (anchors: [Certificate], policy: DocumentSignerPolicy) {
+    ) throws(ProgramFailure) -> IssuerTrust {
         let environment = ProcessInfo.processInfo.environment
         if option.path != nil, !paths.isEmpty {
             throw ProgramFailure(.usage, "give --trust or --trust-store, not both", hint: "see 'mdoc-reader \(command) --help'")
@@ -43,10 +43,12 @@ enum ReaderTrust {
         if let path = option.path {
             store = ReaderTrustStore(folder: path)
         } else if !paths.isEmpty || !(environment[DefaultTrust.issuerVariable] ?? "").isEmpty {
-            return (try anchors(paths, command: command), policy)
+            return IssuerTrust(anchors: try anchors(paths, command: command), policy: policy, entries: [:])
         } else {
             store = .standard(environment: environment)
-            guard DirectoryListing.kind(of: store.folder) == .folder else { return (try anchors(paths, command: command), policy) }
+            guard DirectoryListing.kind(of: store.folder) == .folder else {
+                return IssuerTrust(anchors: try anchors(paths, command: command), policy: policy, entries: [:])
+            }
         }
         ProgramOutput.standardError.writeLine("mdoc-reader: trusting the IACA roots of the trust store \(store.folder)")
         let trust: ReaderTrustStore.Trust
@@ -79,7 +81,22 @@ enum ReaderTrust {
         guard !anchors.isEmpty else {
             throw ProgramFailure(.badTrustInput, "the trust store \(store.folder) leaves no IACA root to trust", hint: "import a newer VICAL, or give --stale-vical warn")
         }
-        return (anchors, trust.scoping(policy))
+        var entries: [Certificate: TrustEntry] = [:]
+        for anchor in anchors {
+            let origins = trust.origins[anchor] ?? []
+            let summary = origins.isEmpty
+                ? "a file in the trust store folder"
+                : origins.map { origin in
+                    switch origin.source {
+                    case .file(let path): return "the file \(path)"
+                    case .vical(let provider, let issueID): return "the VICAL of \(provider)\(issueID.map { " issue \($0)" } ?? "")"
+                    }
+                }.joined(separator: " and ")
+            entries[anchor] = TrustEntry(
+                id: ReaderTrustStore.id(of: anchor), docTypes: trust.scopes[anchor].map { $0.sorted() }, sources: origins.map(\.json),
+                summary: summary)
+        }
+        return IssuerTrust(anchors: anchors, policy: trust.scoping(policy), entries: entries)
     }
 
     /// The self-signed reader root certificates in `paths` or their default, as a holder finds
@@ -125,4 +142,12 @@ struct TrustStoreChoice: ParsableArguments {
 
     @Option(name: .customLong("stale-vical"), help: "What to do with the roots of a trust store VICAL past its nextUpdate: warn and trust them, or refuse them.")
     var stale: StaleVICALPolicy = .warn
+}
+
+/// The IACA roots `request` and `verify` trust, the document signer policy with their scopes,
+/// and, for the roots of the trust store, where each came from (for the report).
+struct IssuerTrust {
+    let anchors: [Certificate]
+    let policy: DocumentSignerPolicy
+    let entries: [Certificate: TrustEntry]
 }

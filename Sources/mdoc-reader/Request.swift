@@ -201,7 +201,9 @@ struct Request: AsyncParsableCommand {
     /// reader authentication, trust, the output files.
     private func makeSession(
         policy: DocumentSignerPolicy, within bound: Duration
-    ) async throws(ProgramFailure) -> (session: ReaderSession, bleOptions: BleOptions?, tapped: NFCTap.Tapped?, eReaderKey: PrivateKey?) {
+    ) async throws(ProgramFailure) -> (
+        session: ReaderSession, bleOptions: BleOptions?, tapped: NFCTap.Tapped?, eReaderKey: PrivateKey?, trustEntries: [Certificate: TrustEntry]
+    ) {
         let specs: [DocRequestSpec]
         do {
             specs = try requestBuilder.specs()
@@ -209,7 +211,7 @@ struct Request: AsyncParsableCommand {
             throw ProgramFailure(.usage, "\(error.message)", hint: "see 'mdoc-reader request --help'")
         }
         let authentication = try readerAuthentication()
-        let (anchors, policy) = try ReaderTrust.issuers(trust, store: trustStore, policy: policy, at: Date(), command: "request")
+        let issuers = try ReaderTrust.issuers(trust, store: trustStore, policy: policy, at: Date(), command: "request")
         if let portraitOut {
             try OutputFile.checkWritable(portraitOut, option: "--portrait-out")
         }
@@ -230,7 +232,7 @@ struct Request: AsyncParsableCommand {
             // at the report's time verifies at the same instant.
             session = try ReaderSession(
                 engagement: deviceEngagement, handover: handover, request: specs, readerAuthentication: authentication,
-                trustAnchors: anchors, documentSignerPolicy: policy, eReaderKey: eReaderKey,
+                trustAnchors: issuers.anchors, documentSignerPolicy: issuers.policy, eReaderKey: eReaderKey,
                 now: { Date(timeIntervalSince1970: Date().timeIntervalSince1970.rounded(.down)) })
         } catch {
             await tapped?.close()
@@ -240,7 +242,7 @@ struct Request: AsyncParsableCommand {
             await tapped?.close()
             throw ProgramFailure(.malformedInput, "the engagement offers no BLE retrieval method")
         }
-        return (session, bleOptions, tapped, eReaderKey)
+        return (session, bleOptions, tapped, eReaderKey, issuers.entries)
     }
 
     /// The DeviceEngagement, the handover of the SessionTranscript and the BLE options: of the
@@ -276,7 +278,7 @@ struct Request: AsyncParsableCommand {
     /// Runs the session over the radio, keeps its capture when asked, and shows the report.
     private func request(policy: DocumentSignerPolicy) async throws(ProgramFailure) {
         let seconds = Duration.milliseconds(Int64(timeout * 1000))
-        let (session, bleOptions, tapped, eReaderKey) = try await makeSession(policy: policy, within: seconds)
+        let (session, bleOptions, tapped, eReaderKey, trustEntries) = try await makeSession(policy: policy, within: seconds)
         let transport = await live.resolvedTransport()
         let progress = ReaderProgress(transport: transport, overNFC: retrieval == .nfc)
         let driver = ReaderDriver(
@@ -316,7 +318,7 @@ struct Request: AsyncParsableCommand {
                 mtu: result.mtu, started: started, ended: ended, deviceEngagement: Array(session.deviceEngagement.bytes),
                 engagementURI: "\(MdocURI(deviceEngagementBytes: session.deviceEngagement))", sessionTranscriptBytes: session.sessionTranscript.taggedBytes, ephemeralKey: eReaderKey,
                 messages: result.messages, outcome: outcomeText, exitStatus: failure?.status.rawValue ?? 0,
-                verificationTime: result.report?.time, report: result.report.map(ReportRenderer.json))
+                verificationTime: result.report?.time, report: result.report.map { ReportRenderer.json($0, trustEntries: trustEntries) })
             capture.apduTrace = await tapped?.recorder?.trace
             try capture.save(in: saveSession)
             ProgramOutput.standardError.writeLine(
@@ -329,7 +331,7 @@ struct Request: AsyncParsableCommand {
         if let portraitOut {
             try writePortrait(report, to: portraitOut)
         }
-        VerificationExit.show(report, json: json)
+        VerificationExit.show(report, json: json, trustEntries: trustEntries)
         try VerificationExit.check(report)
     }
 

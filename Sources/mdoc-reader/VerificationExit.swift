@@ -1,3 +1,4 @@
+import MdocCrypto
 import MdocFiles
 import MdocModel
 import MdocSession
@@ -14,12 +15,12 @@ import Foundation
 /// then the exit status for its outcome (README, exit codes).
 enum VerificationExit {
     /// Writes the report, as text or as JSON, to standard output.
-    static func show(_ report: VerificationReport, json: Bool) {
+    static func show(_ report: VerificationReport, json: Bool, trustEntries: [Certificate: TrustEntry]) {
         if json {
-            ProgramOutput.standardOutput.writeLine(TerminalText(lines: ReportRenderer.json(report).serialized(pretty: true)))
+            ProgramOutput.standardOutput.writeLine(TerminalText(lines: ReportRenderer.json(report, trustEntries: trustEntries).serialized(pretty: true)))
         } else {
             ProgramOutput.standardOutput.write(ReportRenderer.text(
-                report, palette: .for(.standardOutput, environment: ProcessInfo.processInfo.environment)))
+                report, palette: .for(.standardOutput, environment: ProcessInfo.processInfo.environment), trustEntries: trustEntries))
         }
     }
 

@@ -107,16 +107,16 @@ struct Verify: ParsableCommand {
     private func verify(policy: DocumentSignerPolicy) throws(ProgramFailure) {
         if let session {
             let time: Date? = at == nil ? nil : try verificationTime()
-            let (anchors, policy) = try ReaderTrust.issuers(trust, store: trustStore, policy: policy, at: time ?? Date(), command: "verify")
+            let issuers = try ReaderTrust.issuers(trust, store: trustStore, policy: policy, at: time ?? Date(), command: "verify")
             let replay = try SessionReplay(directory: session)
-            let report = try replay.verify(trustAnchors: anchors, documentSignerPolicy: policy, at: time)
-            VerificationExit.show(report, json: json)
+            let report = try replay.verify(trustAnchors: issuers.anchors, documentSignerPolicy: issuers.policy, at: time)
+            VerificationExit.show(report, json: json, trustEntries: issuers.entries)
             try VerificationExit.check(report)
             return
         }
         guard let response else { return }
         let time = try verificationTime()
-        let (anchors, policy) = try ReaderTrust.issuers(trust, store: trustStore, policy: policy, at: time, command: "verify")
+        let issuers = try ReaderTrust.issuers(trust, store: trustStore, policy: policy, at: time, command: "verify")
         var binding: SessionTranscriptBinding? = nil
         if let transcript {
             do {
@@ -138,7 +138,7 @@ struct Verify: ParsableCommand {
         do {
             let input = try InputSource.load(response)
             let verifier = DeviceResponseVerifier(
-                trustAnchors: anchors, documentSignerPolicy: policy, sessionTranscript: binding, readerKey: key)
+                trustAnchors: issuers.anchors, documentSignerPolicy: issuers.policy, sessionTranscript: binding, readerKey: key)
             report = try verifier.verify(input.bytes, at: time)
         } catch let error as InputError {
             throw ProgramFailure(.malformedInput, "\(error)")
@@ -148,7 +148,7 @@ struct Verify: ParsableCommand {
             throw ProgramFailure(.malformedInput, "\(response): \(error)")
         }
 
-        VerificationExit.show(report, json: json)
+        VerificationExit.show(report, json: json, trustEntries: issuers.entries)
         try VerificationExit.check(report)
     }
 

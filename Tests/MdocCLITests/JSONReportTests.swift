@@ -157,6 +157,12 @@ import Testing
                                                   "--trust-store", store]).status == 0)
         try FileManager.default.copyItem(atPath: run.home + "/pki/iaca.pem", toPath: store + "/pki-iaca.pem")
         outputs.append(("trust list", try await run.run("mdoc-reader", ["trust", "list", "--json", "--trust-store", store]).standardOutput))
+        #expect(try await run.run("mdoc-reader", ["trust", "add", "\(v)/iaca_cert.hex", "--trust-store", store]).status == 0)
+        let stored = try await run.run("mdoc-reader", ["verify", "\(v)/device_response.hex", "--trust-store", store,
+                                                       "--at", "2021-01-01T00:00:00Z", "--transcript", "\(v)/session_transcript_bytes.hex",
+                                                       "--reader-key", "Certs/annex-d/eReaderKey.pem", "--json"])
+        #expect(stored.standardOutput.contains("\"trustEntry\""), "\(stored.standardOutput)")
+        outputs.append(("verify, trust store", stored.standardOutput))
         outputs.append(("issue", try await run.run("mdoc-issuer", ["issue", "--pki", run.home + "/pki", "--doctype", "pid",
                                                                     "--data", "Samples/pid.json", "--out", run.home + "/pid.mdoc",
                                                                     "--json"]).standardOutput))

@@ -53,6 +53,7 @@ import Testing
         let mdl = try await Self.present(run, "listed-mdl.mdoc")
         #expect(mdl.status == 0, "\(mdl.standardError)")
         #expect(mdl.standardError.contains("trusting the IACA roots of the trust store \(run.issuerTrustStore)"), "\(mdl.standardError)")
+        #expect(mdl.standardOutput.contains("from the VICAL of Test provider issue 1)"), "\(mdl.standardOutput)")
 
         let pid = try await Self.present(run, "listed-pid.mdoc")
         #expect(pid.status == 3, "\(pid.standardOutput)\(pid.standardError)")
