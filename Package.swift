@@ -111,6 +111,9 @@ let package = Package(
         .target(name: "CPNG", dependencies: ["CDynamicLibrary"]),
         .target(name: "CJPEG", dependencies: ["CDynamicLibrary"]),
         .target(name: "CBlueZ", dependencies: ["CDynamicLibrary"]),
+        // libcurl (headers from libcurl4-openssl-dev), opened on the first fetch like the above:
+        // it brings some thirty objects (TLS, HTTP/2, IDN, LDAP, SSH...).
+        .target(name: "CCurl", dependencies: ["CDynamicLibrary"]),
         // Functions over OpenSSL macros and inline helpers, callable from Swift.
         .target(
             name: "COpenSSLShims",

@@ -20,7 +20,7 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
-packages=(libcbor-dev libssl-dev zlib1g-dev pkg-config libqrencode-dev libzbar-dev libpng-dev libjpeg-dev libbluetooth-dev libpcsclite-dev)
+packages=(libcbor-dev libssl-dev zlib1g-dev pkg-config libqrencode-dev libzbar-dev libpng-dev libjpeg-dev libbluetooth-dev libpcsclite-dev libcurl4-openssl-dev)
 test_peers=false
 bluez_vm=false
 if [ "${1:-}" = "--test" ]; then
