@@ -54,6 +54,7 @@ let package = Package(
         .library(name: "MdocPCSC", targets: ["MdocPCSC"]),
         .library(name: "MdocNFC", targets: ["MdocNFC"]),
         .library(name: "MdocStatusList", targets: ["MdocStatusList"]),
+        .library(name: "MdocHTTP", targets: ["MdocHTTP"]),
         // The one import of an application: every library product above, re-exported.
         .library(name: "SwiftMdoc", targets: ["SwiftMdoc"]),
         .executable(name: "mdoc", targets: ["mdoc"]),
@@ -187,6 +188,13 @@ let package = Package(
         .target(
             name: "MdocStatusList",
             dependencies: ["MdocErrors", "MdocCBOR", "MdocCrypto", "MdocCOSE", "MdocModel", "MdocSession", "CZlib"],
+            swiftSettings: strictSettings
+        ),
+        // One bounded HTTP(S) GET through libcurl, for Status List Tokens (draft-ietf-oauth-status-list
+        // section 8): timeouts, a low-speed floor, a body cap, redirects that keep the scheme.
+        .target(
+            name: "MdocHTTP",
+            dependencies: ["MdocErrors", "MdocCBOR", "MdocPosix", "CCurl"],
             swiftSettings: strictSettings
         ),
         // The BLE modules (docs/architecture.md section 4): the 18013-5 service and its GATT layer
@@ -342,7 +350,7 @@ let package = Package(
             dependencies: [
                 "MdocErrors", "MdocCBOR", "MdocCrypto", "MdocCOSE", "MdocModel", "MdocSession", "MdocBLE",
                 "MdocPresentation", "MdocRadios", "MdocText", "MdocFiles", "MdocInspection", "MdocCapture", "MdocQR",
-                "MdocStores", "MdocNFC", "MdocStatusList",
+                "MdocStores", "MdocNFC", "MdocStatusList", "MdocHTTP",
             ],
             swiftSettings: strictSettings
         ),

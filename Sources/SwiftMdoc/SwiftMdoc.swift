@@ -7,6 +7,7 @@
 @_exported import MdocCrypto
 @_exported import MdocErrors
 @_exported import MdocFiles
+@_exported import MdocHTTP
 @_exported import MdocInspection
 @_exported import MdocModel
 @_exported import MdocNFC
