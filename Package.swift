@@ -499,6 +499,11 @@ let package = Package(
             swiftSettings: strictSettings
         ),
         .testTarget(
+            name: "MdocHTTPTests",
+            dependencies: ["MdocHTTP", "MdocPosix", "MdocTestSupport"],
+            swiftSettings: strictSettings
+        ),
+        .testTarget(
             name: "MdocNFCTests",
             dependencies: ["MdocCBOR", "MdocModel", "MdocNFC", "MdocTestSupport"],
             swiftSettings: strictSettings

@@ -2,12 +2,12 @@ import Foundation
 import MdocTestSupport
 import Testing
 
-/// The camera/QR-image and Bluetooth libraries are opened when first used (CDynamicLibrary),
-/// so programs that do not use them never load them, nor what they bring in (X11, v4l, D-Bus,
-/// gcrypt...). The dynamic linker's own log (LD_DEBUG=files, ld.so(8)) names every object
-/// loaded.
+/// The camera/QR-image, Bluetooth and HTTP libraries are opened when first used
+/// (CDynamicLibrary), so programs that do not use them never load them, nor what they bring in
+/// (X11, v4l, D-Bus, gcrypt, libcurl's HTTP/2, IDN and LDAP libraries...). The dynamic linker's
+/// own log (LD_DEBUG=files, ld.so(8)) names every object loaded.
 @Suite struct OptionalLibraryTests {
-    static let optionalLibraries = ["libzbar", "libpng16", "libjpeg", "libbluetooth", "libsystemd", "libX11", "libv4l2", "libdbus-1"]
+    static let optionalLibraries = ["libzbar", "libpng16", "libjpeg", "libbluetooth", "libsystemd", "libX11", "libv4l2", "libdbus-1", "libcurl"]
 
     /// Foundation beyond FoundationEssentials: CoreFoundation's libFoundation, and the
     /// internationalization library with ICU and its data. The programs use FoundationEssentials
