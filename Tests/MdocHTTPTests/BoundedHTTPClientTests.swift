@@ -100,6 +100,16 @@ import Testing
         #expect(Self.error(result)?.uri == "http://127.0.0.1:\(port)/lists/x")
     }
 
+    @Test("a listener whose queue is full never completes the handshake: timeout at the connect timeout")
+    func connectTimeout() async throws {
+        let (port, descriptors) = try Self.fullListener()
+        defer { descriptors.forEach { close($0) } }
+        let (result, elapsed) = await fetch("http://127.0.0.1:\(port)/lists/x")
+        #expect(Self.error(result)?.code == .timeout, "\(result)")
+        #expect(elapsed >= HTTPFetchLimits.defaultConnectTimeout)
+        #expect(elapsed < Self.within(HTTPFetchLimits.defaultConnectTimeout))
+    }
+
     @Test("a server sending one byte a second is tooSlow after the low-speed time")
     func slow() async throws {
         let fixture = try StatusListFixture()
@@ -259,19 +269,60 @@ import Testing
 
     /// A loopback port that was bound and closed again, where nothing listens.
     private static func closedPort() throws -> Int {
+        let (descriptor, port) = try boundSocket()
+        close(descriptor)
+        return port
+    }
+
+    /// A loopback port whose listener accepts nothing and whose queue is full, so that Linux
+    /// drops the next connection's SYN and the client waits (tcp_abort_on_overflow off, the
+    /// default); the descriptors to close afterwards.
+    private static func fullListener() throws -> (port: Int, descriptors: [Int32]) {
+        let (listener, port) = try boundSocket()
+        guard listen(listener, 0) == 0 else {
+            close(listener)
+            throw HelperProcessError("listen failed")
+        }
+        var descriptors = [listener]
+        // A backlog of 0 holds one connection; a few more make sure it is full.
+        for _ in 0..<3 {
+            let filler = socket(AF_INET, Int32(SOCK_STREAM.rawValue) | Int32(SOCK_NONBLOCK.rawValue), 0)
+            guard filler >= 0 else { continue }
+            descriptors.append(filler)
+            var address = loopback(port: port)
+            _ = withUnsafePointer(to: &address) { pointer in
+                pointer.withMemoryRebound(to: sockaddr.self, capacity: 1) { connect(filler, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) }
+            }
+        }
+        // A moment for the kernel to queue the fillers' handshakes.
+        usleep(200_000)
+        return (port, descriptors)
+    }
+
+    /// A TCP socket bound to 127.0.0.1 on a port the system picks, and that port.
+    private static func boundSocket() throws -> (descriptor: Int32, port: Int) {
         let descriptor = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
         guard descriptor >= 0 else { throw HelperProcessError("socket failed") }
-        defer { close(descriptor) }
-        var address = sockaddr_in()
-        address.sin_family = sa_family_t(AF_INET)
-        address.sin_addr.s_addr = in_addr_t(0x7F00_0001).bigEndian
+        var address = loopback(port: 0)
         var length = socklen_t(MemoryLayout<sockaddr_in>.size)
         let bound = withUnsafeMutablePointer(to: &address) { pointer in
             pointer.withMemoryRebound(to: sockaddr.self, capacity: 1) { address in
                 bind(descriptor, address, length) == 0 && getsockname(descriptor, address, &length) == 0
             }
         }
-        guard bound else { throw HelperProcessError("bind failed") }
-        return Int(UInt16(bigEndian: address.sin_port))
+        guard bound else {
+            close(descriptor)
+            throw HelperProcessError("bind failed")
+        }
+        return (descriptor, Int(UInt16(bigEndian: address.sin_port)))
+    }
+
+    /// 127.0.0.1 at `port`.
+    private static func loopback(port: Int) -> sockaddr_in {
+        var address = sockaddr_in()
+        address.sin_family = sa_family_t(AF_INET)
+        address.sin_port = UInt16(port).bigEndian
+        address.sin_addr.s_addr = in_addr_t(0x7F00_0001).bigEndian
+        return address
     }
 }
