@@ -80,16 +80,22 @@ final class CurlTransfer: Sendable {
         }
 
         let start = ContinuousClock.now
-        let code: CURLcode = withExtendedLifetime(reception) {
+        let outcome: Result<CURLcode, HTTPFetchError> = withExtendedLifetime(reception) {
             let transfer = Unmanaged.passUnretained(self).toOpaque()
             let received = Unmanaged.passUnretained(reception).toOpaque()
             if let refused = configure(handle, headers: headers, errorText: errorText, transfer: transfer, reception: received) {
-                return refused
+                return .failure(HTTPFetchError(
+                    .unavailable, uri: uri, "\(escaped): libcurl refused an option: \(String(cString: curl_easy_strerror(refused)))"))
             }
-            guard !isCancelled else { return CURLE_ABORTED_BY_CALLBACK }
-            return curl_easy_perform(handle)
+            guard !isCancelled else { return .success(CURLE_ABORTED_BY_CALLBACK) }
+            return .success(curl_easy_perform(handle))
         }
         let elapsed = ContinuousClock.now - start
+        let code: CURLcode
+        switch outcome {
+        case .success(let result): code = result
+        case .failure(let error): return .failure(error)
+        }
 
         if let refusal = reception.refusal { return .failure(refusal) }
         guard code == CURLE_OK else {
@@ -106,8 +112,8 @@ final class CurlTransfer: Sendable {
             finalURI: finalURI.map { String(cString: $0) } ?? uri, redirectCount: redirects, elapsed: elapsed))
     }
 
-    /// Sets every option of the transfer; the first code that is not CURLE_OK (an option this
-    /// libcurl does not know), else nil.
+    /// Sets every option of the transfer; the first code that is not CURLE_OK (an option or a
+    /// protocol this libcurl does not have), else nil.
     private func configure(
         _ handle: UnsafeMutableRawPointer, headers: UnsafeMutablePointer<curl_slist>?, errorText: UnsafeMutablePointer<CChar>,
         transfer: UnsafeMutableRawPointer, reception: UnsafeMutableRawPointer
@@ -185,7 +191,7 @@ final class CurlTransfer: Sendable {
              CURLE_SSL_PINNEDPUBKEYNOTMATCH, CURLE_SSL_SHUTDOWN_FAILED, CURLE_SSL_ENGINE_INITFAILED,
              CURLE_SSL_ENGINE_NOTFOUND, CURLE_SSL_ENGINE_SETFAILED, CURLE_USE_SSL_FAILED:
             return HTTPFetchError(.tls, uri: uri, prefix + detail)
-        case CURLE_UNKNOWN_OPTION, CURLE_NOT_BUILT_IN, CURLE_FAILED_INIT, CURLE_OUT_OF_MEMORY:
+        case CURLE_NOT_BUILT_IN, CURLE_FAILED_INIT, CURLE_OUT_OF_MEMORY:
             return HTTPFetchError(.unavailable, uri: uri, prefix + "libcurl cannot make this fetch: \(detail)")
         default:
             return HTTPFetchError(.transferFailed, uri: uri, prefix + detail)
