@@ -86,7 +86,3 @@ CURLcode mdoc_curl_getinfo_long(CURL *handle, CURLINFO info, long *value) {
 CURLcode mdoc_curl_getinfo_string(CURL *handle, CURLINFO info, const char **value) {
     return mdoc_curl_getinfo()(handle, info, value);
 }
-
-CURLcode mdoc_curl_getinfo_off_t(CURL *handle, CURLINFO info, curl_off_t *value) {
-    return mdoc_curl_getinfo()(handle, info, value);
-}

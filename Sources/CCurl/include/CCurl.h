@@ -47,7 +47,4 @@ CURLcode mdoc_curl_getinfo_long(CURL *handle, CURLINFO info, long *value);
  * CURLINFO_EFFECTIVE_URL), NULL when there is none. */
 CURLcode mdoc_curl_getinfo_string(CURL *handle, CURLINFO info, const char **value);
 
-/* curl_easy_getinfo with an item that gives a curl_off_t (CURLINFO_CONNECT_TIME_T...). */
-CURLcode mdoc_curl_getinfo_off_t(CURL *handle, CURLINFO info, curl_off_t *value);
-
 #endif
