@@ -37,7 +37,8 @@ public struct HTTPFetchLimits: Sendable, Equatable {
     public var transferTimeout: Duration
     /// The slowest transfer, in bytes per second, tolerated for ``lowSpeedTime``.
     public var lowSpeedBytesPerSecond: Int
-    /// How long a transfer may stay under ``lowSpeedBytesPerSecond``.
+    /// How long a transfer may stay under ``lowSpeedBytesPerSecond``, in whole seconds (libcurl's
+    /// unit; a fraction counts as a second more).
     public var lowSpeedTime: Duration
     /// The most redirects followed (RFC 9110 section 15.4). A redirect is followed only to the
     /// scheme of the URI asked for: never from `https` to `http`, nor to any other scheme.
