@@ -329,7 +329,7 @@ let package = Package(
         .target(
             name: "MdocStores",
             dependencies: [
-                "MdocCBOR", "MdocCrypto", "MdocCOSE", "MdocModel", "MdocSession", "MdocText", "MdocFiles", "MdocPosix",
+                "MdocCBOR", "MdocCrypto", "MdocCOSE", "MdocModel", "MdocSession", "MdocText", "MdocFiles", "MdocPosix", "MdocHTTP", "MdocStatusList",
             ],
             swiftSettings: strictSettings
         ),
@@ -412,7 +412,7 @@ let package = Package(
                 .product(name: "NIOConcurrencyHelpers", package: "swift-nio"),
                 "MdocCBOR", "MdocCrypto", "MdocCOSE", "MdocModel", "MdocSession", "MdocBLE", "MdocPresentation", "MdocRadios",
                 "MdocText", "MdocFiles", "MdocCapture", "MdocQR", "MdocStores", "MdocTerminal", "MdocCommandLine", "MdocNFC",
-                "MdocPCSC",
+                "MdocPCSC", "MdocHTTP", "MdocStatusList",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ],
             swiftSettings: strictSettings

@@ -6,13 +6,15 @@ import Darwin
 
 /// Where the programs keep what outlives a run, after the XDG Base Directory Specification:
 /// the holder's credentials under `$XDG_DATA_HOME` (default `~/.local/share`), the trust stores
-/// under `$XDG_CONFIG_HOME` (default `~/.config`), each in a `swift-mdoc` folder.
+/// under `$XDG_CONFIG_HOME` (default `~/.config`), the status lists fetched under
+/// `$XDG_CACHE_HOME` (default `~/.cache`), each in a `swift-mdoc` folder.
 ///
 /// | what | folder | used by |
 /// |---|---|---|
 /// | credentials | `$XDG_DATA_HOME/swift-mdoc/credentials` | `mdoc-holder present` without `--credential`, `list`, `show`, `import`, `remove` |
 /// | IACA roots | `$XDG_CONFIG_HOME/swift-mdoc/trust/iaca` | `mdoc-reader request` and `verify` without `--trust` |
 /// | reader roots | `$XDG_CONFIG_HOME/swift-mdoc/trust/readers` | `mdoc-holder present` without `--trust-readers` |
+/// | status lists fetched | `$XDG_CACHE_HOME/swift-mdoc/status` | `mdoc-reader request` and `verify` (``StatusListResolver``) |
 ///
 /// As the specification says, a variable that is unset, empty or not an absolute path is
 /// ignored.
@@ -23,6 +25,8 @@ public struct UserDirectories: Sendable, Hashable {
     public let issuerTrust: String
     /// The folder of the reader roots a holder trusts.
     public let readerTrust: String
+    /// The folder of the status lists a reader fetched, kept for their time to live.
+    public let statusListCache: String
 
     /// The folders for a process with `environment`.
     public init(environment: [String: String]) {
@@ -33,6 +37,7 @@ public struct UserDirectories: Sendable, Hashable {
         credentials = data + "/swift-mdoc/credentials"
         issuerTrust = config + "/swift-mdoc/trust/iaca"
         readerTrust = config + "/swift-mdoc/trust/readers"
+        statusListCache = (Self.absolute(environment["XDG_CACHE_HOME"]) ?? base + "/.cache") + "/swift-mdoc/status"
     }
 
     /// `value` when it is an absolute path.

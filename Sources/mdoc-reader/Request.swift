@@ -130,6 +130,8 @@ struct Request: AsyncParsableCommand {
 
     @OptionGroup var trustStore: TrustStoreChoice
 
+    @OptionGroup var status: StatusOptions
+
     @OptionGroup var documentSigner: DocumentSignerOptions
 
     @OptionGroup var live: LiveTransportOptions
@@ -324,8 +326,11 @@ struct Request: AsyncParsableCommand {
             ProgramOutput.standardError.writeLine(
                 "mdoc-reader: the session is captured in \(saveSession); its \(SessionCapture.ephemeralKeyFileName) decrypts every message of this session: keep it private")
         }
-        guard let report = result.report else {
+        guard var report = result.report else {
             throw failure ?? ProgramFailure(.sessionFailed, "the session ended without a response: \(outcomeText)")
+        }
+        if let response = result.response {
+            report = await StatusCheck.check(response, report: report, verifier: session.responseVerifier, options: status)
         }
 
         if let portraitOut {

@@ -1,3 +1,4 @@
+import MdocCBOR
 import MdocBLE
 import MdocCapture
 import MdocCrypto
@@ -39,7 +40,9 @@ struct SessionReplay {
     ///
     /// - Throws: ``ProgramFailure`` with exit status 8 when the capture holds no response, as
     ///   the live session ended.
-    func verify(trustAnchors: [Certificate], documentSignerPolicy: DocumentSignerPolicy, at time: Date?) throws(ProgramFailure) -> VerificationReport {
+    func verify(
+        trustAnchors: [Certificate], documentSignerPolicy: DocumentSignerPolicy, at time: Date?, status: StatusOptions
+    ) async throws(ProgramFailure) -> VerificationReport {
         let opened = capture.openedMessages()
         guard let response = opened.last(where: { !$0.fromReader && $0.plaintext != nil }), let plaintext = response.plaintext else {
             throw ProgramFailure(.sessionFailed, "--session \(directory): the captured session holds no response: \(capture.outcome)")
@@ -60,7 +63,9 @@ struct SessionReplay {
         ProgramOutput.standardError.writeLine(
             "mdoc-reader: replaying the session of \(TDate(capture.started).text) over \(capture.transport)\(capture.mode.map { " in \($0.rawValue) mode" } ?? ""): \(capture.outcome)")
         do {
-            return try verifier.verify(plaintext, at: time ?? capture.verificationTime ?? capture.ended)
+            let report = try verifier.verify(plaintext, at: time ?? capture.verificationTime ?? capture.ended)
+            guard let response = try? DeviceResponse(encoded: plaintext) else { return report }
+            return await StatusCheck.check(response, report: report, verifier: verifier, options: status)
         } catch {
             // The live session could not decode it either and ended without a report.
             throw ProgramFailure(.sessionFailed, "--session \(directory): the response is not a DeviceResponse: \(error)")

@@ -16,7 +16,7 @@ import Foundation
 #endif
 
 /// `mdoc-reader verify`: verify a stored DeviceResponse offline.
-struct Verify: ParsableCommand {
+struct Verify: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         abstract: "Verify a stored DeviceResponse against trust anchors and print a report.",
         discussion: """
@@ -70,6 +70,8 @@ struct Verify: ParsableCommand {
 
     @OptionGroup var trustStore: TrustStoreChoice
 
+    @OptionGroup var status: StatusOptions
+
     @OptionGroup var documentSigner: DocumentSignerOptions
 
     @Option(help: "The verification time, RFC 3339 (default: now; with --session, the captured session's).")
@@ -97,19 +99,19 @@ struct Verify: ParsableCommand {
         }
     }
 
-    func run() throws {
+    func run() async throws {
         let policy = try documentSigner.policy()
-        ProgramFailure.reporting(program: "mdoc-reader") { () throws(ProgramFailure) in
-            try verify(policy: policy)
+        await ProgramFailure.reporting(program: "mdoc-reader") { () async throws(ProgramFailure) in
+            try await verify(policy: policy)
         }
     }
 
-    private func verify(policy: DocumentSignerPolicy) throws(ProgramFailure) {
+    private func verify(policy: DocumentSignerPolicy) async throws(ProgramFailure) {
         if let session {
             let time: Date? = at == nil ? nil : try verificationTime()
             let issuers = try ReaderTrust.issuers(trust, store: trustStore, policy: policy, at: time ?? Date(), command: "verify")
             let replay = try SessionReplay(directory: session)
-            let report = try replay.verify(trustAnchors: issuers.anchors, documentSignerPolicy: issuers.policy, at: time)
+            let report = try await replay.verify(trustAnchors: issuers.anchors, documentSignerPolicy: issuers.policy, at: time, status: status)
             VerificationExit.show(report, json: json, trustEntries: issuers.entries)
             try VerificationExit.check(report)
             return
@@ -134,12 +136,14 @@ struct Verify: ParsableCommand {
             }
         }
 
-        let report: VerificationReport
+        var report: VerificationReport
+        let verifier = DeviceResponseVerifier(
+            trustAnchors: issuers.anchors, documentSignerPolicy: issuers.policy, sessionTranscript: binding, readerKey: key)
+        let decoded: DeviceResponse?
         do {
             let input = try InputSource.load(response)
-            let verifier = DeviceResponseVerifier(
-                trustAnchors: issuers.anchors, documentSignerPolicy: issuers.policy, sessionTranscript: binding, readerKey: key)
             report = try verifier.verify(input.bytes, at: time)
+            decoded = try? DeviceResponse(encoded: input.bytes)
         } catch let error as InputError {
             throw ProgramFailure(.malformedInput, "\(error)")
         } catch let error as CBORError {
@@ -148,6 +152,9 @@ struct Verify: ParsableCommand {
             throw ProgramFailure(.malformedInput, "\(response): \(error)")
         }
 
+        if let decoded {
+            report = await StatusCheck.check(decoded, report: report, verifier: verifier, options: status)
+        }
         VerificationExit.show(report, json: json, trustEntries: issuers.entries)
         try VerificationExit.check(report)
     }

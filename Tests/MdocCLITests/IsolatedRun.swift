@@ -13,7 +13,7 @@ struct IsolatedRun {
     init(_ extra: [String: String] = [:]) throws {
         home = try LiveSession.temporaryFolder()
         environment = [
-            "XDG_DATA_HOME": home + "/data", "XDG_CONFIG_HOME": home + "/config", "NO_COLOR": "",
+            "XDG_DATA_HOME": home + "/data", "XDG_CONFIG_HOME": home + "/config", "XDG_CACHE_HOME": home + "/cache", "NO_COLOR": "",
             "MDOC_SIM_NAMESPACE": "isolated-\(UUID().uuidString)",
         ].merging(extra) { _, new in new }
     }

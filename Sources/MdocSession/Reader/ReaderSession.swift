@@ -46,6 +46,11 @@ public struct ReaderSession: Sendable {
 
     private let signer: ReaderSigner?
     private let verifier: DeviceResponseVerifier
+
+    /// The verifier of this session's response: its trust anchors, document signer policy,
+    /// SessionTranscript and EReaderKey. An application that learns more after the session (a
+    /// document's status, say) verifies the response again with it, its `policy` extended.
+    public var responseVerifier: DeviceResponseVerifier { verifier }
     private let now: @Sendable () -> Date
     private var state: State
 

@@ -1,0 +1,171 @@
+import MdocCBOR
+import MdocCrypto
+import MdocFiles
+import MdocHTTP
+import MdocModel
+import MdocStatusList
+import MdocText
+
+#if canImport(Glibc)
+import Glibc
+#endif
+
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
+import Foundation
+#endif
+
+/// Gets the Status List Tokens a verification needs (draft-ietf-oauth-status-list section 8):
+/// from a cache of those fetched before while their time to live lasts (section 13.7), else over
+/// HTTP(S) within ``HTTPFetchLimits`` (``BoundedHTTPClient``), keeping what arrives for next time.
+///
+/// Every token is handed over as bytes, valid or not: ``TokenStatusListChecker`` checks it. A
+/// list that cannot be had (offline without a cached copy, the network failing, a bound
+/// reached) is handed over as unavailable with why, never as a revocation. A cached token is
+/// used again while its `ttl` (held within ``minimumTimeToLive`` and ``maximumTimeToLive``)
+/// lasts and its `exp` has not passed; offline, or when the network fails, until its `exp`.
+/// The cache is a folder of `SHA256(uri).cwt` files, each with a `.json` saying which `uri` and
+/// when it was fetched; what it holds is checked again at every use.
+public struct StatusListResolver: Sendable {
+    /// The media type asked for and required (section 8.1).
+    public static let mediaType = "application/statuslist+cwt"
+    /// The shortest time a fetched token is used again without fetching, whatever its `ttl`
+    /// says: a `ttl` of seconds would make every verification a fetch.
+    public static let minimumTimeToLive: TimeInterval = 60
+    /// The longest, whatever its `ttl` says (section 11.5: a client bounds it).
+    public static let maximumTimeToLive: TimeInterval = 7 * 86_400
+    /// The most distinct lists one verification fetches: a response naming more gets the rest
+    /// as unavailable, so that a hostile response cannot make the reader fetch without end.
+    public static let maximumLists = 8
+
+    /// Where a list came from.
+    public enum Source: String, Sendable, Hashable {
+        /// Fetched now.
+        case network
+        /// Fetched before, still fresh.
+        case cache
+        /// Fetched before and past its `ttl`, used because it could not be fetched now.
+        case staleCache
+        /// Not had.
+        case none
+    }
+
+    /// One list as resolved.
+    public struct Resolution: Sendable {
+        /// What the checker gets.
+        public let fetched: TokenStatusListChecker.Fetched
+        /// Where it came from.
+        public let source: Source
+        /// What happened, for a note: why the network was not used, or why it failed.
+        public let note: String?
+    }
+
+    /// The cache folder; `nil` for none.
+    public let cacheFolder: String?
+    /// The bounds of each fetch.
+    public let limits: HTTPFetchLimits
+    /// Whether the network is left alone: only cached lists are used.
+    public let offline: Bool
+
+    /// A resolver caching in `cacheFolder` (none when `nil`), fetching within `limits` unless
+    /// `offline`.
+    public init(cacheFolder: String?, limits: HTTPFetchLimits = HTTPFetchLimits(), offline: Bool = false) {
+        self.cacheFolder = cacheFolder
+        self.limits = limits
+        self.offline = offline
+    }
+
+    /// The lists of `uris` at `time`, fetched one after the other (each within its bounds).
+    public func resolve(_ uris: [String], at time: Date) async -> [String: Resolution] {
+        var resolutions: [String: Resolution] = [:]
+        for (position, uri) in uris.enumerated() where resolutions[uri] == nil {
+            guard position < Self.maximumLists else {
+                resolutions[uri] = Resolution(
+                    fetched: .unavailable("the response names more than \(Self.maximumLists) status lists"), source: .none, note: nil)
+                continue
+            }
+            resolutions[uri] = await resolve(uri, at: time)
+        }
+        return resolutions
+    }
+
+    private func resolve(_ uri: String, at time: Date) async -> Resolution {
+        let cached = cacheEntry(uri)
+        if let cached, cached.isFresh(at: time) {
+            return Resolution(fetched: .token(cached.bytes), source: .cache, note: nil)
+        }
+        if offline {
+            if let cached, cached.isUsable(at: time) {
+                return Resolution(fetched: .token(cached.bytes), source: .staleCache, note: "offline: the copy fetched \(TDate(cached.fetched).text) is used")
+            }
+            return Resolution(fetched: .unavailable("offline, and no usable copy was fetched before"), source: .none, note: nil)
+        }
+        do {
+            let result = try await BoundedHTTPClient().get(uri, accept: Self.mediaType, expectedContentType: Self.mediaType, limits: limits)
+            store(result.body, for: uri, at: time)
+            return Resolution(fetched: .token(result.body), source: .network, note: nil)
+        } catch {
+            if let cached, cached.isUsable(at: time) {
+                return Resolution(
+                    fetched: .token(cached.bytes), source: .staleCache,
+                    note: "\(error.reason); the copy fetched \(TDate(cached.fetched).text) is used")
+            }
+            return Resolution(fetched: .unavailable(error.reason), source: .none, note: nil)
+        }
+    }
+
+    /// A cached token with what the cache knows of it.
+    struct CacheEntry {
+        let bytes: [UInt8]
+        let fetched: Date
+        let timeToLive: TimeInterval
+        let expiration: Date?
+
+        /// Fetched less than its (bounded) time to live ago, and not expired.
+        func isFresh(at time: Date) -> Bool {
+            time < fetched.addingTimeInterval(timeToLive) && isUsable(at: time)
+        }
+
+        /// Not expired, and not from the future.
+        func isUsable(at time: Date) -> Bool {
+            fetched <= time.addingTimeInterval(StatusListResolver.minimumTimeToLive) && expiration.map { time < $0 } ?? true
+        }
+    }
+
+    private func paths(_ uri: String) -> (token: String, about: String)? {
+        guard let cacheFolder else { return nil }
+        let name = Hex.encode(DigestAlgorithm.sha256.hash(Array(uri.utf8)))
+        return (cacheFolder + "/" + name + ".cwt", cacheFolder + "/" + name + ".json")
+    }
+
+    /// The cached token of `uri`, when there is one for that very uri that still decodes.
+    func cacheEntry(_ uri: String) -> CacheEntry? {
+        guard let paths = paths(uri),
+              let about = try? InputSource.load(paths.about).bytes, let json = try? JSONParser.parse(about, maximumDepth: 2),
+              case .object(let members) = json,
+              case .string(let cachedURI)? = members.first(where: { $0.0 == "uri" })?.1, cachedURI == uri,
+              case .int(let fetchedSeconds)? = members.first(where: { $0.0 == "fetched" })?.1,
+              let bytes = try? InputSource.load(paths.token).bytes,
+              let token = try? StatusListToken(bytes: bytes)
+        else { return nil }
+        let ttl = token.claims.timeToLive.map { TimeInterval($0) } ?? Self.minimumTimeToLive
+        return CacheEntry(
+            bytes: bytes, fetched: Date(timeIntervalSince1970: TimeInterval(fetchedSeconds)),
+            timeToLive: min(max(ttl, Self.minimumTimeToLive), Self.maximumTimeToLive),
+            expiration: token.claims.expiration.map { Date(timeIntervalSince1970: TimeInterval($0)) })
+    }
+
+    /// Keeps `bytes` for `uri` when they are a token; a cache that cannot be written is no
+    /// reason to fail the verification, so failures are ignored.
+    private func store(_ bytes: [UInt8], for uri: String, at time: Date) {
+        guard let paths = paths(uri), (try? StatusListToken(bytes: bytes)) != nil else { return }
+        guard (try? OutputFile.makeDirectory(cacheFolder ?? "", parents: true)) != nil else { return }
+        let about = JSONValue.object([("uri", .string(uri)), ("fetched", .int(Int64(time.timeIntervalSince1970.rounded(.down))))])
+        for (content, path) in [(bytes, paths.token), (Array(about.serialized().utf8), paths.about)] {
+            let staging = path + ".new"
+            guard (try? OutputFile.create(content, at: staging, mode: OutputFile.publicMode, replacing: true)) != nil else { return }
+            rename(staging, path)
+        }
+    }
+}
