@@ -37,8 +37,8 @@ public struct StatusList: Sendable, Hashable {
 
     /// A list of the byte array `bytes`, compressed here at the highest level (section 4.1).
     ///
-    /// Throws ``StatusListError/Code/invalidBits`` for `bits` other than 1, 2, 4, 8, and
-    /// ``StatusListError/Code/decompressedTooLarge`` for more than
+    /// Throws `invalidBits` for `bits` other than 1, 2, 4, 8, and
+    /// `decompressedTooLarge` for more than
     /// ``StatusListLimits/decompressedBytes`` bytes, which no reader of this toolkit would inflate.
     public init(bits: Int, bytes: [UInt8], aggregationURI: String? = nil, otherEntries: CBORMap = CBORMap()) throws(StatusListError) {
         try Self.check(bits: bits, at: nil)
@@ -55,7 +55,7 @@ public struct StatusList: Sendable, Hashable {
     /// A list whose entry `i` is `values[i]`, packed `bits` bits each (section 4.1 steps 2 and 3);
     /// the last byte is filled with zeros.
     ///
-    /// Throws ``StatusListError/Code/invalidStatusValue`` for a value that does not fit in `bits`.
+    /// Throws `invalidStatusValue` for a value that does not fit in `bits`.
     public init(bits: Int, values: [StatusValue], aggregationURI: String? = nil) throws(StatusListError) {
         try Self.check(bits: bits, at: nil)
         var bytes = [UInt8](repeating: 0, count: (values.count * bits + 7) / 8)
@@ -113,7 +113,7 @@ public struct StatusList: Sendable, Hashable {
     }
 
     /// The status of entry `index` (section 4.1); an index at or past ``count`` throws
-    /// ``StatusListError/Code/indexOutOfRange``: no statement can be made (section 8.3 step 6).
+    /// `indexOutOfRange`: no statement can be made (section 8.3 step 6).
     public func value(at index: UInt64) throws(StatusListError) -> StatusValue {
         guard index < UInt64(count) else {
             throw StatusListError(.indexOutOfRange, "index \(index) is past the end of the list of \(count) entries of \(bits) bits")

@@ -22,10 +22,10 @@ extension StatusListToken {
     /// `time`, with `key` (section 8.3 steps 3 and 4): the signature or MAC, then `sub`, `iat`
     /// and `exp`. The form, `typ` and claims were checked when the token was decoded.
     ///
-    /// Throws the first failure: ``StatusListError/Code/signatureInvalid``,
-    /// ``StatusListError/Code/subjectMismatch``, ``StatusListError/Code/issuedInFuture`` (`iat`
+    /// Throws the first failure: `signatureInvalid`,
+    /// `subjectMismatch`, `issuedInFuture` (`iat`
     /// later than `time` by more than ``StatusListLimits/clockSkew``) or
-    /// ``StatusListError/Code/expired`` (`time` at or after `exp`, RFC 8392 section 3.1.4).
+    /// `expired` (`time` at or after `exp`, RFC 8392 section 3.1.4).
     /// `ttl` is reported, not enforced: caching is the caller's (section 8.3 step 4d).
     public func validate(uri: String, at time: Date, key: Key) throws(StatusListError) -> StatusListTokenValidation {
         let now = Int64(time.timeIntervalSince1970.rounded(.down))

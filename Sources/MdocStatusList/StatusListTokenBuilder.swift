@@ -23,9 +23,9 @@ public struct StatusListTokenBuilder: Sendable {
     }
 
     /// The token signed with `key`: ES256, ES384 or ES512 after the key's curve
-    /// (``COSEAlgorithm``).
+    /// (`COSEAlgorithm`).
     ///
-    /// Throws ``StatusListError/Code/signingFailed`` for a key that signs no ECDSA algorithm or
+    /// Throws `signingFailed` for a key that signs no ECDSA algorithm or
     /// when signing fails, and the errors of decoding the result.
     public func sign(with key: PrivateKey) throws(StatusListError) -> StatusListToken {
         guard let algorithm = COSEAlgorithm.signatureAlgorithm(forKeyOn: key.curve), let digest = algorithm.digest else {

@@ -55,8 +55,8 @@ public struct StatusListTokenClaims: Sendable, Hashable {
 
     /// Decodes the claims map `cbor` found at `path`.
     ///
-    /// Throws ``StatusListError/Code/missingClaim`` when `sub`, `iat` or `status_list` is absent,
-    /// ``StatusListError/Code/invalidClaim`` when a claim has the wrong type or `ttl` is 0, and the
+    /// Throws `missingClaim` when `sub`, `iat` or `status_list` is absent,
+    /// `invalidClaim` when a claim has the wrong type or `ttl` is 0, and the
     /// errors of ``StatusList/init(cbor:at:limit:)``.
     public init(cbor: CBOR, at path: CBORPath) throws(StatusListError) {
         guard case .map(let map) = cbor else {

@@ -7,9 +7,9 @@ import MdocCBOR
 ///
 /// The two-byte header and the Adler-32 trailer are read here and zlib inflates the raw DEFLATE
 /// data between them, so that each way a stream can be wrong has its own error: a gzip member
-/// (``StatusListError/Code/gzipNotZlib``), a raw DEFLATE stream or another header
-/// (``StatusListError/Code/notZlib``), a preset dictionary, invalid DEFLATE data, a stream that
-/// ends early (``StatusListError/Code/truncated``), a wrong checksum and bytes after the trailer.
+/// (`gzipNotZlib`), a raw DEFLATE stream or another header
+/// (`notZlib`), a preset dictionary, invalid DEFLATE data, a stream that
+/// ends early (`truncated`), a wrong checksum and bytes after the trailer.
 /// zlib writes into a buffer of ``outputChunkBytes``, which is appended to the result only while
 /// the result stays within the cap, so memory stays bounded however much the data would inflate
 /// to (a "zlib bomb").

@@ -18,9 +18,9 @@ import Foundation
 
 /// Gets the Status List Tokens a verification needs (draft-ietf-oauth-status-list section 8):
 /// from a cache of those fetched before while their time to live lasts (section 13.7), else over
-/// HTTP(S) within ``HTTPFetchLimits`` (``BoundedHTTPClient``), keeping what arrives for next time.
+/// HTTP(S) within `HTTPFetchLimits` (`BoundedHTTPClient`), keeping what arrives for next time.
 ///
-/// Every token is handed over as bytes, valid or not: ``TokenStatusListChecker`` checks it. A
+/// Every token is handed over as bytes, valid or not: `TokenStatusListChecker` checks it. A
 /// list that cannot be had (offline without a cached copy, the network failing, a bound
 /// reached) is handed over as unavailable with why, never as a revocation. A cached token is
 /// used again while its `ttl` (held within ``minimumTimeToLive`` and ``maximumTimeToLive``)
