@@ -118,4 +118,24 @@ import Testing
         #expect(reader.status == 3, "\(reader.standardOutput)\(reader.standardError)")
         #expect(!reader.standardOutput.contains("is INVALID") && reader.standardOutput.contains("status not checked"), "\(reader.standardOutput)")
     }
+
+    @Test("a server that stalls or redirects without end holds the reader no longer than the fetch bounds: status not checked")
+    func hostileServers() async throws {
+        let lists = try Self.folder()
+        defer { try? FileManager.default.removeItem(atPath: lists) }
+        let server = try StatusListServer(directory: lists)
+        defer { server.stop() }
+        for path in ["/stall", "/redirect-loop", "/big"] {
+            let run = try IsolatedRun()
+            defer { run.remove() }
+            try await Self.issue(run, uri: server.url(path))
+            let started = Date()
+            let reader = try await Self.present(run)
+            let took = Date().timeIntervalSince(started)
+            #expect(reader.status == 0, "\(path): \(reader.standardOutput)\(reader.standardError)")
+            #expect(reader.standardOutput.contains("status not checked"), "\(path): \(reader.standardOutput)")
+            // The connect and transfer bounds (2 s and 5 s), with room for the session itself.
+            #expect(took < 30 * Double(TimeoutScale.factor), "\(path) took \(took) s")
+        }
+    }
 }
