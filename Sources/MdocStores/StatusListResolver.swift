@@ -25,8 +25,8 @@ import Foundation
 /// reached) is handed over as unavailable with why, never as a revocation. A cached token is
 /// used again while its `ttl` (held within ``minimumTimeToLive`` and ``maximumTimeToLive``)
 /// lasts and its `exp` has not passed; offline, or when the network fails, until its `exp`.
-/// The cache is a folder of `SHA256(uri).cwt` files, each with a `.json` saying which `uri` and
-/// when it was fetched; what it holds is checked again at every use.
+/// The cache is a folder of `SHA256(uri).cwt` files, each with a `.json` saying which `uri`, when
+/// it was fetched and the token's `ttl` and `exp`; the token itself is checked again at every use.
 public struct StatusListResolver: Sendable {
     /// The media type asked for and required (section 8.1).
     public static let mediaType = "application/statuslist+cwt"
@@ -139,29 +139,36 @@ public struct StatusListResolver: Sendable {
         return (cacheFolder + "/" + name + ".cwt", cacheFolder + "/" + name + ".json")
     }
 
-    /// The cached token of `uri`, when there is one for that very uri that still decodes.
+    /// The cached token of `uri`, when there is one for that very uri, with the `ttl` and `exp`
+    /// noted when it was stored (the checker decodes and checks the token itself).
     func cacheEntry(_ uri: String) -> CacheEntry? {
         guard let paths = paths(uri),
               let about = try? InputSource.load(paths.about).bytes, let json = try? JSONParser.parse(about, maximumDepth: 2),
               case .object(let members) = json,
               case .string(let cachedURI)? = members.first(where: { $0.0 == "uri" })?.1, cachedURI == uri,
               case .int(let fetchedSeconds)? = members.first(where: { $0.0 == "fetched" })?.1,
-              let bytes = try? InputSource.load(paths.token).bytes,
-              let token = try? StatusListToken(bytes: bytes)
+              let bytes = try? InputSource.load(paths.token).bytes
         else { return nil }
-        let ttl = token.claims.timeToLive.map { TimeInterval($0) } ?? Self.minimumTimeToLive
+        func number(_ key: String) -> Int64? {
+            if case .int(let value)? = members.first(where: { $0.0 == key })?.1 { return value }
+            return nil
+        }
+        let ttl = number("ttl").map { TimeInterval($0) } ?? Self.minimumTimeToLive
         return CacheEntry(
             bytes: bytes, fetched: Date(timeIntervalSince1970: TimeInterval(fetchedSeconds)),
             timeToLive: min(max(ttl, Self.minimumTimeToLive), Self.maximumTimeToLive),
-            expiration: token.claims.expiration.map { Date(timeIntervalSince1970: TimeInterval($0)) })
+            expiration: number("exp").map { Date(timeIntervalSince1970: TimeInterval($0)) })
     }
 
     /// Keeps `bytes` for `uri` when they are a token; a cache that cannot be written is no
     /// reason to fail the verification, so failures are ignored.
     private func store(_ bytes: [UInt8], for uri: String, at time: Date) {
-        guard let paths = paths(uri), (try? StatusListToken(bytes: bytes)) != nil else { return }
+        guard let paths = paths(uri), let token = try? StatusListToken(bytes: bytes) else { return }
         guard (try? OutputFile.makeDirectory(cacheFolder ?? "", parents: true)) != nil else { return }
-        let about = JSONValue.object([("uri", .string(uri)), ("fetched", .int(Int64(time.timeIntervalSince1970.rounded(.down))))])
+        var members: [(String, JSONValue)] = [("uri", .string(uri)), ("fetched", .int(Int64(time.timeIntervalSince1970.rounded(.down))))]
+        if let ttl = token.claims.timeToLive { members.append(("ttl", .int(Int64(clamping: ttl)))) }
+        if let exp = token.claims.expiration { members.append(("exp", .int(exp))) }
+        let about = JSONValue.object(members)
         for (content, path) in [(bytes, paths.token), (Array(about.serialized().utf8), paths.about)] {
             let staging = path + ".new"
             guard (try? OutputFile.create(content, at: staging, mode: OutputFile.publicMode, replacing: true)) != nil else { return }

@@ -7,7 +7,8 @@
 //     x5chain to the document signer;
 // against the floor of the ES256 verification of the token's Sig_structure (OpenSSL) plus the
 // inflation of its list (zlib). Lists of 2^14 and 2^20 one-bit entries, 1 % of them revoked at
-// random, as an issuer of that many documents publishes them.
+// random, as an issuer of that many documents publishes them. Then getting each token, from the
+// cache and over loopback HTTP, beside its floor (StatusFetchBenchmark.swift).
 
 import MdocCBOR
 import MdocCOSE
@@ -38,21 +39,22 @@ enum StatusBenchmark {
         let checker: Measurement
         let signature: Measurement
         let inflate: Measurement
+        let fetching: StatusFetchBenchmark.Row
 
         var floor: Double { signature.median + inflate.median }
     }
 
-    static func run(iterations: Int?, json: Bool) {
+    static func run(iterations: Int?, json: Bool, scratch: String) {
         let pki = prepare("a P-256 IACA and document signer") { try GeneratedResponses() }
         let stopwatch = Stopwatch(fixedIterations: iterations)
         var rows: [Row] = []
         for entries in listSizes {
-            rows.append(measure(entries: entries, pki: pki, stopwatch: stopwatch))
+            rows.append(measure(entries: entries, pki: pki, stopwatch: stopwatch, scratch: scratch + "/\(entries)"))
         }
         report(rows, json: json)
     }
 
-    private static func measure(entries: Int, pki: GeneratedResponses, stopwatch: Stopwatch) -> Row {
+    private static func measure(entries: Int, pki: GeneratedResponses, stopwatch: Stopwatch, scratch: String) -> Row {
         var generator = SystemRandomNumberGenerator()
         var values = [StatusValue](repeating: .valid, count: entries)
         for _ in 0..<Int(Double(entries) * revokedShare) { values[Int.random(in: 0..<entries, using: &generator)] = .invalid }
@@ -94,7 +96,10 @@ enum StatusBenchmark {
                       check: { $0.count == (entries + 7) / 8 }),
         ]
         let measured = stopwatch.measure(benchmarks)
-        return Row(entries: entries, tokenBytes: bytes.count, check: measured[0], checker: measured[1], signature: measured[2], inflate: measured[3])
+        let fetching = StatusFetchBenchmark.measure(bytes, scratch: scratch, stopwatch: stopwatch)
+        return Row(
+            entries: entries, tokenBytes: bytes.count, check: measured[0], checker: measured[1], signature: measured[2], inflate: measured[3],
+            fetching: fetching)
     }
 
     /// `{"status_list": {"idx": index, "uri": uri}}`, the MSO's `status`.
@@ -114,7 +119,9 @@ enum StatusBenchmark {
                     + "\"checkMedianMicroseconds\": \(rounded(row.check.median)), \"checkerMedianMicroseconds\": \(rounded(row.checker.median)), "
                     + "\"signatureMedianMicroseconds\": \(rounded(row.signature.median)), \"inflateMedianMicroseconds\": \(rounded(row.inflate.median)), "
                     + "\"floorMicroseconds\": \(rounded(row.floor)), \"checkOverFloor\": \(rounded(row.check.median / row.floor)), "
-                    + "\"checkerOverFloor\": \(rounded(row.checker.median / row.floor))}"
+                    + "\"checkerOverFloor\": \(rounded(row.checker.median / row.floor)), "
+                    + "\"cacheMedianMicroseconds\": \(rounded(row.fetching.cache.median)), \"cacheFloorMicroseconds\": \(rounded(row.fetching.cacheFloor.median)), "
+                    + "\"fetchMedianMicroseconds\": \(rounded(row.fetching.fetch.median)), \"fetchFloorMicroseconds\": \(rounded(row.fetching.fetchFloor.median))}"
             }
             print("{\"status\": [\(objects.joined(separator: ", "))]}")
             return
@@ -128,6 +135,12 @@ enum StatusBenchmark {
             }
             print("  \(pad("floor (ES256 + inflate)", 24)) \(padLeft(format(row.floor), 10))")
             print("  token check / floor: \(format(row.check.median / row.floor, digits: 2))x; checker / floor: \(format(row.checker.median / row.floor, digits: 2))x")
+            let fetching = row.fetching
+            for measurement in [fetching.cache, fetching.cacheFloor, fetching.fetch, fetching.fetchFloor] {
+                print("  \(pad(measurement.name, 24)) \(padLeft(format(measurement.median), 10)) \(padLeft(format(measurement.p90), 10))")
+            }
+            print("  from the cache / its files: \(format(fetching.cache.median / fetching.cacheFloor.median, digits: 2))x; "
+                + "fetch / plain socket GET: \(format(fetching.fetch.median / fetching.fetchFloor.median, digits: 2))x")
         }
     }
 }

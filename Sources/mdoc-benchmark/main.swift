@@ -111,7 +111,9 @@ do {
                 json: scaling.json, scratch: scratch, saveInputs: scaling.saveInputs)
         }
     case let status as MdocBenchmark.Status:
-        StatusBenchmark.run(iterations: status.iterations, json: status.json)
+        try withScratchFolder { scratch in
+            StatusBenchmark.run(iterations: status.iterations, json: status.json, scratch: scratch)
+        }
     case let probe as MdocBenchmark.MemoryProbe:
         try PeakMemory.probe(try probe.input.load())
     default:
