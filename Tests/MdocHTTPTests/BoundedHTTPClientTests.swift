@@ -142,9 +142,15 @@ import Testing
     func cancellation() async throws {
         let fixture = try StatusListFixture()
         let uri = fixture.server.url("/stall")
-        let start = ContinuousClock.now
         let task = Task { await fetch(uri).result }
-        try await Task.sleep(for: .milliseconds(300))
+        // The fetch is under way once the server counts the stalled request.
+        let deadline = ContinuousClock.now + Self.within(HTTPFetchLimits.defaultConnectTimeout)
+        var reached = false
+        while !reached, ContinuousClock.now < deadline {
+            reached = try await client.get(fixture.server.url("/hits/stall"), accept: "text/plain", limits: Self.plain).body == Array("1".utf8)
+        }
+        #expect(reached, "the stalled request never reached the server")
+        let start = ContinuousClock.now
         task.cancel()
         let result = await task.value
         let elapsed = ContinuousClock.now - start
@@ -293,9 +299,26 @@ import Testing
                 pointer.withMemoryRebound(to: sockaddr.self, capacity: 1) { connect(filler, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) }
             }
         }
-        // A moment for the kernel to queue the fillers' handshakes.
-        usleep(200_000)
+        // The kernel completes the fillers' handshakes on its own time: wait until the listener
+        // says its accept queue is full (for a listener, tcp_info's tcpi_unacked is the queue's
+        // length and tcpi_sacked its backlog; full means longer than the backlog).
+        let deadline = ContinuousClock.now + Self.within(.seconds(1))
+        while !queueIsFull(listener) {
+            guard ContinuousClock.now < deadline else {
+                descriptors.forEach { close($0) }
+                throw HelperProcessError("the listener's queue did not fill")
+            }
+            sched_yield()
+        }
         return (port, descriptors)
+    }
+
+    /// Whether the accept queue of the listening socket `descriptor` is full.
+    private static func queueIsFull(_ descriptor: Int32) -> Bool {
+        var info = tcp_info()
+        var length = socklen_t(MemoryLayout<tcp_info>.size)
+        guard getsockopt(descriptor, Int32(IPPROTO_TCP), TCP_INFO, &info, &length) == 0 else { return false }
+        return info.tcpi_unacked > info.tcpi_sacked
     }
 
     /// A TCP socket bound to 127.0.0.1 on a port the system picks, and that port.

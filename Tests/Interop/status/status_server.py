@@ -10,7 +10,7 @@ when its standard input closes. Python's standard library only.
 
 Routes (on both ports):
   /lists/NAME           the file DIR/NAME, Content-Type application/statuslist+cwt
-  /hits/NAME            how many times /lists/NAME was asked for, as text
+  /hits/NAME            how many times /lists/NAME was asked for (/hits/stall: /stall), as text
   /echo-headers         the request's header lines, as text
   /slow/NAME            the head of /lists/NAME, then its body one byte a second
   /trickle              4 KiB a second for a minute: above any low-speed floor, past any deadline
@@ -87,6 +87,8 @@ class Handler(http.server.BaseHTTPRequestHandler):
         elif route == "trickle" and not rest:
             self.serve_trickle()
         elif route == "stall" and not rest:
+            with hits_lock:
+                hits["stall"] = hits.get("stall", 0) + 1
             while not stopping.wait(0.5):
                 pass
             self.close_connection = True
