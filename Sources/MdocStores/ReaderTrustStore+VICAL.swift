@@ -74,7 +74,7 @@ extension ReaderTrustStore {
         }
         if let previousID = previous?.issueID, let issueID = vical.vicalIssueID, issueID < previousID {
             throw ProgramFailure(
-                .badTrustInput, "\(source): issue \(issueID) of \"\(provider)\" is older than issue \(previousID), already imported")
+                .badTrustInput, "\(source): vicalIssueID \(issueID) of \"\(provider)\" is older than vicalIssueID \(previousID), already imported")
         }
         let imported = Self.now()
         let slug = Self.slug(provider)

@@ -134,6 +134,12 @@ public struct TrustStoreIndex: Sendable, Hashable {
         }
     }
 
+    /// A VICAL named for people: its provider and, when it has one, its vicalIssueID (ISO/IEC
+    /// 18013-5 Annex C.1.7), such as `Test provider, vicalIssueID 5`.
+    public static func vicalName(provider: String, issueID: UInt64?) -> String {
+        provider + (issueID.map { ", vicalIssueID \($0)" } ?? "")
+    }
+
     /// The managed anchors, in the order they were first added.
     public var anchors: [Anchor]
     /// The VICALs imported, one per provider.

@@ -10,7 +10,7 @@ package struct TrustEntry: Sendable {
     package let docTypes: [String]?
     /// Each source as the `trustList` JSON gives it (docs/json-report.md).
     package let sources: [JSONValue]
-    /// The sources in words, for the text report: "the VICAL of P issue 5".
+    /// The sources in words, for the text report, such as "the VICAL of P, vicalIssueID 5".
     package let summary: String
 
     /// An entry from its parts.

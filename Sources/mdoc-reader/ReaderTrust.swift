@@ -89,7 +89,7 @@ enum ReaderTrust {
                 : origins.map { origin in
                     switch origin.source {
                     case .file(let path): return "the file \(path)"
-                    case .vical(let provider, let issueID): return "the VICAL of \(provider)\(issueID.map { " issue \($0)" } ?? "")"
+                    case .vical(let provider, let issueID): return "the VICAL of \(TrustStoreIndex.vicalName(provider: provider, issueID: issueID))"
                     }
                 }.joined(separator: " and ")
             entries[anchor] = TrustEntry(

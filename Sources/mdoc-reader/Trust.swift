@@ -17,7 +17,7 @@ struct Trust: ParsableCommand {
             --trust-store names. `request` and `verify` trust it when neither --trust nor \
             MDOC_TRUST names roots. Certificate files put into the folder by hand anchor any \
             document type; these commands keep the rest in its .store folder, each root with \
-            where it came from (a file, or a VICAL's provider and issue) and the document types \
+            where it came from (a file, or a VICAL's provider and vicalIssueID) and the document types \
             it may anchor: an IACA imported from a VICAL (ISO/IEC 18013-5 Annex C.1.7) anchors \
             only the document types its entry lists.
 

@@ -96,11 +96,10 @@ struct TrustImportVICAL: ParsableCommand {
         let record = imported.record
         let verification = imported.verification
         let out = ProgramOutput.standardOutput
-        let issue = record.issueID.map { " issue \($0)" } ?? ""
         let signer = verification.signerIsPinned ? "its pinned signer" : "\(verification.signer?.subject ?? "")"
-        out.writeLine("Imported the VICAL of \(record.provider)\(issue) of \(record.date), signed by \(signer)")
+        out.writeLine("Imported the VICAL of \(TrustStoreIndex.vicalName(provider: record.provider, issueID: record.issueID)) of \(record.date), signed by \(signer)")
         if let replaced = imported.replaced {
-            out.writeLine("  in place of\(replaced.issueID.map { " issue \($0)" } ?? "") of \(replaced.date)")
+            out.writeLine("  in place of the one\(replaced.issueID.map { " of vicalIssueID \($0)" } ?? "") of \(replaced.date)")
         }
         if verification.isStale {
             ProgramOutput.standardError.writeLine("mdoc-reader: warning: the VICAL is stale: its next update was due \(record.nextUpdate ?? "")")

@@ -88,7 +88,7 @@ struct TrustList: ParsableCommand {
                 }
             }
             for record in index.vicals {
-                out.writeLine("VICAL of \(record.provider)\(record.issueID.map { " issue \($0)" } ?? "") of \(record.date): \(record.trusted) of \(record.entries) IACAs trusted, signed by \(record.signer), imported \(record.imported)\(Self.staleness(record, at: time))")
+                out.writeLine("VICAL of \(TrustStoreIndex.vicalName(provider: record.provider, issueID: record.issueID)) of \(record.date): \(record.trusted) of \(record.entries) IACAs trusted, signed by \(record.signer), imported \(record.imported)\(Self.staleness(record, at: time))")
             }
         }
     }
@@ -124,7 +124,7 @@ struct TrustList: ParsableCommand {
         case .vical(let provider, let issueID):
             let record = index.vicals.first { $0.provider == provider }
             let stale: TerminalText = record.map { staleness($0, at: time) } ?? ""
-            return "the VICAL of \(provider)\(issueID.map { " issue \($0)" } ?? ""), imported \(origin.added)\(stale)"
+            return "the VICAL of \(TrustStoreIndex.vicalName(provider: provider, issueID: issueID)), imported \(origin.added)\(stale)"
         }
     }
 

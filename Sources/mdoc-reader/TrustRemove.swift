@@ -42,7 +42,7 @@ struct TrustRemove: ParsableCommand {
             if let provider {
                 let record = try store.removeVICAL(provider: provider)
                 ProgramOutput.standardOutput.writeLine(
-                    "Removed the VICAL of \(record.provider)\(record.issueID.map { " issue \($0)" } ?? "") and the roots only it gave")
+                    "Removed the VICAL of \(TrustStoreIndex.vicalName(provider: record.provider, issueID: record.issueID)) and the roots only it gave")
                 return
             }
             for anchor in try store.remove(ids: ids) {

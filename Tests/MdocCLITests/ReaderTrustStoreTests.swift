@@ -94,7 +94,7 @@ import Testing
         #expect(trust.origins[mdl.iaca]?.map(\.source) == [.vical(provider: "Test provider", issueID: 1)])
         #expect(trust.staleVICALs.isEmpty)
 
-        // Issue 2 drops the PID provider; no anchor given: the stored one verifies it.
+        // vicalIssueID 2 drops the PID provider; no anchor given: the stored one verifies it.
         let second = try scratch.store.importVICAL(
             try Self.vical(provider, issueID: 2, [(mdl, [DocType.mDL, DocType.euAgeVerification])]), source: "second.vical", anchor: nil,
             at: Self.time, acceptingStale: false)
