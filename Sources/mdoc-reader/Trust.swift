@@ -1,5 +1,8 @@
 import ArgumentParser
+import MdocFiles
+import MdocModel
 import MdocStores
+import MdocText
 
 #if canImport(FoundationEssentials)
 import FoundationEssentials
@@ -29,6 +32,16 @@ struct Trust: ParsableCommand {
             """,
         subcommands: [TrustAdd.self, TrustImportVICAL.self, TrustList.self, TrustRemove.self]
     )
+
+    /// The time an `--at` option names (RFC 3339), or now without one.
+    static func time(_ at: String?) throws(ProgramFailure) -> Date {
+        guard let at else { return Date() }
+        do {
+            return try TDate(text: at).date
+        } catch {
+            throw ProgramFailure(.usage, "--at \(at): \(error)")
+        }
+    }
 }
 
 /// The `--trust-store` option of the commands that read or change the store.

@@ -55,14 +55,7 @@ struct TrustImportVICAL: ParsableCommand {
 
     func run() {
         ProgramFailure.reporting(program: "mdoc-reader") { () throws(ProgramFailure) in
-            var time = Date()
-            if let at {
-                do {
-                    time = try TDate(text: at).date
-                } catch {
-                    throw ProgramFailure(.usage, "--at \(at): \(error)")
-                }
-            }
+            let time = try Trust.time(at)
             var anchor: Certificate? = nil
             if let vicalAnchor {
                 do {

@@ -42,14 +42,7 @@ struct TrustList: ParsableCommand {
 
     func run() {
         ProgramFailure.reporting(program: "mdoc-reader") { () throws(ProgramFailure) in
-            var time = Date()
-            if let at {
-                do {
-                    time = try TDate(text: at).date
-                } catch {
-                    throw ProgramFailure(.usage, "--at \(at): \(error)")
-                }
-            }
+            let time = try Trust.time(at)
             let store = trustStore.store
             let index: TrustStoreIndex
             var files: [(name: String, certificates: [Certificate])] = []
