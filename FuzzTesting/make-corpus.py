@@ -89,6 +89,23 @@ def status_list_tokens():
     return tokens
 
 
+def identifier_list_tokens():
+    """Identifier list tokens (ISO/IEC 18013-5 second edition 12.3.6) MACed with the same key: none,
+    one and many identifiers, one with an aggregation_uri, and an untagged one."""
+    key = bytes([0x5A]) * 32
+    tokens = []
+    for identifiers in ([], [bytes([1])], [bytes([i, i ^ 0x5A]) * 8 for i in range(24)]):
+        protected = cbor({1: 5, 16: "application/identifierlist+cwt"})
+        listed = {"identifiers": {identifier: {} for identifier in identifiers}}
+        if len(identifiers) == 1:
+            listed["aggregation_uri"] = "https://example.com/identifierlists"
+        claims = cbor({2: "https://example.com/identifierlists/1", 6: 1704063600, 4: 1704153600, 65534: 3600, 65530: listed})
+        tag = hmac.new(key, cbor(["MAC0", protected, b"", claims]), hashlib.sha256).digest()
+        tokens.append(cbor(Tagged(17, [protected, {}, claims, tag])))
+    tokens.append(tokens[1][1:])                  # untagged
+    return tokens
+
+
 def write(target, seeds):
     folder = os.path.join(CORPUS, target)
     os.makedirs(folder, exist_ok=True)
@@ -401,7 +418,7 @@ def main():
     tsl = os.path.join(ROOT, "Vectors", "token-status-list")
     tsl_vector = lambda name: bytes.fromhex(open(os.path.join(tsl, name + ".hex")).read().strip())
     lists = [tsl_vector(f"status_list_encoding{n}") for n in ("1", "2", "1_long", "2_long", "4_long", "8_long")]
-    counts["FuzzStatusListToken"] = write("FuzzStatusListToken", [tsl_vector("status_list_cwt")] + status_list_tokens()
+    counts["FuzzStatusListToken"] = write("FuzzStatusListToken", [tsl_vector("status_list_cwt")] + status_list_tokens() + identifier_list_tokens()
                                           + [zlib.compress(bytes(4096), 9), zlib.compress(bytes([0xB9, 0xA3]), 9), lists[0], lists[5]])
     counts["FuzzVICAL"] = write("FuzzVICAL", vical_seeds(demo_certificates[1]))
     for target, count in counts.items():

@@ -42,6 +42,9 @@ extension ErrorKind where Domain == StatusListError {
     public static let invalidStatusList = Self("invalidStatusList")
     /// A status value does not fit in the list's `bits`.
     public static let invalidStatusValue = Self("invalidStatusValue")
+    /// The IdentifierList map is malformed: `identifiers` missing or not a map of byte strings
+    /// to maps, `aggregation_uri` not text (ISO/IEC 18013-5 second edition 12.3.6.4).
+    public static let invalidIdentifierList = Self("invalidIdentifierList")
     /// The index is past the end of the list: no statement can be made (draft section 8.3).
     public static let indexOutOfRange = Self("indexOutOfRange")
 
@@ -56,11 +59,14 @@ extension ErrorKind where Domain == StatusListError {
     /// The token is wrapped in the CWT tag 61, which the draft forbids (section 5.2).
     public static let cwtTag = Self("cwtTag")
     /// The protected `typ` header (16) is missing, unprotected, or not
-    /// `application/statuslist+cwt` (section 5.2).
+    /// `application/statuslist+cwt` (section 5.2), or `application/identifierlist+cwt` for an
+    /// identifier list token.
     public static let wrongType = Self("wrongType")
-    /// A required claim is missing: `sub` (2), `iat` (6) or `status_list` (65533).
+    /// A required claim is missing: `sub` (2), `iat` (6) or `status_list` (65533); for an
+    /// identifier list token, `exp` (4) or `identifier_list` (65530).
     public static let missingClaim = Self("missingClaim")
-    /// A claim has the wrong type or value: `ttl` not a positive integer, `status_list` not a map.
+    /// A claim has the wrong type or value: `ttl` not a positive integer, `status_list` not a
+    /// map, or a `status_list` in an identifier list token.
     public static let invalidClaim = Self("invalidClaim")
     /// `sub` is not the `uri` the Referenced Token points to (section 8.3 step 3).
     public static let subjectMismatch = Self("subjectMismatch")

@@ -39,20 +39,13 @@ extension StatusListToken {
         }
         passed(.type, "protected typ \(Self.mediaType)")
         passed(.claims, "sub, iat and status_list present, each of its type")
-        passed(.authenticity, try checkAuthenticity(key))
-        guard claims.subject == uri else {
-            throw StatusListError(.subjectMismatch, "sub is \"\(UntrustedText.escaped(claims.subject))\", not the status list uri \"\(UntrustedText.escaped(uri))\"")
-        }
+        passed(.authenticity, try StatusTokenEnvelope.authenticate(message, with: key))
+        try StatusTokenClaims.checkSubject(claims.subject, is: uri)
         passed(.subject, "sub is \(uri)")
-        let (latest, overflow) = now.addingReportingOverflow(StatusListLimits.clockSkew)
-        guard overflow || claims.issuedAt <= latest else {
-            throw StatusListError(.issuedInFuture, "iat \(claims.issuedAt) is \(claims.issuedAt - now) s after the validation time \(now), more than the \(StatusListLimits.clockSkew) s allowed")
-        }
+        try StatusTokenClaims.checkIssuedAt(claims.issuedAt, now: now)
         passed(.issuedAt, "iat \(claims.issuedAt) is not after the validation time \(now) (\(StatusListLimits.clockSkew) s allowed)")
         if let expiration = claims.expiration {
-            guard now < expiration else {
-                throw StatusListError(.expired, "exp \(expiration) has passed at the validation time \(now)")
-            }
+            try StatusTokenClaims.checkExpiration(expiration, now: now)
             passed(.expiration, "exp \(expiration) is after the validation time \(now)")
         } else {
             passed(.expiration, "no exp")
@@ -60,35 +53,5 @@ extension StatusListToken {
         passed(.statusList, "\(statusList.count) entries of \(statusList.bits) bits, \(statusList.bytes.count) bytes inflated from \(statusList.compressed.count)"
                + (claims.timeToLive.map { "; ttl \($0) s" } ?? "; no ttl"))
         return StatusListTokenValidation(checks: checks, time: time, token: self)
-    }
-
-    /// Checks the signature or MAC over the received bytes (RFC 9052 sections 4.4 and 6.3), and
-    /// says what verified.
-    private func checkAuthenticity(_ key: Key) throws(StatusListError) -> String {
-        switch (message, key) {
-        case (.sign1(let sign1), .publicKey(let publicKey)):
-            guard let algorithm = sign1.algorithm, algorithm.isSignatureAlgorithm else {
-                throw StatusListError(.signatureInvalid, "the COSE_Sign1 has no protected signature alg this toolkit supports")
-            }
-            guard algorithm.isSuitable(for: publicKey.curve) else {
-                throw StatusListError(.signatureInvalid, "the token is signed with \(algorithm), which a \(publicKey.curve) key does not make")
-            }
-            guard sign1.isValidSignature(publicKey: publicKey) else {
-                throw StatusListError(.signatureInvalid, "the \(algorithm) signature does not verify with the key given")
-            }
-            return "the \(algorithm) signature verifies with the key given"
-        case (.mac0(let mac0), .symmetric(let symmetricKey)):
-            guard mac0.algorithm == .hmac256 else {
-                throw StatusListError(.signatureInvalid, "the COSE_Mac0's protected alg is not HMAC 256/256, the one MAC this toolkit supports")
-            }
-            guard mac0.isValidTag(key: symmetricKey) else {
-                throw StatusListError(.signatureInvalid, "the HMAC 256/256 tag does not verify with the key given")
-            }
-            return "the HMAC 256/256 tag verifies with the key given"
-        case (.sign1, .symmetric):
-            throw StatusListError(.signatureInvalid, "the token is a COSE_Sign1, which a symmetric key cannot verify")
-        case (.mac0, .publicKey):
-            throw StatusListError(.signatureInvalid, "the token is a COSE_Mac0, which a public key cannot verify")
-        }
     }
 }

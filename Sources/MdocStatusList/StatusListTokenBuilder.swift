@@ -28,46 +28,13 @@ public struct StatusListTokenBuilder: Sendable {
     /// Throws `signingFailed` for a key that signs no ECDSA algorithm or
     /// when signing fails, and the errors of decoding the result.
     public func sign(with key: PrivateKey) throws(StatusListError) -> StatusListToken {
-        guard let algorithm = COSEAlgorithm.signatureAlgorithm(forKeyOn: key.curve), let digest = algorithm.digest else {
-            throw StatusListError(.signingFailed, "a \(key.curve) key signs with no ECDSA algorithm")
-        }
-        let headers = try headers(algorithm)
-        let unsigned = COSESign1(headers: headers, payload: CBORBytes(claims.cbor.encoded()), signature: [])
-        let signature: [UInt8]
-        do {
-            signature = try key.signature(for: unsigned.toBeSigned(), digest: digest)
-        } catch {
-            throw StatusListError(.signingFailed, "signing the token failed: \(error)")
-        }
-        let signed = COSESign1(headers: headers, payload: unsigned.payload, signature: signature)
-        return try StatusListToken(bytes: CBOR.tagged(COSESign1.tag, signed.cbor).encoded())
+        try StatusListToken(bytes: StatusTokenEnvelope.sign(
+            claims.cbor, mediaType: StatusListToken.mediaType, keyIdentifier: keyIdentifier, x5chain: x5chain, with: key))
     }
 
     /// The token MACed with `key`, HMAC 256/256.
     public func authenticate(with key: SymmetricKey) throws(StatusListError) -> StatusListToken {
-        let headers = try headers(.hmac256)
-        let unauthenticated = COSEMac0(headers: headers, payload: CBORBytes(claims.cbor.encoded()), tag: [])
-        let mac = COSEMac0(headers: headers, payload: unauthenticated.payload,
-                           tag: HMACSHA256.authenticationCode(for: unauthenticated.toBeMACed(), key: key))
-        return try StatusListToken(bytes: CBOR.tagged(COSEMac0.tag, mac.cbor).encoded())
-    }
-
-    /// `{1: alg, 16: typ}` protected, `{4: kid, 33: x5chain}` unprotected as set.
-    private func headers(_ algorithm: COSEAlgorithm) throws(StatusListError) -> COSEHeaders {
-        var protected = CBORMap()
-        protected.append(CBOR(COSEHeaders.Label.algorithm), CBOR(algorithm.rawValue))
-        protected.append(CBOR(COSEHeaders.Label.type), .textString(StatusListToken.mediaType))
-        var unprotected = CBORMap()
-        if let keyIdentifier {
-            unprotected.append(CBOR(COSEHeaders.Label.keyIdentifier), .byteString(keyIdentifier))
-        }
-        if !x5chain.isEmpty {
-            unprotected.append(CBOR(COSEHeaders.Label.x5chain), COSEHeaders.x5chainValue(x5chain))
-        }
-        do {
-            return try COSEHeaders(protectedBytes: CBOR.map(protected).encoded(), unprotected: unprotected)
-        } catch {
-            throw StatusListError(.signingFailed, "the token's headers are invalid: \(error)")
-        }
+        try StatusListToken(bytes: StatusTokenEnvelope.authenticate(
+            claims.cbor, mediaType: StatusListToken.mediaType, keyIdentifier: keyIdentifier, x5chain: x5chain, with: key))
     }
 }

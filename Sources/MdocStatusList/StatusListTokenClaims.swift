@@ -59,73 +59,23 @@ public struct StatusListTokenClaims: Sendable, Hashable {
     /// `invalidClaim` when a claim has the wrong type or `ttl` is 0, and the
     /// errors of ``StatusList/init(cbor:at:limit:)``.
     public init(cbor: CBOR, at path: CBORPath) throws(StatusListError) {
-        guard case .map(let map) = cbor else {
-            throw StatusListError(.invalidClaim, "\(path): the claims are \(cbor.kindName), not a map")
-        }
-        let subject = try Self.required(Key.subject, "sub", in: map, at: path)
-        guard let subjectText = subject.textValue else {
-            throw StatusListError(.invalidClaim, "\(path.appending(intKey: Key.subject)): sub is \(subject.kindName), not text")
-        }
-        self.subject = subjectText
-        self.issuedAt = try Self.numericDate(try Self.required(Key.issuedAt, "iat", in: map, at: path), "iat", at: path.appending(intKey: Key.issuedAt))
-        self.expiration = try map[int: Key.expiration].map { (item) throws(StatusListError) in
-            try Self.numericDate(item, "exp", at: path.appending(intKey: Key.expiration))
-        }
-        if let ttl = map[int: Key.timeToLive] {
-            guard case .unsignedInt(let seconds) = ttl, seconds > 0 else {
-                throw StatusListError(.invalidClaim, "\(path.appending(intKey: Key.timeToLive)): ttl must be a positive integer, found \(Self.text(ttl))")
-            }
-            self.timeToLive = seconds
-        } else {
-            self.timeToLive = nil
-        }
-        let list = try Self.required(Key.statusList, "status_list", in: map, at: path)
+        let shared = try StatusTokenClaims(cbor: cbor, at: path)
+        let list = try StatusTokenClaims.required(Key.statusList, "status_list", in: shared.map, at: path)
         guard case .map = list else {
             throw StatusListError(.invalidClaim, "\(path.appending(intKey: Key.statusList)): status_list is \(list.kindName), not a map")
         }
+        self.subject = shared.subject
+        self.issuedAt = shared.issuedAt
+        self.expiration = shared.expiration
+        self.timeToLive = shared.timeToLive
         self.statusList = try StatusList(cbor: list, at: path.appending(intKey: Key.statusList))
-        let known: Set<Int64> = [Key.subject, Key.issuedAt, Key.expiration, Key.timeToLive, Key.statusList]
-        self.otherClaims = CBORMap(map.entries.filter { entry in
-            guard let key = entry.key.int64Value else { return true }
-            return !known.contains(key)
-        })
+        self.otherClaims = shared.otherClaims(besides: [Key.statusList])
     }
 
     /// The claims map: `sub`, `iat`, `exp`, `ttl`, `status_list` (those present), then the others.
     public var cbor: CBOR {
-        var map = CBORMap()
-        map.append(CBOR(Key.subject), .textString(subject))
-        map.append(CBOR(Key.issuedAt), CBOR(issuedAt))
-        if let expiration {
-            map.append(CBOR(Key.expiration), CBOR(expiration))
-        }
-        if let timeToLive {
-            map.append(CBOR(Key.timeToLive), .unsignedInt(timeToLive))
-        }
-        map.append(CBOR(Key.statusList), statusList.cbor)
-        for entry in otherClaims.entries {
-            map.append(entry.key, entry.value)
-        }
-        return .map(map)
-    }
-
-    private static func required(_ key: Int64, _ name: String, in map: CBORMap, at path: CBORPath) throws(StatusListError) -> CBOR {
-        guard let item = map[int: key] else {
-            throw StatusListError(.missingClaim, "\(path): the required claim \(name) (\(key)) is missing")
-        }
-        return item
-    }
-
-    /// An integer NumericDate (RFC 8392 section 2); a floating-point one is not accepted.
-    private static func numericDate(_ item: CBOR, _ name: String, at path: CBORPath) throws(StatusListError) -> Int64 {
-        guard let seconds = item.int64Value else {
-            throw StatusListError(.invalidClaim, "\(path): \(name) must be an integer NumericDate, found \(Self.text(item))")
-        }
-        return seconds
-    }
-
-    private static func text(_ item: CBOR) -> String {
-        if let value = item.int64Value { return String(value) }
-        return item.kindName
+        StatusTokenClaims.encode(
+            subject: subject, issuedAt: issuedAt, expiration: expiration, timeToLive: timeToLive,
+            list: (Key.statusList, statusList.cbor), otherClaims: otherClaims)
     }
 }

@@ -25,8 +25,10 @@ private let time = Date(timeIntervalSince1970: 1_704_067_200)
 
 /// A Status List Token from the network (draft-ietf-oauth-status-list sections 5.2 and 8.3):
 /// decoded, validated with the example key (or the seeds' MAC key) for the example's uri, its
-/// list read at 0, 1, the last index and one past it; and the input inflated as a zlib stream
-/// under the cap, which the output must respect.
+/// list read at 0, 1, the last index and one past it; the same bytes as an identifier list token
+/// (ISO/IEC 18013-5 second edition 12.3.6), validated with the seeds' key, its identifiers
+/// found in it and the list written back; and the input inflated as a zlib stream under the cap,
+/// which the output must respect.
 @_cdecl("LLVMFuzzerTestOneInput")
 public func fuzzStatusListToken(_ data: UnsafePointer<UInt8>?, _ size: Int) -> Int32 {
     let bytes = FuzzInput.bytes(data, size)
@@ -45,6 +47,15 @@ public func fuzzStatusListToken(_ data: UnsafePointer<UInt8>?, _ size: Int) -> I
                 precondition(index >= UInt64(list.count), "an index inside the list is refused")
             }
         }
+    }
+    if let token = try? IdentifierListToken(bytes: bytes) {
+        precondition(token.bytes == bytes, "a token does not keep the bytes received")
+        _ = try? token.validate(uri: "https://example.com/identifierlists/1", at: time, key: .symmetric(macKey))
+        let list = token.identifierList
+        for identifier in list.identifiers.prefix(4) {
+            precondition(list.contains(identifier), "an identifier of the list is not found in it")
+        }
+        precondition((try? IdentifierList(cbor: list.cbor, at: .root))?.identifiers == list.identifiers, "a list does not read back as written")
     }
     if let inflated = try? ZlibInflater.inflate(bytes) {
         precondition(inflated.count <= StatusListLimits.decompressedBytes, "the inflater went past its cap")
