@@ -41,6 +41,9 @@ public struct DocumentIssuer: Sendable {
     /// List each MSO names in its `status` (ISO/IEC 18013-5 second edition,
     /// `{"status_list": {"idx": uint, "uri": tstr}}`). `nil` (the default) writes no `status`.
     public var statusListReference: RevocationQuery.StatusListReference?
+    /// The identifier list the MSO names as the document's status (its `status` entry's
+    /// `identifier_list`), or none.
+    public var identifierListReference: RevocationQuery.IdentifierListReference?
 
     /// An issuer signing with `documentSignerKey`, whose certificate is the first of
     /// `documentSignerChain`. Mismatches are reported by ``issue(docType:nameSpaces:deviceKey:validityInfo:keyAuthorizations:)``.
@@ -171,16 +174,14 @@ public struct DocumentIssuer: Sendable {
         return (IssuerSigned(nameSpaces: issuerNameSpaces, issuerAuth: issuerAuth), msoBytes)
     }
 
-    /// The MSO's `status` entry for ``statusListReference``, or none.
+    /// The MSO's `status` entry for ``statusListReference`` and ``identifierListReference``, or
+    /// none (ISO/IEC 18013-5 second edition, the MobileSecurityObject `status`).
     private var statusEntry: CBORMap {
         var entries = CBORMap()
-        guard let reference = statusListReference else { return entries }
-        var statusList = CBORMap()
-        statusList.append("idx", .unsignedInt(reference.index))
-        statusList.append("uri", .textString(reference.uri))
         var status = CBORMap()
-        status.append("status_list", .map(statusList))
-        entries.append("status", .map(status))
+        if let statusListReference { status.append("status_list", statusListReference.cbor) }
+        if let identifierListReference { status.append("identifier_list", identifierListReference.cbor) }
+        if !status.entries.isEmpty { entries.append("status", .map(status)) }
         return entries
     }
 

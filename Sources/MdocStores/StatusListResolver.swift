@@ -28,8 +28,37 @@ import Foundation
 /// The cache is a folder of `SHA256(uri).cwt` files, each with a `.json` saying which `uri`, when
 /// it was fetched and the token's `ttl` and `exp`; the token itself is checked again at every use.
 public struct StatusListResolver: Sendable {
-    /// The media type asked for and required (section 8.1).
-    public static let mediaType = "application/statuslist+cwt"
+    /// A list to get: where it is published, and which kind of token is served there.
+    public struct List: Sendable, Hashable {
+        /// What kind of token.
+        public enum Kind: Sendable, Hashable {
+            /// A Status List Token (an MSO's `status_list`).
+            case statusList
+            /// An identifier list token (an MSO's `identifier_list`, ISO/IEC 18013-5 second
+            /// edition 12.3.6).
+            case identifierList
+
+            /// The media type asked for and required (draft section 8.1).
+            public var mediaType: String {
+                switch self {
+                case .statusList: return StatusListToken.mediaType
+                case .identifierList: return IdentifierListToken.mediaType
+                }
+            }
+        }
+
+        /// Where it is published.
+        public var uri: String
+        /// What kind of token is served there.
+        public var kind: Kind
+
+        /// The list of `kind` at `uri`.
+        public init(_ kind: Kind, uri: String) {
+            self.uri = uri
+            self.kind = kind
+        }
+    }
+
     /// The shortest time a fetched token is used again without fetching, whatever its `ttl`
     /// says: a `ttl` of seconds would make every verification a fetch.
     public static let minimumTimeToLive: TimeInterval = 60
@@ -76,21 +105,23 @@ public struct StatusListResolver: Sendable {
         self.offline = offline
     }
 
-    /// The lists of `uris` at `time`, fetched one after the other (each within its bounds).
-    public func resolve(_ uris: [String], at time: Date) async -> [String: Resolution] {
+    /// The tokens of `lists` at `time`, by uri, fetched one after the other (each within its
+    /// bounds).
+    public func resolve(_ lists: [List], at time: Date) async -> [String: Resolution] {
         var resolutions: [String: Resolution] = [:]
-        for (position, uri) in uris.enumerated() where resolutions[uri] == nil {
+        for (position, list) in lists.enumerated() where resolutions[list.uri] == nil {
             guard position < Self.maximumLists else {
-                resolutions[uri] = Resolution(
+                resolutions[list.uri] = Resolution(
                     fetched: .unavailable("the response names more than \(Self.maximumLists) status lists"), source: .none, note: nil)
                 continue
             }
-            resolutions[uri] = await resolve(uri, at: time)
+            resolutions[list.uri] = await resolve(list, at: time)
         }
         return resolutions
     }
 
-    private func resolve(_ uri: String, at time: Date) async -> Resolution {
+    private func resolve(_ list: List, at time: Date) async -> Resolution {
+        let uri = list.uri
         let cached = cacheEntry(uri)
         if let cached, cached.isFresh(at: time) {
             return Resolution(fetched: .token(cached.bytes), source: .cache, note: nil)
@@ -102,9 +133,9 @@ public struct StatusListResolver: Sendable {
             return Resolution(fetched: .unavailable("offline, and no usable copy was fetched before"), source: .none, note: nil)
         }
         do {
-            let result = try await BoundedHTTPClient().get(uri, accept: Self.mediaType, expectedContentType: Self.mediaType, limits: limits)
-            store(result.body, for: uri, at: time)
-            return Resolution(fetched: .token(result.body), source: .network, note: nil)
+            let result = try await BoundedHTTPClient().get(uri, accept: list.kind.mediaType, expectedContentType: list.kind.mediaType, limits: limits)
+            let unkept = store(result.body, for: list, at: time)
+            return Resolution(fetched: .token(result.body), source: .network, note: unkept.map { "not kept for next time: \($0)" })
         } catch {
             if let cached, cached.isUsable(at: time) {
                 return Resolution(
@@ -127,9 +158,10 @@ public struct StatusListResolver: Sendable {
             time < fetched.addingTimeInterval(timeToLive) && isUsable(at: time)
         }
 
-        /// Not expired, and not from the future.
+        /// Not expired, and not fetched later than `time` (beyond the clock skew a token's `iat`
+        /// is allowed).
         func isUsable(at time: Date) -> Bool {
-            fetched <= time.addingTimeInterval(StatusListResolver.minimumTimeToLive) && expiration.map { time < $0 } ?? true
+            fetched <= time.addingTimeInterval(TimeInterval(StatusListLimits.clockSkew)) && expiration.map { time < $0 } ?? true
         }
     }
 
@@ -160,19 +192,40 @@ public struct StatusListResolver: Sendable {
             expiration: number("exp").map { Date(timeIntervalSince1970: TimeInterval($0)) })
     }
 
-    /// Keeps `bytes` for `uri` when they are a token; a cache that cannot be written is no
-    /// reason to fail the verification, so failures are ignored.
-    private func store(_ bytes: [UInt8], for uri: String, at time: Date) {
-        guard let paths = paths(uri), let token = try? StatusListToken(bytes: bytes) else { return }
-        guard (try? OutputFile.makeDirectory(cacheFolder ?? "", parents: true)) != nil else { return }
-        var members: [(String, JSONValue)] = [("uri", .string(uri)), ("fetched", .int(Int64(time.timeIntervalSince1970.rounded(.down))))]
-        if let ttl = token.claims.timeToLive { members.append(("ttl", .int(Int64(clamping: ttl)))) }
-        if let exp = token.claims.expiration { members.append(("exp", .int(exp))) }
-        let about = JSONValue.object(members)
-        for (content, path) in [(bytes, paths.token), (Array(about.serialized().utf8), paths.about)] {
-            let staging = path + ".new"
-            guard (try? OutputFile.create(content, at: staging, mode: OutputFile.publicMode, replacing: true)) != nil else { return }
-            rename(staging, path)
+    /// Keeps `bytes` for `list` when they are a token of its kind; says why when they are not
+    /// kept. A cache that cannot be written is no reason to fail the verification: the token is
+    /// used all the same, and the caller tells the user.
+    private func store(_ bytes: [UInt8], for list: List, at time: Date) -> String? {
+        let lifetime: (ttl: UInt64?, exp: Int64?)
+        do throws(StatusListError) {
+            switch list.kind {
+            case .statusList:
+                let token = try StatusListToken(bytes: bytes)
+                lifetime = (token.claims.timeToLive, token.claims.expiration)
+            case .identifierList:
+                let token = try IdentifierListToken(bytes: bytes)
+                lifetime = (token.claims.timeToLive, token.claims.expiration)
+            }
+        } catch {
+            return "it is not a token (\(error.reason))"
         }
+        guard let paths = paths(list.uri), let cacheFolder else { return nil }
+        var members: [(String, JSONValue)] = [("uri", .string(list.uri)), ("fetched", .int(Int64(time.timeIntervalSince1970.rounded(.down))))]
+        if let ttl = lifetime.ttl { members.append(("ttl", .int(Int64(clamping: ttl)))) }
+        if let exp = lifetime.exp { members.append(("exp", .int(exp))) }
+        let about = JSONValue.object(members)
+        do {
+            try OutputFile.makeDirectory(cacheFolder, parents: true)
+            for (content, path) in [(bytes, paths.token), (Array(about.serialized().utf8), paths.about)] {
+                let staging = path + ".new"
+                try OutputFile.create(content, at: staging, mode: OutputFile.publicMode, replacing: true)
+                guard rename(staging, path) == 0 else {
+                    return "renaming \(staging) failed: \(String(cString: strerror(errno)))"
+                }
+            }
+        } catch {
+            return "the cache \(cacheFolder) cannot be written: \(error)"
+        }
+        return nil
     }
 }

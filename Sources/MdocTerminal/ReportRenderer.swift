@@ -36,6 +36,9 @@ package enum ReportRenderer {
             if let method = document.deviceAuthenticationMethod {
                 out += "  Device auth: \(method.rawValue)\n"
             }
+            if let status = document.status {
+                out += "  Status:      \(statusText(status, palette)): \(status.reason)\n"
+            }
             out += "  Checks:\n"
             for check in document.checks {
                 out += "    " + line(check, palette) + "\n"
@@ -103,6 +106,7 @@ package enum ReportRenderer {
         if let method = document.deviceAuthenticationMethod {
             members.append(("deviceAuthentication", .string(method.rawValue)))
         }
+        if let status = document.status { members.append(("status", json(status))) }
         members.append(("checks", .array(document.checks.map(json))))
         var nameSpaces: [(String, [(String, JSONValue)])] = []
         for element in document.elements {
@@ -129,6 +133,31 @@ package enum ReportRenderer {
             .object([("nameSpace", .string($0.nameSpace)), ("identifier", .string($0.identifier)), ("errorCode", .int($0.code))])
         })))
         return .object(members)
+    }
+
+    private static func json(_ status: DocumentStatus) -> JSONValue {
+        var members: [(String, JSONValue)] = [
+            ("value", .string(status.value.rawValue)),
+            ("accepted", .bool(status.accepted)),
+            ("reason", .string(status.reason)),
+        ]
+        if let list = status.statusList {
+            members.append(("statusList", .object([("uri", .string(list.uri)), ("index", .int(Int64(clamping: list.index)))])))
+        }
+        if let list = status.identifierList {
+            members.append(("identifierList", .object([("uri", .string(list.uri)), ("id", .string(Hex.encode(list.identifier)))])))
+        }
+        return .object(members)
+    }
+
+    private static func statusText(_ status: DocumentStatus, _ palette: TerminalPalette) -> TerminalText {
+        switch status.value {
+        case .valid: return palette.passed("VALID")
+        case .invalid: return palette.failed("INVALID (revoked)")
+        case .suspended: return palette.failed("SUSPENDED")
+        case .notChecked where status.accepted: return palette.partial("NOT CHECKED (accepted)")
+        case .notChecked: return palette.failed("NOT CHECKED")
+        }
     }
 
     private static func outcomeText(_ outcome: VerificationReport.Outcome, _ palette: TerminalPalette) -> TerminalText {

@@ -33,6 +33,22 @@ package final class StatusListServer: Sendable {
         self.process = process
     }
 
+    /// Makes `cert.pem` and `key.pem` in `directory` with `openssl req`: a self-signed EC P-256
+    /// certificate for 127.0.0.1, valid a day, which is its own CA; returns their paths.
+    package static func makeTestCertificate(in directory: String) throws -> (certificate: String, key: String) {
+        let openssl = try ChildProcess(
+            executable: "/usr/bin/env",
+            ["openssl", "req", "-x509", "-newkey", "ec", "-pkeyopt", "ec_paramgen_curve:prime256v1", "-nodes",
+             "-keyout", "key.pem", "-out", "cert.pem", "-subj", "/CN=status list test", "-addext",
+             "subjectAltName=IP:127.0.0.1", "-days", "1"],
+            environment: ProcessInfo.processInfo.environment, directory: directory, standardOutput: .discarded,
+            standardError: .discarded)
+        guard openssl.wait(timeout: 30 * Double(TimeoutScale.factor)) == .exited(0) else {
+            throw HelperProcessError("openssl req did not make a test certificate")
+        }
+        return (directory + "/cert.pem", directory + "/key.pem")
+    }
+
     /// `http://127.0.0.1:PORT` followed by `path`.
     package func url(_ path: String) -> String {
         "http://127.0.0.1:\(port)\(path)"

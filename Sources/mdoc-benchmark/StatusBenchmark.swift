@@ -86,6 +86,7 @@ enum StatusBenchmark {
                 switch status {
                 case .good: return expected == .valid
                 case .revoked: return expected == .invalid
+                case .suspended: return expected == .suspended
                 case .unknown: return false
                 }
             }),

@@ -59,14 +59,14 @@ enum StatusFetchBenchmark {
         let limits = loopback
         let resolver = StatusListResolver(cacheFolder: cache, limits: limits)
         // The first resolution fetches and fills the cache; the timed ones find it fresh.
-        _ = blocking { await resolver.resolve([uri], at: Date()) }
+        _ = blocking { await resolver.resolve([StatusListResolver.List(.statusList, uri: uri)], at: Date()) }
         let name = Hex.encode(DigestAlgorithm.sha256.hash(Array(uri.utf8)))
         let cached = (cache + "/" + name + ".cwt", cache + "/" + name + ".json")
         guard FileManager.default.fileExists(atPath: cached.0) else { fail("the status list was not cached at \(cached.0)") }
         let request = Array("GET /lists/list.cwt HTTP/1.1\r\nHost: 127.0.0.1\r\nAccept: application/statuslist+cwt\r\nConnection: close\r\n\r\n".utf8)
         let benchmarks = [
             Benchmark("from the cache", {
-                blocking { await resolver.resolve([uri], at: Date()) }[uri]
+                blocking { await resolver.resolve([StatusListResolver.List(.statusList, uri: uri)], at: Date()) }[uri]
             }, check: { resolution in
                 guard let resolution, resolution.source == .cache, case .token(let bytes) = resolution.fetched else { return false }
                 return bytes == token
@@ -77,7 +77,7 @@ enum StatusFetchBenchmark {
             Benchmark("fetch (MdocHTTP)", {
                 try blocking { () -> Result<HTTPFetchResult, HTTPFetchError> in
                     do throws(HTTPFetchError) {
-                        return .success(try await BoundedHTTPClient().get(uri, accept: StatusListResolver.mediaType, limits: limits))
+                        return .success(try await BoundedHTTPClient().get(uri, accept: StatusListToken.mediaType, limits: limits))
                     } catch {
                         return .failure(error)
                     }

@@ -56,7 +56,9 @@ struct Issue: ParsableCommand {
             --status-uri and --status-index put a `status` into the MSO (ISO/IEC 18013-5 second \
             edition): the document's entry in an IETF Token Status List published at the URI, \
             which `mdoc-issuer status-list` writes and a reader fetches to learn whether the \
-            document was revoked or suspended.
+            document was revoked or suspended. --identifier-list-uri names an identifier list \
+            instead (`mdoc-issuer identifier-list` writes it), with the document's identifier \
+            (--identifier-list-id, random by default and printed).
 
             Examples:
               mdoc-issuer issue --pki Certs/demo --doctype mdl --data Samples/mdl.json \\
@@ -79,6 +81,8 @@ struct Issue: ParsableCommand {
 
     /// The longest MSO validity accepted, in days (as for `pki`).
     static let maximumValidDays = PKI.maximumValidDays
+    /// The length of a random identifier list id: 16 bytes, as many as a UUID.
+    static let identifierListIDBytes = 16
     /// How much shorter than asked the MSO validity must come out, because the document signer
     /// certificate ends first, for a note to say so: a day. A PKI made moments before with the
     /// same number of days cuts a few seconds, which is no news.
@@ -131,6 +135,14 @@ struct Issue: ParsableCommand {
     @Option(name: .customLong("status-index"), help: "The document's entry in the --status-uri list.")
     var statusIndex: UInt64?
 
+    @Option(name: .customLong("identifier-list-uri"),
+            help: "Where the document's status is published as an identifier list (ISO/IEC 18013-5 second edition): the uri its MSO names.")
+    var identifierListURI: String?
+
+    @Option(name: .customLong("identifier-list-id"),
+            help: "The document's identifier in the --identifier-list-uri list, in hex (default: 16 random bytes, printed).")
+    var identifierListID: String?
+
     @OptionGroup var documentSigner: DocumentSignerOptions
 
     @Flag(help: "Replace an existing --out file.")
@@ -143,8 +155,16 @@ struct Issue: ParsableCommand {
         guard (statusURI == nil) == (statusIndex == nil) else {
             throw ValidationError("give --status-uri and --status-index together")
         }
-        if let statusURI, statusURI.isEmpty || statusURI.unicodeScalars.contains(where: { $0.properties.generalCategory == .control || $0 == " " }) {
-            throw ValidationError("--status-uri \"\(statusURI)\": a URI is non-empty text without spaces or control characters")
+        for (name, uri) in [("--status-uri", statusURI), ("--identifier-list-uri", identifierListURI)] {
+            if let uri, uri.isEmpty || uri.unicodeScalars.contains(where: { $0.properties.generalCategory == .control || $0 == " " }) {
+                throw ValidationError("\(name) \"\(uri)\": a URI is non-empty text without spaces or control characters")
+            }
+        }
+        if let identifierListID {
+            guard identifierListURI != nil else { throw ValidationError("--identifier-list-id needs --identifier-list-uri") }
+            guard let bytes = Hex.decode(identifierListID), !bytes.isEmpty else {
+                throw ValidationError("--identifier-list-id \(identifierListID): not a non-empty hex string")
+            }
         }
         if let validDays {
             guard (1...Self.maximumValidDays).contains(validDays) else {
@@ -190,6 +210,12 @@ struct Issue: ParsableCommand {
         if let statusURI, let statusIndex {
             issuer.statusListReference = RevocationQuery.StatusListReference(index: statusIndex, uri: statusURI)
         }
+        if let identifierListURI {
+            // 18013-5 second edition 12.3.6.4: the identifier is unique per MSO and random, so that
+            // it links no two presentations but through the list.
+            let identifier = identifierListID.flatMap(Hex.decode) ?? (0..<Self.identifierListIDBytes).map { _ in UInt8.random(in: .min ... .max) }
+            issuer.identifierListReference = RevocationQuery.IdentifierListReference(identifier: identifier, uri: identifierListURI)
+        }
         let device = try loadDeviceKey()
         let elements: IssuerData
         do {
@@ -225,13 +251,16 @@ struct Issue: ParsableCommand {
                 ("deviceKeyCurve", .string("\(device.curve)")),
                 ("documentSigner", .string("\(documentSigner.subject)")),
                 ("testMaterial", .array(notes.map(JSONValue.string))),
-            ])
+            ] + (issuer.identifierListReference.map { [("identifierListID", JSONValue.string(Hex.encode($0.identifier)))] } ?? []))
             ProgramOutput.standardOutput.writeLine(TerminalText(lines: issued.serialized(pretty: true)))
             return
         }
         ProgramOutput.standardOutput.writeLine(
             "Issued \(docType) with \(TerminalText(count: count, "data element")) in \(TerminalText(count: elements.nameSpaces.count, "name space")), "
                 + "valid until \(validity.validUntil.text), device key \(device.curve), to \(out)")
+        if let reference = issuer.identifierListReference {
+            ProgramOutput.standardOutput.writeLine("Its status: identifier \(Hex.encode(reference.identifier)) of the identifier list \(reference.uri)")
+        }
         if !notes.isEmpty {
             ProgramOutput.standardOutput.writeLine("TEST MATERIAL, made to fail verification (the credential file says so too):")
             for note in notes {

@@ -3,7 +3,6 @@ import MdocCrypto
 import MdocFiles
 import MdocModel
 import MdocStatusList
-import MdocStores
 import MdocTerminal
 import MdocText
 
@@ -42,11 +41,7 @@ struct StatusListCommand: ParsableCommand {
     /// accepts at 1 bit each (``StatusListLimits/decompressedBytes``).
     static var maximumSize: Int { StatusListLimits.decompressedBytes * 8 }
 
-    @Option(help: "The PKI directory made by `mdoc-issuer pki`.", completion: .directory)
-    var pki: String
-
-    @Option(help: "The uri the list is published at: the token's sub.")
-    var uri: String
+    @OptionGroup var token: StatusTokenOptions
 
     @Option(help: "Bits per entry: 1, 2, 4 or 8.")
     var bits: Int = 2
@@ -57,30 +52,11 @@ struct StatusListCommand: ParsableCommand {
     @Option(name: .customLong("set"), parsing: .singleValue, help: ArgumentHelp("An entry's status: INDEX=VALUE; repeat for several.", valueName: "index=value"))
     var entries: [String] = []
 
-    @Option(name: .customLong("issued-at"), help: "The token's iat, RFC 3339 (default: now).")
-    var issuedAt: String?
-
-    @Option(name: .customLong("valid-days"), help: "How many days after iat the token expires (exp).")
-    var validDays: Int = 1
-
-    @Option(help: "How many seconds a reader may keep the token before fetching it again (ttl).")
-    var ttl: UInt64 = 43_200
-
-    @Option(help: "The token file to write.", completion: .file())
-    var out: String
-
-    @Flag(help: "Replace an existing --out file.")
-    var force = false
 
     func validate() throws {
         guard StatusList.allowedBits.contains(bits) else { throw ValidationError("--bits must be 1, 2, 4 or 8") }
         guard (1...Self.maximumSize / bits).contains(size) else {
             throw ValidationError("--size must be 1 to \(Self.maximumSize / bits) at \(bits) bits per entry")
-        }
-        guard (1...PKI.maximumValidDays).contains(validDays) else { throw ValidationError("--valid-days must be 1 to \(PKI.maximumValidDays)") }
-        guard ttl > 0 else { throw ValidationError("--ttl must be at least 1 second") }
-        if let issuedAt, (try? TDate(text: issuedAt)) == nil {
-            throw ValidationError("--issued-at \(issuedAt): not an RFC 3339 date-time (for example 2021-01-01T00:00:00Z)")
         }
         _ = try values()
     }
@@ -112,38 +88,21 @@ struct StatusListCommand: ParsableCommand {
     func run() throws {
         let values = try values()
         ProgramFailure.reporting(program: "mdoc-issuer") { () throws(ProgramFailure) in
-            let signer: Certificate
-            let key: PrivateKey
-            do {
-                let certificates = try CertificateFiles.loadFile(pki + "/ds.pem")
-                guard certificates.count == 1, let only = certificates.first else {
-                    throw ProgramFailure(.badTrustInput, "--pki \(pki)/ds.pem: holds \(certificates.count) certificates, expected one")
-                }
-                signer = only
-                key = try KeyFiles.loadPrivateKey(pki + "/ds-key.pem")
-            } catch let failure as ProgramFailure {
-                throw failure
-            } catch {
-                throw ProgramFailure(.badTrustInput, "--pki \(error)")
-            }
-            guard key.publicKey == signer.publicKey else {
-                throw ProgramFailure(.badTrustInput, "--pki \(pki): ds-key.pem is not the key of ds.pem")
-            }
-            let issued = issuedAt.flatMap { try? TDate(text: $0) }?.date ?? Date()
-            let iat = Int64(issued.timeIntervalSince1970.rounded(.down))
-            let token: StatusListToken
+            let (signer, key) = try token.signer()
+            let (iat, exp) = token.times
+            let made: StatusListToken
             do {
                 let claims = StatusListTokenClaims(
-                    subject: uri, issuedAt: iat, expiration: iat + Int64(validDays) * 86_400, timeToLive: ttl,
+                    subject: token.uri, issuedAt: iat, expiration: exp, timeToLive: token.ttl,
                     statusList: try StatusList(bits: bits, values: values))
-                token = try StatusListTokenBuilder(claims: claims, x5chain: [signer.derRepresentation]).sign(with: key)
+                made = try StatusListTokenBuilder(claims: claims, x5chain: [signer.derRepresentation]).sign(with: key)
             } catch {
                 throw ProgramFailure(.badTrustInput, "cannot make the status list: \(error)")
             }
-            try OutputFile.create(token.bytes, at: out, mode: OutputFile.publicMode, replacing: force)
-            let expires = TDate(Date(timeIntervalSince1970: TimeInterval(iat + Int64(validDays) * 86_400))).text
+            try OutputFile.create(made.bytes, at: token.out, mode: OutputFile.publicMode, replacing: token.force)
+            let expires = TDate(Date(timeIntervalSince1970: TimeInterval(exp))).text
             ProgramOutput.standardOutput.writeLine(
-                "Wrote a status list of \(size) \(size == 1 ? "entry" : "entries") (\(bits) bits each) for \(uri), valid until \(expires), signed by \(signer.subject), to \(out)")
+                "Wrote a status list of \(size) \(size == 1 ? "entry" : "entries") (\(bits) bits each) for \(token.uri), valid until \(expires), signed by \(signer.subject), to \(token.out)")
             for (index, value) in values.enumerated() where value != .valid {
                 ProgramOutput.standardOutput.writeLine("  entry \(index): \(value)")
             }

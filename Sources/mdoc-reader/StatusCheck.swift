@@ -56,24 +56,25 @@ enum StatusCheck {
         _ response: DeviceResponse, report: VerificationReport, verifier: DeviceResponseVerifier, options: StatusOptions
     ) async -> VerificationReport {
         guard options.mode != .off else { return report }
-        let uris = references(response, report: report)
-        guard !uris.isEmpty else { return report }
+        let lists = references(response, report: report)
+        guard !lists.isEmpty else { return report }
         var limits = HTTPFetchLimits()
         limits.allowsPlainHTTP = options.plainHTTP
         limits.caFile = options.certificateAuthorities
         let resolver = StatusListResolver(
             cacheFolder: UserDirectories(environment: ProcessInfo.processInfo.environment).statusListCache, limits: limits,
             offline: options.offline)
-        let resolutions = await resolver.resolve(uris, at: Date())
-        for uri in uris {
-            guard let resolution = resolutions[uri] else { continue }
+        let resolutions = await resolver.resolve(lists, at: Date())
+        for list in lists {
+            guard let resolution = resolutions[list.uri] else { continue }
+            let named = (list.kind == .statusList ? "the status list " : "the identifier list ") + list.uri
             switch resolution.source {
-            case .network: ProgramOutput.standardError.writeLine("mdoc-reader: fetched the status list \(uri)")
-            case .cache: ProgramOutput.standardError.writeLine("mdoc-reader: the status list \(uri) as fetched before (still fresh)")
+            case .network: ProgramOutput.standardError.writeLine("mdoc-reader: fetched \(named)")
+            case .cache: ProgramOutput.standardError.writeLine("mdoc-reader: \(named) as fetched before (still fresh)")
             case .staleCache, .none: break
             }
             if let note = resolution.note {
-                ProgramOutput.standardError.writeLine("mdoc-reader: note: the status list \(uri): \(note)")
+                ProgramOutput.standardError.writeLine("mdoc-reader: note: \(named): \(note)")
             }
         }
         let checker = TokenStatusListChecker(fetched: resolutions.mapValues(\.fetched))
@@ -82,18 +83,22 @@ enum StatusCheck {
         return checking.verify(response, at: report.time)
     }
 
-    /// The status list `uri`s the MSOs of `response` name, of the documents whose document
-    /// signer chain validated in `report`, each once, in document order.
-    static func references(_ response: DeviceResponse, report: VerificationReport) -> [String] {
-        var uris: [String] = []
+    /// The lists the MSOs of `response` name (a `status_list` rather than an `identifier_list`
+    /// when one names both, as TokenStatusListChecker reads them), of the documents whose
+    /// document signer chain validated in `report`, each once, in document order: a document
+    /// whose issuer is not trusted makes the reader fetch nothing.
+    static func references(_ response: DeviceResponse, report: VerificationReport) -> [StatusListResolver.List] {
+        var lists: [StatusListResolver.List] = []
         for (index, document) in (response.documents ?? []).enumerated() {
             guard index < report.documents.count, report.documents[index].chainValidation?.isValid == true,
                   let mso = try? document.issuerSigned.mobileSecurityObjectBytes().value
             else { continue }
             let query = RevocationQuery(docType: document.docType, certificatePath: [], status: mso.additionalEntries[text: "status"], time: report.time)
-            if let uri = query.statusListReference?.uri, !uris.contains(uri) { uris.append(uri) }
+            let list = query.statusListReference.map { StatusListResolver.List(.statusList, uri: $0.uri) }
+                ?? query.identifierListReference.map { StatusListResolver.List(.identifierList, uri: $0.uri) }
+            if let list, !lists.contains(where: { $0.uri == list.uri }) { lists.append(list) }
         }
-        return uris
+        return lists
     }
 
     /// Two policies, one after the other.

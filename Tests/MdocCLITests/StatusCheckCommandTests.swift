@@ -31,21 +31,36 @@ import Testing
             reader: ["--preset", "age-over-18", "--trust", run.home + "/pki/iaca.pem", "--status-http"] + reader).reader
     }
 
-    static func folder() throws -> String {
-        let folder = NSTemporaryDirectory() + "mdoc-status-" + UUID().uuidString
-        try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
-        return folder
+    /// A folder for the lists, the status list server on it (with a test certificate for its TLS
+    /// port when asked), and a run in a home of its own.
+    struct Served {
+        let lists: String
+        let tls: (certificate: String, key: String)?
+        let server: StatusListServer
+        let run: IsolatedRun
+
+        init(tls: Bool = false) throws {
+            lists = NSTemporaryDirectory() + "mdoc-status-" + UUID().uuidString
+            try FileManager.default.createDirectory(atPath: lists, withIntermediateDirectories: true)
+            self.tls = tls ? try StatusListServer.makeTestCertificate(in: lists) : nil
+            server = try StatusListServer(directory: lists, tls: self.tls)
+            run = try IsolatedRun()
+        }
+
+        /// Stops the server, removes the run's home and the folder.
+        func remove() {
+            server.stop()
+            run.remove()
+            try? FileManager.default.removeItem(atPath: lists)
+        }
     }
 
     @Test("VALID verifies with the entry named; INVALID and SUSPENDED fail issuer data authentication (exit 3)",
           arguments: [("valid", 0, "is VALID"), ("invalid", 3, "is INVALID"), ("suspended", 3, "is SUSPENDED")])
     func values(value: String, status: Int32, words: String) async throws {
-        let lists = try Self.folder()
-        defer { try? FileManager.default.removeItem(atPath: lists) }
-        let server = try StatusListServer(directory: lists)
-        defer { server.stop() }
-        let run = try IsolatedRun()
-        defer { run.remove() }
+        let served = try Served()
+        defer { served.remove() }
+        let (lists, server, run) = (served.lists, served.server, served.run)
         let uri = server.url("/lists/list.cwt")
         try await Self.issue(run, uri: uri)
         try await Self.publish(run, uri: uri, value: value, to: lists + "/list.cwt")
@@ -53,16 +68,57 @@ import Testing
         #expect(reader.status == status, "\(reader.standardOutput)\(reader.standardError)")
         #expect(reader.standardOutput.contains("entry 3 of \(uri)") && reader.standardOutput.contains(words), "\(reader.standardOutput)")
         #expect(reader.standardError.contains("fetched the status list \(uri)"), "\(reader.standardError)")
+        #expect(reader.standardOutput.contains("Status:      \(value.uppercased())"), "\(reader.standardOutput)")
+        let json = try await Self.present(run, ["--json"])
+        let documentStatus = try #require(try Self.document(json.standardOutput)["status"] as? [String: Any], "\(json.standardOutput)")
+        #expect(documentStatus["value"] as? String == value && documentStatus["accepted"] as? Bool == (status == 0), "\(documentStatus)")
+        let list = documentStatus["statusList"] as? [String: Any]
+        #expect(list?["uri"] as? String == uri && list?["index"] as? Int == 3, "\(documentStatus)")
+    }
+
+    @Test("an identifier list that holds the document's identifier revokes it; one that does not, or another document's, leaves it valid")
+    func identifierList() async throws {
+        let served = try Served()
+        defer { served.remove() }
+        let (lists, server, run) = (served.lists, served.server, served.run)
+        let uri = server.url("/identifier-lists/ids.cwt")
+        #expect(try await run.run("mdoc-issuer", ["pki", run.home + "/pki"]).status == 0)
+        let issued = try await run.run("mdoc-issuer", [
+            "issue", "--pki", run.home + "/pki", "--doctype", "mdl", "--data", "Samples/mdl.json", "--out", run.home + "/mdl.mdoc",
+            "--identifier-list-uri", uri, "--identifier-list-id", "a1b2c3d4",
+        ])
+        #expect(issued.status == 0 && issued.standardOutput.contains("identifier a1b2c3d4 of the identifier list \(uri)"), "\(issued.standardOutput)\(issued.standardError)")
+        for (revoked, status, words) in [(["00ff"], Int32(0), "does not hold"), (["00ff", "a1b2c3d4"], 3, "holds the document's identifier a1b2c3d4")] {
+            let written = try await run.run("mdoc-issuer", [
+                "identifier-list", "--pki", run.home + "/pki", "--uri", uri, "--out", lists + "/ids.cwt", "--force",
+            ] + revoked.flatMap { ["--revoke", $0] })
+            #expect(written.status == 0, "\(written.standardError)")
+            // The list of the round before is still fresh in the cache.
+            try? FileManager.default.removeItem(atPath: run.home + "/cache/swift-mdoc/status")
+            let reader = try await Self.present(run, ["--json"])
+            #expect(reader.status == status, "\(reader.standardOutput)\(reader.standardError)")
+            #expect(reader.standardOutput.contains(words), "\(reader.standardOutput)")
+            #expect(reader.standardError.contains("fetched the identifier list \(uri)"), "\(reader.standardError)")
+            let document = try Self.document(reader.standardOutput)
+            let documentStatus = try #require(document["status"] as? [String: Any])
+            #expect(documentStatus["value"] as? String == (status == 0 ? "valid" : "invalid"), "\(documentStatus)")
+            #expect(documentStatus["accepted"] as? Bool == (status == 0))
+            #expect((documentStatus["identifierList"] as? [String: Any])?["id"] as? String == "a1b2c3d4", "\(documentStatus)")
+        }
+    }
+
+    /// The first document of a `--json` report.
+    static func document(_ output: String) throws -> [String: Any] {
+        let object = try JSONSerialization.jsonObject(with: Data(output.utf8)) as? [String: Any]
+        let documents = (object?["verificationReport"] as? [String: Any] ?? object)?["documents"] as? [[String: Any]]
+        return try #require(documents?.first, "\(output)")
     }
 
     @Test("a list fetched once is used again while its ttl lasts; offline, the copy is used; without one, the status is not checked")
     func cacheAndOffline() async throws {
-        let lists = try Self.folder()
-        defer { try? FileManager.default.removeItem(atPath: lists) }
-        let server = try StatusListServer(directory: lists)
-        defer { server.stop() }
-        let run = try IsolatedRun()
-        defer { run.remove() }
+        let served = try Served()
+        defer { served.remove() }
+        let (lists, server, run) = (served.lists, served.server, served.run)
         let uri = server.url("/lists/list.cwt")
         try await Self.issue(run, uri: uri)
         try await Self.publish(run, uri: uri, value: "valid", to: lists + "/list.cwt")
@@ -82,11 +138,9 @@ import Testing
 
     @Test("an unreachable server leaves the status unknown: said and accepted under check, a failure under require")
     func unreachable() async throws {
-        let lists = try Self.folder()
-        defer { try? FileManager.default.removeItem(atPath: lists) }
-        let server = try StatusListServer(directory: lists)
-        let run = try IsolatedRun()
-        defer { run.remove() }
+        let served = try Served()
+        defer { served.remove() }
+        let (server, run) = (served.server, served.run)
         let uri = server.url("/lists/list.cwt")
         server.stop()
         try await Self.issue(run, uri: uri)
@@ -95,20 +149,41 @@ import Testing
         #expect(checked.status == 0, "\(checked.standardOutput)\(checked.standardError)")
         #expect(checked.standardOutput.contains("the revocation status is unknown, which this reader accepts: status not checked"),
                 "\(checked.standardOutput)")
+        #expect(checked.standardOutput.contains("Status:      NOT CHECKED (accepted): status not checked"), "\(checked.standardOutput)")
+        let json = try await Self.present(run, ["--json"])
+        let documentStatus = try #require(try Self.document(json.standardOutput)["status"] as? [String: Any], "\(json.standardOutput)")
+        #expect(documentStatus["value"] as? String == "notChecked" && documentStatus["accepted"] as? Bool == true, "\(documentStatus)")
+        #expect((documentStatus["reason"] as? String)?.hasPrefix("status not checked: the status list \(uri) could not be fetched") == true, "\(documentStatus)")
         let required = try await Self.present(run, ["--status", "require"])
         #expect(required.status == 3, "\(required.standardOutput)\(required.standardError)")
         let off = try await Self.present(run, ["--status", "off"])
         #expect(off.status == 0 && !off.standardOutput.contains("revocation"), "\(off.standardOutput)")
     }
 
+    @Test("over https, with the server's CA given by --status-ca, the list is fetched and read; without it, TLS fails: not checked")
+    func https() async throws {
+        let served = try Served(tls: true)
+        defer { served.remove() }
+        let (lists, server, run) = (served.lists, served.server, served.run)
+        let tls = try #require(served.tls)
+        let uri = server.tlsURL("/lists/list.cwt")
+        try await Self.issue(run, uri: uri)
+        try await Self.publish(run, uri: uri, value: "suspended", to: lists + "/list.cwt")
+        let holder = ["--credential", run.home + "/mdl.mdoc", "--yes", "--no-qr"]
+        let trusting = ["--preset", "age-over-18", "--trust", run.home + "/pki/iaca.pem"]
+        let untrusted = try await run.session(holder: holder, reader: trusting).reader
+        #expect(untrusted.status == 0 && untrusted.standardOutput.contains("status not checked"), "\(untrusted.standardOutput)\(untrusted.standardError)")
+        let fetched = try await run.session(holder: holder, reader: trusting + ["--status-ca", tls.certificate]).reader
+        #expect(fetched.status == 3, "\(fetched.standardOutput)\(fetched.standardError)")
+        #expect(fetched.standardOutput.contains("entry 3 of \(uri)") && fetched.standardOutput.contains("is SUSPENDED"), "\(fetched.standardOutput)")
+        #expect(fetched.standardError.contains("fetched the status list \(uri)"), "\(fetched.standardError)")
+    }
+
     @Test("a list over plain http is refused without --status-http: the status is not checked")
     func plainHTTPRefused() async throws {
-        let lists = try Self.folder()
-        defer { try? FileManager.default.removeItem(atPath: lists) }
-        let server = try StatusListServer(directory: lists)
-        defer { server.stop() }
-        let run = try IsolatedRun()
-        defer { run.remove() }
+        let served = try Served()
+        defer { served.remove() }
+        let (lists, server, run) = (served.lists, served.server, served.run)
         let uri = server.url("/lists/list.cwt")
         try await Self.issue(run, uri: uri)
         try await Self.publish(run, uri: uri, value: "invalid", to: lists + "/list.cwt")
@@ -121,10 +196,9 @@ import Testing
 
     @Test("a server that stalls or redirects without end holds the reader no longer than the fetch bounds: status not checked")
     func hostileServers() async throws {
-        let lists = try Self.folder()
-        defer { try? FileManager.default.removeItem(atPath: lists) }
-        let server = try StatusListServer(directory: lists)
-        defer { server.stop() }
+        let served = try Served()
+        defer { served.remove() }
+        let server = served.server
         for path in ["/stall", "/redirect-loop", "/big"] {
             let run = try IsolatedRun()
             defer { run.remove() }

@@ -22,20 +22,9 @@ final class StatusListFixture: Sendable {
         let directory = FileManager.default.temporaryDirectory.appendingPathComponent("mdoc-http-\(UUID().uuidString)").path
         try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
         try Data(Self.token).write(to: URL(fileURLWithPath: directory + "/" + Self.name))
-        if tls {
-            let openssl = try ChildProcess(
-                executable: "/usr/bin/env",
-                ["openssl", "req", "-x509", "-newkey", "ec", "-pkeyopt", "ec_paramgen_curve:prime256v1", "-nodes",
-                 "-keyout", "key.pem", "-out", "cert.pem", "-subj", "/CN=status list test", "-addext",
-                 "subjectAltName=IP:127.0.0.1", "-days", "1"],
-                environment: ProcessInfo.processInfo.environment, directory: directory, standardOutput: .discarded,
-                standardError: .discarded)
-            guard openssl.wait(timeout: 30) == .exited(0) else {
-                throw HelperProcessError("openssl req did not make a test certificate")
-            }
-        }
+        let files = tls ? try StatusListServer.makeTestCertificate(in: directory) : nil
         self.directory = directory
-        server = try StatusListServer(directory: directory, tls: tls ? (directory + "/cert.pem", directory + "/key.pem") : nil)
+        server = try StatusListServer(directory: directory, tls: files)
     }
 
     /// Stops the server and removes the folder; whether the server ended.

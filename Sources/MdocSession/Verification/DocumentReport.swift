@@ -92,6 +92,9 @@ public struct DocumentReport: Sendable {
     public var validity: Validity?
     /// How the mdoc authenticated, when DeviceSigned said.
     public var deviceAuthenticationMethod: DeviceAuthenticationMethod?
+    /// The document's status as a ``RevocationPolicy`` found it, when its MSO names where the
+    /// status is published or the status was found revoked, suspended or unknown.
+    public var status: DocumentStatus?
     /// The requested elements the mdoc reported as not returned, in received order.
     public var elementErrors: [ElementError]
 

@@ -177,6 +177,12 @@ public struct DocumentVerification {
         }
     }
 
+    /// The document's status, as a ``RevocationPolicy`` found it.
+    public var documentStatus: DocumentStatus? {
+        get { report.status }
+        set { report.status = newValue }
+    }
+
     /// How the mdoc authenticated, as its DeviceSigned says (9.1.3).
     public var deviceAuthenticationMethod: DocumentReport.DeviceAuthenticationMethod? {
         get { report.deviceAuthenticationMethod }

@@ -11,9 +11,10 @@ import MdocModel
 /// The checker is asked once per document whose signer chain validated, with the validated
 /// path and the MSO's `status` entry; the answer is one ``VerificationCheck/Kind/revocation``
 /// check on the issuerAuth. A revoked document fails issuer data authentication
-/// (``VerificationFailure/Code/revoked``), and so does one whose status is unknown unless the
+/// (``VerificationFailure/Code/revoked``), a suspended one too
+/// (``VerificationFailure/Code/suspended``), and so does one whose status is unknown unless the
 /// policy accepts that (``UnknownStatus/accept``, a "soft fail", recorded as passed with the
-/// reason in the detail).
+/// reason in the detail). What was found is also the report's ``DocumentReport/status``.
 public struct RevocationPolicy<Checker: RevocationChecker>: DocumentVerifierPolicy {
     /// What to make of a status the checker does not know.
     public enum UnknownStatus: Sendable, Hashable {
@@ -45,17 +46,30 @@ public struct RevocationPolicy<Checker: RevocationChecker>: DocumentVerifierPoli
         }
         let status = verification.decodedMobileSecurityObject()?.value.additionalEntries[text: "status"]
         let query = RevocationQuery(docType: verification.document.docType, certificatePath: path, status: status, time: verification.time)
+        let answer = checker.status(of: query)
         let check: VerificationCheck
-        switch checker.status(of: query) {
+        let documentStatus: DocumentStatus
+        switch answer {
         case .good(let detail):
             check = VerificationCheck(.revocation, subject: .issuerAuth, outcome: .passed, detail: detail)
+            documentStatus = DocumentStatus(.valid, reason: detail, accepted: true, query: query)
         case .revoked(let reason):
             check = VerificationCheck(.revocation, subject: .issuerAuth, outcome: .failed(.revoked, reason))
+            documentStatus = DocumentStatus(.invalid, reason: reason, accepted: false, query: query)
+        case .suspended(let reason):
+            check = VerificationCheck(.revocation, subject: .issuerAuth, outcome: .failed(.suspended, reason))
+            documentStatus = DocumentStatus(.suspended, reason: reason, accepted: false, query: query)
         case .unknown(let reason) where unknownStatus == .accept:
             check = VerificationCheck(
                 .revocation, subject: .issuerAuth, outcome: .passed, detail: "the revocation status is unknown, which this reader accepts: \(reason)")
+            documentStatus = DocumentStatus(.notChecked, reason: reason, accepted: true, query: query)
         case .unknown(let reason):
             check = VerificationCheck(.revocation, subject: .issuerAuth, outcome: .failed(.revocationStatusUnknown, reason))
+            documentStatus = DocumentStatus(.notChecked, reason: reason, accepted: false, query: query)
+        }
+        // A document whose MSO names no status, found good, has no status to report.
+        if status != nil || documentStatus.value != .valid {
+            verification.documentStatus = documentStatus
         }
         verification.record(check)
     }

@@ -4,9 +4,13 @@ public enum RevocationStatus: Sendable, Hashable {
     /// was consulted (for example "serial 1a is not on the CRL of CN=utopia iaca, next update
     /// 2021-01-08T00:00:00Z").
     case good(String)
-    /// The document or a certificate of its path has been revoked (or suspended); the text
-    /// says which and by what.
+    /// The document or a certificate of its path has been revoked; the text says which and by
+    /// what.
     case revoked(String)
+    /// The document has been suspended (a status list's SUSPENDED, draft-ietf-oauth-status-list
+    /// section 7.1): not valid now, though its issuer may make it valid again; the text says by
+    /// what.
+    case suspended(String)
     /// The status information does not say, with why (for example "no status list fetched for
     /// https://example.com/status/1").
     case unknown(String)

@@ -100,6 +100,8 @@ public struct VerificationFailure: Sendable, Hashable, CustomStringConvertible {
         /// The application's status information says that the document signer certificate, a
         /// certificate above it or the document itself has been revoked (``RevocationPolicy``).
         public static let revoked = Code("revoked")
+        /// The document's issuer has suspended it (``RevocationStatus/suspended(_:)``).
+        public static let suspended = Code("suspended")
         /// The application's status information cannot say whether the document or its signer
         /// has been revoked, and the ``RevocationPolicy`` does not accept that.
         public static let revocationStatusUnknown = Code("revocationStatusUnknown")

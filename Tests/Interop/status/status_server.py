@@ -10,6 +10,7 @@ when its standard input closes. Python's standard library only.
 
 Routes (on both ports):
   /lists/NAME           the file DIR/NAME, Content-Type application/statuslist+cwt
+  /identifier-lists/NAME  the file DIR/NAME, Content-Type application/identifierlist+cwt
   /hits/NAME            how many times /lists/NAME was asked for (/hits/stall: /stall), as text
   /echo-headers         the request's header lines, as text
   /slow/NAME            the head of /lists/NAME, then its body one byte a second
@@ -37,6 +38,7 @@ import sys
 import threading
 
 STATUS_LIST_TYPE = "application/statuslist+cwt"
+IDENTIFIER_LIST_TYPE = "application/identifierlist+cwt"
 BIG = 64 * 1024 * 1024
 BLOCK = 64 * 1024
 NAME = re.compile(r"^[A-Za-z0-9_-][A-Za-z0-9._-]*$")
@@ -75,7 +77,9 @@ class Handler(http.server.BaseHTTPRequestHandler):
         parts = path.strip("/").split("/")
         route, rest = parts[0], parts[1:]
         if route == "lists" and len(rest) == 1:
-            self.serve_list(rest[0])
+            self.serve_list(rest[0], STATUS_LIST_TYPE)
+        elif route == "identifier-lists" and len(rest) == 1:
+            self.serve_list(rest[0], IDENTIFIER_LIST_TYPE)
         elif route == "hits" and len(rest) == 1:
             with hits_lock:
                 count = hits.get(rest[0], 0)
@@ -129,14 +133,14 @@ class Handler(http.server.BaseHTTPRequestHandler):
         except OSError:
             return None
 
-    def serve_list(self, name):
+    def serve_list(self, name, content_type):
         body = self.read_list(name)
         if body is None:
             self.send_body(404, "text/plain", b"no such list\n")
             return
         with hits_lock:
             hits[name] = hits.get(name, 0) + 1
-        self.send_body(200, STATUS_LIST_TYPE, body)
+        self.send_body(200, content_type, body)
 
     def serve_slowly(self, name):
         body = self.read_list(name)
