@@ -31,10 +31,15 @@ public enum InspectedContent: Sendable {
 
     /// Recognises the content of `source`. Throws `InputError.Code.unsupportedContent` naming
     /// the CBOR error when the bytes are none of the kinds above.
-    public init(_ source: InputSource) throws(InputError) {
+    ///
+    /// A private key in CBOR (a credential file's device key, any COSE_Key with `d`) is replaced
+    /// by `CBOR.redactedPrivateKey` (`CBOR.redactingPrivateKeys()`) unless
+    /// `showingPrivateKeys`, so that no way of printing the content shows it by accident.
+    public init(_ source: InputSource, showingPrivateKeys: Bool = false) throws(InputError) {
         let cborError: CBORError
         do {
-            self = .cbor(try CBOR.decode(source.bytes))
+            let item = try CBOR.decode(source.bytes)
+            self = .cbor(showingPrivateKeys ? item : item.redactingPrivateKeys())
             return
         } catch {
             cborError = error

@@ -135,9 +135,11 @@ extension MessageExplainer {
     }
 
     /// A COSE_Key (RFC 9052 section 7, RFC 9053 section 7) from its map, every parameter named,
-    /// whether or not the toolkit can use the key; a private key's `d` is never shown.
+    /// whether or not the toolkit can use the key. A private key's `d` is shown as the map holds
+    /// it: ``InspectedContent`` puts `CBOR.redactedPrivateKey` in its place unless asked not to.
     static func coseKey(_ item: CBOR) -> [Explanation] {
         guard let map = item.mapValue else { return [diagnostic("Not a COSE_Key map", item)] }
+        let symmetric = map[int: COSEKey.Label.keyType]?.int64Value == 4
         var lines: [Explanation] = []
         for entry in map.entries {
             guard let label = entry.key.int64Value else {
@@ -145,6 +147,10 @@ extension MessageExplainer {
                 continue
             }
             switch (label, entry.value) {
+            case (-1, CBOR.redactedPrivateKey) where symmetric:
+                lines.append(Explanation("k (-1)", "present: this is a secret key (not shown)"))
+            case (-1, .byteString(let k)) where symmetric:
+                lines.append(Explanation.bytes("k (-1)", k))
             case (COSEKey.Label.keyType, _):
                 let name: TerminalText = switch entry.value.int64Value {
                 case 1: "1 (OKP, octet key pair)"
@@ -160,8 +166,10 @@ extension MessageExplainer {
                 lines.append(Explanation.bytes("x (-2)", x))
             case (COSEKey.Label.y, .byteString(let y)):
                 lines.append(Explanation.bytes("y (-3)", y))
-            case (COSEKey.Label.d, _):
+            case (COSEKey.Label.d, CBOR.redactedPrivateKey):
                 lines.append(Explanation("d (-4)", "present: this is a private key (not shown)"))
+            case (COSEKey.Label.d, .byteString(let d)):
+                lines.append(Explanation.bytes("d (-4)", d))
             case (2, .byteString(let kid)):
                 lines.append(Explanation.bytes("kid (2)", kid))
             case (3, _):
@@ -170,9 +178,16 @@ extension MessageExplainer {
                 lines.append(diagnostic("\(label)", entry.value))
             }
         }
+        // A key whose d is not shown is checked without it.
+        let hidden = map[int: COSEKey.Label.d] == CBOR.redactedPrivateKey
+        var checked = map
+        if hidden {
+            checked[int: COSEKey.Label.d] = nil
+        }
         do {
-            let key = try COSEKey(cbor: item, at: .root)
-            lines.append(Explanation("Usable", "yes, a \(key.curve) \(key.d == nil ? "public" : "private") key"))
+            let key = try COSEKey(cbor: .map(checked), at: .root)
+            let kind = hidden ? "private key (its d not shown, so not checked)" : key.d == nil ? "public key" : "private key"
+            lines.append(Explanation("Usable", "yes, a \(key.curve) \(kind)"))
         } catch {
             lines.append(Explanation("Usable", "no: \(error)"))
         }

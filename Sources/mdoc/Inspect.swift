@@ -32,6 +32,10 @@ struct Inspect: ParsableCommand {
             {"$bytes": base64url}, tags as {"$tag": n, "$value": ...}, integer map keys as \
             decimal strings.
 
+            A private key is not shown in any of them: the private part of a credential's \
+            device key, and of any COSE_Key (d, -4; a symmetric key's k, -1), is replaced by \
+            the text "private key, not shown". --show-private-key shows it.
+
             Nothing is verified: use `mdoc-reader verify` for a DeviceResponse and `mdoc-reader \
             verify-request` for a DeviceRequest.
 
@@ -65,6 +69,10 @@ struct Inspect: ParsableCommand {
 
     @Flag var format: Format?
 
+    @Flag(name: .customLong("show-private-key"),
+          help: "Show private keys (a credential's device key, any COSE_Key's d), which are otherwise replaced by \"private key, not shown\".")
+    var showPrivateKey = false
+
     func run() throws {
         ProgramFailure.reporting(program: "mdoc") { () throws(ProgramFailure) in
             try inspect()
@@ -80,7 +88,7 @@ struct Inspect: ParsableCommand {
         let content: InspectedContent
         do {
             source = try InputSource.load(input, allowURI: true)
-            content = try InspectedContent(source)
+            content = try InspectedContent(source, showingPrivateKeys: showPrivateKey)
         } catch {
             throw ProgramFailure(.malformedInput, "\(error)")
         }

@@ -1,4 +1,7 @@
 import Foundation
+import MdocCBOR
+import MdocCOSE
+import MdocSession
 import MdocTestSupport
 import Testing
 
@@ -62,6 +65,23 @@ import Testing
         #expect(result.status == 2)
         #expect(result.standardOutput.isEmpty)
         #expect(result.standardError.contains("--json writes CBOR (docs/inspect-json.md), and this input is not CBOR; use --explain"))
+    }
+
+    @Test func aCredentialsPrivateKeyIsShownOnlyWithShowPrivateKey() async throws {
+        let file = "Certs/demo/mdl.mdoc"
+        let bytes = Array(try #require(FileManager.default.contents(atPath: Vectors.repositoryRoot + "/" + file)))
+        let d = try #require(COSEKey(privateKey: Credential(encoded: bytes).deviceKey).d)
+        // The key as each form writes bytes: hex (--explain, diagnostic notation), base64url (--json).
+        let forms = [Hex.encode(d), Base64URL.encode(d)]
+        for format in [[], ["--explain"], ["--diagnostic"], ["--json"]] {
+            let hidden = try await ProgramRunner.run("mdoc", ["inspect", file] + format)
+            #expect(hidden.status == 0, "\(format): \(hidden.standardError)")
+            #expect(!forms.contains { hidden.standardOutput.contains($0) }, "\(format) shows the private key")
+            #expect(hidden.standardOutput.contains("not shown"), "\(format): \(hidden.standardOutput)")
+            let shown = try await ProgramRunner.run("mdoc", ["inspect", file, "--show-private-key"] + format)
+            #expect(shown.status == 0, "\(format): \(shown.standardError)")
+            #expect(forms.contains { shown.standardOutput.contains($0) }, "\(format) --show-private-key: \(shown.standardOutput)")
+        }
     }
 
     @Test func theOutputFormatsExcludeEachOther() async throws {

@@ -127,6 +127,44 @@ import Foundation
         #expect(!text.contains(d))
     }
 
+    @Test func privateKeysAreRedactedWhereverTheyAre() throws {
+        let key = COSEKey(privateKey: try PrivateKey(generating: .p256))
+        let d = try #require(key.d)
+        let secret: [UInt8] = Array(repeating: 0x5a, count: 32)
+        var symmetric = CBORMap()
+        symmetric[int: 1] = 4
+        symmetric[int: -1] = .byteString(CBORBytes(secret))
+        let item = CBOR.array([
+            .map(CBORMap([.init(key: "deviceKey", value: key.cbor)])),
+            .tagged(CBOR.Tag.encodedCBOR, .byteString(CBORBytes(key.cbor.encoded()))),
+            .map(symmetric),
+        ])
+        #expect(item.holdsPrivateKey)
+        let redacted = item.redactingPrivateKeys()
+        #expect(!redacted.holdsPrivateKey)
+        for text in [redacted.diagnosticNotation(expandEmbedded: true), redacted.losslessJSON.serialized(),
+                     MessageExplainer.explain(redacted).rendered().description] {
+            #expect(!text.contains(Hex.encode(d)) && !text.contains(Base64URL.encode(d)), "\(text)")
+            #expect(!text.contains(Hex.encode(secret)) && !text.contains(Base64URL.encode(secret)), "\(text)")
+            #expect(text.contains(Hex.encode(key.x)) || text.contains(Base64URL.encode(key.x)), "the public key stays: \(text)")
+        }
+        #expect(redacted.diagnosticNotation(expandEmbedded: true).contains(#"-4: "private key, not shown""#))
+        let explained = MessageExplainer.coseKey(key.cbor.redactingPrivateKeys()).map { $0.rendered().description }.joined()
+        #expect(explained.contains("d (-4): present: this is a private key (not shown)"))
+        #expect(explained.contains("Usable: yes, a P-256 private key (its d not shown, so not checked)"))
+        #expect(MessageExplainer.coseKey(.map(symmetric).redactingPrivateKeys()).map { $0.rendered().description }.joined()
+            .contains("k (-1): present: this is a secret key (not shown)"))
+    }
+
+    @Test func aCredentialFileShowsThePrivateKeyWhenAsked() throws {
+        let bytes = try InputSource.load(Vectors.repositoryRoot + "/Certs/demo/mdl.mdoc").bytes
+        let d = Hex.encode(try #require(COSEKey(privateKey: Credential(encoded: bytes).deviceKey).d))
+        let source = InputSource(bytes: bytes, encoding: .binary, name: "mdl.mdoc")
+        let text = try InspectedContent(source, showingPrivateKeys: true).explanation.rendered().description
+        #expect(text.contains("d (-4): \(d)"))
+        #expect(text.contains("Usable: yes, a P-256 private key\n"))
+    }
+
     @Test func peerTextIsEscapedInExplanations() throws {
         let forgery = "\u{1B}[2J\u{1B}[HVERIFIED\u{202E}"
         var elements = OrderedMap<String, Bool>()
