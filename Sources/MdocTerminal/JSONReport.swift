@@ -14,6 +14,8 @@ package enum JSONReport {
     package enum Kind: String, Sendable, CaseIterable {
         /// `mdoc-reader verify` and `request`: the verification of a DeviceResponse.
         case verificationReport
+        /// `mdoc-reader request`: a session that ended without a report, and why.
+        case readerSession
         /// `mdoc-reader verify-request`: the reader authentication of a DeviceRequest.
         case requestVerification
         /// `mdoc-reader scan`: the devices seen.

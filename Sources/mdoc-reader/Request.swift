@@ -63,6 +63,10 @@ struct Request: AsyncParsableCommand {
             verifies the capture again offline, `mdoc inspect DIR` shows its messages \
             (docs/session-capture.md).
 
+            --json prints one JSON document whatever the outcome: the verification report, or, \
+            when the session ended without one, a readerSession object saying why \
+            (docs/json-report.md).
+
             Examples:
               mdoc-reader request 'mdoc:owBjMS4w...' --trust Certs/demo/iaca.pem
               mdoc-reader request --qr-image qr.png --preset age-over-18 \\
@@ -150,7 +154,7 @@ struct Request: AsyncParsableCommand {
             help: "Seconds to wait for the response once the mdoc has the request: its holder reads the request and decides.")
     var consentTimeout: Double = 120
 
-    @Flag(help: "Print the result as JSON.")
+    @Flag(help: "Print the result as JSON: the verification report, or why there is none.")
     var json = false
 
     @Option(name: .customLong("portrait-out"), help: "Write the verified portrait element (if returned) to this file.",
@@ -193,8 +197,27 @@ struct Request: AsyncParsableCommand {
         let policy = try documentSigner.policy()
         live.bootstrapLogging()
         await ProgramFailure.reporting(program: "mdoc-reader") { () async throws(ProgramFailure) in
-            try await request(policy: policy)
+            let verified: (report: VerificationReport, trustEntries: [Certificate: TrustEntry])
+            do throws(ProgramFailure) {
+                verified = try await request(policy: policy)
+            } catch {
+                if json {
+                    ProgramOutput.standardOutput.writeLine(TerminalText(lines: Self.json(error).serialized(pretty: true)))
+                }
+                throw error
+            }
+            VerificationExit.show(verified.report, json: json, trustEntries: verified.trustEntries)
+            try VerificationExit.check(verified.report)
         }
+    }
+
+    /// With `--json`, what a session without a report to show prints in its place, so that
+    /// standard output always holds one JSON document (docs/json-report.md, `readerSession`).
+    private static func json(_ failure: ProgramFailure) -> JSONValue {
+        JSONReport.object(.readerSession, [
+            ("outcome", .string("failed")), ("description", .string(failure.message.description)),
+            ("exitStatus", .int(Int64(failure.status.rawValue))),
+        ])
     }
 
     /// The session with the mdoc of the engagement, the BLE options to find it with, and the
@@ -277,8 +300,11 @@ struct Request: AsyncParsableCommand {
         }
     }
 
-    /// Runs the session over the radio, keeps its capture when asked, and shows the report.
-    private func request(policy: DocumentSignerPolicy) async throws(ProgramFailure) {
+    /// Runs the session over the radio, keeps its capture when asked, and returns the report
+    /// with the trust store's entries for its anchors.
+    private func request(
+        policy: DocumentSignerPolicy
+    ) async throws(ProgramFailure) -> (report: VerificationReport, trustEntries: [Certificate: TrustEntry]) {
         let seconds = Duration.milliseconds(Int64(timeout * 1000))
         let (session, bleOptions, tapped, eReaderKey, trustEntries) = try await makeSession(policy: policy, within: seconds)
         let transport = await live.resolvedTransport()
@@ -336,8 +362,7 @@ struct Request: AsyncParsableCommand {
         if let portraitOut {
             try writePortrait(report, to: portraitOut)
         }
-        VerificationExit.show(report, json: json, trustEntries: trustEntries)
-        try VerificationExit.check(report)
+        return (report, trustEntries)
     }
 
     /// Runs the session over NFC data retrieval (8.3.3.1.2) through the card that was tapped,
@@ -366,7 +391,7 @@ struct Request: AsyncParsableCommand {
         case .rejected(let report, _):
             return (VerificationExit.failure(for: report), "\(end)")
         case .refused(.noDocuments, let details):
-            return (details.report.flatMap(VerificationExit.failure(for:)), "\(end)")
+            return (details.report.flatMap { VerificationExit.failure(for: $0) }, "\(end)")
         case .refused(.sessionEnded(let outcome), _):
             return (ProgramFailure(.sessionFailed, "the session ended without a response: \(outcome)"), "\(end)")
         case .failed, .linkFailed:

@@ -130,6 +130,11 @@ import Testing
         let failure = try #require(try Self.objects(alone.standardOutput).last)
         #expect(failure["outcome"] as? String == "failed" && failure["exitStatus"] as? Int == 8, "\(alone.standardOutput)")
 
+        let noMdoc = try await run.run("mdoc-reader", ["request", Self.annexDEngagement, "--trust", "Certs/demo/iaca.pem", "--json",
+                                                       "--transport", "sim", "--timeout", "1"])
+        #expect(noMdoc.status == 8)
+        outputs.append(("request, no mdoc", noMdoc.standardOutput))
+
         let advertising = try run.start("mdoc-holder", ["present", "--credential", "Certs/demo/mdl.mdoc", "--yes", "--no-qr",
                                                         "--transport", "sim", "--ble-mode", "peripheral",
                                                         "--timeout", "\(LiveSession.programTimeout)"])
@@ -183,5 +188,30 @@ import Testing
             }
         }
         #expect(kinds == Set(JSONReport.Kind.allCases.map(\.rawValue)), "\(kinds)")
+    }
+
+    /// The engagement of ISO/IEC 18013-5 Annex D as an mdoc: URI: an mdoc nobody runs.
+    static let annexDEngagement = "mdoc:owBjMS4wAYIB2BhYS6QBAiABIVggWojRgrzl9C76WZQ_MzWdLoqWj_KJ2T5fpES2JDQxZ_4iWCCxboz4WN3HaQQHumHUwzgjeoz8895qpnL8YKVXqjL8ZwKBgwIBowD0AfULUEXv73QrLEg3qaOw4dBaaRc"
+
+    @Test func requestPrintsOneJSONDocumentWhenItFails() async throws {
+        let run = try IsolatedRun()
+        defer { run.remove() }
+        let failures: [(what: String, arguments: [String], status: Int32)] = [
+            ("a malformed engagement", ["mdoc:AAAA", "--trust", "Certs/demo/iaca.pem"], 2),
+            ("unusable trust input", [Self.annexDEngagement, "--trust", "Samples/mdl.json"], 7),
+            ("no mdoc within the timeout", [Self.annexDEngagement, "--trust", "Certs/demo/iaca.pem", "--timeout", "1"], 8),
+        ]
+        for failure in failures {
+            let result = try await run.run("mdoc-reader", ["request"] + failure.arguments + ["--json", "--transport", "sim"])
+            #expect(result.status == failure.status, "\(failure.what): \(result.standardError)")
+            let object = try #require(
+                try? JSONSerialization.jsonObject(with: Data(result.standardOutput.utf8)) as? [String: Any],
+                "\(failure.what): not one JSON document: \(result.standardOutput)")
+            #expect(object["type"] as? String == "readerSession", "\(failure.what)")
+            #expect(object["outcome"] as? String == "failed", "\(failure.what)")
+            #expect(object["exitStatus"] as? Int == Int(failure.status), "\(failure.what)")
+            let error = try #require(result.standardError.split(separator: "\n").first { $0.hasPrefix("mdoc-reader: error: ") })
+            #expect("mdoc-reader: error: " + (object["description"] as? String ?? "") == error, "\(failure.what)")
+        }
     }
 }
