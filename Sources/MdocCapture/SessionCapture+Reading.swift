@@ -135,13 +135,23 @@ extension SessionCapture {
         try checkTranscript(files: index)
         for (opened, entry) in zip(openedMessages(), index.messages) {
             let stored = try entry.plaintext.map { (plaintext) throws(SessionCaptureError) in try Self.readFile(plaintext.file, in: path) }
-            guard stored == opened.plaintext else {
+            switch (stored, opened.plaintext) {
+            case (nil, nil):
+                // Nothing decrypted in the session either: its problem is the session's.
+                continue
+            case (let stored?, let plaintext?):
+                guard stored != plaintext else { continue }
                 throw SessionCaptureError(
-                    .inconsistent, file: entry.plaintext?.file ?? entry.file,
-                    opened.plaintext == nil
-                        ? "the message does not decrypt with the capture's key and transcript\(opened.problem.map { ": \($0)" } ?? "")"
-                        : stored == nil ? "the index names no plaintext for a message that decrypts"
-                        : "the stored plaintext is not what \(entry.file) decrypts to")
+                    .inconsistent, file: entry.plaintext?.file ?? entry.file, "the stored plaintext is not what \(entry.file) decrypts to")
+            case (nil, _?):
+                throw SessionCaptureError(.inconsistent, file: Self.indexFileName, "names no plaintext for \(entry.file), which decrypts")
+            case (_?, nil):
+                // It decrypted in the session and does not now: the message is blamed.
+                if let problem = opened.problem {
+                    throw SessionCaptureError(.inconsistent, file: entry.file, problem)
+                }
+                throw SessionCaptureError(
+                    .inconsistent, file: Self.indexFileName, "names a plaintext for \(entry.file), which holds no data to decrypt")
             }
         }
     }

@@ -123,7 +123,8 @@ public struct SessionCapture: Sendable {
 
     /// Every message with its structure and plaintext, decrypted with session keys derived
     /// again from ``ephemeralKey``, the peer's ephemeral public key and the stored
-    /// ``sessionTranscriptBytes`` (9.1.1.5), each direction with its own counter from 1. A
+    /// ``sessionTranscriptBytes`` (9.1.1.5), each direction with its own counter from 1: the
+    /// n-th message a side sent carries counter n, whether or not the ones before it decrypt. A
     /// message that does not decode or decrypt says why in its `problem`.
     public func openedMessages() -> [OpenedMessage] {
         let keys: SessionKeys
@@ -136,18 +137,17 @@ public struct SessionCapture: Sendable {
                     problem: "\(error)")
             }
         }
-        // The mdoc's side decrypts what the reader sent (SKReader), the reader's side what the
-        // mdoc sent (SKDevice).
-        var readerMessages = SessionEncryption(role: .mdoc, keys: keys)
-        var mdocMessages = SessionEncryption(role: .reader, keys: keys)
+        // The counter of the next message with data from the reader and from the mdoc.
+        var readerCounter: UInt32 = 1
+        var mdocCounter: UInt32 = 1
         var opened: [OpenedMessage] = []
         for (index, message) in messages.enumerated() {
             let byReader = fromReader(message)
             var entry = OpenedMessage(
                 message: message, fromReader: byReader, structure: index == 0 && byReader ? "SessionEstablishment" : "SessionData",
                 plaintext: nil, status: nil, problem: nil)
+            let sealed: [UInt8]?
             do {
-                let sealed: [UInt8]?
                 if entry.structure == "SessionEstablishment" {
                     sealed = try SessionEstablishment(encoded: message.bytes).data
                 } else {
@@ -155,11 +155,24 @@ public struct SessionCapture: Sendable {
                     sealed = data.data
                     entry.status = data.status.map { UInt64($0.rawValue) }
                 }
-                if let sealed {
-                    entry.plaintext = byReader ? try readerMessages.decrypt(sealed) : try mdocMessages.decrypt(sealed)
-                }
             } catch {
-                entry.problem = "\(error)"
+                entry.problem = "not a \(entry.structure): \(error)"
+                opened.append(entry)
+                continue
+            }
+            if let sealed {
+                let counter = byReader ? readerCounter : mdocCounter
+                // The mdoc's side decrypts what the reader sent (SKReader), the reader's side
+                // what the mdoc sent (SKDevice).
+                var decryption = SessionEncryption(role: byReader ? .mdoc : .reader, keys: keys, sendCounter: 1, receiveCounter: counter)
+                do {
+                    entry.plaintext = try decryption.decrypt(sealed)
+                } catch {
+                    entry.problem = error.code == .decryptionFailed
+                        ? "does not decrypt with \(byReader ? "SKReader" : "SKDevice") at message counter \(counter) (9.1.1.5): the message is altered, or the capture's key and transcript are not of its session"
+                        : "\(error)"
+                }
+                if byReader { readerCounter &+= 1 } else { mdocCounter &+= 1 }
             }
             opened.append(entry)
         }

@@ -250,9 +250,15 @@ struct SessionCaptureTests {
             try Data(bytes).write(to: URL(fileURLWithPath: path))
         }
 
+        // The altered message is blamed, not its plaintext, and by the counter of 9.1.1.5, which
+        // is not the number in the file's name.
         let message = try await replay("message") { try flipLastByte($0 + "/02-received-session-data.cbor") }
         #expect(message.status == 2)
-        #expect(message.standardError.contains("02-received-device-response.cbor: the message does not decrypt"), "\(message.standardError)")
+        #expect(message.standardError.contains(
+            "02-received-session-data.cbor: does not decrypt with SKDevice at message counter 1 (9.1.1.5): the message is altered"),
+            "\(message.standardError)")
+        #expect(!message.standardError.contains("device-response"), "\(message.standardError)")
+        #expect(!message.standardError.contains("message 1"), "\(message.standardError)")
 
         let plaintext = try await replay("plaintext") { try flipLastByte($0 + "/02-received-device-response.cbor") }
         #expect(plaintext.status == 2)

@@ -27,7 +27,8 @@ public struct SessionEncryption: Sendable {
         self.keys = keys
     }
 
-    /// A session resumed at given counters, so tests can reach ``maximumCounter``.
+    /// A session resumed at given counters: for tests that reach ``maximumCounter``, and for a
+    /// session capture, which opens each message at the counter of its place.
     package init(role: SessionRole, keys: SessionKeys, sendCounter: UInt32, receiveCounter: UInt32) {
         self.role = role
         self.keys = keys
