@@ -25,12 +25,14 @@ enum VerificationExit {
     }
 
     /// Returns when everything verified; otherwise throws the failure for the report's outcome.
-    static func check(_ report: VerificationReport) throws(ProgramFailure) {
-        if let failure = failure(for: report) { throw failure }
+    /// `capturedBy` is the side whose capture held the response (`verify --session`), `nil`
+    /// for a response of a file or a live session.
+    static func check(_ report: VerificationReport, capturedBy side: SessionRole? = nil) throws(ProgramFailure) {
+        if let failure = failure(for: report, capturedBy: side) { throw failure }
     }
 
     /// The failure for the report's outcome; `nil` when everything verified.
-    static func failure(for report: VerificationReport) -> ProgramFailure? {
+    static func failure(for report: VerificationReport, capturedBy side: SessionRole? = nil) -> ProgramFailure? {
         switch report.outcome {
         case .verified:
             return nil
@@ -39,9 +41,15 @@ enum VerificationExit {
         case .deviceAuthenticationFailed:
             return ProgramFailure(.deviceAuthenticationFailed, "\(report.failureSummary.first ?? "device authentication failed")")
         case .deviceAuthenticationNotChecked:
+            // What could check it: a DeviceMac needs EReaderKey (9.1.3.5), which only the
+            // reader's side of a session holds.
+            let remedy = switch side {
+            case nil: " (give --transcript, and --reader-key for DeviceMac)"
+            case .mdoc: ": the mdoc's capture holds no EReaderKey, and only the reader's capture of this session can check a DeviceMac"
+            case .reader: ""
+            }
             return ProgramFailure(
-                .deviceAuthenticationNotChecked,
-                "issuer data verified, but device authentication was not checked (give --transcript, and --reader-key for DeviceMac)")
+                .deviceAuthenticationNotChecked, "issuer data verified, but device authentication was not checked\(remedy)")
         case .noDocuments:
             return ProgramFailure(.noDocuments, "the response holds no document (status \(DeviceResponse.Status(rawValue: report.status)))")
         }

@@ -1,5 +1,6 @@
 import ArgumentParser
 import MdocCBOR
+import MdocCapture
 import MdocCommandLine
 import MdocCrypto
 import MdocFiles
@@ -113,7 +114,7 @@ struct Verify: AsyncParsableCommand {
             let replay = try SessionReplay(directory: session)
             let report = try await replay.verify(trustAnchors: issuers.anchors, documentSignerPolicy: issuers.policy, at: time, status: status)
             VerificationExit.show(report, json: json, trustEntries: issuers.entries)
-            try VerificationExit.check(report)
+            try VerificationExit.check(report, capturedBy: replay.capture.role)
             return
         }
         guard let response else { return }

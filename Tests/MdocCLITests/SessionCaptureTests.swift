@@ -213,6 +213,11 @@ struct SessionCaptureTests {
         let replay = try await run.run("mdoc-reader", ["verify", "--session", holderCapture] + Self.trust)
         #expect(replay.status == 5, "\(replay.standardError)")
         #expect(replay.standardError.contains("without the reader's EReaderKey a DeviceMac cannot be checked"))
+        // --session refuses --reader-key: the error names what can check it instead.
+        #expect(!replay.standardError.contains("--reader-key"), "\(replay.standardError)")
+        #expect(replay.standardError.contains(
+            "the mdoc's capture holds no EReaderKey, and only the reader's capture of this session can check a DeviceMac"),
+            "\(replay.standardError)")
     }
 
     @Test("--save-session is checked before connecting: a directory that is not empty is refused and nothing is written")
