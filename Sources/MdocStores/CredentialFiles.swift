@@ -89,33 +89,21 @@ public enum CredentialFiles {
     /// What a credential is, for messages.
     static let expectation = "expected a credential, the CBOR file `mdoc-issuer issue` writes"
 
-    /// What `input`, which is no credential, is, and what to do: JSON text (issuer data or a
-    /// consent policy), PEM, a recognised 18013-5 message, or CBOR whose decoding as a
-    /// credential failed with `failure`.
+    /// What `input`, which is no credential, is (``InputKind``, MdocFiles), and what to do;
+    /// `failure` is how its decoding as a credential failed.
     static func identify(_ input: InputSource, failure: CBORError) -> String {
-        let text = String(decoding: input.bytes.prefix(4096), as: UTF8.self).trimmingASCIIWhitespace()
-        if input.encoding == .binary, text.hasPrefix("{") || text.hasPrefix("[") {
-            if text.contains("\"nameSpaces\"") {
-                return "is JSON issuer data (the --data of `mdoc-issuer issue`), not a credential; make one from it with "
-                    + "`mdoc-issuer issue --pki DIR --doctype T --data \(input.name) --out FILE.mdoc`"
-            }
-            if text.contains("\"rules\"") || text.contains("\"default\"") {
-                return "is JSON, a consent policy perhaps (that is --policy), not a credential; \(expectation)"
-            }
-            return "is JSON text, not a credential; \(expectation)"
-        }
-        if input.encoding == .binary, text.hasPrefix("-----BEGIN") {
-            if text.contains("PRIVATE KEY-----") { return "is a PEM private key, not a credential; \(expectation)" }
-            if text.contains("CERTIFICATE-----") { return "is a PEM certificate, not a credential; \(expectation)" }
-            return "is PEM text, not a credential; \(expectation)"
-        }
-        guard let item = try? CBOR.decode(input.bytes) else {
+        let kind = InputKind(of: input)
+        switch kind {
+        case .issuerData:
+            return "is \(kind), not a credential; make one from it with "
+                + "`mdoc-issuer issue --pki DIR --doctype T --data \(input.name) --out FILE.mdoc`"
+        case .text, .der, .unknown:
             return "is not CBOR (\(failure)); \(expectation)"
+        case .cbor:
+            return "is CBOR but not a credential: \(failure)"
+        case .consentPolicy, .json, .pemPrivateKey, .pemCertificate, .pem, .encrypted, .message:
+            return "is \(kind), not a credential; \(expectation)"
         }
-        if let kind = MessageKind(of: item) {
-            return "is a \(kind.rawValue), not a credential; \(expectation)"
-        }
-        return "is CBOR but not a credential: \(failure)"
     }
 
     /// Who besides the owner `mode` lets in: "group", "others" or "group and others".

@@ -140,24 +140,65 @@ struct Verify: AsyncParsableCommand {
         var report: VerificationReport
         let verifier = DeviceResponseVerifier(
             trustAnchors: issuers.anchors, documentSignerPolicy: issuers.policy, sessionTranscript: binding, readerKey: key)
-        let decoded: DeviceResponse?
-        do {
-            let input = try InputSource.load(response)
-            report = try verifier.verify(input.bytes, at: time)
-            decoded = try? DeviceResponse(encoded: input.bytes)
-        } catch let error as InputError {
-            throw ProgramFailure(.malformedInput, "\(error)")
-        } catch let error as CBORError {
-            throw ProgramFailure(.malformedInput, "\(response): not a DeviceResponse: \(error)")
-        } catch {
-            throw ProgramFailure(.malformedInput, "\(response): \(error)")
+        if OutputFile.isDirectory(response) {
+            throw ProgramFailure(.malformedInput, "\(response): \(Self.folderKind(response))")
         }
+        let input: InputSource
+        do {
+            input = try InputSource.load(response)
+        } catch {
+            throw ProgramFailure(.malformedInput, "\(error)")
+        }
+        do {
+            report = try verifier.verify(input.bytes, at: time)
+        } catch {
+            throw ProgramFailure(.malformedInput, "\(response): \(Self.notADeviceResponse(input, given: response, failure: error))")
+        }
+        let decoded = try? DeviceResponse(encoded: input.bytes)
 
         if let decoded {
             report = await StatusCheck.check(decoded, report: report, verifier: verifier, options: status)
         }
         VerificationExit.show(report, json: json, trustEntries: issuers.entries)
         try VerificationExit.check(report)
+    }
+
+    /// What the folder `path` is, given where a DeviceResponse file belongs: a session capture
+    /// (it has an index), which `--session` verifies, or another folder.
+    private static func folderKind(_ path: String) -> String {
+        let index = (path.hasSuffix("/") ? path : path + "/") + SessionCapture.indexFileName
+        guard case .file = DirectoryListing.kind(of: index) else { return "is a folder, not a DeviceResponse file" }
+        return "is a session capture folder, not a DeviceResponse file; verify it with `mdoc-reader verify --session \(path)`"
+    }
+
+    /// What `input`, which holds no DeviceResponse (its decoding failed with `failure`), is
+    /// (`InputKind`, MdocFiles), and what to run on it instead; `response` is the argument
+    /// that named it.
+    private static func notADeviceResponse(_ input: InputSource, given response: String, failure: CBORError) -> String {
+        let kind = InputKind(of: input)
+        let instead: String
+        switch kind {
+        case .message(.deviceResponse), .cbor, .unknown:
+            return "not a DeviceResponse: \(failure)"
+        case .message(.deviceRequest):
+            instead = "check its reader authentication with `mdoc-reader verify-request \(response)`"
+        case .encrypted:
+            instead = "only its session's keys decrypt it: capture a session with `mdoc-reader request --save-session DIR`, "
+                + "then verify it with `mdoc-reader verify --session DIR`"
+        case .message(.credential):
+            instead = "present it with `mdoc-holder present --credential \(response)` and read it with `mdoc-reader request`"
+        case .pemCertificate, .der:
+            instead = "an IACA certificate is given with --trust, and `mdoc inspect \(response)` explains any certificate"
+        case .pemPrivateKey:
+            instead = "a reader's ephemeral key, for DeviceMac, is given with --reader-key"
+        case .issuerData:
+            instead = "`mdoc-issuer issue --data \(response)` makes a credential of it"
+        case .message:
+            instead = "`mdoc inspect \(response)` explains it"
+        case .consentPolicy, .json, .pem, .text:
+            instead = "give a DeviceResponse, binary CBOR or hex, as `mdoc-reader request --save-session` keeps it"
+        }
+        return "is \(kind), not a DeviceResponse; \(instead)"
     }
 
     /// The `--at` time (checked by `validate()`), or now.

@@ -100,9 +100,46 @@ import Testing
     }
 
     @Test func malformedResponseExitsTwo() async throws {
-        let result = try await verify("\(Self.v)/device_request.hex", trust + validTime)
+        let truncated = try ProgramRunner.temporaryFile(Array(Vectors.annexD("device_response").prefix(1800)))
+        defer { try? FileManager.default.removeItem(atPath: truncated) }
+        let result = try await verify(truncated, trust + validTime)
         #expect(result.status == 2)
-        #expect(result.standardError.hasPrefix("mdoc-reader: error: \(Self.v)/device_request.hex: not a DeviceResponse: "))
+        #expect(result.standardError.hasPrefix("mdoc-reader: error: \(truncated): not a DeviceResponse: "), "\(result.standardError)")
+    }
+
+    /// Files a user may give in place of a DeviceResponse, and the start of what verify says.
+    static let wrongFiles: [(file: String, says: String)] = [
+        ("README.md", "is text, not a DeviceResponse; give a DeviceResponse"),
+        ("Certs/demo/ds.pem", "is a PEM certificate, not a DeviceResponse; an IACA certificate is given with --trust"),
+        ("\(v)/ds_cert.hex", "is DER, an X.509 certificate or key perhaps, not a DeviceResponse; an IACA certificate is given with --trust"),
+        ("Certs/demo/reader-key.pem", "is a PEM private key, not a DeviceResponse; a reader's ephemeral key, for DeviceMac, is given with --reader-key"),
+        ("Samples/mdl.json", "is JSON issuer data (the --data of `mdoc-issuer issue`), not a DeviceResponse"),
+        ("Certs/demo/mdl.mdoc", "is a credential (swift-mdoc credential file), not a DeviceResponse; present it with `mdoc-holder present --credential Certs/demo/mdl.mdoc`"),
+        ("\(v)/device_request.hex", "is a DeviceRequest (18013-5 8.3.2.1.2.1), not a DeviceResponse; check its reader authentication with `mdoc-reader verify-request \(v)/device_request.hex`"),
+        ("\(v)/session_data_response.hex", "is an encrypted SessionData (18013-5 9.1.1.4), not a DeviceResponse; only its session's keys decrypt it"),
+        ("\(v)/session_establishment.hex", "is an encrypted SessionEstablishment (18013-5 9.1.1.4), not a DeviceResponse"),
+        ("Certs/demo", "is a folder, not a DeviceResponse file"),
+    ]
+
+    @Test(arguments: wrongFiles.map(\.file))
+    func aWrongFileIsCalledWhatItIs(_ file: String) async throws {
+        let says = try #require(Self.wrongFiles.first { $0.file == file }).says
+        let result = try await verify(file, trust + validTime)
+        #expect(result.status == 2)
+        #expect(result.standardError.hasPrefix("mdoc-reader: error: \(file): \(says)"), "\(result.standardError)")
+        #expect(result.standardError.split(separator: "\n").count == 1, "\(result.standardError)")
+    }
+
+    @Test func aCaptureFolderIsVerifiedWithSession() async throws {
+        let run = try IsolatedRun()
+        defer { run.remove() }
+        let capture = run.home + "/capture"
+        try FileManager.default.createDirectory(atPath: capture, withIntermediateDirectories: true)
+        try Data("{}".utf8).write(to: URL(fileURLWithPath: capture + "/index.json"))
+        let result = try await verify(capture, trust + validTime)
+        #expect(result.status == 2)
+        #expect(result.standardError == "mdoc-reader: error: \(capture): is a session capture folder, not a DeviceResponse file; "
+            + "verify it with `mdoc-reader verify --session \(capture)`\n")
     }
 
     @Test func unusableTrustFileExitsSeven() async throws {
