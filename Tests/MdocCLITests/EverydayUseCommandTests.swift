@@ -1,4 +1,6 @@
 import Foundation
+import MdocCBOR
+import MdocModel
 import MdocQR
 import MdocTestSupport
 import Testing
@@ -100,6 +102,23 @@ import Testing
         #expect(light.standardOutput == (try code.terminalText(style: .darkOnLight)) + uri + "\n")
         let (dark, darkURI, darkCode) = try await Self.engagement([], run: run)
         #expect(dark.standardOutput == (try darkCode.terminalText(style: .lightOnDark)) + darkURI + "\n")
+    }
+
+    // MARK: Waiting for a reader
+
+    @Test func aHolderNobodyCameToNamesEveryServiceItOffered() async throws {
+        let run = try IsolatedRun()
+        defer { run.remove() }
+        let result = try await run.run("mdoc-holder", ["present", "--credential", "Certs/demo/mdl.mdoc", "--yes", "--no-qr",
+                                                       "--transport", "sim", "--timeout", "1"])
+        #expect(result.status == 8)
+        let uri = try #require(result.standardOutput.split(separator: "\n").first { $0.hasPrefix("mdoc:") }, "\(result.standardOutput)")
+        let options = try #require(try MdocURI(String(uri)).deviceEngagementBytes.value.bleOptions)
+        let peripheral = try #require(options.peripheralServerModeUUID)
+        let central = try #require(options.centralClientModeUUID)
+        #expect(result.standardError.contains(
+            "mdoc-holder: error: no reader on service \(peripheral) (peripheral mode) or service \(central) (central mode) within 1 s\n"),
+            "\(result.standardError)")
     }
 
     // MARK: Output files, checked before the session

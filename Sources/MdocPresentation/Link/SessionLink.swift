@@ -23,21 +23,35 @@ public enum SessionLink {
         over radio: any MdocRadio, options: BleOptions, ident: [UInt8], timeout: Duration,
         clock: any Clock<Duration> = ContinuousClock(), logger: Logger = Logger(label: "mdoc.ble")
     ) async throws(LinkError) -> any MdocTransport {
-        let attempts = offeredModes(options).compactMap { mode -> (@Sendable () async -> Result<any MdocTransport, LinkError>)? in
-            guard let uuid = serviceUUID(of: mode, in: options) else { return nil }
+        let services = offeredModes(options).compactMap { mode in serviceUUID(of: mode, in: options).map { (mode: mode, uuid: $0) } }
+        guard !services.isEmpty else {
+            throw LinkError(.noCommonMode, "the engagement offers no BLE mode with a service UUID")
+        }
+        let attempts = services.map { service -> @Sendable () async -> Result<any MdocTransport, BLEError> in
             return {
                 do throws(BLEError) {
                     return .success(try await radio.holderLink(
-                        mode: mode, serviceUUID: uuid, ident: ident, timeout: timeout, clock: clock, logger: logger))
+                        mode: service.mode, serviceUUID: service.uuid, ident: ident, timeout: timeout, clock: clock, logger: logger))
                 } catch {
-                    return .failure(linkError(error, peer: "reader", uuid: uuid, mode: mode, timeout: timeout))
+                    return .failure(error)
                 }
             }
         }
-        guard !attempts.isEmpty else {
-            throw LinkError(.noCommonMode, "the engagement offers no BLE mode with a service UUID")
+        let failures: [BLEError]
+        switch await firstLink(of: attempts) {
+        case .success(let link): return link
+        case .failure(let all): failures = all.errors
         }
-        return try await firstLink(of: attempts).get()
+        // No reader came in any mode: one sentence names every service offered.
+        guard failures.contains(where: { $0.code != .timeout && $0.code != .peerNotFound }) else {
+            let offered = services.map { "service \($0.uuid) (\($0.mode.rawValue) mode)" }.joined(separator: " or ")
+            throw LinkError(.timeout, "no reader on \(offered) within \(seconds(timeout))")
+        }
+        // Otherwise the most telling failure: what happened to a link before a timeout.
+        let errors = zip(services, failures)
+            .filter { $0.1.code != .timeout && $0.1.code != .peerNotFound }
+            .map { linkError($0.1, peer: "reader", uuid: $0.0.uuid, mode: $0.0.mode, timeout: timeout) }
+        throw errors.first { $0.code != .timeout } ?? errors[0]
     }
 
     /// The reader's side over `radio` in `mode`, which the engagement's `options` must
@@ -165,27 +179,30 @@ public enum SessionLink {
         case cancelled
     }
 
-    /// Runs the attempts side by side; the first link wins and the others are cancelled. When
-    /// all fail, the most telling failure is returned: any other than a timeout.
+    /// The failures of every attempt of ``firstLink(of:)``, in the order of the attempts.
+    private struct FailedAttempts: Error {
+        var errors: [BLEError]
+    }
+
+    /// Runs the attempts side by side; the first link wins and the others are cancelled.
     private static func firstLink(
-        of attempts: [@Sendable () async -> Result<any MdocTransport, LinkError>]
-    ) async -> Result<any MdocTransport, LinkError> {
-        await withTaskGroup(of: Result<any MdocTransport, LinkError>.self) { group in
-            for attempt in attempts {
-                group.addTask { await attempt() }
+        of attempts: [@Sendable () async -> Result<any MdocTransport, BLEError>]
+    ) async -> Result<any MdocTransport, FailedAttempts> {
+        await withTaskGroup(of: (Int, Result<any MdocTransport, BLEError>).self) { group in
+            for (index, attempt) in attempts.enumerated() {
+                group.addTask { (index, await attempt()) }
             }
-            var failures: [LinkError] = []
-            while let next = await group.next() {
-                switch next {
-                case .success:
+            var failures: [(Int, BLEError)] = []
+            while let arrival = await group.next() {
+                switch arrival.1 {
+                case .success(let link):
                     group.cancelAll()
-                    return next
+                    return .success(link)
                 case .failure(let error):
-                    failures.append(error)
+                    failures.append((arrival.0, error))
                 }
             }
-            return .failure(failures.first { $0.code != .timeout } ?? failures.first
-                ?? LinkError(.timeout, "no reader connected"))
+            return .failure(FailedAttempts(errors: failures.sorted { $0.0 < $1.0 }.map(\.1)))
         }
     }
 
