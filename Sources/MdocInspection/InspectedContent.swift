@@ -29,13 +29,19 @@ public enum InspectedContent: Sendable {
     /// a portrait is some tens of kilobytes; 1 MiB bounds the text the JSON reader goes through.
     public static let maximumTextInputSize = 1024 * 1024
 
+    /// Recognises the content of `source`, a private key in it replaced as
+    /// ``init(_:showingPrivateKeys:)`` replaces it by default.
+    public init(_ source: InputSource) throws(InputError) {
+        try self.init(source, showingPrivateKeys: false)
+    }
+
     /// Recognises the content of `source`. Throws `InputError.Code.unsupportedContent` naming
     /// the CBOR error when the bytes are none of the kinds above.
     ///
     /// A private key in CBOR (a credential file's device key, any COSE_Key with `d`) is replaced
     /// by `CBOR.redactedPrivateKey` (`CBOR.redactingPrivateKeys()`) unless
     /// `showingPrivateKeys`, so that no way of printing the content shows it by accident.
-    public init(_ source: InputSource, showingPrivateKeys: Bool = false) throws(InputError) {
+    public init(_ source: InputSource, showingPrivateKeys: Bool) throws(InputError) {
         let cborError: CBORError
         do {
             let item = try CBOR.decode(source.bytes)
