@@ -6,8 +6,14 @@
 #   scripts/install-deps.sh --test [PKG ...]   those, the ones the test suite runs (dbus-daemon,
 #                                              the openssl command, python3, pcscd with
 #                                              vsmartcard's vpcd driver, mount for its test
-#                                              daemons' namespaces), any PKG named, and the
-#                                              Python test peers of Tests/Interop/requirements.txt
+#                                              daemons' namespaces), the key stores the
+#                                              hardware-key tests start (SoftHSM with opensc's
+#                                              pkcs11-tool, swtpm with tpm2-tools, and the
+#                                              OpenSSL 3 providers tpm2-openssl and
+#                                              pkcs11-provider, the latter from
+#                                              bookworm-backports on Debian 12), any PKG named,
+#                                              and the Python test peers of
+#                                              Tests/Interop/requirements.txt
 #   scripts/install-deps.sh --bluez-vm         the build's packages and what scripts/bluez-vm.sh
 #                                              runs: QEMU, Debian's kernel, busybox for its initramfs,
 #                                              bluez, btvirt (bluez-test-tools), dbus-daemon, busctl
@@ -26,7 +32,8 @@ bluez_vm=false
 if [ "${1:-}" = "--test" ]; then
     test_peers=true
     shift
-    packages+=(dbus-daemon openssl python3 python3-pip python3-venv pcscd vsmartcard-vpcd mount "$@")
+    packages+=(dbus-daemon openssl python3 python3-pip python3-venv pcscd vsmartcard-vpcd mount
+        softhsm2 opensc swtpm swtpm-tools tpm2-tools tpm2-openssl libtss2-tcti-swtpm0 "$@")
 elif [ "${1:-}" = "--bluez-vm" ]; then
     bluez_vm=true
     packages+=(qemu-system-x86 linux-image-amd64 busybox-static bluez bluez-test-tools dbus-daemon systemd openssl procps
@@ -46,6 +53,30 @@ if [ "${#missing[@]}" -gt 0 ]; then
     export DEBIAN_FRONTEND=noninteractive
     "${as_root[@]}" apt-get update
     "${as_root[@]}" apt-get install -y --no-install-recommends "${missing[@]}"
+fi
+
+# pkcs11-provider (the OpenSSL 3 provider for PKCS#11 tokens) is in Debian 12 only in
+# bookworm-backports, part of Debian's own archive: its source is added when missing.
+if $test_peers && ! dpkg-query -W -f='${Status}' pkcs11-provider 2>/dev/null | grep -q "install ok installed"; then
+    as_root=()
+    if [ "$(id -u)" -ne 0 ]; then
+        as_root=(sudo)
+    fi
+    export DEBIAN_FRONTEND=noninteractive
+    codename=$(. /etc/os-release && echo "${VERSION_CODENAME:-}")
+    if [ "$codename" = bookworm ]; then
+        if ! grep -rqs 'bookworm-backports' /etc/apt/sources.list /etc/apt/sources.list.d/; then
+            echo "adding the bookworm-backports source for pkcs11-provider" >&2
+            printf '%s\n' 'Types: deb' 'URIs: http://deb.debian.org/debian' 'Suites: bookworm-backports' \
+                'Components: main' 'Signed-By: /usr/share/keyrings/debian-archive-keyring.gpg' |
+                "${as_root[@]}" tee /etc/apt/sources.list.d/bookworm-backports.sources >/dev/null
+        fi
+        "${as_root[@]}" apt-get update
+        "${as_root[@]}" apt-get install -y --no-install-recommends -t bookworm-backports pkcs11-provider
+    else
+        "${as_root[@]}" apt-get update
+        "${as_root[@]}" apt-get install -y --no-install-recommends pkcs11-provider
+    fi
 fi
 
 if $bluez_vm; then
