@@ -2,6 +2,7 @@
 #define MDOC_COPENSSL_SHIM_H
 #include <openssl/bio.h>
 #include <openssl/bn.h>
+#include <openssl/conf.h>
 #include <openssl/core_names.h>
 #include <openssl/crypto.h>
 #include <openssl/ec.h>
@@ -14,7 +15,10 @@
 #include <openssl/param_build.h>
 #include <openssl/params.h>
 #include <openssl/pem.h>
+#include <openssl/provider.h>
 #include <openssl/rand.h>
+#include <openssl/store.h>
+#include <openssl/ui.h>
 #include <openssl/x509.h>
 #include <openssl/x509v3.h>
 #include <openssl/x509_vfy.h>

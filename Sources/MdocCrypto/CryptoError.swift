@@ -26,4 +26,16 @@ extension ErrorKind where Domain == CryptoError {
     public static let invalidEncoding = Self("invalidEncoding")
     /// OpenSSL reported an internal failure.
     public static let libraryFailure = Self("libraryFailure")
+    /// The OpenSSL provider of a token or TPM (pkcs11-provider, tpm2-openssl) or the PKCS#11
+    /// module it needs is not installed, or does not start.
+    public static let providerUnavailable = Self("providerUnavailable")
+    /// The token or TPM is not there: no token matches, or the TPM does not answer.
+    public static let keyStoreUnavailable = Self("keyStoreUnavailable")
+    /// The token or TPM has no such key.
+    public static let keyNotFound = Self("keyNotFound")
+    /// The token refused the login: a wrong PIN, no PIN, or a PIN locked after too many tries.
+    public static let loginFailed = Self("loginFailed")
+    /// A key held by a token or TPM refused the operation: made for signing only and asked to
+    /// agree a key, or the reverse.
+    public static let operationNotPermitted = Self("operationNotPermitted")
 }

@@ -8,9 +8,21 @@ import COpenSSL
 final class EVPKey: @unchecked Sendable {
     let pointer: OpaquePointer
 
-    /// Takes ownership of `pointer` (one reference).
+    /// The provider that holds the key when it is not OpenSSL's default provider (a token or a
+    /// TPM): kept alive with the key, and the library context and property query its operations
+    /// are fetched with. `nil` for keys in OpenSSL's default context.
+    let provider: KeyProvider?
+
+    /// Takes ownership of `pointer` (one reference), a key of OpenSSL's default context.
     init(takingOwnershipOf pointer: OpaquePointer) {
         self.pointer = pointer
+        provider = nil
+    }
+
+    /// Takes ownership of `pointer` (one reference), a key `provider` holds.
+    init(takingOwnershipOf pointer: OpaquePointer, heldBy provider: KeyProvider) {
+        self.pointer = pointer
+        self.provider = provider
     }
 
     deinit {

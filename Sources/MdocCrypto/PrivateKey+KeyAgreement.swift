@@ -8,7 +8,9 @@ extension PrivateKey {
     /// The peer is validated: it must be on this key's curve (`.curveMismatch`) and pass the
     /// partial public-key validation of NIST SP 800-56A Rev. 3 section 5.6.2.3.4 (`.invalidPoint`);
     /// a result OpenSSL refuses, such as the all-zero X25519/X448 output of a low-order point,
-    /// throws `.invalidPoint`. Ed25519 and Ed448 keys throw `.unsupportedAlgorithm`.
+    /// throws `.invalidPoint`. Ed25519 and Ed448 keys throw `.unsupportedAlgorithm`. A key a token
+    /// or TPM holds (``KeyProvider``) agrees the key there; one it refuses to derive with throws
+    /// `.operationNotPermitted`.
     public func sharedSecret(with peer: PublicKey) throws(CryptoError) -> SharedSecret {
         guard !curve.isEdwards else {
             throw CryptoError(.unsupportedAlgorithm, "\(curve) keys sign and cannot agree keys")
@@ -16,11 +18,15 @@ extension PrivateKey {
         guard peer.curve == curve else {
             throw CryptoError(.curveMismatch, "the peer key is on \(peer.curve), this key on \(curve)")
         }
-        guard let context = EVP_PKEY_CTX_new_from_pkey(nil, key.pointer, nil) else {
+        // A key a token or TPM holds agrees keys there, through its provider (KeyProvider.propertyQuery).
+        guard let context = EVP_PKEY_CTX_new_from_pkey(key.provider?.library, key.pointer, key.provider?.propertyQuery) else {
             throw .openSSL(.libraryFailure, "cannot make a key agreement context for \(curve)")
         }
         defer { EVP_PKEY_CTX_free(context) }
         guard EVP_PKEY_derive_init(context) == 1 else {
+            if let provider = key.provider {
+                throw .openSSL(.operationNotPermitted, "the \(curve) key in \(provider) does not agree keys")
+            }
             throw .openSSL(.libraryFailure, "cannot start key agreement on \(curve)")
         }
         try Self.checkPeer(peer)
@@ -37,6 +43,9 @@ extension PrivateKey {
             EVP_PKEY_derive(context, buffer.baseAddress?.assumingMemoryBound(to: UInt8.self), &length)
         }
         guard status == 1 else {
+            if let provider = key.provider {
+                throw .openSSL(.operationNotPermitted, "the \(curve) key in \(provider) refused key agreement (a key for signing only, or the token is gone)")
+            }
             throw .openSSL(.invalidPoint, "key agreement with the peer's \(curve) public key failed")
         }
         return SharedSecret(storage: length == secret.count ? secret : SecureBytes(prefix: length, of: secret))

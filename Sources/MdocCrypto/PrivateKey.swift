@@ -1,4 +1,5 @@
 import COpenSSL
+import COpenSSLShims
 
 /// A private key on one of the ISO/IEC 18013-5 curves (``Curve``; 18013-5 9.1.5.2 and
 /// Table 22): device keys, ephemeral session keys (9.1.1.4), reader and issuer signing keys.
@@ -40,12 +41,18 @@ extension PublicKey {
             let capacity = 1 + 2 * curve.coordinateByteCount
             var point = [UInt8](repeating: 0, count: capacity)
             var length = 0
-            guard EVP_PKEY_get_octet_string_param(key.pointer, OSSL_PKEY_PARAM_PUB_KEY, &point, capacity, &length) == 1,
-                  length <= capacity
-            else {
+            if EVP_PKEY_get_octet_string_param(key.pointer, OSSL_PKEY_PARAM_PUB_KEY, &point, capacity, &length) == 1,
+               length <= capacity
+            {
+                try self.init(x963Representation: Array(point.prefix(length)), curve: curve)
+                return
+            }
+            guard key.provider != nil else {
                 throw .openSSL(.invalidKey, "the \(curve) private key has no public point")
             }
-            try self.init(x963Representation: Array(point.prefix(length)), curve: curve)
+            // pkcs11-provider 1.0 answers no parameter query for the point, but exports it.
+            ERR_clear_error()
+            try self.init(x963Representation: try Self.exportedPoint(of: key, curve: curve), curve: curve)
             return
         }
         var raw = [UInt8](repeating: 0, count: curve.coordinateByteCount)
@@ -54,5 +61,23 @@ extension PublicKey {
             throw .openSSL(.invalidKey, "the \(curve) private key has no public key")
         }
         try self.init(rawRepresentation: raw, curve: curve)
+    }
+
+    /// The public point of a provider's key as the provider exports it (`EVP_PKEY_todata` of the
+    /// public key selection): the encoded point (SEC 1 v2 section 2.3.3) under `pub`.
+    private static func exportedPoint(of key: EVPKey, curve: Curve) throws(CryptoError) -> [UInt8] {
+        var parameters: UnsafeMutablePointer<OSSL_PARAM>?
+        guard EVP_PKEY_todata(key.pointer, mdoc_EVP_PKEY_PUBLIC_KEY(), &parameters) == 1, let parameters else {
+            throw .openSSL(.invalidKey, "the \(curve) key's provider exports no public point")
+        }
+        defer { OSSL_PARAM_free(parameters) }
+        var data: UnsafeRawPointer?
+        var length = 0
+        guard let found = OSSL_PARAM_locate(parameters, OSSL_PKEY_PARAM_PUB_KEY),
+              OSSL_PARAM_get_octet_string_ptr(found, &data, &length) == 1, let data
+        else {
+            throw .openSSL(.invalidKey, "the \(curve) key's provider exports no public point")
+        }
+        return Array(UnsafeRawBufferPointer(start: data, count: length))
     }
 }

@@ -19,4 +19,5 @@ const char *mdoc_OSSL_KDF_PARAM_SALT(void);
 const char *mdoc_OSSL_KDF_PARAM_INFO(void);
 
 #include "certificate_builder.h"
+#include "key_provider.h"
 #endif
