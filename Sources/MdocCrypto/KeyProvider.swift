@@ -29,6 +29,7 @@ public final class KeyProvider: @unchecked Sendable, CustomStringConvertible {
         /// A TPM 2.0 through tpm2-openssl; keys as "TSS2 PRIVATE KEY" blobs the TPM wraps.
         case tpm2
 
+        /// The provider's name: `pkcs11` or `tpm2`.
         public var description: String { rawValue }
     }
 
