@@ -65,17 +65,19 @@ extension SessionCapture {
     }
 
     /// Writes the capture into the directory `path` (made with mode 0700 unless it exists, as
-    /// ``checkWritable(directory:option:)`` allowed): the engagement, the transcript, the
-    /// ephemeral key, each message and its plaintext, the report and the index last, every file
-    /// new and mode 0600.
+    /// ``checkWritable(directory:option:)`` allowed): the engagement, the transcript (when the
+    /// session has one), the ephemeral key, each message and its plaintext, the report and the
+    /// index last, every file new and mode 0600.
     public func save(in path: String) throws(ProgramFailure) {
         try OutputFile.makeDirectory(path)
         func file(_ name: String) -> String { path.hasSuffix("/") ? path + name : path + "/" + name }
         try OutputFile.create(deviceEngagement, at: file(Self.engagementFileName), mode: OutputFile.privateMode, replacing: false)
         try OutputFile.create(
             Array((engagementURI + "\n").utf8), at: file(Self.engagementURIFileName), mode: OutputFile.privateMode, replacing: false)
-        try OutputFile.create(
-            sessionTranscriptBytes, at: file(Self.sessionTranscriptFileName), mode: OutputFile.privateMode, replacing: false)
+        if let sessionTranscriptBytes {
+            try OutputFile.create(
+                sessionTranscriptBytes, at: file(Self.sessionTranscriptFileName), mode: OutputFile.privateMode, replacing: false)
+        }
         try OutputFile.create(
             Array(ephemeralKey.pemRepresentation.utf8), at: file(Self.ephemeralKeyFileName), mode: OutputFile.privateMode,
             replacing: false)
@@ -126,7 +128,7 @@ extension SessionCapture {
             ("mtu", mtu.map { .int(Int64($0)) } ?? .null),
             ("engagement", .string(Self.engagementFileName)),
             ("engagementURI", .string(Self.engagementURIFileName)),
-            ("sessionTranscript", .string(Self.sessionTranscriptFileName)),
+            ("sessionTranscript", sessionTranscriptBytes == nil ? .null : .string(Self.sessionTranscriptFileName)),
             ("ephemeralKey", .string(Self.ephemeralKeyFileName)),
             ("messages", .array(entries)),
             ("outcome", .string(outcome)),

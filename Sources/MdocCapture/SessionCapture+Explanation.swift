@@ -37,7 +37,11 @@ extension SessionCapture {
         }
         children.append(Explanation("Engagement URI", "\(engagementURI)"))
         children.append(item("DeviceEngagement (\(Self.engagementFileName))", deviceEngagement))
-        children.append(item("SessionTranscriptBytes (\(Self.sessionTranscriptFileName))", sessionTranscriptBytes))
+        if let sessionTranscriptBytes {
+            children.append(item("SessionTranscriptBytes (\(Self.sessionTranscriptFileName))", sessionTranscriptBytes))
+        } else {
+            children.append(Explanation("SessionTranscriptBytes", "none: no SessionEstablishment was taken (9.1.5.1)"))
+        }
         if let apduTrace {
             children.append(MessageExplainer.apduTrace("APDUs (\(Self.apduTraceFileName))", apduTrace))
         }

@@ -45,7 +45,7 @@ extension SessionCapture {
         var mtu: Int?
         var engagement: String
         var engagementURI: String
-        var sessionTranscript: String
+        var sessionTranscript: String?
         var ephemeralKey: String
         var messages: [Message]
         var outcome: String
@@ -118,7 +118,10 @@ extension SessionCapture {
             deviceEngagement: try Self.readFile(index.engagement, in: path),
             engagementURI: String(String(decoding: try Self.readFile(index.engagementURI, in: path), as: UTF8.self)
                 .prefix { $0 != "\n" }),
-            sessionTranscriptBytes: try Self.readFile(index.sessionTranscript, in: path), ephemeralKey: key,
+            sessionTranscriptBytes: try index.sessionTranscript.map { (name) throws(SessionCaptureError) in
+                try Self.readFile(name, in: path)
+            },
+            ephemeralKey: key,
             messages: messages, outcome: index.outcome, exitStatus: index.exitStatus,
             verificationTime: try index.verificationTime.map { (text) throws(SessionCaptureError) in
                 try Self.time(text, member: "verificationTime")
@@ -157,20 +160,26 @@ extension SessionCapture {
     }
 
     /// Checks that SessionTranscriptBytes hold the engagement and the SessionEstablishment's
-    /// EReaderKeyBytes as stored, and that the ephemeral key is this side's key in them.
+    /// EReaderKeyBytes as stored, and that the ephemeral key is this side's key in them. A
+    /// capture without them is an mdoc's whose session took no SessionEstablishment: its key is
+    /// the engagement's EDeviceKey.
     private func checkTranscript(files index: Index) throws(SessionCaptureError) {
+        guard let sessionTranscriptBytes, let transcriptFile = index.sessionTranscript else {
+            try checkWithoutTranscript(files: index)
+            return
+        }
         let transcript: SessionTranscript
         do {
             transcript = try SessionTranscriptBinding(encoded: sessionTranscriptBytes).transcript
         } catch {
-            throw SessionCaptureError(.badContent, file: index.sessionTranscript, "not SessionTranscriptBytes: \(error)")
+            throw SessionCaptureError(.badContent, file: transcriptFile, "not SessionTranscriptBytes: \(error)")
         }
         guard let engagement = transcript.deviceEngagementBytes, Array(engagement.bytes) == deviceEngagement else {
             throw SessionCaptureError(
-                .inconsistent, file: index.sessionTranscript, "DeviceEngagementBytes are not the bytes of \(index.engagement)")
+                .inconsistent, file: transcriptFile, "DeviceEngagementBytes are not the bytes of \(index.engagement)")
         }
         guard let readerKey = transcript.eReaderKeyBytes else {
-            throw SessionCaptureError(.inconsistent, file: index.sessionTranscript, "the transcript holds no EReaderKeyBytes")
+            throw SessionCaptureError(.inconsistent, file: transcriptFile, "the transcript holds no EReaderKeyBytes")
         }
         if let first = messages.first, fromReader(first) {
             let establishment: SessionEstablishment
@@ -181,7 +190,7 @@ extension SessionCapture {
             }
             guard establishment.eReaderKey.bytes == readerKey.bytes else {
                 throw SessionCaptureError(
-                    .inconsistent, file: index.messages[0].file, "EReaderKeyBytes are not those of \(index.sessionTranscript)")
+                    .inconsistent, file: index.messages[0].file, "EReaderKeyBytes are not those of \(transcriptFile)")
             }
         }
         let ownKey: PublicKey?
@@ -192,7 +201,27 @@ extension SessionCapture {
         guard ownKey == ephemeralKey.publicKey else {
             throw SessionCaptureError(
                 .inconsistent, file: index.ephemeralKey,
-                "not the \(role == .reader ? "EReaderKey" : "EDeviceKey") of \(index.sessionTranscript)")
+                "not the \(role == .reader ? "EReaderKey" : "EDeviceKey") of \(transcriptFile)")
+        }
+    }
+
+    /// The checks of a capture that names no SessionTranscriptBytes: only an mdoc's capture of a
+    /// session that failed before a SessionEstablishment was taken has none (a reader builds its
+    /// transcript before it connects, 9.1.5.1), and its ephemeral key is the engagement's
+    /// EDeviceKey.
+    private func checkWithoutTranscript(files index: Index) throws(SessionCaptureError) {
+        guard role == .mdoc else {
+            throw SessionCaptureError(
+                .inconsistent, file: Self.indexFileName, "a reader's capture names no sessionTranscript; the reader makes one before it connects")
+        }
+        if let first = messages.first, fromReader(first), (try? SessionEstablishment(encoded: first.bytes)) != nil {
+            throw SessionCaptureError(
+                .inconsistent, file: Self.indexFileName,
+                "names no sessionTranscript although \(index.messages[0].file) is a SessionEstablishment")
+        }
+        let ownKey = try? DeviceEngagement(encoded: deviceEngagement).security.eDeviceKeyBytes.value.publicKey()
+        guard ownKey == ephemeralKey.publicKey else {
+            throw SessionCaptureError(.inconsistent, file: index.ephemeralKey, "not the EDeviceKey of \(index.engagement)")
         }
     }
 

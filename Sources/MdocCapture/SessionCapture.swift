@@ -54,8 +54,9 @@ public struct SessionCapture: Sendable {
     /// The `mdoc:` URI of the engagement.
     public var engagementURI: String
     /// SessionTranscriptBytes (`#6.24(bstr .cbor SessionTranscript)`, 9.1.5.1) as the session
-    /// built them.
-    public var sessionTranscriptBytes: [UInt8]
+    /// built them; `nil` in an mdoc's capture of a session that failed before a
+    /// SessionEstablishment arrived, since the transcript holds the reader's EReaderKeyBytes.
+    public var sessionTranscriptBytes: [UInt8]?
     /// This side's ephemeral private key (EReaderKey or EDeviceKey): it decrypts the session.
     public var ephemeralKey: PrivateKey
     /// Every message, in the order it went over the link.
@@ -75,7 +76,7 @@ public struct SessionCapture: Sendable {
     /// A capture of a session of `role`; see the properties.
     public init(
         role: SessionRole, program: String, transport: String, mode: MdocBLEMode?, mtu: Int?, started: Date, ended: Date,
-        deviceEngagement: [UInt8], engagementURI: String, sessionTranscriptBytes: [UInt8], ephemeralKey: PrivateKey,
+        deviceEngagement: [UInt8], engagementURI: String, sessionTranscriptBytes: [UInt8]?, ephemeralKey: PrivateKey,
         messages: [LinkMessage], outcome: String, exitStatus: Int32, verificationTime: Date?, report: JSONValue?
     ) {
         self.role = role
@@ -127,15 +128,11 @@ public struct SessionCapture: Sendable {
     /// n-th message a side sent carries counter n, whether or not the ones before it decrypt. A
     /// message that does not decode or decrypt says why in its `problem`.
     public func openedMessages() -> [OpenedMessage] {
-        let keys: SessionKeys
+        let keys: Result<SessionKeys, SessionCaptureError>
         do {
-            keys = try sessionKeys()
+            keys = .success(try sessionKeys())
         } catch {
-            return messages.map { message in
-                OpenedMessage(
-                    message: message, fromReader: fromReader(message), structure: "SessionData", plaintext: nil, status: nil,
-                    problem: "\(error)")
-            }
+            keys = .failure(error)
         }
         // The counter of the next message with data from the reader and from the mdoc.
         var readerCounter: UInt32 = 1
@@ -162,15 +159,21 @@ public struct SessionCapture: Sendable {
             }
             if let sealed {
                 let counter = byReader ? readerCounter : mdocCounter
-                // The mdoc's side decrypts what the reader sent (SKReader), the reader's side
-                // what the mdoc sent (SKDevice).
-                var decryption = SessionEncryption(role: byReader ? .mdoc : .reader, keys: keys, sendCounter: 1, receiveCounter: counter)
-                do {
-                    entry.plaintext = try decryption.decrypt(sealed)
-                } catch {
-                    entry.problem = error.code == .decryptionFailed
-                        ? "does not decrypt with \(byReader ? "SKReader" : "SKDevice") at message counter \(counter) (9.1.1.5): the message is altered, or the capture's key and transcript are not of its session"
-                        : "\(error)"
+                switch keys {
+                case .success(let keys):
+                    // The mdoc's side decrypts what the reader sent (SKReader), the reader's
+                    // side what the mdoc sent (SKDevice).
+                    var decryption = SessionEncryption(
+                        role: byReader ? .mdoc : .reader, keys: keys, sendCounter: 1, receiveCounter: counter)
+                    do {
+                        entry.plaintext = try decryption.decrypt(sealed)
+                    } catch {
+                        entry.problem = error.code == .decryptionFailed
+                            ? "does not decrypt with \(byReader ? "SKReader" : "SKDevice") at message counter \(counter) (9.1.1.5): the message is altered, or the capture's key and transcript are not of its session"
+                            : "\(error)"
+                    }
+                case .failure(let error):
+                    entry.problem = "\(error)"
                 }
                 if byReader { readerCounter &+= 1 } else { mdocCounter &+= 1 }
             }
@@ -182,6 +185,10 @@ public struct SessionCapture: Sendable {
     /// The session keys from ``ephemeralKey`` and the peer's key: EDeviceKey of the engagement
     /// for a reader, EReaderKey of the SessionEstablishment for an mdoc (9.1.1.5).
     func sessionKeys() throws(SessionCaptureError) -> SessionKeys {
+        guard let sessionTranscriptBytes else {
+            throw SessionCaptureError(
+                .inconsistent, file: Self.indexFileName, "no SessionTranscriptBytes to derive the session keys with (9.1.5.1)")
+        }
         let peerKey: PublicKey
         do {
             switch role {

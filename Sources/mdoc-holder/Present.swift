@@ -78,7 +78,9 @@ struct Present: AsyncParsableCommand {
             SessionTranscriptBytes, every message as it went over the link and what it \
             decrypts to, an index.json, and the session's ephemeral device key (mode 0600; with \
             it the capture decrypts the session). DIR must not exist or be empty; it is checked \
-            before the engagement is shown. One session is captured: not with --keep-running. \
+            before the engagement is shown, and written however the session ends: when no \
+            reader started one, it holds the engagement, the times and what the link saw. One \
+            session is captured: not with --keep-running. \
             `mdoc inspect DIR` shows the messages (docs/session-capture.md).
 
             With --json standard output carries JSON only, one object per line: the engagement \
@@ -335,11 +337,12 @@ struct Present: AsyncParsableCommand {
         }
     }
 
-    /// Writes the capture of `result` into `directory` (`--save-session`). Without a
-    /// transcript from the session (its SessionEstablishment did not establish one), the
-    /// transcript is built from the engagement and the EReaderKeyBytes received, as the session
-    /// builds it (ISO/IEC 18013-5 9.1.5.1); without a SessionEstablishment there is nothing to
-    /// decrypt, and nothing is written.
+    /// Writes the capture of `result` into `directory` (`--save-session`), however the session
+    /// ended. Without a transcript from the session (its SessionEstablishment did not establish
+    /// one), the transcript is built from the engagement and the EReaderKeyBytes received, as the
+    /// session builds it (ISO/IEC 18013-5 9.1.5.1); when no SessionEstablishment arrived (no
+    /// reader came, or none started the session), the capture has no transcript: the
+    /// engagement, the key, the times and the outcome, which says what the link saw.
     private func capture(
         _ result: HolderSessionResult, of driver: HolderDriver, key: PrivateKey, started: Date, transport: TransportSpec,
         into directory: String
@@ -359,17 +362,17 @@ struct Present: AsyncParsableCommand {
             transcript = SessionTranscriptBinding(SessionTranscript(
                 deviceEngagementBytes: driver.deviceEngagement, eReaderKeyBytes: establishment.eReaderKey, handover: .qr))
         }
-        guard let transcript else {
-            ProgramOutput.standardError.writeLine(
-                "mdoc-holder: note: no SessionEstablishment arrived; --save-session \(directory) not written")
-            return
-        }
         let capture = SessionCapture(
             role: .mdoc, program: "mdoc-holder \(ToolVersion.current)", transport: "\(transport)", mode: result.mode,
             mtu: result.mtu, started: started, ended: Date(), deviceEngagement: Array(driver.deviceEngagement.bytes),
-            engagementURI: driver.mdocURI.description, sessionTranscriptBytes: transcript.taggedBytes, ephemeralKey: key,
+            engagementURI: driver.mdocURI.description, sessionTranscriptBytes: transcript?.taggedBytes, ephemeralKey: key,
             messages: result.messages, outcome: outcome, exitStatus: exitStatus.rawValue, verificationTime: nil, report: nil)
         try capture.save(in: directory)
+        guard transcript != nil else {
+            ProgramOutput.standardError.writeLine(
+                "mdoc-holder: the session is captured in \(directory), without a transcript: no SessionEstablishment was taken")
+            return
+        }
         ProgramOutput.standardError.writeLine(
             "mdoc-holder: the session is captured in \(directory); its \(SessionCapture.ephemeralKeyFileName) decrypts every message of this session: keep it private")
     }

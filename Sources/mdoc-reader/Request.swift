@@ -59,7 +59,8 @@ struct Request: AsyncParsableCommand {
             SessionTranscriptBytes, every message as it went over the link and what it \
             decrypts to, the report, an index.json, and the session's ephemeral reader key \
             (mode 0600; with it the capture decrypts the session). DIR must not exist or be \
-            empty, and is checked before connecting. `mdoc-reader verify --session DIR` \
+            empty, and is checked before connecting; it is written however the session ends, \
+            even when no mdoc was found. `mdoc-reader verify --session DIR` \
             verifies the capture again offline, `mdoc inspect DIR` shows its messages \
             (docs/session-capture.md).
 

@@ -44,12 +44,14 @@ struct SessionReplay {
         trustAnchors: [Certificate], documentSignerPolicy: DocumentSignerPolicy, at time: Date?, status: StatusOptions
     ) async throws(ProgramFailure) -> VerificationReport {
         let opened = capture.openedMessages()
-        guard let response = opened.last(where: { !$0.fromReader && $0.plaintext != nil }), let plaintext = response.plaintext else {
+        // A message decrypts only with the keys of a transcript: a response implies one.
+        guard let response = opened.last(where: { !$0.fromReader && $0.plaintext != nil }), let plaintext = response.plaintext,
+              let transcriptBytes = capture.sessionTranscriptBytes else {
             throw ProgramFailure(.sessionFailed, "--session \(directory): the captured session holds no response: \(capture.outcome)")
         }
         let transcript: SessionTranscriptBinding
         do {
-            transcript = try SessionTranscriptBinding(encoded: capture.sessionTranscriptBytes)
+            transcript = try SessionTranscriptBinding(encoded: transcriptBytes)
         } catch {
             throw ProgramFailure(.malformedInput, "--session \(directory): \(SessionCapture.sessionTranscriptFileName): \(error)")
         }

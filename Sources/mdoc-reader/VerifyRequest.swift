@@ -105,10 +105,12 @@ struct VerifyRequest: ParsableCommand {
             } catch {
                 throw ProgramFailure(.malformedInput, "--session \(session): \(error)")
             }
-            guard let sent = capture.openedMessages().first(where: { $0.fromReader }), let plaintext = sent.plaintext else {
-                throw ProgramFailure(.malformedInput, "--session \(session): the capture holds no DeviceRequest")
+            // A message decrypts only with the keys of a transcript: a request implies one.
+            guard let sent = capture.openedMessages().first(where: { $0.fromReader }), let plaintext = sent.plaintext,
+                  let captured = capture.sessionTranscriptBytes else {
+                throw ProgramFailure(.malformedInput, "--session \(session): the capture holds no DeviceRequest: \(capture.outcome)")
             }
-            (requestBytes, transcriptBytes, time, name) = (plaintext, capture.sessionTranscriptBytes, givenTime ?? capture.started, session)
+            (requestBytes, transcriptBytes, time, name) = (plaintext, captured, givenTime ?? capture.started, session)
         } else {
             guard let request, let transcript else { return }
             do {
