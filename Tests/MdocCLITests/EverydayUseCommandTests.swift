@@ -121,6 +121,24 @@ import Testing
             "\(result.standardError)")
     }
 
+    // MARK: A pasted engagement
+
+    @Test func anEngagementURIWrappedOverLinesIsReadAndAStrayCharacterIsPlaced() async throws {
+        let run = try IsolatedRun()
+        defer { run.remove() }
+        let (_, uri, _) = try await Self.engagement(["--no-qr"], run: run)
+        let (head, tail) = (uri.prefix(50), uri.dropFirst(50))
+        // The holder is gone: read, the engagement is looked for and not found.
+        let wrapped = try await run.run("mdoc-reader", ["request", "\(head)\n  \(tail)", "--timeout", "1", "--trust", "Certs/demo/iaca.pem"])
+        #expect(wrapped.status == 8, "\(wrapped.standardError)")
+        #expect(wrapped.standardError.contains("mdoc-reader: error: no mdoc on service "), "\(wrapped.standardError)")
+        let stray = try await run.run("mdoc-reader", ["request", "\(head)\u{00A0}\(tail)", "--timeout", "1", "--trust", "Certs/demo/iaca.pem"])
+        #expect(stray.status == 2, "\(stray.standardError)")
+        #expect(stray.standardError.contains(
+            "mdoc-reader: error: the engagement: the text after \"mdoc:\" is not base64url: U+00A0 at character 51 is not a base64url character\n"),
+            "\(stray.standardError)")
+    }
+
     // MARK: Output files, checked before the session
 
     @Test func anUnwritablePortraitFileEndsTheReaderBeforeItConnects() async throws {

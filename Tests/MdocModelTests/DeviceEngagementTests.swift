@@ -178,6 +178,41 @@ struct DeviceEngagementTests {
         }
     }
 
+    @Test("a URI wrapped over lines or broken by spaces is read as the URI without them")
+    func uriWrapped() throws {
+        let payload = String(Self.annexDURI.dropFirst("mdoc:".count))
+        let (head, tail) = (payload.prefix(40), payload.dropFirst(40))
+        for text in [
+            "mdoc:\(head)\n\(tail)", "mdoc:\(head)\r\n\(tail)", "mdoc:\n\(head) \(tail)", "mdoc: \(head)\t\(tail)\n",
+            "  mdoc:\(head)\n    \(tail)", "mdoc:" + payload.map { "\($0) " }.joined(),
+        ] {
+            #expect(try MdocURI(text).deviceEngagementBytes.bytes == annexD("device_engagement"), "\(text)")
+        }
+    }
+
+    @Test("a character outside base64url is named with its place in the URI")
+    func uriCharacterPlace() {
+        let payload = String(Self.annexDURI.dropFirst("mdoc:".count))
+        let (head, tail) = (payload.prefix(40), payload.dropFirst(40))
+        let cases: [(String, String)] = [
+            // Counted from the m of mdoc:, white space included.
+            ("mdoc:\(head)!\(tail)", "\"!\" at character 46 is not a base64url character"),
+            ("  mdoc:\(head)\n\(tail)/", "\"/\" at character \(5 + payload.count + 2) is not a base64url character"),
+            ("mdoc:\(head)\u{00A0}\(tail)", "U+00A0 at character 46 is not a base64url character"),
+            ("mdoc:\(head)\u{1B}\(tail)", "U+001B at character 46 is not a base64url character"),
+            ("mdoc:\(head)=\(tail)", "\"\(tail.first!)\" at character 47 is after the \"=\" padding"),
+        ]
+        for (text, reason) in cases {
+            do {
+                _ = try MdocURI(text)
+                Issue.record("accepted: \(text)")
+            } catch {
+                #expect(error.code == .invalidBase64URL)
+                #expect(error.description == "the text after \"mdoc:\" is not base64url: \(reason)", "\(text)")
+            }
+        }
+    }
+
     @Test("a bad mdoc: URI says what is wrong")
     func uriErrors() {
         let payload = String(Self.annexDURI.dropFirst("mdoc:".count))
