@@ -18,13 +18,14 @@ public enum SessionOutcome: Sendable, Hashable, CustomStringConvertible {
         return true
     }
 
-    /// A short sentence for people.
+    /// A short sentence for people; a failure in the words of its reason, which say what went
+    /// wrong without the error's code.
     public var description: String {
         switch self {
         case .terminatedByReader: return "the reader ended the session"
         case .terminatedByHolder: return "the mdoc ended the session"
         case .transportEnded: return "the connection ended after the response"
-        case .failed(let error): return "the session failed (\(error.code)): \(error.reason)"
+        case .failed(let error): return "the session failed: \(error.reason)"
         }
     }
 }

@@ -25,7 +25,7 @@ package enum ChunkFault: String, CaseIterable, Sendable, CustomStringConvertible
     /// What a holder reports when a hostile reader's request arrives broken by this fault.
     package var holderFailure: String {
         switch self {
-        case .dropped, .duplicated, .reordered: return "the session failed (messageDecodingFailed)"
+        case .dropped, .duplicated, .reordered: return "the session failed: the first message is not SessionEstablishment"
         case .oversized: return "pduTooLarge"
         case .badHeader: return "invalidChunkHeader"
         case .overLimit: return "messageTooLarge"
@@ -37,8 +37,8 @@ package enum ChunkFault: String, CaseIterable, Sendable, CustomStringConvertible
     /// well-formed and fail its decryption, while a missing or doubled chunk breaks the CBOR.
     package var readerFailure: String {
         switch self {
-        case .dropped, .duplicated: return "the session failed (messageDecodingFailed)"
-        case .reordered: return "the session failed (decryptionFailed)"
+        case .dropped, .duplicated: return "the session failed: the message from the mdoc is not SessionData"
+        case .reordered: return "the session failed: message 1 from the mdoc did not decrypt"
         case .oversized: return "pduTooLarge"
         case .badHeader: return "invalidChunkHeader"
         case .overLimit: return "messageTooLarge"

@@ -470,8 +470,14 @@ struct Request: AsyncParsableCommand {
         }
         guard let (_, portrait) = portraits.first(where: { $0.1.verified }), case .byteString(let bytes) = portrait.value else {
             if let (document, _) = portraits.first(where: { !$0.1.verified }) {
+                let why: TerminalText = switch document.outcome {
+                case .issuerAuthenticationFailed: "issuer data authentication failed"
+                case .deviceAuthenticationFailed: "device authentication failed"
+                case .deviceAuthenticationNotChecked: "device authentication was not checked"
+                case .verified: "the issuer does not vouch for it"
+                }
                 ProgramOutput.standardError.writeLine(
-                    "mdoc-reader: the portrait is not verified (document \(document.index): \(document.outcome.rawValue)); --portrait-out not written")
+                    "mdoc-reader: the portrait is not verified (document \(document.index): \(why)); --portrait-out not written")
             } else {
                 ProgramOutput.standardError.writeLine("mdoc-reader: no verified portrait was returned; --portrait-out not written")
             }

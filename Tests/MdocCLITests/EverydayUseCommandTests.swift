@@ -2,6 +2,7 @@ import Foundation
 import MdocCBOR
 import MdocModel
 import MdocQR
+import MdocTestPeers
 import MdocTestSupport
 import Testing
 
@@ -137,6 +138,24 @@ import Testing
         #expect(stray.standardError.contains(
             "mdoc-reader: error: the engagement: the text after \"mdoc:\" is not base64url: U+00A0 at character 51 is not a base64url character\n"),
             "\(stray.standardError)")
+    }
+
+    // MARK: Failures in words
+
+    @Test func aHolderThatVanishesBeforeAnsweringIsReportedInWordsNotByAnErrorCode() async throws {
+        let link = SimHostileLink()
+        let holder = try HostileHolder(link: link)
+        let reader = try BackgroundProgram("mdoc-reader", [
+            "request", holder.uri, "--preset", "age-over-18", "--trust", "Certs/demo/iaca.pem", "--transport", link.transport,
+            "--timeout", "\(HostileProgramTests.timeout)",
+        ], environment: link.environment)
+        try await holder.vanish(at: .requestReceived)
+        let result = await reader.wait(timeout: LiveSession.waitTimeout)
+        #expect(result.status == 8, "\(result.standardError)")
+        #expect(result.standardError.contains(
+            "mdoc-reader: error: the session failed: the connection ended before the mdoc answered the request\n"),
+            "\(result.standardError)")
+        #expect(!result.standardError.contains("transportEndedEarly"), "\(result.standardError)")
     }
 
     // MARK: Output files, checked before the session

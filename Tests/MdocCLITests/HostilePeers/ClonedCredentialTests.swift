@@ -52,7 +52,7 @@ import Testing
         #expect(result.status == 4, "\(result.standardError)")
         #expect(portrait == nil)
         #expect(result.standardError.contains(
-            "mdoc-reader: the portrait is not verified (document 0: deviceAuthenticationFailed); --portrait-out not written"),
+            "mdoc-reader: the portrait is not verified (document 0: device authentication failed); --portrait-out not written"),
                 "\(result.standardError)")
         #expect(result.standardOutput.contains("Document 0: org.iso.18013.5.1.mDL: FAILED (device authentication)"),
                 "\(result.standardOutput)")
