@@ -7,9 +7,10 @@ import MdocTestSupport
 import Testing
 
 /// The programs as a person uses them at a terminal: what the holder says when nobody can be
-/// asked, the engagement QR code in narrow and light terminals, output files checked before a
-/// session, doc-type short names, colour for verdicts, one-line usage errors, help that fits 80
-/// columns, plurals and the issuer's validity note.
+/// asked, the engagement QR code in narrow and light terminals, a pasted engagement, failures in
+/// words, output files checked before a session, doc-type short names, colour for verdicts,
+/// one-line usage errors that name an unknown option first, help that fits 80 columns, plurals
+/// and the issuer's validity note.
 @Suite struct EverydayUseCommandTests {
     /// Runs `program ARGUMENTS` in a pseudo-terminal of `columns` columns (util-linux
     /// `script`), standard input the terminal too; carriage returns the terminal adds removed.
@@ -313,6 +314,29 @@ import Testing
         #expect(unknown.status == 64)
         #expect(unknown.standardError.split(separator: "\n").count == 2, "\(unknown.standardError)")
         #expect(unknown.standardError.hasPrefix("mdoc-issuer: error: Unknown option '--colour'"), "\(unknown.standardError)")
+    }
+
+    @Test func anUnknownOptionIsNamedBeforeWhatIsMissing() async throws {
+        let run = try IsolatedRun()
+        defer { run.remove() }
+        // No response and no --session either: the mistyped option is what to fix first.
+        for arguments in [
+            ["mdoc-reader", "verify", "--bogus", "--trust", "Certs/demo/iaca.pem"],
+            ["mdoc-reader", "request", "--trust", "Certs/demo/iaca.pem", "--bogus"],
+            ["mdoc-holder", "present", "--yes", "--policy", "p.json", "--bogus=1"],
+        ] {
+            let result = try await run.run(arguments[0], Array(arguments.dropFirst()))
+            #expect(result.status == 64, "\(arguments)")
+            #expect(result.standardError == """
+                \(arguments[0]): error: Unknown option '--bogus'
+                \(arguments[0]): see '\(arguments[0]) \(arguments[1]) --help'
+
+                """, "\(arguments)")
+        }
+        // Without one, what is missing is said as before.
+        let missing = try await run.run("mdoc-reader", ["verify", "--trust", "Certs/demo/iaca.pem"])
+        #expect(missing.standardError.hasPrefix(
+            "mdoc-reader: error: give a DeviceResponse file or --session DIR, not both and not neither\n"), "\(missing.standardError)")
     }
 
     static let helps = [

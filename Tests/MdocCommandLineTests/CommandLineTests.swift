@@ -27,17 +27,35 @@ import Testing
     }
 
     @Test func aUsageErrorIsOneLineAndAHint() throws {
-        let error = try #require(throws: (any Error).self) { _ = try Tool.parseAsRoot(["sub", "--count", "0"]) }
-        let failure = try #require(ProgramEntry.usageFailure(Tool.self, error))
+        let arguments = ["sub", "--count", "0"]
+        let error = try #require(throws: (any Error).self) { _ = try Tool.parseAsRoot(arguments) }
+        let failure = try #require(ProgramEntry.usageFailure(Tool.self, error, arguments: arguments))
         #expect(failure.status == .usage && failure.status.rawValue == 64)
         #expect(failure.message.description == "--count must be more than 0")
         #expect(failure.hint?.description == "see 'tool sub --help'")
 
-        let unknown = try #require(throws: (any Error).self) { _ = try Tool.parseAsRoot(["sub", "--size", "2"]) }
-        #expect(ProgramEntry.usageFailure(Tool.self, unknown)?.message.description.contains("\n") == false)
+        let unknownArguments = ["sub", "--size", "2"]
+        let unknown = try #require(throws: (any Error).self) { _ = try Tool.parseAsRoot(unknownArguments) }
+        #expect(ProgramEntry.usageFailure(Tool.self, unknown, arguments: unknownArguments)?.message.description.contains("\n") == false)
 
-        #expect(ProgramEntry.usageFailure(Tool.self, CleanExit.helpRequest(Sub.self)) == nil)
-        #expect(ProgramEntry.usageFailure(Tool.self, ExitCode(7)) == nil)
+        #expect(ProgramEntry.usageFailure(Tool.self, CleanExit.helpRequest(Sub.self), arguments: []) == nil)
+        #expect(ProgramEntry.usageFailure(Tool.self, ExitCode(7), arguments: []) == nil)
+    }
+
+    @Test func anUnknownOptionIsNamedEvenWhenTheRestFailsValidation() throws {
+        // The argument parser runs validate() before it looks for unknown options.
+        for arguments in [["sub", "--bogus", "--count", "0"], ["sub", "--count", "0", "--bogus=1"]] {
+            let error = try #require(throws: (any Error).self) { _ = try Tool.parseAsRoot(arguments) }
+            let failure = try #require(ProgramEntry.usageFailure(Tool.self, error, arguments: arguments))
+            #expect(failure.message.description == "Unknown option '--bogus'", "\(arguments)")
+            #expect(failure.hint?.description == "see 'tool sub --help'")
+        }
+        // Known options, and what follows "--", are not.
+        for arguments in [["sub", "--count", "0"], ["sub", "--count=0", "--", "--bogus"]] {
+            let error = try #require(throws: (any Error).self) { _ = try Tool.parseAsRoot(arguments) }
+            let failure = try #require(ProgramEntry.usageFailure(Tool.self, error, arguments: arguments))
+            #expect(failure.message.description == "--count must be more than 0", "\(arguments)")
+        }
     }
 
     // MARK: --transport
