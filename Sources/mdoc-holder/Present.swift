@@ -92,7 +92,8 @@ struct Present: AsyncParsableCommand {
             read, or a --qr-png file or --save-session directory that cannot be written; 8 the transport could not be \
             opened, no reader within --timeout, the link was lost before the response was \
             delivered, or the session failed (status 10 or 11); 64 usage error (no credential \
-            given or stored included).
+            given or stored included); 130 interrupted by Ctrl-C (SIGINT); 143 ended by \
+            SIGTERM (both without --keep-running, once the transport is closed).
             """
     )
 

@@ -35,6 +35,18 @@ import Testing
         try ProgramRunner.temporaryFile(Array("a26776657273696f6e63312e306673746174757300".utf8), suffix: ".hex")
     }
 
+    /// A holder waiting for a reader, sent `signal` once its engagement is shown.
+    static func interrupted(holderWith signal: Int32, run: IsolatedRun) async throws -> ProgramRunner.Result {
+        let holder = try run.start("mdoc-holder", [
+            "present", "--credential", "Certs/demo/mdl.mdoc", "--yes", "--no-qr", "--transport", "sim",
+            "--timeout", "\(LiveSession.programTimeout)",
+        ])
+        holder.closeInput()
+        _ = try #require(await holder.firstLine(startingWith: "mdoc:", timeout: LiveSession.waitTimeout), "\(holder.standardError)")
+        holder.signal(signal)
+        return await holder.wait(timeout: LiveSession.waitTimeout)
+    }
+
     static let cases: [Case] = [
         Case(command: "mdoc inspect", status: 0, situation: "decoded") { run in
             try await run.run("mdoc", ["inspect", "\(v)/device_response.hex"])
@@ -131,6 +143,12 @@ import Testing
             try await run.run("mdoc-holder", ["present", "--credential", "Certs/demo/mdl.mdoc", "--yes", "--no-qr",
                                               "--transport", "sim", "--timeout", "1"])
         },
+        Case(command: "mdoc-holder present", status: 130, situation: "Ctrl-C while waiting for a reader") { run in
+            try await interrupted(holderWith: SIGINT, run: run)
+        },
+        Case(command: "mdoc-holder present", status: 143, situation: "SIGTERM while waiting for a reader") { run in
+            try await interrupted(holderWith: SIGTERM, run: run)
+        },
         Case(command: "mdoc-holder present", status: 64, situation: "no credential given or stored") { run in
             try await run.run("mdoc-holder", ["present", "--yes"])
         },
@@ -219,8 +237,9 @@ import Testing
         defer { run.remove() }
         let result = try await testCase.run(run)
         #expect(result.status == testCase.status, "\(result.standardOutput)\n\(result.standardError)")
-        if testCase.status != 0 {
-            // Every failure ends with one line saying what failed (and, for usage, one hint).
+        if testCase.status != 0 && testCase.status < 128 {
+            // Every failure ends with one line saying what failed (and, for usage, one hint);
+            // a signal is no failure of the program's.
             let errorLines = result.standardError.split(separator: "\n").filter { $0.contains(": error: ") }
             #expect(errorLines.count == 1, "\(result.standardError)")
         }
