@@ -13,6 +13,7 @@ package struct LiveTransportOptions: ParsableArguments {
     @Option(help: ArgumentHelp(
         "The BLE bearer: bluez[:hciN] (bluetoothd over D-Bus, the default when it runs with an adapter), sim (a local socket named after the service UUID; the default otherwise), hci:tcp:HOST:PORT (a controller over TCP, such as a Bumble virtual controller), hci:serial:DEV[,BAUD][,rtscts] (an HCI UART dongle) or hci:user:N (adapter hciN through the Linux HCI user channel).",
         valueName: "transport"),
+            completion: .list(["sim", "bluez", "hci:tcp:", "hci:serial:", "hci:user:"]),
             transform: { text in
                 do throws(LinkError) {
                     return try TransportSpec(parsing: text)

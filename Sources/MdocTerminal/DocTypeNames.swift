@@ -22,6 +22,11 @@ package enum DocTypeNames {
         Entry(shortName: "av", docType: DocType.euAgeVerification, nameSpace: NameSpace.euAgeVerification),
     ]
 
+    /// What shell completion offers for `--doctype`: the short names, then the docTypes.
+    package static var completions: [String] {
+        entries.map(\.shortName) + entries.map(\.docType)
+    }
+
     /// The docType a `--doctype` argument names: a short name (in any case) resolved, anything
     /// else as written.
     package static func docType(for argument: String) -> String {

@@ -91,7 +91,8 @@ struct Issue: ParsableCommand {
     @Option(help: "The PKI directory made by `mdoc-issuer pki`.", completion: .directory)
     var pki: String
 
-    @Option(help: "The document type: a docType such as org.iso.18013.5.1.mDL, or mdl, pid or av.")
+    @Option(help: "The document type: a docType such as org.iso.18013.5.1.mDL, or mdl, pid or av.",
+            completion: .list(DocTypeNames.completions))
     var doctype: String
 
     @Option(help: "The data elements: a JSON file (docs/issuer-data-format.md).", completion: .file(extensions: ["json"]))

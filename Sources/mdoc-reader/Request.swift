@@ -105,7 +105,8 @@ struct Request: AsyncParsableCommand {
     var retrieval: Retrieval = .ble
 
     @Option(name: .customLong("doctype"), parsing: .singleValue,
-            help: "A document type to request; repeat for several. 'mdl', 'pid' and 'av' are short for the mDL, the EU PID and the EU age verification attestation.")
+            help: "A document type to request; repeat for several. 'mdl', 'pid' and 'av' are short for the mDL, the EU PID and the EU age verification attestation.",
+            completion: .list(DocTypeNames.completions))
     var docTypes: [String] = []
 
     @Option(name: .customLong("namespace"), help: "The name space of --elements for a doc type the toolkit does not know.")

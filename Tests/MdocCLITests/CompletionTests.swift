@@ -3,7 +3,8 @@ import Testing
 
 /// Bash completion, as bash runs it: each program's `--generate-completion-script bash` is
 /// sourced and its completion function called for a partly typed command line in the
-/// repository root; an option or argument that takes a path offers the files there.
+/// repository root; an option or argument that takes a path offers the files there, and one
+/// that takes a name from a list (`--doctype`, `--transport`) offers the names.
 @Suite struct CompletionTests {
     /// Sources the script (`$1`), sets the words that follow as the command line being typed,
     /// calls the program's completion function as `complete -F` would, and prints COMPREPLY.
@@ -60,6 +61,12 @@ import Testing
         Case(words: ["mdoc-issuer", "vical", "--out", "Certs/demo/R"], offers: ["Certs/demo/README.md"]),
         Case(words: ["mdoc", "inspect", "Vectors/iso18013-5-annex-d/device_e"], offers: ["Vectors/iso18013-5-annex-d/device_engagement.hex"]),
         Case(words: ["mdoc", "demo", "--dir", "Certs/d"], offers: ["Certs/demo"]),
+        // Values, not paths.
+        Case(words: ["mdoc-reader", "request", "--doctype", ""], offers: ["mdl", "pid", "av", "org.iso.18013.5.1.mDL"]),
+        Case(words: ["mdoc-reader", "request", "--doctype", "p"], offers: ["pid"], omits: ["mdl"]),
+        Case(words: ["mdoc-issuer", "issue", "--doctype", "m"], offers: ["mdl"], omits: ["pid"]),
+        Case(words: ["mdoc-reader", "request", "--transport", ""], offers: ["sim", "bluez"]),
+        Case(words: ["mdoc-holder", "present", "--transport", "s"], offers: ["sim"], omits: ["bluez", "scripts"]),
     ]
 
     @Test(arguments: cases)
