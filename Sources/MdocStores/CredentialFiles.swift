@@ -18,6 +18,10 @@ import Darwin
 /// no secret left to protect. The file is read and recognised first, so that a file that is no
 /// credential at all (issuer data, a certificate, a response) is called what it is instead of a
 /// private key.
+///
+/// A credential whose device key is held by a PKCS#11 token or a TPM (`Credential`'s
+/// `deviceKeyReference`) is read by loading that key, the token's login answered with the PIN
+/// given; the key stays where it is.
 public enum CredentialFiles {
     /// The permission bits a file holding a private key must not have: any access by group or
     /// others (docs/architecture.md rule 8; the rule OpenSSH applies to its private keys).
@@ -34,14 +38,17 @@ public enum CredentialFiles {
         public let isPublishedTestMaterial: Bool
     }
 
-    /// The credential in the file at `path`.
+    /// The credential in the file at `path`; `pin` answers the login of the token that holds
+    /// its device key, if one does.
     ///
     /// Throws `InputError` (MdocFiles) with code `InputError.Code.unreadable` (the file cannot
     /// be opened or read, with the system's reason), `InputError.Code.unsupportedContent` (the
     /// file is something else, named: JSON text, a PEM certificate or key, another 18013-5
     /// message, CBOR that is no credential) or `InputError.Code.insecurePermissions` (group or
-    /// others may access it, with the `chmod` that fixes it).
-    public static func load(_ path: String) throws(InputError) -> Loaded {
+    /// others may access it, with the `chmod` that fixes it); the token or TPM that holds the
+    /// device key failing is `InputError.Code.unreadable` naming the key and the `CryptoError`
+    /// code (MdocCrypto: `loginFailed`, `keyStoreUnavailable`...).
+    public static func load(_ path: String, pin: [UInt8]? = nil) throws(InputError) -> Loaded {
         let fd = open(path, O_RDONLY | O_CLOEXEC)
         guard fd >= 0 else {
             let number = errno
@@ -57,7 +64,7 @@ public enum CredentialFiles {
         guard status.st_mode & S_IFMT != S_IFDIR else {
             throw InputError(.unsupportedContent, source: path, "is a folder, not a credential file")
         }
-        let credential = try decode(InputSource.detect(try InputSource.readAll(fd: fd, name: path), name: path))
+        let credential = try decode(InputSource.detect(try InputSource.readAll(fd: fd, name: path), name: path), pin: pin)
         let mode = status.st_mode & 0o777
         let published = PublishedDeviceKeys.contains(credential.deviceKey.publicKey)
         guard mode & forbiddenMode == 0 || published else {
@@ -69,12 +76,39 @@ public enum CredentialFiles {
     }
 
     /// The credential in `input`; when it holds none, an `InputError.Code.unsupportedContent`
-    /// that says what it holds instead.
-    public static func decode(_ input: InputSource) throws(InputError) -> Credential {
+    /// that says what it holds instead. A device key held by a token or a TPM is loaded, with
+    /// `pin` for the token's login (``load(_:pin:)`` has the failures).
+    public static func decode(_ input: InputSource, pin: [UInt8]? = nil) throws(InputError) -> Credential {
+        let cbor: CBOR
+        let reference: DeviceKeyReference?
         do {
-            return try Credential(encoded: input.bytes)
+            cbor = try CBOR.decode(input.bytes)
+            reference = try Credential.deviceKeyReference(in: cbor, at: .root)
         } catch {
             throw InputError(.unsupportedContent, source: input.name, identify(input, failure: error))
+        }
+        guard let reference else {
+            do {
+                return try Credential(cbor: cbor, at: .root)
+            } catch {
+                throw InputError(.unsupportedContent, source: input.name, identify(input, failure: error))
+            }
+        }
+        let key = try deviceKey(reference, pin: pin, source: input.name)
+        do {
+            return try Credential(cbor: cbor, at: .root, heldKey: key, reference: reference)
+        } catch {
+            throw InputError(.unsupportedContent, source: input.name, identify(input, failure: error))
+        }
+    }
+
+    /// The private key `reference` names, loaded with `pin`; its failure is an
+    /// `InputError.Code.unreadable` of `source` that names the key and the `CryptoError` code.
+    public static func deviceKey(_ reference: DeviceKeyReference, pin: [UInt8]?, source: String) throws(InputError) -> PrivateKey {
+        do {
+            return try reference.privateKey(pin: pin)
+        } catch {
+            throw InputError(.unreadable, source: source, "its device key, \(reference), cannot be used (\(error.code)): \(error)")
         }
     }
 
@@ -101,6 +135,8 @@ public enum CredentialFiles {
             return "is not CBOR (\(failure)); \(expectation)"
         case .cbor:
             return "is CBOR but not a credential: \(failure)"
+        case .message(.credential):
+            return "is a credential that cannot be used: \(failure)"
         case .consentPolicy, .json, .pemPrivateKey, .pemCertificate, .pem, .encrypted, .message:
             return "is \(kind), not a credential; \(expectation)"
         }

@@ -60,12 +60,13 @@ public struct CredentialStore: Sendable {
         Self.isValidName(name) && DirectoryListing.kind(of: path(of: name)) == .file
     }
 
-    /// The credential `name` (``CredentialFiles/load(_:)``).
-    public func load(_ name: String) throws(InputError) -> CredentialFiles.Loaded {
+    /// The credential `name` (``CredentialFiles/load(_:pin:)``), `pin` answering the login of
+    /// the token that holds its device key, if one does.
+    public func load(_ name: String, pin: [UInt8]? = nil) throws(InputError) -> CredentialFiles.Loaded {
         guard Self.isValidName(name) else {
             throw InputError(.unsupportedContent, source: name, "not a credential name (letters, digits, '.', '_' and '-')")
         }
-        return try CredentialFiles.load(path(of: name))
+        return try CredentialFiles.load(path(of: name), pin: pin)
     }
 
     /// Stores `bytes`, which hold a credential, as `name` (mode 0600, the folder made 0700 when

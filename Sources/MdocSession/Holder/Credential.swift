@@ -5,7 +5,8 @@ import MdocModel
 
 /// An issued document as the mdoc holder keeps it: the issuer-signed data (ISO/IEC 18013-5
 /// 8.3.2.1.2.2 IssuerSigned, with the MSO of 9.1.2.4) and the private static device key
-/// (SDeviceKey, 9.1.3) whose public half the MSO holds as `deviceKey`.
+/// (SDeviceKey, 9.1.3) whose public half the MSO holds as `deviceKey`: in the file, or held by a
+/// PKCS#11 token or a TPM 2.0 that the file names (``DeviceKeyReference``).
 ///
 /// The credential file (extension ``fileExtension``) is this project's format, one CBOR map
 /// written in deterministic encoding (RFC 8949 section 4.2.1):
@@ -14,10 +15,19 @@ import MdocModel
 /// Credential = {
 ///   "docType": tstr,               ; equal to the MSO docType
 ///   "issuerSigned": IssuerSigned,  ; 8.3.2.1.2.2: every IssuerSignedItemBytes and the IssuerAuth
-///   "deviceKey": COSE_Key,         ; RFC 9052 section 7 with "d" (-4): the private SDeviceKey
+///   "deviceKey": COSE_Key,         ; RFC 9052 section 7: with "d" (-4), the private SDeviceKey;
+///                                  ; without, its public half, the private key being held elsewhere
+///   ? "deviceKeyReference": DeviceKeyReference, ; where: a PKCS#11 token or a TPM (no "d" then)
 ///   ? "testMaterial": [+ tstr]     ; made to fail verification: why, one note per reason
 /// }
 /// ```
+///
+/// A `deviceKey` without `d` and without `deviceKeyReference` is a document issued for a key
+/// the holder keeps in hardware (`mdoc-issuer issue --device-key PUBLIC`), not yet bound to it:
+/// it cannot be presented until `mdoc-holder import --key-in` names the key, checks that it is
+/// the MSO's and writes the reference. A credential with a reference is read with
+/// ``init(cbor:at:heldKey:reference:)``, its key loaded first (``DeviceKeyReference/privateKey(pin:)``),
+/// since reading one asks the token for its PIN.
 ///
 /// Issuers make credentials with MdocIssuance's `DocumentIssuer`. A credential with
 /// ``testMaterial`` is negative test material (`DocumentIssuer.issueTestCredential`): it was
@@ -31,7 +41,7 @@ import MdocModel
 /// signature or chain, which is the reader's business (9.3.1).
 ///
 /// The private key is never printed: ``description``, ``debugDescription`` and the mirror name
-/// its curve only. The file holds a private key and should be written with mode 0600
+/// its curve only. The file holds a private key, or names one, and should be written with mode 0600
 /// (docs/architecture.md rule 8).
 public struct Credential: CBORRepresentable, CustomStringConvertible, CustomDebugStringConvertible, CustomReflectable {
     /// The extension of credential files, `mdoc`.
@@ -41,8 +51,11 @@ public struct Credential: CBORRepresentable, CustomStringConvertible, CustomDebu
     public let docType: String
     /// The issuer-signed data elements and the IssuerAuth, as issued.
     public let issuerSigned: IssuerSigned
-    /// The private static device key (SDeviceKey) of the MSO `deviceKey`.
+    /// The private static device key (SDeviceKey) of the MSO `deviceKey`; for a key held by a
+    /// token or a TPM, the handle through which it signs and agrees keys there.
     public let deviceKey: PrivateKey
+    /// Where ``deviceKey`` is held when the file does not hold it; `nil` for a key in the file.
+    public let deviceKeyReference: DeviceKeyReference?
     /// The MSO inside ``issuerSigned``'s IssuerAuth, with its signed bytes.
     public let mobileSecurityObject: EmbeddedCBOR<MobileSecurityObject>
     /// Why the credential was made to fail verification, one note per reason; empty for an
@@ -56,21 +69,78 @@ public struct Credential: CBORRepresentable, CustomStringConvertible, CustomDebu
     /// when the IssuerAuth payload is not an MSO, when the MSO is for another doc type, or when
     /// its deviceKey is not the public half of `deviceKey`.
     public init(docType: String, issuerSigned: IssuerSigned, deviceKey: PrivateKey) throws(CBORError) {
-        try self.init(docType: docType, issuerSigned: issuerSigned, deviceKey: deviceKey, testMaterial: [], at: .root)
+        try self.init(docType: docType, issuerSigned: issuerSigned, deviceKey: deviceKey, reference: nil, testMaterial: [], at: .root)
     }
 
-    /// Reads the map described on the type; error paths start at `path`.
+    /// Reads the map described on the type, whose device key is in it; error paths start at
+    /// `path`. A credential whose key is held elsewhere is refused (code `invalidValue`), saying
+    /// where.
     public init(cbor: CBOR, at path: CBORPath) throws(CBORError) {
+        try self.init(cbor: cbor, at: path, held: nil)
+    }
+
+    /// Reads the map described on the type, whose device key `heldKey` is held by `reference`
+    /// (loaded by the caller): either the file names `reference`, or it names none and holds the
+    /// public key only (a document not yet bound to its key). Throws `CBORError` (code
+    /// `invalidValue`) when the file holds a private key or names another reference, or when
+    /// `heldKey` is not the key of the MSO.
+    public init(cbor: CBOR, at path: CBORPath, heldKey: PrivateKey, reference: DeviceKeyReference) throws(CBORError) {
+        try self.init(cbor: cbor, at: path, held: (heldKey, reference))
+    }
+
+    /// The ``DeviceKeyReference`` a credential's map names, read before the credential so that
+    /// its key can be loaded; `nil` when it names none.
+    public static func deviceKeyReference(in cbor: CBOR, at path: CBORPath) throws(CBORError) -> DeviceKeyReference? {
+        guard let reference = try cbor.map(at: path)[text: "deviceKeyReference"] else { return nil }
+        return try DeviceKeyReference(cbor: reference, at: path.appending(key: "deviceKeyReference"))
+    }
+
+    /// The map of a document issued for the public device key `deviceKey` whose private half
+    /// the holder keeps in a token or a TPM, still to be bound to it (see the type's
+    /// description): `{"docType", "issuerSigned", "deviceKey"}` with no `d`.
+    public static func unboundCBOR(docType: String, issuerSigned: IssuerSigned, deviceKey: PublicKey) -> CBOR {
+        var map = CBORMap()
+        map.append("docType", .textString(docType))
+        map.append("issuerSigned", issuerSigned.cbor)
+        map.append("deviceKey", COSEKey(publicKey: deviceKey).cbor)
+        return CBOR.map(map).sortedDeterministically()
+    }
+
+    private init(cbor: CBOR, at path: CBORPath, held: (key: PrivateKey, reference: DeviceKeyReference)?) throws(CBORError) {
         let map = try cbor.map(at: path)
         let docType = try map.required("docType", at: path).text(at: path.appending(key: "docType"))
         let issuerSigned = try IssuerSigned(cbor: map.required("issuerSigned", at: path), at: path.appending(key: "issuerSigned"))
         let keyPath = path.appending(key: "deviceKey")
         let coseKey = try COSEKey(cbor: map.required("deviceKey", at: path), at: keyPath)
+        let stored = try Self.deviceKeyReference(in: cbor, at: path)
         let deviceKey: PrivateKey
-        do {
-            deviceKey = try coseKey.privateKey()
-        } catch {
-            throw CBORError(.invalidValue, "the device key is not a usable private key: \(error)", path: keyPath)
+        switch (coseKey.d, stored, held) {
+        case (.some, nil, nil):
+            do {
+                deviceKey = try coseKey.privateKey()
+            } catch {
+                throw CBORError(.invalidValue, "the device key is not a usable private key: \(error)", path: keyPath)
+            }
+        case (.some, _, _):
+            throw CBORError(
+                .invalidValue, stored == nil ? "the device key is in the file; it is held by no token" : "the device key is in the file and names a token too",
+                path: keyPath)
+        case let (nil, _, .some(held)):
+            if let stored, stored != held.reference {
+                throw CBORError(
+                    .invalidValue, "the device key is held by \(stored), not by \(held.reference)", path: path.appending(key: "deviceKeyReference"))
+            }
+            guard (try? coseKey.publicKey()) == held.key.publicKey else {
+                throw CBORError(.invalidValue, "\(held.reference) is not the device key of this credential", path: keyPath)
+            }
+            deviceKey = held.key
+        case let (nil, .some(stored), nil):
+            throw CBORError(
+                .invalidValue, "the device key is held by \(stored), which must be loaded to read it", path: path.appending(key: "deviceKeyReference"))
+        case (nil, nil, nil):
+            throw CBORError(
+                .invalidValue, "the file holds the public device key only; bind it to the key in the token or TPM with `mdoc-holder import --key-in`",
+                path: keyPath)
         }
         var testMaterial: [String] = []
         if let notes = map[text: "testMaterial"] {
@@ -82,10 +152,14 @@ public struct Credential: CBORRepresentable, CustomStringConvertible, CustomDebu
                 throw CBORError(.invalidValue, "testMaterial holds no note", path: notesPath)
             }
         }
-        try self.init(docType: docType, issuerSigned: issuerSigned, deviceKey: deviceKey, testMaterial: testMaterial, at: path)
+        try self.init(
+            docType: docType, issuerSigned: issuerSigned, deviceKey: deviceKey, reference: held?.reference, testMaterial: testMaterial, at: path)
     }
 
-    private init(docType: String, issuerSigned: IssuerSigned, deviceKey: PrivateKey, testMaterial: [String], at path: CBORPath) throws(CBORError) {
+    private init(
+        docType: String, issuerSigned: IssuerSigned, deviceKey: PrivateKey, reference: DeviceKeyReference?, testMaterial: [String],
+        at path: CBORPath
+    ) throws(CBORError) {
         let issuerSignedPath = path.appending(key: "issuerSigned")
         let mso = try issuerSigned.mobileSecurityObjectBytes(at: issuerSignedPath)
         let msoPath = issuerSignedPath.appending(key: "issuerAuth").appending(index: 2).appending(.embedded)
@@ -109,6 +183,7 @@ public struct Credential: CBORRepresentable, CustomStringConvertible, CustomDebu
         self.docType = docType
         self.issuerSigned = issuerSigned
         self.deviceKey = deviceKey
+        self.deviceKeyReference = reference
         self.mobileSecurityObject = mso
         self.testMaterial = testMaterial
         self.itemPositions = Self.itemPositions(issuerSigned)
@@ -123,6 +198,7 @@ public struct Credential: CBORRepresentable, CustomStringConvertible, CustomDebu
         self.docType = docType
         self.issuerSigned = issuerSigned
         self.deviceKey = deviceKey
+        self.deviceKeyReference = nil
         self.mobileSecurityObject = mobileSecurityObject
         self.testMaterial = testMaterial
         self.itemPositions = Self.itemPositions(issuerSigned)
@@ -141,14 +217,20 @@ public struct Credential: CBORRepresentable, CustomStringConvertible, CustomDebu
         return positions
     }
 
-    /// `{"docType", "issuerSigned", "deviceKey"}` and, for test material, `"testMaterial"`, in
+    /// `{"docType", "issuerSigned", "deviceKey"}`, for a key held elsewhere `"deviceKeyReference"`
+    /// (and `"deviceKey"` without `d`), and, for test material, `"testMaterial"`, in
     /// deterministic order (RFC 8949 4.2.1); the embedded bytes inside IssuerSigned are written
     /// unchanged.
     public var cbor: CBOR {
         var map = CBORMap()
         map.append("docType", .textString(docType))
         map.append("issuerSigned", issuerSigned.cbor)
-        map.append("deviceKey", COSEKey(privateKey: deviceKey).cbor)
+        if let deviceKeyReference {
+            map.append("deviceKey", COSEKey(publicKey: deviceKey.publicKey).cbor)
+            map.append("deviceKeyReference", deviceKeyReference.cbor)
+        } else {
+            map.append("deviceKey", COSEKey(privateKey: deviceKey).cbor)
+        }
         if !testMaterial.isEmpty {
             map.append("testMaterial", .array(testMaterial.map(CBOR.textString)))
         }
@@ -176,7 +258,8 @@ public struct Credential: CBORRepresentable, CustomStringConvertible, CustomDebu
     /// material; never the key.
     public var description: String {
         let count = (issuerSigned.nameSpaces ?? OrderedMap()).values.reduce(0) { $0 + $1.count }
-        return "Credential(\(docType), \(count) elements, device key \(deviceKey.curve)\(testMaterial.isEmpty ? "" : ", TEST MATERIAL"))"
+        let held = deviceKeyReference.map { " held by \($0)" } ?? ""
+        return "Credential(\(docType), \(count) elements, device key \(deviceKey.curve)\(held)\(testMaterial.isEmpty ? "" : ", TEST MATERIAL"))"
     }
 
     /// The same as ``description``.
