@@ -37,7 +37,7 @@ struct CredentialSummary {
         out += "  docType:     \(credential.docType)\n"
         out += "  Issuer:      \(issuer ?? "no certificate in the IssuerAuth")\n"
         out += "  Valid:       \(validity.validFrom.text) to \(validity.validUntil.text), signed \(validity.signed.text)\n"
-        out += "  Device key:  \(credential.deviceKey.curve)\n"
+        out += "  Device key:  \(credential.deviceKey.curve)\(credential.deviceKeyReference.map { ", held by \($0)" } ?? "")\n"
         if !credential.testMaterial.isEmpty {
             out += "  TEST MATERIAL, made to fail verification:\n"
             for note in credential.testMaterial {

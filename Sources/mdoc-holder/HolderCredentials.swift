@@ -5,10 +5,11 @@ import MdocTerminal
 import MdocText
 
 /// The credentials a holder command works on: `--credential` files, names of credentials in the
-/// store, or, when none is given, every stored credential.
+/// store, or, when none is given, every stored credential; a device key held by a token is
+/// loaded with the PIN of ``TokenPINOptions``.
 enum HolderCredentials {
     /// The credentials `arguments` name (files, or names in `store`), or all of `store`.
-    static func load(_ arguments: [String], store: CredentialStore) throws(ProgramFailure) -> [Credential] {
+    static func load(_ arguments: [String], store: CredentialStore, pin: [UInt8]?) throws(ProgramFailure) -> [Credential] {
         var names = arguments
         if names.isEmpty {
             do {
@@ -22,19 +23,19 @@ enum HolderCredentials {
                     hint: "give --credential FILE, or store one first: mdoc-holder import FILE")
             }
         }
-        return try names.map { (name) throws(ProgramFailure) in try load(name, store: store).credential }
+        return try names.map { (name) throws(ProgramFailure) in try load(name, store: store, pin: pin).credential }
     }
 
     /// One credential: the file `argument`, or, when no such file exists and `argument` is a
     /// name, the stored credential of that name. A file others may read is accepted only with
     /// a published device key, with a note saying so.
-    static func load(_ argument: String, store: CredentialStore) throws(ProgramFailure) -> CredentialFiles.Loaded {
+    static func load(_ argument: String, store: CredentialStore, pin: [UInt8]?) throws(ProgramFailure) -> CredentialFiles.Loaded {
         let loaded: CredentialFiles.Loaded
         do throws(InputError) {
             if OutputFile.exists(argument) || !CredentialStore.isValidName(argument) {
-                loaded = try CredentialFiles.load(argument)
+                loaded = try CredentialFiles.load(argument, pin: pin)
             } else if store.contains(argument) {
-                loaded = try store.load(argument)
+                loaded = try store.load(argument, pin: pin)
             } else {
                 throw InputError(
                     .unreadable, source: argument,

@@ -18,5 +18,17 @@ enum BLEModeChoice: String, ExpressibleByArgument, CaseIterable {
     }
 }
 
+/// `--device-auth`: how the holder authenticates its responses (ISO/IEC 18013-5 9.1.3).
+enum DeviceAuthenticationChoice: String, ExpressibleByArgument, CaseIterable {
+    /// DeviceMac (9.1.3.5) when the device key and EReaderKey share a curve, else DeviceSignature.
+    case mac
+    /// DeviceSignature (9.1.3.4) always.
+    case signature
+
+    /// The response builder's policy.
+    var policy: ResponseBuilder.DeviceAuthenticationPolicy {
+        self == .mac ? .preferMAC : .signature
+    }
+}
 
 extension NFCHandoverMode: ExpressibleByArgument {}

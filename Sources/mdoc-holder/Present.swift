@@ -34,7 +34,8 @@ struct Present: AsyncParsableCommand {
             --trust-readers, untrusted, or anonymous), the documents and elements asked for and \
             whether the reader intends to retain them. Only the elements you approve (or your \
             --policy approves) are sent, device-authenticated with a MAC when the reader's key \
-            allows it and a signature otherwise.
+            allows it and a signature otherwise (--device-auth signature: a signature always, \
+            ISO/IEC 18013-5 9.1.3.4).
 
             Without --credential the holder presents every credential of its store \
             (~/.local/share/swift-mdoc/credentials, see `mdoc-holder import`); --credential \
@@ -72,7 +73,10 @@ struct Present: AsyncParsableCommand {
 
             The credential files hold the device private key: the holder refuses one that group \
             or others may read (run chmod 600 on it; mdoc-issuer writes them so), unless its key \
-            is the published key of the demo credentials in Certs/demo.
+            is the published key of the demo credentials in Certs/demo. A credential whose \
+            device key is held by a PKCS#11 token or a TPM (`mdoc-holder import --key-in`) \
+            names the key instead; the token's PIN comes from --pin-file or MDOC_TOKEN_PIN, \
+            and the key is loaded, and the token logged in to, before the engagement is shown.
 
             --save-session DIR keeps the session for offline study: the engagement, \
             SessionTranscriptBytes, every message as it went over the link and what it \
@@ -89,7 +93,7 @@ struct Present: AsyncParsableCommand {
 
             Exit codes: 0 the session ended normally (with --keep-running: interrupted); 7 \
             unusable --credential, --trust-readers or --policy file, a credential others can \
-            read, or a --qr-png file or --save-session directory that cannot be written; 8 the transport could not be \
+            read, a device key whose token is absent or refuses the PIN, or a --qr-png file or --save-session directory that cannot be written; 8 the transport could not be \
             opened, no reader within --timeout, the link was lost before the response was \
             delivered, or the session failed (status 10 or 11); 64 usage error (no credential \
             given or stored included); 130 interrupted by Ctrl-C (SIGINT); 143 ended by \
@@ -165,6 +169,12 @@ struct Present: AsyncParsableCommand {
             completion: .directory)
     var saveSession: String?
 
+    @Option(name: .customLong("device-auth"),
+            help: "How the response is device-authenticated: mac (DeviceMac when the reader's key allows it, else a signature) or signature.")
+    var deviceAuthentication: DeviceAuthenticationChoice = .mac
+
+    @OptionGroup var token: TokenPINOptions
+
     func validate() throws {
         if saveSession != nil && keepRunning {
             throw ValidationError("--save-session captures one session; leave out --keep-running")
@@ -195,7 +205,7 @@ struct Present: AsyncParsableCommand {
         if let saveSession {
             try SessionCapture.checkWritable(directory: saveSession, option: "--save-session")
         }
-        let credentials = try HolderCredentials.load(credentials, store: .standard(environment: environment))
+        let credentials = try HolderCredentials.load(credentials, store: .standard(environment: environment), pin: try token.pin())
         let trust = DefaultTrust.readers(trustReaders, environment: environment)
         let anchors: [Certificate]
         do {
@@ -296,6 +306,7 @@ struct Present: AsyncParsableCommand {
         do {
             driver = try HolderDriver(
                 credentials: credentials, bleOptions: bleMode.bleOptions, eDeviceKey: eDeviceKey,
+                responseBuilder: ResponseBuilder(deviceAuthentication: deviceAuthentication.policy),
                 trust: ReaderRootTrust(trustAnchors: anchors),
                 consent: ConsentSource(kind: consent, output: humanOutput),
                 timeouts: SessionTimeouts(connection: seconds, idle: seconds), endsAfterResponse: terminateAfterResponse,

@@ -1,4 +1,5 @@
 import ArgumentParser
+import MdocCBOR
 import MdocFiles
 import MdocSession
 import MdocStores
@@ -38,9 +39,12 @@ struct List: ParsableCommand {
     @Flag(help: "Print the list as JSON (docs/json-report.md).")
     var json = false
 
+    @OptionGroup var token: TokenPINOptions
+
     func run() {
         ProgramFailure.reporting(program: "mdoc-holder") { () throws(ProgramFailure) in
             let store = CredentialStore.user
+            let pin = try token.pin()
             let names: [String]
             do {
                 names = try store.names()
@@ -51,7 +55,7 @@ struct List: ParsableCommand {
             var problems: [(name: String, reason: String)] = []
             for name in names {
                 do throws(InputError) {
-                    let loaded = try store.load(name)
+                    let loaded = try store.load(name, pin: pin)
                     summaries.append(CredentialSummary(name: name, path: loaded.path, credential: loaded.credential))
                 } catch {
                     problems.append((name, error.reason))
@@ -107,10 +111,12 @@ struct Show: ParsableCommand {
     @Flag(help: "Print the credential as JSON (docs/json-report.md).")
     var json = false
 
+    @OptionGroup var token: TokenPINOptions
+
     func run() {
         ProgramFailure.reporting(program: "mdoc-holder") { () throws(ProgramFailure) in
             let store = CredentialStore.user
-            let loaded = try HolderCredentials.load(credential, store: store)
+            let loaded = try HolderCredentials.load(credential, store: store, pin: try token.pin())
             let name = store.contains(credential) && !OutputFile.exists(credential) ? credential : CredentialStore.defaultName(forFile: credential)
             let summary = CredentialSummary(name: name, path: loaded.path, credential: loaded.credential)
             if json {
@@ -134,11 +140,23 @@ struct Import: ParsableCommand {
             credential that arrived readable by others (a download, a checkout) can be stored \
             safely; the original is left as it is.
 
+            A document issued for a device key held by a PKCS#11 token or a TPM \
+            (`mdoc-issuer issue --device-key PUBLIC.cose`) is bound to it here: --key-in names \
+            the key, a PKCS#11 URI (RFC 7512) with --module, or tpm2[:TCTI] with --key-file, \
+            the TSS2 key blob. The key is loaded (the token's PIN from --pin-file or \
+            MDOC_TOKEN_PIN), checked to be the document's device key, and the stored credential \
+            names it; it never holds the private key, so a copy of it presents nothing without \
+            the token.
+
             Examples:
               mdoc-holder import Certs/demo/mdl.mdoc Certs/demo/pid.mdoc
               mdoc-holder import ~/Downloads/licence.mdoc --name mdl --force
+              mdoc-holder import mdl.mdoc --pin-file pin.txt \\
+                --key-in 'pkcs11:token=wallet;object=device;type=private' \\
+                --module /usr/lib/x86_64-linux-gnu/opensc-pkcs11.so
 
-            Exit codes: 0 imported; 7 a FILE is not a usable credential, a credential of that \
+            Exit codes: 0 imported; 7 a FILE is not a usable credential, the --key-in key is \
+            absent, refuses the PIN or is not the document's device key, a credential of that \
             name is stored (without --force), or the store cannot be written; 64 usage error.
             """
     )
@@ -153,8 +171,35 @@ struct Import: ParsableCommand {
     @Flag(help: "Replace a stored credential of the same name.")
     var force = false
 
+    @Option(name: .customLong("key-in"),
+            help: ArgumentHelp("Where the device key is held: a PKCS#11 URI, or tpm2[:TCTI] (default TCTI device:/dev/tpmrm0).",
+                               valueName: "pkcs11:...|tpm2[:TCTI]"))
+    var keyIn: String?
+
+    @Option(help: "The PKCS#11 module of the --key-in token (opensc-pkcs11.so, libsofthsm2.so).", completion: .file())
+    var module: String?
+
+    @Option(name: .customLong("key-file"), help: "The TSS2 key blob of the --key-in tpm2 key.", completion: .file())
+    var keyFile: String?
+
+    @OptionGroup var token: TokenPINOptions
+
     func validate() throws {
         guard !files.isEmpty else { throw ValidationError("give at least one credential FILE") }
+        if keyIn != nil, files.count > 1 { throw ValidationError("--key-in is the key of one document; give one FILE with it") }
+        if let keyIn {
+            if keyIn.hasPrefix("pkcs11:") {
+                guard module != nil else { throw ValidationError("--key-in pkcs11:... needs --module, the token's PKCS#11 module") }
+                guard keyFile == nil else { throw ValidationError("--key-file is for a tpm2 key, not a PKCS#11 one") }
+            } else if keyIn == "tpm2" || keyIn.hasPrefix("tpm2:") {
+                guard keyFile != nil else { throw ValidationError("--key-in tpm2 needs --key-file, the TSS2 key blob") }
+                guard module == nil else { throw ValidationError("--module is for a PKCS#11 key, not a tpm2 one") }
+            } else {
+                throw ValidationError("--key-in \(keyIn): give a PKCS#11 URI (pkcs11:...) or tpm2[:TCTI]")
+            }
+        } else if module != nil || keyFile != nil {
+            throw ValidationError("--module and --key-file name the key of --key-in; give --key-in")
+        }
         if name != nil, files.count > 1 { throw ValidationError("--name names one credential; give one FILE with it") }
         if let name, !CredentialStore.isValidName(name) {
             throw ValidationError("--name \(name): use letters, digits, '.', '_' and '-', at most \(CredentialStore.maximumNameLength), not starting with '.'")
@@ -164,6 +209,7 @@ struct Import: ParsableCommand {
     func run() {
         ProgramFailure.reporting(program: "mdoc-holder") { () throws(ProgramFailure) in
             let store = CredentialStore.user
+            let pin = try token.pin()
             for file in files {
                 // Read once: the bytes checked are the bytes stored. The original's mode is not
                 // held against it, since the copy is made private; it is pointed out instead.
@@ -171,20 +217,58 @@ struct Import: ParsableCommand {
                 let credential: Credential
                 do throws(InputError) {
                     source = try InputSource.load(file)
-                    credential = try CredentialFiles.decode(source)
+                    if let reference = keyReference() {
+                        credential = try bind(source, to: reference, pin: pin)
+                    } else {
+                        credential = try CredentialFiles.decode(source, pin: pin)
+                    }
                 } catch {
                     throw ProgramFailure(.badTrustInput, "\(error)")
                 }
                 let stored = name ?? CredentialStore.defaultName(forFile: file)
-                try store.store(source.bytes, as: stored, replacing: force)
+                try store.store(keyIn == nil ? source.bytes : credential.encoded(), as: stored, replacing: force)
                 ProgramOutput.standardOutput.writeLine(
-                    "Stored \(credential.docType) as \(stored) (\(store.path(of: stored)), mode 0600)")
-                if CredentialFiles.isExposed(file, credential: credential) {
+                    "Stored \(credential.docType) as \(stored) (\(store.path(of: stored)), mode 0600)"
+                        + (credential.deviceKeyReference.map { ", device key held by \($0)" } ?? ""))
+                if credential.deviceKeyReference == nil, CredentialFiles.isExposed(file, credential: credential) {
                     ProgramOutput.standardError.writeLine(
                         "mdoc-holder: note: \(file) may be read by others and holds the device private key; delete it, or run: chmod 600 \(file)")
                 }
             }
         }
+    }
+
+    /// The key --key-in, --module and --key-file name, their paths made absolute; `nil` without
+    /// --key-in.
+    private func keyReference() -> DeviceKeyReference? {
+        guard let keyIn else { return nil }
+        if let module {
+            return .pkcs11(uri: keyIn, module: Self.absolute(module))
+        }
+        let tcti = keyIn.hasPrefix("tpm2:") ? String(keyIn.dropFirst("tpm2:".count)) : "device:/dev/tpmrm0"
+        return .tpm2(keyFile: Self.absolute(keyFile ?? ""), tcti: tcti)
+    }
+
+    /// The credential of `source`, a document issued for the public half of the key
+    /// `reference` names, bound to that key: loaded with `pin` and checked to be the MSO's.
+    private func bind(_ source: InputSource, to reference: DeviceKeyReference, pin: [UInt8]?) throws(InputError) -> Credential {
+        let cbor: CBOR
+        do {
+            cbor = try CBOR.decode(source.bytes)
+        } catch {
+            throw InputError(.unsupportedContent, source: source.name, "is not CBOR (\(error)); expected a credential, the CBOR file `mdoc-issuer issue` writes")
+        }
+        let key = try CredentialFiles.deviceKey(reference, pin: pin, source: "--key-in")
+        do {
+            return try Credential(cbor: cbor, at: .root, heldKey: key, reference: reference)
+        } catch {
+            throw InputError(.unsupportedContent, source: source.name, "cannot be bound to --key-in: \(error)")
+        }
+    }
+
+    /// `path`, relative to the working directory, as an absolute path.
+    private static func absolute(_ path: String) -> String {
+        path.hasPrefix("/") ? path : FileManager.default.currentDirectoryPath + "/" + path
     }
 }
 

@@ -34,6 +34,10 @@ struct Issue: ParsableCommand {
             not past the document signer certificate (a note says so when that shortens it by \
             a day or more).
 
+            --device-key may also be the public COSE_Key of a key the holder keeps in a \
+            PKCS#11 token or a TPM: the document is issued for it and --out holds the public \
+            key only, to be bound to the key with `mdoc-holder import FILE --key-in ...`.
+
             --doctype takes a docType (a reverse domain name such as org.iso.18013.5.1.mDL) or \
             one of the short names mdl (org.iso.18013.5.1.mDL), pid (eu.europa.ec.eudi.pid.1) \
             and av (eu.europa.ec.av.1), as `mdoc-reader request --doctype` does. An mDL that \
@@ -125,7 +129,8 @@ struct Issue: ParsableCommand {
             help: "Issue with a new document signer certificate that breaks the Annex B profile this way (test material); repeat for several.")
     var documentSignerDeviations: [CertificateBuilder.Deviation] = []
 
-    @Option(name: .customLong("device-key"), help: "The device private key (PEM or COSE_Key); default a new P-256 key.",
+    @Option(name: .customLong("device-key"),
+            help: "The device private key (PEM or COSE_Key), or the public COSE_Key of a key held by a token or TPM; default a new P-256 key.",
             completion: .file())
     var deviceKey: String?
 
@@ -226,16 +231,28 @@ struct Issue: ParsableCommand {
         }
         let validity = validityInfo(now: now, documentSigner: documentSigner)
         let notes = TestMaterialNotes.notes(documentSigner: documentSigner, iaca: iaca, rule: rule, validity: validity, at: now)
-        let credential: Credential
+        let encoded: [UInt8]
         do {
-            credential = notes.isEmpty
-                ? try issuer.issueCredential(docType: docType, nameSpaces: elements.nameSpaces, deviceKey: device, validityInfo: validity)
-                : try issuer.issueTestCredential(
-                    docType: docType, nameSpaces: elements.nameSpaces, deviceKey: device, validityInfo: validity, testMaterial: notes)
+            switch device {
+            case let .software(key) where notes.isEmpty:
+                encoded = try issuer.issueCredential(docType: docType, nameSpaces: elements.nameSpaces, deviceKey: key, validityInfo: validity)
+                    .encoded()
+            case let .software(key):
+                encoded = try issuer.issueTestCredential(
+                    docType: docType, nameSpaces: elements.nameSpaces, deviceKey: key, validityInfo: validity, testMaterial: notes).encoded()
+            case let .held(key):
+                guard notes.isEmpty else {
+                    throw ProgramFailure(.badTrustInput, "--device-key \(deviceKey ?? ""): test material is issued for a private device key, not a public one")
+                }
+                let issuerSigned = try issuer.issue(docType: docType, nameSpaces: elements.nameSpaces, deviceKey: key, validityInfo: validity)
+                encoded = Credential.unboundCBOR(docType: docType, issuerSigned: issuerSigned, deviceKey: key).encoded()
+            }
+        } catch let failure as ProgramFailure {
+            throw failure
         } catch {
             throw ProgramFailure(.malformedInput, "\(data): cannot issue the document: \(error)")
         }
-        try OutputFile.create(credential.encoded(), at: out, mode: OutputFile.privateMode, replacing: force)
+        try OutputFile.create(encoded, at: out, mode: OutputFile.privateMode, replacing: force)
         warnOfMissingMandatoryElements(elements)
         let count = elements.nameSpaces.reduce(0) { $0 + $1.1.count }
         if json {
@@ -360,16 +377,35 @@ struct Issue: ParsableCommand {
         return certificate
     }
 
-    private func loadDeviceKey() throws(ProgramFailure) -> PrivateKey {
+    /// The device key the document is issued for.
+    private enum DeviceKey {
+        /// A private key the credential file holds.
+        case software(PrivateKey)
+        /// The public key of a private key the holder keeps in a token or a TPM.
+        case held(PublicKey)
+
+        /// The key's curve.
+        var curve: Curve {
+            switch self {
+            case let .software(key): return key.curve
+            case let .held(key): return key.curve
+            }
+        }
+    }
+
+    private func loadDeviceKey() throws(ProgramFailure) -> DeviceKey {
         guard let deviceKey else {
             do {
-                return try PrivateKey(generating: .p256)
+                return .software(try PrivateKey(generating: .p256))
             } catch {
                 throw ProgramFailure(.badTrustInput, "cannot make a device key: \(error)")
             }
         }
         do {
-            return try KeyFiles.loadPrivateKey(deviceKey)
+            if let key = try KeyFiles.loadPublicCOSEKey(deviceKey) {
+                return .held(key)
+            }
+            return .software(try KeyFiles.loadPrivateKey(deviceKey))
         } catch {
             throw ProgramFailure(.badTrustInput, "--device-key \(error)")
         }

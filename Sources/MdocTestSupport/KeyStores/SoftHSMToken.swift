@@ -54,6 +54,17 @@ package final class SoftHSMToken: Sendable {
             package: "opensc", environment: ["SOFTHSM2_CONF": configurationPath], in: directory)
     }
 
+    /// The public key of the key pair `object`, as its DER SubjectPublicKeyInfo, read from the
+    /// token with `pkcs11-tool --read-object`.
+    package func publicKeyDER(of object: String) throws -> [UInt8] {
+        let file = directory + "/\(object).pub.der"
+        try HelperCommand.run(
+            ["pkcs11-tool", "--module", Self.module, "--token-label", label, "--read-object", "--type", "pubkey",
+             "--label", object, "--output-file", file],
+            package: "opensc", environment: ["SOFTHSM2_CONF": configurationPath], in: directory)
+        return Array(try Data(contentsOf: URL(fileURLWithPath: file)))
+    }
+
     /// The PKCS#11 URI of the private key `object` of this token (RFC 7512).
     package func uri(of object: String) -> String {
         "pkcs11:token=\(label);object=\(object);type=private"

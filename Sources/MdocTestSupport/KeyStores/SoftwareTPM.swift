@@ -57,6 +57,16 @@ package final class SoftwareTPM: Sendable {
         return directory + "/" + name
     }
 
+    /// The public key of the key blob `name` of ``makeKey(named:)``, as its DER
+    /// SubjectPublicKeyInfo, read through tpm2-openssl (`openssl pkey -pubout`).
+    package func publicKeyDER(ofKey name: String) throws -> [UInt8] {
+        try HelperCommand.run(
+            ["openssl", "pkey", "-provider", "tpm2", "-provider", "default", "-in", name, "-pubout", "-outform", "DER",
+             "-out", name + ".pub.der"],
+            package: "openssl tpm2-openssl", environment: ["TPM2OPENSSL_TCTI": tcti], in: directory)
+        return Array(try Data(contentsOf: URL(fileURLWithPath: directory + "/" + name + ".pub.der")))
+    }
+
     /// Stops swtpm by its process identifier (SIGTERM, then SIGKILL after 5 seconds) and removes
     /// its state. Idempotent.
     package func stop() {
