@@ -113,4 +113,58 @@ struct CredentialTests {
             #expect(error?.code == .missingValue)
         }
     }
+
+    /// A token's key, for these tests a software key standing in for it: the form of the file
+    /// does not depend on where the key is.
+    static let reference = DeviceKeyReference.pkcs11(uri: "pkcs11:token=wallet;object=device;type=private", module: "/usr/lib/softhsm/libsofthsm2.so")
+
+    @Test("a credential whose key is held by a token holds its public half and the reference, and round-trips with the key")
+    func heldKeyRoundTrip() throws {
+        let software = try Fixture.credential(TestPKI())
+        let unbound = Credential.unboundCBOR(docType: software.docType, issuerSigned: software.issuerSigned, deviceKey: software.deviceKey.publicKey)
+        let bound = try Credential(cbor: unbound, at: .root, heldKey: software.deviceKey, reference: Self.reference)
+        #expect(bound.deviceKeyReference == Self.reference)
+
+        let encoded = bound.encoded()
+        let map = try CBOR.decode(encoded).map(at: .root)
+        #expect(map.entries.compactMap(\.key.textValue).sorted() == ["deviceKey", "deviceKeyReference", "docType", "issuerSigned"])
+        let deviceKey = try #require(map[text: "deviceKey"]).map(at: .root)
+        #expect(deviceKey[int: COSEKey.Label.d] == nil)
+        #expect(try DeviceKeyReference(cbor: #require(map[text: "deviceKeyReference"]), at: .root) == Self.reference)
+        #expect(try Credential.deviceKeyReference(in: CBOR.decode(encoded), at: .root) == Self.reference)
+
+        let reread = try Credential(cbor: CBOR.decode(encoded), at: .root, heldKey: software.deviceKey, reference: Self.reference)
+        #expect(reread.encoded() == encoded)
+        #expect(reread.issuerSigned.encoded() == software.issuerSigned.encoded())
+        #expect("\(reread)".contains("held by the PKCS#11 key pkcs11:token=wallet"))
+    }
+
+    @Test("a held key is refused when it is not the MSO's, when another key is named, or without it; a private key with a reference too")
+    func heldKeyRefusals() throws {
+        let software = try Fixture.credential(TestPKI())
+        let unbound = Credential.unboundCBOR(docType: software.docType, issuerSigned: software.issuerSigned, deviceKey: software.deviceKey.publicKey)
+        let bound = try Credential(cbor: unbound, at: .root, heldKey: software.deviceKey, reference: Self.reference).cbor
+
+        let notBound = #expect(throws: CBORError.self) { try Credential(cbor: unbound, at: .root) }
+        #expect(notBound?.reason.contains("mdoc-holder import --key-in") == true)
+        let notLoaded = #expect(throws: CBORError.self) { try Credential(cbor: bound, at: .root) }
+        #expect(notLoaded?.path.description == "deviceKeyReference")
+        let other = try PrivateKey(generating: .p256)
+        let wrongKey = #expect(throws: CBORError.self) { try Credential(cbor: bound, at: .root, heldKey: other, reference: Self.reference) }
+        #expect(wrongKey?.path.description == "deviceKey")
+        let elsewhere = DeviceKeyReference.tpm2(keyFile: "/var/lib/wallet/device.tss2", tcti: "device:/dev/tpmrm0")
+        let wrongReference = #expect(throws: CBORError.self) {
+            try Credential(cbor: bound, at: .root, heldKey: software.deviceKey, reference: elsewhere)
+        }
+        #expect(wrongReference?.path.description == "deviceKeyReference")
+
+        var both = try software.cbor.map(at: .root)
+        both[text: "deviceKeyReference"] = Self.reference.cbor
+        #expect(throws: CBORError.self) { try Credential(cbor: .map(both), at: .root) }
+        #expect(throws: CBORError.self) { try Credential(cbor: software.cbor, at: .root, heldKey: software.deviceKey, reference: Self.reference) }
+
+        var relative = try Self.reference.cbor.map(at: .root)
+        relative[text: "module"] = .textString("libsofthsm2.so")
+        #expect(throws: CBORError.self) { try DeviceKeyReference(cbor: .map(relative), at: .root) }
+    }
 }
