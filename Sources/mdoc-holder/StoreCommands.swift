@@ -278,7 +278,8 @@ struct Remove: ParsableCommand {
         abstract: "Remove credentials from the holder's store.",
         discussion: """
             Deletes the stored credentials NAME... (see `mdoc-holder list`); the device private \
-            key in each is gone with it.
+            key in each is gone with it. A key held by a PKCS#11 token or a TPM stays there: \
+            remove it with the token's own tools.
 
             Example:
               mdoc-holder remove mdl
