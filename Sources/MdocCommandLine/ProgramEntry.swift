@@ -25,6 +25,9 @@ package enum ProgramEntry {
                 try command.run()
             }
         } catch {
+            // A signal that closed the radio under the session also made it fail: the signal's
+            // ending (its status, 128 + its number) is the program's, not the failure's.
+            ProgramSignals.yieldToEnding()
             exit(root, error)
         }
     }

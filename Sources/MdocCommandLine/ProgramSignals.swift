@@ -40,13 +40,22 @@ package enum ProgramSignals {
         DispatchSemaphore(value: 0).wait()
     }
 
+    /// How long creating the signal sources waits for libdispatch to arm them.
+    static let registrationTimeout: DispatchTimeInterval = .seconds(5)
+
     /// The signal sources, kept for the life of the process (a released source stops
-    /// delivering); created once, on first use.
+    /// delivering); created once, on first use. libdispatch arms a source on its own queue some
+    /// time after `resume()`, and a signal that comes before then meets the SIG_IGN set here and
+    /// is lost (seen: a holder sent SIGINT right after it printed its engagement waited out its
+    /// whole timeout), so creating them waits until each is armed.
     nonisolated(unsafe) private static let sources: [any DispatchSourceSignal] = [SIGINT, SIGTERM].map { number in
         signal(number, SIG_IGN)
         let source = DispatchSource.makeSignalSource(signal: number, queue: .global())
+        let armed = DispatchSemaphore(value: 0)
+        source.setRegistrationHandler { armed.signal() }
         source.setEventHandler { end(by: number) }
         source.resume()
+        _ = armed.wait(timeout: .now() + registrationTimeout)
         return source
     }
 
