@@ -38,6 +38,11 @@ public enum CredentialFiles {
         public let isPublishedTestMaterial: Bool
     }
 
+    /// The credential in the file at `path`, as ``load(_:pin:)`` reads it without a PIN.
+    public static func load(_ path: String) throws(InputError) -> Loaded {
+        try load(path, pin: nil)
+    }
+
     /// The credential in the file at `path`; `pin` answers the login of the token that holds
     /// its device key, if one does.
     ///
@@ -48,7 +53,7 @@ public enum CredentialFiles {
     /// others may access it, with the `chmod` that fixes it); the token or TPM that holds the
     /// device key failing is `InputError.Code.unreadable` naming the key and the `CryptoError`
     /// code (MdocCrypto: `loginFailed`, `keyStoreUnavailable`...).
-    public static func load(_ path: String, pin: [UInt8]? = nil) throws(InputError) -> Loaded {
+    public static func load(_ path: String, pin: [UInt8]?) throws(InputError) -> Loaded {
         let fd = open(path, O_RDONLY | O_CLOEXEC)
         guard fd >= 0 else {
             let number = errno
@@ -75,10 +80,15 @@ public enum CredentialFiles {
         return Loaded(credential: credential, path: path, isPublishedTestMaterial: mode & forbiddenMode != 0)
     }
 
+    /// The credential in `input`, as ``decode(_:pin:)`` reads it without a PIN.
+    public static func decode(_ input: InputSource) throws(InputError) -> Credential {
+        try decode(input, pin: nil)
+    }
+
     /// The credential in `input`; when it holds none, an `InputError.Code.unsupportedContent`
     /// that says what it holds instead. A device key held by a token or a TPM is loaded, with
     /// `pin` for the token's login (``load(_:pin:)`` has the failures).
-    public static func decode(_ input: InputSource, pin: [UInt8]? = nil) throws(InputError) -> Credential {
+    public static func decode(_ input: InputSource, pin: [UInt8]?) throws(InputError) -> Credential {
         let cbor: CBOR
         let reference: DeviceKeyReference?
         do {

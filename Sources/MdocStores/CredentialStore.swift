@@ -60,9 +60,14 @@ public struct CredentialStore: Sendable {
         Self.isValidName(name) && DirectoryListing.kind(of: path(of: name)) == .file
     }
 
+    /// The stored credential `name`, as ``load(_:pin:)`` reads it without a PIN.
+    public func load(_ name: String) throws(InputError) -> CredentialFiles.Loaded {
+        try load(name, pin: nil)
+    }
+
     /// The credential `name` (``CredentialFiles/load(_:pin:)``), `pin` answering the login of
     /// the token that holds its device key, if one does.
-    public func load(_ name: String, pin: [UInt8]? = nil) throws(InputError) -> CredentialFiles.Loaded {
+    public func load(_ name: String, pin: [UInt8]?) throws(InputError) -> CredentialFiles.Loaded {
         guard Self.isValidName(name) else {
             throw InputError(.unsupportedContent, source: name, "not a credential name (letters, digits, '.', '_' and '-')")
         }
