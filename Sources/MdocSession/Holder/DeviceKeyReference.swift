@@ -81,7 +81,7 @@ public enum DeviceKeyReference: CBORRepresentable, Sendable, Hashable, CustomStr
         }
     }
 
-    /// The private key this names, loaded through its provider (MdocCrypto's ``KeyProvider``);
+    /// The private key this names, loaded through its provider (MdocCrypto's `KeyProvider`);
     /// `pin` answers a PKCS#11 token's login (a TPM key asks none). The key stays where it is.
     ///
     /// Throws the provider's `CryptoError`: `.providerUnavailable` (the OpenSSL provider or the
