@@ -37,12 +37,7 @@ public struct IdentifierListToken: Sendable {
     public var identifierList: IdentifierList { claims.identifierList }
 
     /// The `x5chain` certificates (DER, leaf first; RFC 9360), empty when the token has none.
-    public var x5chain: [[UInt8]] {
-        switch message {
-        case .sign1(let sign1): return sign1.headers.x5chain
-        case .mac0(let mac0): return mac0.headers.x5chain
-        }
-    }
+    public var x5chain: [[UInt8]] { message.headers.x5chain }
 
     /// Validates the token for a document whose identifier_list `uri` it should be, at `time`,
     /// with `key`: the signature or MAC, then `sub`, `iat` and `exp`, as a Status List Token's

@@ -41,12 +41,7 @@ public struct StatusListToken: Sendable {
     }
 
     /// Both header buckets of the message.
-    public var headers: COSEHeaders {
-        switch message {
-        case .sign1(let sign1): return sign1.headers
-        case .mac0(let mac0): return mac0.headers
-        }
-    }
+    public var headers: COSEHeaders { message.headers }
 
     /// The status list of the `status_list` claim.
     public var statusList: StatusList { claims.statusList }

@@ -165,3 +165,13 @@ enum StatusTokenEnvelope {
         }
     }
 }
+
+extension StatusListToken.Message {
+    /// Both header buckets of the message.
+    var headers: COSEHeaders {
+        switch self {
+        case .sign1(let sign1): return sign1.headers
+        case .mac0(let mac0): return mac0.headers
+        }
+    }
+}
