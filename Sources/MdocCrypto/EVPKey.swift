@@ -13,16 +13,22 @@ final class EVPKey: @unchecked Sendable {
     /// are fetched with. `nil` for keys in OpenSSL's default context.
     let provider: KeyProvider?
 
+    /// What ``provider`` loaded the key from (its PKCS#11 URI or TSS2 key file), so that a failed
+    /// operation can ask whether the token or TPM still answers. `nil` with no provider.
+    let storeName: String?
+
     /// Takes ownership of `pointer` (one reference), a key of OpenSSL's default context.
     init(takingOwnershipOf pointer: OpaquePointer) {
         self.pointer = pointer
         provider = nil
+        storeName = nil
     }
 
-    /// Takes ownership of `pointer` (one reference), a key `provider` holds.
-    init(takingOwnershipOf pointer: OpaquePointer, heldBy provider: KeyProvider) {
+    /// Takes ownership of `pointer` (one reference), a key `provider` holds, loaded from `name`.
+    init(takingOwnershipOf pointer: OpaquePointer, heldBy provider: KeyProvider, loadedFrom name: String) {
         self.pointer = pointer
         self.provider = provider
+        storeName = name
     }
 
     deinit {

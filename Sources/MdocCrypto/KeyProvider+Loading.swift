@@ -81,7 +81,7 @@ extension KeyProvider {
                 defer { OSSL_STORE_INFO_free(info) }
                 guard OSSL_STORE_INFO_get_type(info) == expected else { continue }
                 let key = expected == OSSL_STORE_INFO_PKEY ? OSSL_STORE_INFO_get1_PKEY(info) : OSSL_STORE_INFO_get1_PUBKEY(info)
-                if let key { return EVPKey(takingOwnershipOf: key, heldBy: self) }
+                if let key { return EVPKey(takingOwnershipOf: key, heldBy: self, loadedFrom: uri) }
             }
             return nil
         }

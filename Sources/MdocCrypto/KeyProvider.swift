@@ -52,7 +52,7 @@ public final class KeyProvider: @unchecked Sendable, CustomStringConvertible {
     let loggedIn = NIOLockedValueBox(false)
 
     /// What the keys are read from: the PKCS#11 module's path, or the TPM's TCTI.
-    private let location: String
+    let location: String
 
     private init(kind: Kind, library: OpaquePointer, location: String, pin: SecureBytes?) {
         self.kind = kind
@@ -101,13 +101,19 @@ public final class KeyProvider: @unchecked Sendable, CustomStringConvertible {
     /// tpm2-openssl 1.1.1 reads the TCTI from the environment (`TPM2OPENSSL_TCTI`) when it
     /// starts, and not from its configuration, whose `tcti` parameter it asks for but never keeps:
     /// the variable is set for the moment the provider starts, under a lock of this module, and
-    /// put back as it was. The configuration names it too, for versions that read it.
+    /// put back as it was. The configuration names it too, for versions that read it. The TSS2
+    /// libraries' own log lines on standard error are silenced (`TSS2_LOG=all+NONE`) unless
+    /// `TSS2_LOG` is already set.
     ///
     /// Throws `.providerUnavailable` when tpm2-openssl is not installed, `.keyStoreUnavailable`
     /// when the TPM does not answer.
     public static func tpm2(tcti: String) throws(CryptoError) -> KeyProvider {
         let configuration = try Self.configuration(kind: .tpm2, parameters: [("tcti", tcti)])
         environmentLock.lock()
+        // The TSS2 libraries under tpm2-openssl write their own warnings and errors to standard
+        // error (a TPM that went away: several lines of ESYS return codes), which the failures of
+        // this module already name: silenced unless the user set TSS2_LOG.
+        setenv("TSS2_LOG", "all+NONE", 0)
         let previous = getenv("TPM2OPENSSL_TCTI").map { String(cString: $0) }
         setenv("TPM2OPENSSL_TCTI", tcti, 1)
         defer {

@@ -10,7 +10,8 @@ extension PrivateKey {
     /// a result OpenSSL refuses, such as the all-zero X25519/X448 output of a low-order point,
     /// throws `.invalidPoint`. Ed25519 and Ed448 keys throw `.unsupportedAlgorithm`. A key a token
     /// or TPM holds (``KeyProvider``) agrees the key there; one it refuses to derive with throws
-    /// `.operationNotPermitted`.
+    /// `.operationNotPermitted`, and one whose token or TPM no longer answers
+    /// `.keyStoreUnavailable`.
     public func sharedSecret(with peer: PublicKey) throws(CryptoError) -> SharedSecret {
         guard !curve.isEdwards else {
             throw CryptoError(.unsupportedAlgorithm, "\(curve) keys sign and cannot agree keys")
@@ -25,7 +26,7 @@ extension PrivateKey {
         defer { EVP_PKEY_CTX_free(context) }
         guard EVP_PKEY_derive_init(context) == 1 else {
             if let provider = key.provider {
-                throw .openSSL(.operationNotPermitted, "the \(curve) key in \(provider) does not agree keys")
+                throw provider.refusal(of: "agree keys", by: key, curve: curve)
             }
             throw .openSSL(.libraryFailure, "cannot start key agreement on \(curve)")
         }
@@ -36,6 +37,10 @@ extension PrivateKey {
         }
         var length = 0
         guard EVP_PKEY_derive(context, nil, &length) == 1, length > 0 else {
+            // tpm2-openssl agrees the key when asked for its size.
+            if let provider = key.provider {
+                throw provider.refusal(of: "agree keys", by: key, curve: curve)
+            }
             throw .openSSL(.libraryFailure, "cannot size the \(curve) shared secret")
         }
         let secret = SecureBytes(count: length)
@@ -44,7 +49,7 @@ extension PrivateKey {
         }
         guard status == 1 else {
             if let provider = key.provider {
-                throw .openSSL(.operationNotPermitted, "the \(curve) key in \(provider) refused key agreement (a key for signing only, or the token is gone)")
+                throw provider.refusal(of: "agree keys", by: key, curve: curve)
             }
             throw .openSSL(.invalidPoint, "key agreement with the peer's \(curve) public key failed")
         }

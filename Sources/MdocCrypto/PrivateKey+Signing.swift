@@ -8,7 +8,8 @@ extension PrivateKey {
     ///
     /// Throws `.unsupportedAlgorithm` for X25519 and X448, which only agree keys. A key a token or
     /// TPM holds (``KeyProvider``) signs there; one it refuses to sign with throws
-    /// `.operationNotPermitted`.
+    /// `.operationNotPermitted`, and one whose token or TPM no longer answers
+    /// `.keyStoreUnavailable`.
     public func signature(for message: [UInt8], digest: DigestAlgorithm) throws(CryptoError) -> [UInt8] {
         guard !curve.isMontgomery else {
             throw CryptoError(.unsupportedAlgorithm, "\(curve) keys agree keys and cannot sign")
@@ -30,7 +31,7 @@ extension PrivateKey {
         }
         guard started == 1 else {
             if let provider = key.provider {
-                throw .openSSL(.operationNotPermitted, "the \(curve) key in \(provider) does not sign")
+                throw provider.refusal(of: "sign", by: key, curve: curve)
             }
             throw .openSSL(.libraryFailure, "cannot start signing with the \(curve) key")
         }
@@ -41,7 +42,7 @@ extension PrivateKey {
         }
         guard status == 1, length <= signature.count else {
             if let provider = key.provider {
-                throw .openSSL(.operationNotPermitted, "the \(curve) key in \(provider) refused to sign (a key for key agreement only, or the token is gone)")
+                throw provider.refusal(of: "sign", by: key, curve: curve)
             }
             throw .openSSL(.libraryFailure, "signing with the \(curve) key failed")
         }

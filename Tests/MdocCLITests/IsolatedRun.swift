@@ -58,10 +58,11 @@ struct IsolatedRun {
     }
 
     /// A live session: `mdoc-holder HOLDER` (standard input `holderInput`, then closed) and, once
-    /// it printed its mdoc: URI, `mdoc-reader request URI READER`, both to their end.
+    /// it printed its mdoc: URI and `beforeReader` ran, `mdoc-reader request URI READER`, both to
+    /// their end.
     func session(
         holder holderArguments: [String], reader readerArguments: [String], holderInput: String? = nil,
-        directory: String = ProgramRunner.repositoryRoot
+        directory: String = ProgramRunner.repositoryRoot, beforeReader: () throws -> Void = {}
     ) async throws -> (holder: ProgramRunner.Result, reader: ProgramRunner.Result) {
         let holder = try start(
             "mdoc-holder", ["present"] + holderArguments + ["--timeout", "\(LiveSession.programTimeout)"],
@@ -77,6 +78,7 @@ struct IsolatedRun {
             let result = await holder.terminate()
             throw LiveSessionError("mdoc-holder printed no mdoc: URI (status \(result.status)): \(result.standardError)")
         }
+        try beforeReader()
         let reader = try await run(
             "mdoc-reader", ["request", uri] + readerArguments + ["--timeout", "\(LiveSession.programTimeout)"], directory: directory)
         if !reader.standardError.contains("mdoc-reader: connected") {

@@ -176,7 +176,7 @@ public struct ResponseBuilder: Sendable {
                     privateKey: deviceKey, peerPublicKey: eReaderKey, sessionTranscriptBytes: sessionTranscript.taggedBytes)
             } catch {
                 throw PresentationError(
-                    .deviceAuthenticationFailed, "EMacKey cannot be derived from the device key and EReaderKey: \(error)")
+                    .deviceAuthenticationFailed, "EMacKey cannot be derived from the device key and EReaderKey (\(error.code)): \(error)")
             }
             return .deviceMac(COSEMac0.authenticate(payload: payload, detached: true, key: eMacKey))
         }
@@ -191,7 +191,7 @@ public struct ResponseBuilder: Sendable {
         do {
             return .deviceSignature(try COSESign1.sign(payload: payload, detached: true, algorithm: algorithm, key: deviceKey))
         } catch {
-            throw PresentationError(.deviceAuthenticationFailed, "the DeviceSignature (\(algorithm)) failed: \(error)")
+            throw PresentationError(.deviceAuthenticationFailed, "the DeviceSignature (\(algorithm)) failed (\(error.code)): \(error)")
         }
     }
 }
