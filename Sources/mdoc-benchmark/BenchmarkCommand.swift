@@ -22,7 +22,7 @@ struct MdocBenchmark: ParsableCommand {
             for meaningful figures.
             """,
         version: ToolVersion.current,
-        subcommands: [Verification.self, Scaling.self, Link.self, Status.self, MemoryProbe.self],
+        subcommands: [Verification.self, Scaling.self, Link.self, Status.self, Keys.self, MemoryProbe.self],
         defaultSubcommand: Verification.self
     )
 
@@ -232,6 +232,65 @@ struct MdocBenchmark: ParsableCommand {
 
         func validate() throws {
             if let iterations, iterations <= 0 { throw ValidationError("--iterations needs a positive whole number") }
+        }
+    }
+
+    /// `mdoc-benchmark keys`: key operations in a token or TPM beside a software key.
+    struct Keys: ParsableCommand {
+        /// The environment variable the token's PIN is read from.
+        static let pinVariable = "MDOC_TOKEN_PIN"
+
+        static let configuration = CommandConfiguration(
+            abstract: "Time ECDSA and ECDH with a P-256 key in a PKCS#11 token or a TPM beside a software key.",
+            discussion: """
+                Signs (ECDSA P-256, SHA-256, a message the size of DeviceAuthenticationBytes) and \
+                agrees keys (ECDH P-256 with a reader's ephemeral key) with each key named, inside \
+                its token or TPM, and with a software key in OpenSSL's default provider measured \
+                in the same run, and prints each key's median and 90th percentile and its ratio to \
+                the software key's. The token's PIN is read from MDOC_TOKEN_PIN. Every signature \
+                is verified and every shared secret compared with the other side's, outside the \
+                timed calls. scripts/benchmark-keys.sh makes a SoftHSM token and a software TPM \
+                with a key each and runs this.
+
+                Examples:
+                  MDOC_TOKEN_PIN=... mdoc-benchmark keys \\
+                    --pkcs11-uri 'pkcs11:token=wallet;object=device;type=private' \\
+                    --module /usr/lib/x86_64-linux-gnu/opensc-pkcs11.so
+                  mdoc-benchmark keys --tpm2-key-file device.tss2.pem --tcti device:/dev/tpmrm0
+                  bash scripts/benchmark-keys.sh
+
+                Exit codes: 0 measured; 1 a key could not be loaded or an operation gave a wrong \
+                result; 64 usage error.
+                """
+        )
+
+        @Option(name: .customLong("pkcs11-uri"), help: ArgumentHelp("The PKCS#11 URI (RFC 7512) of a P-256 private key that signs and derives.",
+                                                                     valueName: "uri"))
+        var pkcs11URI: String?
+
+        @Option(help: ArgumentHelp("The PKCS#11 module of the token of --pkcs11-uri.", valueName: "path"), completion: .file())
+        var module: String?
+
+        @Option(name: .customLong("tpm2-key-file"), help: ArgumentHelp("A \"TSS2 PRIVATE KEY\" blob of a P-256 key of the TPM of --tcti.",
+                                                                        valueName: "path"), completion: .file())
+        var tpm2KeyFile: String?
+
+        @Option(help: ArgumentHelp("The TSS2 TCTI that reaches the TPM of --tpm2-key-file.", valueName: "tcti"))
+        var tcti = "device:/dev/tpmrm0"
+
+        @Option(help: ArgumentHelp("Time exactly this many calls of each operation (default: at least 200 calls and 0.3 s).",
+                                   valueName: "N"))
+        var iterations: Int?
+
+        @Flag(help: "Print the figures as JSON.")
+        var json = false
+
+        func validate() throws {
+            if let iterations, iterations <= 0 { throw ValidationError("--iterations needs a positive whole number") }
+            guard (pkcs11URI == nil) == (module == nil) else { throw ValidationError("--pkcs11-uri and --module go together") }
+            guard pkcs11URI != nil || tpm2KeyFile != nil else {
+                throw ValidationError("name a key: --pkcs11-uri with --module, or --tpm2-key-file (scripts/benchmark-keys.sh makes both)")
+            }
         }
     }
 

@@ -79,7 +79,8 @@ do {
     MdocBenchmark.exit(withError: error)
 }
 switch command {
-case is MdocBenchmark.Link, is MdocBenchmark.Verification, is MdocBenchmark.Scaling, is MdocBenchmark.Status, is MdocBenchmark.MemoryProbe:
+case is MdocBenchmark.Link, is MdocBenchmark.Verification, is MdocBenchmark.Scaling, is MdocBenchmark.Status, is MdocBenchmark.Keys,
+    is MdocBenchmark.MemoryProbe:
     break
 default:
     // `--help`, `help SUBCOMMAND`: the parser's own commands, which print and end.
@@ -114,6 +115,8 @@ do {
         try withScratchFolder { scratch in
             StatusBenchmark.run(iterations: status.iterations, json: status.json, scratch: scratch)
         }
+    case let keys as MdocBenchmark.Keys:
+        KeyBenchmark.run(keys: try KeyBenchmark.keys(named: keys), iterations: keys.iterations, json: keys.json)
     case let probe as MdocBenchmark.MemoryProbe:
         try PeakMemory.probe(try probe.input.load())
     default:

@@ -136,37 +136,4 @@ struct KeyProviderTests {
         tpm.stop()
         #expect(throws: CryptoError(.keyStoreUnavailable, "")) { try KeyProvider.tpm2(tcti: tcti) }
     }
-
-    @Test("the cost of ECDSA and ECDH with a token's and a TPM's key against a software key, measured in one run")
-    func operationCosts() throws {
-        let (token, pkcs11) = try Self.token()
-        defer { token.remove() }
-        let tpm = try SoftwareTPM()
-        defer { tpm.stop() }
-        let tpm2 = try KeyProvider.tpm2(tcti: tpm.tcti)
-        let keys = [
-            ("software", try PrivateKey(generating: .p256)),
-            ("SoftHSM", try pkcs11.privateKey(pkcs11URI: token.uri(of: "device"))),
-            ("swtpm", try tpm2.privateKey(tss2KeyFile: tpm.makeKey(named: "device.tss2.pem"))),
-        ]
-        let peer = try PrivateKey(generating: .p256).publicKey
-        let rounds = 50
-        var lines: [String] = []
-        for (name, key) in keys {
-            let clock = ContinuousClock()
-            let signing = try clock.measure {
-                for _ in 0..<rounds { _ = try key.signature(for: Self.message, digest: .sha256) }
-            }
-            let agreeing = try clock.measure {
-                for _ in 0..<rounds { _ = try key.sharedSecret(with: peer) }
-            }
-            lines.append("\(name): ECDSA P-256 \(Self.microseconds(signing / rounds)) µs, ECDH P-256 \(Self.microseconds(agreeing / rounds)) µs")
-        }
-        // Not a bound: the figures, for the record (mean of \(rounds) operations each).
-        print("key operation costs, mean of \(rounds) each:\n  " + lines.joined(separator: "\n  "))
-    }
-
-    static func microseconds(_ duration: Duration) -> Int {
-        Int(duration.components.seconds * 1_000_000 + duration.components.attoseconds / 1_000_000_000_000)
-    }
 }
