@@ -54,6 +54,24 @@ package final class SoftHSMToken: Sendable {
             package: "opensc", environment: ["SOFTHSM2_CONF": configurationPath], in: directory)
     }
 
+    /// The key pair whose private key is `privateKeyDER` (PKCS#8 or SEC 1 DER) and public key
+    /// `publicKeyDER` (SubjectPublicKeyInfo) written into the token as the objects `object`, for
+    /// signing and key agreement (`pkcs11-tool --write-object`); the private object is sensitive
+    /// (CKA_SENSITIVE), so the token never gives it out again. For a test that must know a
+    /// token's private key bytes to look for them.
+    package func importKeyPair(_ object: String, id: String, privateKeyDER: [UInt8], publicKeyDER: [UInt8]) throws {
+        for (type, bytes) in [("privkey", privateKeyDER), ("pubkey", publicKeyDER)] {
+            let file = directory + "/\(object).\(type).der"
+            try Data(bytes).write(to: URL(fileURLWithPath: file))
+            defer { try? FileManager.default.removeItem(atPath: file) }
+            try HelperCommand.run(
+                ["pkcs11-tool", "--module", Self.module, "--token-label", label, "--login", "--pin", pin,
+                 "--write-object", file, "--type", type, "--label", object, "--id", id,
+                ] + (type == "privkey" ? ["--usage-sign", "--usage-derive"] : []),
+                package: "opensc", environment: ["SOFTHSM2_CONF": configurationPath], in: directory)
+        }
+    }
+
     /// The public key of the key pair `object`, as its DER SubjectPublicKeyInfo, read from the
     /// token with `pkcs11-tool --read-object`.
     package func publicKeyDER(of object: String) throws -> [UInt8] {
