@@ -322,9 +322,12 @@ struct Present: AsyncParsableCommand {
             let retrieval = VirtualCardOffer.retrievalApplication()
             let tag = driver.tag(handover, retrieval: retrieval)
             let session = driver
-            result = try await nfc.offering(tag, retrieval: retrieval, handover) { await session.run(over: adapter) }
+            result = try await nfc.offering(tag, retrieval: retrieval, handover) {
+                await ProgramSignals.cancellingOnSignals { await session.run(over: adapter) }
+            }
         } else {
-            result = await driver.run(over: adapter)
+            let session = driver
+            result = await ProgramSignals.cancellingOnSignals { await session.run(over: adapter) }
         }
         if let saveSession, let eDeviceKey {
             try capture(result, of: driver, key: eDeviceKey, started: started, transport: transport, into: saveSession)

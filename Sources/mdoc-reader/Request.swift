@@ -335,7 +335,7 @@ struct Request: AsyncParsableCommand {
                 throw ProgramFailure(.sessionFailed, "\(error)")
             }
             let adapter = try await live.openRadio()
-            result = await driver.run(over: adapter, mode: mode)
+            result = await ProgramSignals.cancellingOnSignals { await driver.run(over: adapter, mode: mode) }
             await adapter.close()
         }
         progress.finish()

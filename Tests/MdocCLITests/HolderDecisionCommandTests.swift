@@ -5,7 +5,9 @@ import Testing
 
 /// The holder's decision as the programs meet it (ISO/IEC 18013-5 8.3.2.1.2.1): a person at
 /// `mdoc-holder`'s prompt may take longer than the reader's idle bound, the reader may give up
-/// while the question is open, and the person may press Ctrl-C instead of answering. The holder
+/// while the question is open, the person may press Ctrl-C instead of answering, and the reader's
+/// operator may stop the reader meanwhile: each interrupted side ends the session with status 20
+/// (9.1.1.4), and the other says the session was ended, not lost. The holder
 /// reads its answers from a pipe here, as it does without a terminal; nothing is typed unless a
 /// test says so. Meanwhile a second reader finds the mdoc busy.
 @Suite struct HolderDecisionCommandTests {
@@ -102,5 +104,27 @@ import Testing
         #expect(!presented.standardError.contains("sending"), "\(presented.standardError)")
         #expect(read.status != 0, "\(read.standardError)")
         #expect(!read.standardOutput.contains("age_over_18"), "\(read.standardOutput)")
+        // The session ended as a cancelled one does (9.1.1.4): status 20, said on both sides.
+        #expect(presented.standardError.contains("\nmdoc-holder: interrupted by SIGINT: the session was terminated (status 20)"),
+                "\(presented.standardError)")
+        #expect(read.standardError.contains("mdoc-reader: the mdoc ended the session\n"), "\(read.standardError)")
+    }
+
+    @Test func sigtermToAWaitingReaderEndsTheSessionWithStatus20() async throws {
+        let run = try IsolatedRun()
+        defer { run.remove() }
+        let (holder, reader) = try await Self.holderAsking(run, reader: [])
+        defer { holder.stop() }
+        #expect(await reader.waitForStandardError(containing: "waiting for the holder's consent", timeout: LiveSession.waitTimeout),
+                "\(reader.standardError)")
+
+        reader.signal(SIGTERM)
+        let read = await reader.wait(timeout: LiveSession.waitTimeout)
+        let presented = await holder.wait(timeout: LiveSession.waitTimeout)
+        #expect(read.status == 128 + SIGTERM, "\(read.standardError)")
+        #expect(read.standardError.contains("\nmdoc-reader: interrupted by SIGTERM: the session was terminated (status 20)"),
+                "\(read.standardError)")
+        #expect(presented.standardError.contains("mdoc-holder: the reader ended the session before you decided; nothing was sent"),
+                "\(presented.standardError)")
     }
 }
