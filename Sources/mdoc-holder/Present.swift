@@ -97,7 +97,8 @@ struct Present: AsyncParsableCommand {
             opened, no reader within --timeout, the link was lost before the response was \
             delivered, or the session failed (status 10 or 11); 64 usage error (no credential \
             given or stored included); 130 interrupted by Ctrl-C (SIGINT); 143 ended by \
-            SIGTERM (both without --keep-running, once the transport is closed).
+            SIGTERM (both without --keep-running: a session under way is ended with status 20 \
+            first, then the transport is closed).
             """
     )
 

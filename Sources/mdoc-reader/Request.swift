@@ -83,7 +83,9 @@ struct Request: AsyncParsableCommand {
             or --qr-image input, or a --portrait-out file or --save-session directory that \
             cannot be written; 8 the \
             transport could not be opened, no mdoc found within --timeout, the link was lost, \
-            or the session failed; 64 usage error (an unknown --doctype included).
+            or the session failed; 64 usage error (an unknown --doctype included); 130 \
+            interrupted by Ctrl-C (SIGINT); 143 ended by SIGTERM (a session under way is ended \
+            with status 20 first, then the transport is closed).
             """
     )
 

@@ -47,6 +47,15 @@ import Testing
         return await holder.wait(timeout: LiveSession.waitTimeout)
     }
 
+    /// `mdoc-reader request` ended by `signal` while it waits for the holder's consent.
+    static func interrupted(readerWith signal: Int32, run: IsolatedRun) async throws -> ProgramRunner.Result {
+        let (holder, reader) = try await HolderDecisionCommandTests.holderAsking(run, reader: ["--timeout", "\(LiveSession.programTimeout)"])
+        defer { holder.stop() }
+        _ = await reader.waitForStandardError(containing: "waiting for the holder's consent", timeout: LiveSession.waitTimeout)
+        reader.signal(signal)
+        return await reader.wait(timeout: LiveSession.waitTimeout)
+    }
+
     static let cases: [Case] = [
         Case(command: "mdoc inspect", status: 0, situation: "decoded") { run in
             try await run.run("mdoc", ["inspect", "\(v)/device_response.hex"])
@@ -87,6 +96,12 @@ import Testing
         },
         Case(command: "mdoc-reader verify", status: 64, situation: "no --trust and no default") { run in
             try await run.run("mdoc-reader", ["verify", "\(v)/device_response.hex"])
+        },
+        Case(command: "mdoc-reader request", status: 130, situation: "Ctrl-C while waiting for the holder's consent") { run in
+            try await interrupted(readerWith: SIGINT, run: run)
+        },
+        Case(command: "mdoc-reader request", status: 143, situation: "SIGTERM while waiting for the holder's consent") { run in
+            try await interrupted(readerWith: SIGTERM, run: run)
         },
         Case(command: "mdoc-reader request", status: 0, situation: "verified") { run in
             try await run.session(holder: ["--credential", "Certs/demo/mdl.mdoc", "--yes", "--no-qr"],

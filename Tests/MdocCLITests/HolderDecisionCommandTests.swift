@@ -19,12 +19,12 @@ import Testing
     /// Starts a holder that asks (no `--yes`) and, once it advertises, a reader asking for
     /// age_over_18 with `readerArguments`; returns both once the holder shows its question.
     static func holderAsking(
-        _ run: IsolatedRun, reader readerArguments: [String]
+        _ run: IsolatedRun, reader readerArguments: [String], holder holderArguments: [String] = []
     ) async throws -> (holder: BackgroundProgram, reader: BackgroundProgram) {
         let holder = try run.start("mdoc-holder", [
             "present", "--credential", "Certs/demo/mdl.mdoc", "--no-qr", "--transport", "sim",
             "--timeout", "\(LiveSession.programTimeout)",
-        ])
+        ] + holderArguments)
         let uri = try #require(await holder.line(startingWith: "mdoc:", number: 1, timeout: LiveSession.waitTimeout),
                                "\(holder.standardError)")
         let reader = try run.start("mdoc-reader", [
@@ -91,10 +91,15 @@ import Testing
         #expect(presented.status == 0, "\(presented.standardError)")
     }
 
-    @Test func ctrlCAtThePromptEndsTheHolderWithoutAnAnswer() async throws {
+    /// The BLE modes an interrupted session is tried in (8.3.3.1.1): the holder offers only the
+    /// one given, so the reader takes it.
+    static let modes = ["peripheral", "central"]
+
+    @Test(arguments: modes)
+    func ctrlCAtThePromptEndsTheHolderWithoutAnAnswer(mode: String) async throws {
         let run = try IsolatedRun()
         defer { run.remove() }
-        let (holder, reader) = try await Self.holderAsking(run, reader: [])
+        let (holder, reader) = try await Self.holderAsking(run, reader: [], holder: ["--ble-mode", mode])
         defer { holder.stop() }
 
         holder.signal(SIGINT)
@@ -110,10 +115,11 @@ import Testing
         #expect(read.standardError.contains("mdoc-reader: the mdoc ended the session\n"), "\(read.standardError)")
     }
 
-    @Test func sigtermToAWaitingReaderEndsTheSessionWithStatus20() async throws {
+    @Test(arguments: modes)
+    func sigtermToAWaitingReaderEndsTheSessionWithStatus20(mode: String) async throws {
         let run = try IsolatedRun()
         defer { run.remove() }
-        let (holder, reader) = try await Self.holderAsking(run, reader: [])
+        let (holder, reader) = try await Self.holderAsking(run, reader: [], holder: ["--ble-mode", mode])
         defer { holder.stop() }
         #expect(await reader.waitForStandardError(containing: "waiting for the holder's consent", timeout: LiveSession.waitTimeout),
                 "\(reader.standardError)")
