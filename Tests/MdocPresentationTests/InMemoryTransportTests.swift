@@ -88,6 +88,33 @@ struct InMemoryTransportTests {
         await #expect(throws: BLEError(.peerNotFound, "")) { _ = try await late.value }
     }
 
+    @Test("a radio keeps the links it made only while they are open, so session after session does not grow it")
+    func closedLinksAreReleased() async throws {
+        let clock = ManualClock()
+        let radio = InMemoryRadio()
+        /// Makes a pair of links on a new service UUID and returns weak references to both.
+        func meet(closing: Bool) async throws -> (holder: WeakTransport, reader: WeakTransport) {
+            let uuid = UUID()
+            async let holder = radio.holderLink(mode: .peripheralServer, serviceUUID: uuid, ident: [], timeout: .seconds(30), clock: clock,
+                                                logger: Self.logger)
+            let reader = try await radio.readerLink(mode: .peripheralServer, serviceUUID: uuid, ident: [], timeout: .seconds(30),
+                                                    clock: clock, logger: Self.logger)
+            let held = try await holder
+            if closing {
+                await reader.end()
+            }
+            return (WeakTransport(held), WeakTransport(reader))
+        }
+        let ended = try await meet(closing: true)
+        let open = try await meet(closing: false)
+        // The second meeting dropped the first pair, which was closed; the open pair is kept for
+        // close(), which closes it and lets it go.
+        #expect(ended.holder.transport == nil && ended.reader.transport == nil)
+        #expect(open.holder.transport != nil && open.reader.transport != nil)
+        await radio.close()
+        #expect(open.holder.transport == nil && open.reader.transport == nil)
+    }
+
     @Test("a second server for one service fails with serviceInUse; nobody in time is a timeout")
     func serviceInUseAndTimeout() async throws {
         let radio = InMemoryRadio()
@@ -119,5 +146,14 @@ struct InMemoryTransportTests {
             _ = try await radio.holderLink(mode: .centralClient, serviceUUID: uuid, ident: [2], timeout: .seconds(30), logger: Self.logger)
         }
         await #expect(throws: BLEError(.timeout, "")) { _ = try await reader.value }
+    }
+}
+
+/// A weak reference to a transport, to see whether anything still holds it.
+final class WeakTransport: Sendable {
+    nonisolated(unsafe) weak var transport: (any MdocTransport)?
+
+    init(_ transport: any MdocTransport) {
+        self.transport = transport
     }
 }

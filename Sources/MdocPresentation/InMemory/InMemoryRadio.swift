@@ -39,7 +39,10 @@ public actor InMemoryRadio: MdocRadio {
 
     private var advertisements: [UUID: Advertisement] = [:]
     private var searches: [UUID: [Search]] = [:]
-    private var links: [any MdocTransport] = []
+    /// The links made and not yet closed, for ``close()`` to close; those closed are dropped
+    /// whenever a new pair is made, so that a radio serving session after session holds only
+    /// the links still open.
+    private var links: [InMemoryTransport] = []
     /// Waits withdrawn before they began (their time ran out first), with the error they end
     /// with when they begin.
     private var withdrawn: [UUID: BLEError] = [:]
@@ -173,6 +176,7 @@ public actor InMemoryRadio: MdocRadio {
         }
         advertisements[uuid] = nil
         let (server, client) = InMemoryTransport.pair(mode: advertisement.mode)
+        links.removeAll { $0.isClosed }
         links += [server, client]
         advertisement.waiter.resume(returning: .success(server))
         search.waiter.resume(returning: .success(client))

@@ -92,6 +92,12 @@ public final class InMemoryTransport: MdocTransport {
         }
     }
 
+    /// Whether this end is closed: by ``close()`` or ``end()`` on either end, or by a reassembly
+    /// failure.
+    var isClosed: Bool {
+        state.withLockedValue { $0.isClosed }
+    }
+
     /// Whether a ``receive()`` waits for the next event, for tests of what wakes it.
     var isWaitingToReceive: Bool {
         state.withLockedValue { $0.waiter != nil }
