@@ -1,8 +1,9 @@
 #!/usr/bin/env bash
 # Resource bounds and soak. Not part of scripts/test.sh: it takes minutes.
 #
-#   bash scripts/soak.sh                 # 1,000 sessions, 10,000 offline verifications
-#   SOAK_SESSIONS=100 SOAK_VERIFICATIONS=1000 bash scripts/soak.sh
+#   bash scripts/soak.sh                 # 1,000 sessions, 10,000 offline verifications,
+#                                        # 20,000 presentations in one process
+#   SOAK_SESSIONS=100 SOAK_VERIFICATIONS=1000 SOAK_PRESENTATIONS=2000 bash scripts/soak.sh
 #   SOAK_CONFIGURATION=release bash scripts/soak.sh
 #
 # Prints:
@@ -13,12 +14,30 @@
 #      one `mdoc-holder present --keep-running`: the holder's resident memory and open file
 #      descriptors along the way;
 #   3. SOAK_VERIFICATIONS offline verifications of the Annex D response in one process
-#      (mdoc-benchmark --soak): resident memory and open descriptors along the way.
+#      (mdoc-benchmark --soak): resident memory and open descriptors along the way;
+#   4. SOAK_PRESENTATIONS whole presentations between a new holder and a new reader driver in
+#      one process (mdoc-benchmark presentations --soak): resident memory along the way.
+#
+# Fails when a session fails, or when the holder of 2 or the process of 4 grows over the second
+# half of its run by more than growth_allowance KiB (the allocator grows in steps) plus
+# growth_bound KiB per 1,000 sessions. The first half is the
+# warm-up: the Swift runtime keeps each cancelled Task.sleep (a session's timeouts) until its
+# deadline, so a process serving sessions back to back grows for one timeout's worth of them
+# (the holder runs with --timeout 10 here for that reason), and the allocator's arenas grow at
+# first; both then hold steady.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
 sessions=${SOAK_SESSIONS:-1000}
 verifications=${SOAK_VERIFICATIONS:-10000}
+presentations=${SOAK_PRESENTATIONS:-20000}
+# The most a long-running holder or reader may grow per 1,000 sessions after its warm-up, and
+# besides that for the allocator's steps, in KiB (PresentationSoak.growthBound and
+# growthAllowance in mdoc-benchmark).
+growth_bound=256
+growth_allowance=1024
+# The holder's --timeout: its sessions' cancelled sleeps are kept for this long.
+holder_timeout=10
 configuration=${SOAK_CONFIGURATION:-debug}
 work=$(mktemp -d)
 holder_pid=
@@ -59,7 +78,7 @@ echo "mdoc inspect, a 10 MiB CBOR byte string: $(peak_rss "$bin/mdoc" inspect "$
 
 echo "== 2. $sessions sequential sessions against one mdoc-holder --keep-running (sim)"
 "$bin/mdoc-holder" present --credential Certs/demo/mdl.mdoc --yes --no-qr --ble-mode peripheral \
-    --timeout 60 --keep-running >"$work/holder.out" 2>"$work/holder.err" &
+    --timeout "$holder_timeout" --keep-running >"$work/holder.out" 2>"$work/holder.err" &
 holder_pid=$!
 
 # The holder's Nth engagement URI, waiting up to 60 s for it.
@@ -76,11 +95,16 @@ engagement() {
     tail -5 "$work/holder.err" >&2
     return 1
 }
+resident() {
+    awk '/^VmRSS/ {print $2}' "/proc/$holder_pid/status"
+}
 resources() {
-    echo "RSS $(awk '/^VmRSS/ {print $2}' "/proc/$holder_pid/status") KiB, $(ls "/proc/$holder_pid/fd" | wc -l) open descriptors"
+    echo "RSS $(resident) KiB, $(ls "/proc/$holder_pid/fd" | wc -l) open descriptors"
 }
 
 sessions_start=$(date +%s)
+half_time=$sessions_start
+half_resident=0
 engagement 1 >/dev/null
 echo "holder before the first session: $(resources)"
 failures=0
@@ -95,7 +119,25 @@ for ((session = 1; session <= sessions; session++)); do
         engagement $((session + 1)) >/dev/null
         echo "holder after session $session: $(resources)"
     fi
+    if [ "$session" -eq $((sessions / 2)) ]; then
+        engagement $((session + 1)) >/dev/null
+        half_resident=$(resident)
+        half_time=$(date +%s)
+        echo "holder after the first half (the warm-up): $(resources)"
+    fi
 done
+engagement $((sessions + 1)) >/dev/null
+end_resident=$(resident)
+growth_failed=0
+judged=$((sessions - sessions / 2))
+if [ "$judged" -ge 200 ] && [ $((half_time - sessions_start)) -ge $((2 * holder_timeout)) ]; then
+    growth=$((end_resident - half_resident))
+    limit=$((growth_allowance + growth_bound * judged / 1000))
+    if [ "$growth" -le "$limit" ]; then verdict=within; else verdict=EXCEEDED; growth_failed=1; fi
+    echo "holder: over the second half resident memory grew $growth KiB, $((growth * 1000 / judged)) KiB per 1,000 sessions (limit $limit KiB: $growth_allowance + $growth_bound per 1,000): $verdict"
+else
+    echo "holder: too few sessions to judge growth (400 and a first half of $((2 * holder_timeout)) s needed)"
+fi
 kill "$holder_pid"
 wait "$holder_pid" || true
 holder_pid=
@@ -106,5 +148,9 @@ verify_start=$(date +%s)
 "$bin/mdoc-benchmark" --soak "$verifications"
 echo "offline verifications took $(($(date +%s) - verify_start)) s"
 
+echo "== 4. $presentations presentations in one process (a new holder and reader driver each)"
+presentations_failed=0
+"$bin/mdoc-benchmark" presentations --soak "$presentations" || presentations_failed=1
+
 echo "soak took $(($(date +%s) - start)) s"
-[ "$failures" -eq 0 ]
+[ "$failures" -eq 0 ] && [ "$growth_failed" -eq 0 ] && [ "$presentations_failed" -eq 0 ]

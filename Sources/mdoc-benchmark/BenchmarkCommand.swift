@@ -22,7 +22,7 @@ struct MdocBenchmark: ParsableCommand {
             for meaningful figures.
             """,
         version: ToolVersion.current,
-        subcommands: [Verification.self, Scaling.self, Link.self, Status.self, Keys.self, MemoryProbe.self],
+        subcommands: [Verification.self, Scaling.self, Link.self, Presentations.self, Status.self, Keys.self, MemoryProbe.self],
         defaultSubcommand: Verification.self
     )
 
@@ -232,6 +232,36 @@ struct MdocBenchmark: ParsableCommand {
 
         func validate() throws {
             if let iterations, iterations <= 0 { throw ValidationError("--iterations needs a positive whole number") }
+        }
+    }
+
+    /// `mdoc-benchmark presentations`: many whole presentations in one process, and its memory.
+    struct Presentations: ParsableCommand {
+        static let configuration = CommandConfiguration(
+            abstract: "Run many presentations in one process and check its resident memory does not grow.",
+            discussion: """
+                Presents the demo mDL (every element) N times, each time between a new holder \
+                and a new reader driver over one in-memory radio in this process, as a kiosk \
+                reader or a venue holder built on the library does, and prints resident memory \
+                and open descriptors at the start, after each tenth of the run and after its \
+                first half, the warm-up (a cancelled Task.sleep keeps about 1 KiB until its \
+                deadline, and the allocator's arenas grow at first); then the growth over the \
+                second half against its limit: 1,024 KiB for the allocator's steps plus 256 KiB \
+                per 1,000 sessions. scripts/soak.sh runs it.
+
+                Example:
+                  swift run -c release mdoc-benchmark presentations --soak 20000
+
+                Exit codes: 0 within the bound (or too few sessions to judge: fewer than \
+                2,000); 1 a presentation failed, or memory grew past the bound; 64 usage error.
+                """
+        )
+
+        @Option(help: ArgumentHelp("The number of presentations.", valueName: "N"))
+        var soak: Int
+
+        func validate() throws {
+            guard soak > 0 else { throw ValidationError("--soak needs a positive whole number") }
         }
     }
 

@@ -36,6 +36,19 @@ import Testing
         #expect(rows.allSatisfy { ($0["floorMicroseconds"] as? Double ?? 0) > 0 })
     }
 
+    @Test("presentations runs whole presentations in one process and says whether its memory grew past the bound")
+    func presentations() async throws {
+        let short = try await ProgramRunner.run("mdoc-benchmark", ["presentations", "--soak", "20"], timeout: 120)
+        #expect(short.status == 0, "\(short.standardError)")
+        #expect(short.standardOutput.contains("presentations: 20 of 20: RSS "), "\(short.standardOutput)")
+        #expect(short.standardOutput.contains("presentations: warmed up after 10 "), "\(short.standardOutput)")
+        #expect(short.standardOutput.hasSuffix("presentations: 20 presented; too few to judge growth (2000 sessions and a first half of 4.0 seconds are needed)\n"),
+                "\(short.standardOutput)")
+
+        let none = try await ProgramRunner.run("mdoc-benchmark", ["presentations", "--soak", "0"], timeout: 120)
+        #expect(none.status == 64)
+    }
+
     @Test("keys times a key in SoftHSM and in a software TPM beside a software key, as JSON; without a key it is a usage error")
     func keys() async throws {
         let token = try SoftHSMToken()
