@@ -92,27 +92,28 @@ struct InMemoryTransportTests {
     func closedLinksAreReleased() async throws {
         let clock = ManualClock()
         let radio = InMemoryRadio()
-        /// Makes a pair of links on a new service UUID and returns weak references to both.
-        func meet(closing: Bool) async throws -> (holder: WeakTransport, reader: WeakTransport) {
+        /// Makes a pair of links on a new service UUID; the reader's end is ended (State 0x02,
+        /// then closed) when `ending`.
+        func meet(ending: Bool) async throws -> (any MdocTransport, any MdocTransport) {
             let uuid = UUID()
             async let holder = radio.holderLink(mode: .peripheralServer, serviceUUID: uuid, ident: [], timeout: .seconds(30), clock: clock,
                                                 logger: Self.logger)
             let reader = try await radio.readerLink(mode: .peripheralServer, serviceUUID: uuid, ident: [], timeout: .seconds(30),
                                                     clock: clock, logger: Self.logger)
-            let held = try await holder
-            if closing {
-                await reader.end()
-            }
-            return (WeakTransport(held), WeakTransport(reader))
+            if ending { await reader.end() }
+            return (try await holder, reader)
         }
-        let ended = try await meet(closing: true)
-        let open = try await meet(closing: false)
-        // The second meeting dropped the first pair, which was closed; the open pair is kept for
-        // close(), which closes it and lets it go.
-        #expect(ended.holder.transport == nil && ended.reader.transport == nil)
-        #expect(open.holder.transport != nil && open.reader.transport != nil)
+        _ = try await meet(ending: true)
+        #expect(await radio.keptLinkCount == 2)
+        // The next meeting lets the first pair go, which was closed, and keeps its own, open,
+        // for close().
+        let open = try await meet(ending: false)
+        #expect(await radio.keptLinkCount == 2)
+        _ = try await meet(ending: false)
+        #expect(await radio.keptLinkCount == 4)
         await radio.close()
-        #expect(open.holder.transport == nil && open.reader.transport == nil)
+        #expect(await radio.keptLinkCount == 0)
+        await #expect(throws: BLEError(.linkClosed, "")) { try await open.0.send([1]) }
     }
 
     @Test("a second server for one service fails with serviceInUse; nobody in time is a timeout")
@@ -146,14 +147,5 @@ struct InMemoryTransportTests {
             _ = try await radio.holderLink(mode: .centralClient, serviceUUID: uuid, ident: [2], timeout: .seconds(30), logger: Self.logger)
         }
         await #expect(throws: BLEError(.timeout, "")) { _ = try await reader.value }
-    }
-}
-
-/// A weak reference to a transport, to see whether anything still holds it.
-final class WeakTransport: Sendable {
-    nonisolated(unsafe) weak var transport: (any MdocTransport)?
-
-    init(_ transport: any MdocTransport) {
-        self.transport = transport
     }
 }

@@ -43,6 +43,9 @@ public actor InMemoryRadio: MdocRadio {
     /// whenever a new pair is made, so that a radio serving session after session holds only
     /// the links still open.
     private var links: [InMemoryTransport] = []
+
+    /// How many links the radio keeps, for tests that it lets closed ones go.
+    var keptLinkCount: Int { links.count }
     /// Waits withdrawn before they began (their time ran out first), with the error they end
     /// with when they begin.
     private var withdrawn: [UUID: BLEError] = [:]
