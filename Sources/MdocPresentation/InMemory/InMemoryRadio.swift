@@ -46,6 +46,7 @@ public actor InMemoryRadio: MdocRadio {
 
     /// How many links the radio keeps, for tests that it lets closed ones go.
     var keptLinkCount: Int { links.count }
+
     /// Waits withdrawn before they began (their time ran out first), with the error they end
     /// with when they begin.
     private var withdrawn: [UUID: BLEError] = [:]

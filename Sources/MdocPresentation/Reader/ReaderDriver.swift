@@ -172,7 +172,11 @@ package struct ReaderDriver: Sendable {
                 switch await link.next(within: first, awaiting: what) {
                 case .event(.message(let bytes)):
                     messages.append(LinkMessage(direction: .received, bytes: bytes, time: Date()))
-                    await events(.received(bytes: bytes.count))
+                    // A SessionData with a status and no data (9.1.1.4: 20 ends the session) is
+                    // no response to show as received; the session says how it ended.
+                    if (try? SessionData(cbor: CBOR.decode(bytes), at: .root))?.data != nil {
+                        await events(.received(bytes: bytes.count))
+                    }
                     action = session.receive(bytes)
                 case .event(.ended), .event(.disconnected):
                     action = session.transportEnded()
