@@ -1,16 +1,16 @@
 #!/usr/bin/env python3
-"""Computes the numbers of docs/architecture.md from the tree and writes them into the file.
+"""Computes the numbers of docs/architecture.md and README.md from the tree and writes them in.
 
     python3 scripts/architecture-facts.py            rewrite the generated parts, print the tables
-    python3 scripts/architecture-facts.py --check    exit 1 with a diff when the file is not up to date
+    python3 scripts/architecture-facts.py --check    exit 1 with a diff when a file is not up to date
     python3 scripts/architecture-facts.py --print    print the figures, change nothing
 
 Standard library only. Everything comes from Package.swift (`swift package dump-package`, about
 half a second) and the files under the targets' folders; no module, product or program is named
 here. CI runs `--check` (.ci/run, docs/architecture.md section 9).
 
-Generated parts of docs/architecture.md sit between two HTML comments, which Markdown does not
-show:
+Generated parts of docs/architecture.md and README.md sit between two HTML comments, which
+Markdown does not show:
 
     <!-- generated: NAME [ARGUMENT ...] -->...<!-- end generated -->
 
@@ -73,6 +73,8 @@ import textwrap
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 DOC = os.path.join("docs", "architecture.md")
+# Every file with generated parts; the module table's placeholder is looked for in DOC.
+DOCS = [DOC, "README.md"]
 PLACEHOLDER = "**(new module: say what it owns)**"
 
 MARKER = re.compile(r"<!-- generated: ([\w-]+)((?: [\w.-]+)*) -->(.*?)<!-- end generated -->", re.S)
@@ -497,11 +499,11 @@ class Facts:
                 fail("task-blocks needs the modules to count in, e.g. <!-- generated: task-blocks MdocBLE -->")
             return self.task_blocks(old, arguments)
         if name not in simple:
-            fail(f"{DOC} has a generated part named {name!r}, which this script does not know")
+            fail(f"a generated part is named {name!r}, which this script does not know")
         return simple[name](old)
 
 
-def regenerate(text, facts):
+def regenerate(text, facts, path):
     def replace(match):
         name, arguments, old = match.group(1), match.group(2).split(), match.group(3)
         new = facts.render(name, arguments, old)
@@ -509,7 +511,7 @@ def regenerate(text, facts):
 
     opened = text.count("<!-- generated:")
     if opened != len(MARKER.findall(text)) or text.count("<!-- end generated -->") != opened:
-        fail(f"{DOC}: a '<!-- generated: NAME -->' without its '<!-- end generated -->' (or the reverse)")
+        fail(f"{path}: a '<!-- generated: NAME -->' without its '<!-- end generated -->' (or the reverse)")
     return MARKER.sub(replace, text)
 
 
@@ -527,7 +529,7 @@ def summary(facts):
 
 def main():
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
-    parser.add_argument("--check", action="store_true", help="change nothing; exit 1 when the file is not up to date")
+    parser.add_argument("--check", action="store_true", help="change nothing; exit 1 when a file is not up to date")
     parser.add_argument("--print", action="store_true", help="print the figures; change nothing")
     arguments = parser.parse_args()
     os.chdir(ROOT)
@@ -535,31 +537,33 @@ def main():
     if arguments.print:
         summary(facts)
         return
-    text = read(DOC)
-    new = regenerate(text, facts)
+    texts = {path: read(path) for path in DOCS}
+    news = {path: regenerate(text, facts, path) for path, text in texts.items()}
     problems = []
-    if new != text:
-        diff = difflib.unified_diff(text.splitlines(True), new.splitlines(True), f"a/{DOC}", f"b/{DOC}")
-        problems.append("".join(diff))
-    undescribed = [line.split("|")[1].strip() for line in new.splitlines() if PLACEHOLDER in line]
+    for path in DOCS:
+        if news[path] != texts[path]:
+            diff = difflib.unified_diff(texts[path].splitlines(True), news[path].splitlines(True), f"a/{path}", f"b/{path}")
+            problems.append((path, "".join(diff)))
+    undescribed = [line.split("|")[1].strip() for line in news[DOC].splitlines() if PLACEHOLDER in line]
     if arguments.check:
-        if problems:
-            sys.stderr.write(problems[0])
-            sys.stderr.write(f"architecture-facts: {DOC} does not match the tree (diff above: - the file, + the tree); "
+        for path, diff in problems:
+            sys.stderr.write(diff)
+            sys.stderr.write(f"architecture-facts: {path} does not match the tree (diff above: - the file, + the tree); "
                              f"run `python3 scripts/architecture-facts.py` and commit the result\n")
         if undescribed:
             sys.stderr.write(f"architecture-facts: {DOC} does not say what {', '.join(undescribed)} owns: "
                              f"replace {PLACEHOLDER} in the module table (section 2)\n")
         if problems or undescribed:
             sys.exit(1)
-        print(f"architecture-facts: the numbers of {DOC} match the tree")
+        print(f"architecture-facts: the numbers of {' and '.join(DOCS)} match the tree")
         return
-    if new != text:
-        with open(DOC, "w", encoding="utf-8") as file:
-            file.write(new)
-        print(f"architecture-facts: {DOC} updated")
-    else:
-        print(f"architecture-facts: {DOC} already up to date")
+    for path in DOCS:
+        if news[path] != texts[path]:
+            with open(path, "w", encoding="utf-8") as file:
+                file.write(news[path])
+            print(f"architecture-facts: {path} updated")
+        else:
+            print(f"architecture-facts: {path} already up to date")
     summary(facts)
     if undescribed:
         print(f"architecture-facts: say what {', '.join(undescribed)} owns in {DOC} (module table, section 2)", file=sys.stderr)
