@@ -12,3 +12,4 @@ const char *mdoc_OSSL_KDF_PARAM_DIGEST(void) { return OSSL_KDF_PARAM_DIGEST; }
 const char *mdoc_OSSL_KDF_PARAM_KEY(void) { return OSSL_KDF_PARAM_KEY; }
 const char *mdoc_OSSL_KDF_PARAM_SALT(void) { return OSSL_KDF_PARAM_SALT; }
 const char *mdoc_OSSL_KDF_PARAM_INFO(void) { return OSSL_KDF_PARAM_INFO; }
+const char *mdoc_OSSL_KDF_PARAM_MODE(void) { return OSSL_KDF_PARAM_MODE; }

@@ -3,7 +3,25 @@ import COpenSSL
 /// AES-256-GCM (NIST SP 800-38D) with a 12-byte nonce and a 16-byte tag appended to the
 /// ciphertext: the session encryption of ISO/IEC 18013-5 9.1.1.5 (SessionEstablishment and
 /// SessionData `data`). Through OpenSSL's `EVP_EncryptInit_ex2` / `EVP_DecryptInit_ex2`.
+///
+/// Inside this module AES-128-GCM is there as well (`KeyLength`), for the HPKE suites that name
+/// it (RFC 9180 section 7.3, ``HPKE``).
 public enum AESGCM: Sendable {
+    /// The AES key length, which picks the cipher: AES-128-GCM or AES-256-GCM.
+    enum KeyLength: Sendable {
+        case bits128
+        case bits256
+
+        /// The key length in bytes.
+        var byteCount: Int { self == .bits128 ? 16 : 32 }
+
+        /// The cipher's name in messages.
+        var name: String { self == .bits128 ? "AES-128-GCM" : "AES-256-GCM" }
+
+        /// OpenSSL's static cipher.
+        var cipher: OpaquePointer? { self == .bits128 ? EVP_aes_128_gcm() : EVP_aes_256_gcm() }
+    }
+
     /// The key length: AES-256 (18013-5 9.1.1.5).
     public static let keyByteCount = 32
     /// The nonce (IV) length: 96 bits, 18013-5's 8-byte identifier ‖ 4-byte counter.
@@ -20,7 +38,15 @@ public enum AESGCM: Sendable {
     public static func seal(
         _ plaintext: [UInt8], key: SymmetricKey, nonce: [UInt8], authenticating aad: [UInt8] = []
     ) throws(CryptoError) -> [UInt8] {
-        let context = try makeContext(key: key, nonce: nonce, encrypting: true)
+        try seal(plaintext, key: key, nonce: nonce, authenticating: aad, keyLength: .bits256)
+    }
+
+    /// ``seal(_:key:nonce:authenticating:)`` with the cipher of `keyLength`; the key must have
+    /// its length.
+    static func seal(
+        _ plaintext: [UInt8], key: SymmetricKey, nonce: [UInt8], authenticating aad: [UInt8], keyLength: KeyLength
+    ) throws(CryptoError) -> [UInt8] {
+        let context = try makeContext(key: key, nonce: nonce, encrypting: true, keyLength: keyLength)
         defer { EVP_CIPHER_CTX_free(context) }
         var sealed = [UInt8](repeating: 0, count: plaintext.count + tagByteCount)
         let finished = sealed.withUnsafeMutableBufferPointer { output -> Bool in
@@ -34,7 +60,7 @@ public enum AESGCM: Sendable {
                 && EVP_CIPHER_CTX_ctrl(context, EVP_CTRL_GCM_GET_TAG, Int32(tagByteCount), outputStart + plaintext.count) == 1
         }
         guard finished else {
-            throw .openSSL(.libraryFailure, "AES-256-GCM encryption failed")
+            throw .openSSL(.libraryFailure, "\(keyLength.name) encryption failed")
         }
         return sealed
     }
@@ -47,10 +73,18 @@ public enum AESGCM: Sendable {
     public static func open(
         _ sealed: [UInt8], key: SymmetricKey, nonce: [UInt8], authenticating aad: [UInt8] = []
     ) throws(CryptoError) -> [UInt8] {
+        try open(sealed, key: key, nonce: nonce, authenticating: aad, keyLength: .bits256)
+    }
+
+    /// ``open(_:key:nonce:authenticating:)`` with the cipher of `keyLength`; the key must have
+    /// its length.
+    static func open(
+        _ sealed: [UInt8], key: SymmetricKey, nonce: [UInt8], authenticating aad: [UInt8], keyLength: KeyLength
+    ) throws(CryptoError) -> [UInt8] {
         guard sealed.count >= tagByteCount else {
-            throw CryptoError(.invalidParameter, "AES-256-GCM input has \(sealed.count) bytes, less than the \(tagByteCount)-byte tag")
+            throw CryptoError(.invalidParameter, "\(keyLength.name) input has \(sealed.count) bytes, less than the \(tagByteCount)-byte tag")
         }
-        let context = try makeContext(key: key, nonce: nonce, encrypting: false)
+        let context = try makeContext(key: key, nonce: nonce, encrypting: false, keyLength: keyLength)
         defer { EVP_CIPHER_CTX_free(context) }
         let ciphertextCount = sealed.count - tagByteCount
         var tag = Array(sealed[ciphertextCount...])
@@ -63,24 +97,26 @@ public enum AESGCM: Sendable {
                 && EVP_CIPHER_CTX_ctrl(context, EVP_CTRL_GCM_SET_TAG, Int32(tagByteCount), &tag) == 1
         }
         guard prepared else {
-            throw .openSSL(.libraryFailure, "AES-256-GCM decryption failed")
+            throw .openSSL(.libraryFailure, "\(keyLength.name) decryption failed")
         }
         var finalLength: Int32 = 0
         var scratch = [UInt8](repeating: 0, count: tagByteCount)
         guard EVP_DecryptFinal_ex(context, &scratch, &finalLength) == 1 else {
             ERR_clear_error()
-            throw CryptoError(.authenticationFailure, "the AES-256-GCM tag does not verify")
+            throw CryptoError(.authenticationFailure, "the \(keyLength.name) tag does not verify")
         }
         return plaintext
     }
 
     /// A cipher context set up with the key and nonce; the caller frees it.
-    private static func makeContext(key: SymmetricKey, nonce: [UInt8], encrypting: Bool) throws(CryptoError) -> OpaquePointer {
-        guard key.byteCount == keyByteCount else {
-            throw CryptoError(.invalidParameter, "an AES-256-GCM key has \(keyByteCount) bytes, not \(key.byteCount)")
+    private static func makeContext(
+        key: SymmetricKey, nonce: [UInt8], encrypting: Bool, keyLength: KeyLength
+    ) throws(CryptoError) -> OpaquePointer {
+        guard key.byteCount == keyLength.byteCount else {
+            throw CryptoError(.invalidParameter, "an \(keyLength.name) key has \(keyLength.byteCount) bytes, not \(key.byteCount)")
         }
         guard nonce.count == nonceByteCount else {
-            throw CryptoError(.invalidParameter, "an AES-256-GCM nonce has \(nonceByteCount) bytes, not \(nonce.count)")
+            throw CryptoError(.invalidParameter, "an \(keyLength.name) nonce has \(nonceByteCount) bytes, not \(nonce.count)")
         }
         guard let context = EVP_CIPHER_CTX_new() else {
             throw .openSSL(.libraryFailure, "cannot make a cipher context")
@@ -89,13 +125,13 @@ public enum AESGCM: Sendable {
             nonce.withUnsafeBufferPointer { nonceBytes in
                 let keyStart = keyBytes.baseAddress?.assumingMemoryBound(to: UInt8.self)
                 return encrypting
-                    ? EVP_EncryptInit_ex2(context, EVP_aes_256_gcm(), keyStart, nonceBytes.baseAddress, nil)
-                    : EVP_DecryptInit_ex2(context, EVP_aes_256_gcm(), keyStart, nonceBytes.baseAddress, nil)
+                    ? EVP_EncryptInit_ex2(context, keyLength.cipher, keyStart, nonceBytes.baseAddress, nil)
+                    : EVP_DecryptInit_ex2(context, keyLength.cipher, keyStart, nonceBytes.baseAddress, nil)
             }
         }
         guard status == 1 else {
             EVP_CIPHER_CTX_free(context)
-            throw .openSSL(.libraryFailure, "cannot set up AES-256-GCM")
+            throw .openSSL(.libraryFailure, "cannot set up \(keyLength.name)")
         }
         return context
     }

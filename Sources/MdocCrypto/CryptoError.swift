@@ -24,6 +24,8 @@ extension ErrorKind where Domain == CryptoError {
     public static let invalidParameter = Self("invalidParameter")
     /// A certificate or other encoded structure that does not parse.
     public static let invalidEncoding = Self("invalidEncoding")
+    /// An input longer than the limit the operation names (``HPKE/maximumPlaintextByteCount``).
+    public static let inputTooLarge = Self("inputTooLarge")
     /// OpenSSL reported an internal failure.
     public static let libraryFailure = Self("libraryFailure")
     /// The OpenSSL provider of a token or TPM (pkcs11-provider, tpm2-openssl) or the PKCS#11

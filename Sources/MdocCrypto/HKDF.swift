@@ -2,7 +2,8 @@ import COpenSSL
 import COpenSSLShims
 
 /// HKDF with SHA-256 (RFC 5869), through OpenSSL's `EVP_KDF` "HKDF": the key derivation of
-/// ISO/IEC 18013-5 9.1.1.5 (SKReader, SKDevice) and 9.1.3.5 (EMacKey).
+/// ISO/IEC 18013-5 9.1.1.5 (SKReader, SKDevice) and 9.1.3.5 (EMacKey), and, as separate extract
+/// and expand steps, of HPKE (RFC 9180 section 4, ``HPKE``).
 public enum HKDF: Sendable {
     /// The longest output: 255 × the SHA-256 length (RFC 5869 section 2.3).
     public static let maximumOutputByteCount = 255 * 32
@@ -35,7 +36,44 @@ public enum HKDF: Sendable {
         guard info.count <= maximumInfoByteCount else {
             throw CryptoError(.invalidParameter, "the HKDF info has \(info.count) bytes, more than the limit of \(maximumInfoByteCount)")
         }
-        guard let ikm = inputKeyMaterial.baseAddress, !inputKeyMaterial.isEmpty else {
+        let output = salt.withUnsafeBytes { saltBytes in
+            Result { () throws(CryptoError) -> SecureBytes in
+                try derive(
+                    mode: EVP_KDF_HKDF_MODE_EXTRACT_AND_EXPAND, key: inputKeyMaterial, salt: saltBytes, info: info,
+                    outputByteCount: outputByteCount)
+            }
+        }
+        return SymmetricKey(storage: try output.get())
+    }
+
+    /// The length of a pseudorandom key: the SHA-256 length (RFC 5869 section 2.2).
+    static let pseudorandomKeyByteCount = 32
+
+    /// HKDF-Extract (RFC 5869 section 2.2) alone: the ``pseudorandomKeyByteCount``-byte PRK of
+    /// `inputKeyMaterial` (non-empty) under `salt` (may be empty, as a string of zeros). Both may
+    /// be secrets, so both are read in place and the PRK stays in wiped storage.
+    static func extract(salt: UnsafeRawBufferPointer, inputKeyMaterial: UnsafeRawBufferPointer) throws(CryptoError) -> SecureBytes {
+        try derive(mode: EVP_KDF_HKDF_MODE_EXTRACT_ONLY, key: inputKeyMaterial, salt: salt, info: [], outputByteCount: pseudorandomKeyByteCount)
+    }
+
+    /// HKDF-Expand (RFC 5869 section 2.3) alone: `outputByteCount` bytes (1...``maximumOutputByteCount``)
+    /// of the pseudorandom key `pseudorandomKey` with `info` (at most ``maximumInfoByteCount`` bytes).
+    static func expand(pseudorandomKey: UnsafeRawBufferPointer, info: [UInt8], outputByteCount: Int) throws(CryptoError) -> SecureBytes {
+        guard (1...maximumOutputByteCount).contains(outputByteCount) else {
+            throw CryptoError(.invalidParameter, "HKDF-SHA-256 gives 1...\(maximumOutputByteCount) bytes, not \(outputByteCount)")
+        }
+        guard info.count <= maximumInfoByteCount else {
+            throw CryptoError(.invalidParameter, "the HKDF info has \(info.count) bytes, more than the limit of \(maximumInfoByteCount)")
+        }
+        return try derive(mode: EVP_KDF_HKDF_MODE_EXPAND_ONLY, key: pseudorandomKey, salt: UnsafeRawBufferPointer(start: nil, count: 0), info: info, outputByteCount: outputByteCount)
+    }
+
+    /// One `EVP_KDF_derive` of OpenSSL's "HKDF" in `mode` (extract and expand, extract only, or
+    /// expand only, where `key` is the PRK) into wiped storage of `outputByteCount` bytes.
+    private static func derive(
+        mode: Int32, key: UnsafeRawBufferPointer, salt: UnsafeRawBufferPointer, info: [UInt8], outputByteCount: Int
+    ) throws(CryptoError) -> SecureBytes {
+        guard let keyStart = key.baseAddress, !key.isEmpty else {
             throw CryptoError(.invalidParameter, "the HKDF input keying material is empty")
         }
         guard let kdf = EVP_KDF_fetch(nil, "HKDF", nil) else {
@@ -47,29 +85,35 @@ public enum HKDF: Sendable {
         }
         defer { EVP_KDF_CTX_free(context) }
         let output = SecureBytes(count: outputByteCount)
-        let status = salt.withUnsafeBytes { saltBytes in
-            info.withUnsafeBytes { infoBytes in
-                output.withUnsafeMutableBytes { outputBytes in
-                    // The names and buffers stay alive until EVP_KDF_derive returns.
-                    var parameters = [
-                        OSSL_PARAM_construct_utf8_string(
-                            mdoc_OSSL_KDF_PARAM_DIGEST(), UnsafeMutablePointer(mutating: OBJ_nid2sn(NID_sha256)), 0),
-                        OSSL_PARAM_construct_octet_string(
-                            mdoc_OSSL_KDF_PARAM_KEY(), UnsafeMutableRawPointer(mutating: ikm), inputKeyMaterial.count),
-                        OSSL_PARAM_construct_octet_string(
-                            mdoc_OSSL_KDF_PARAM_SALT(), UnsafeMutableRawPointer(mutating: saltBytes.baseAddress), saltBytes.count),
-                        OSSL_PARAM_construct_octet_string(
-                            mdoc_OSSL_KDF_PARAM_INFO(), UnsafeMutableRawPointer(mutating: infoBytes.baseAddress), infoBytes.count),
-                        OSSL_PARAM_construct_end(),
-                    ]
-                    return EVP_KDF_derive(
-                        context, outputBytes.baseAddress?.assumingMemoryBound(to: UInt8.self), outputBytes.count, &parameters)
+        var modeValue = mode
+        let status = info.withUnsafeBytes { infoBytes in
+            output.withUnsafeMutableBytes { outputBytes in
+                // The names and buffers stay alive until EVP_KDF_derive returns.
+                var parameters = [
+                    OSSL_PARAM_construct_utf8_string(
+                        mdoc_OSSL_KDF_PARAM_DIGEST(), UnsafeMutablePointer(mutating: OBJ_nid2sn(NID_sha256)), 0),
+                    OSSL_PARAM_construct_int(mdoc_OSSL_KDF_PARAM_MODE(), &modeValue),
+                    OSSL_PARAM_construct_octet_string(
+                        mdoc_OSSL_KDF_PARAM_KEY(), UnsafeMutableRawPointer(mutating: keyStart), key.count),
+                ]
+                // An empty salt or info is left out (OpenSSL refuses an octet string with no
+                // buffer); no salt is a salt of zeros (RFC 5869 section 2.2).
+                if let saltStart = salt.baseAddress, !salt.isEmpty {
+                    parameters.append(OSSL_PARAM_construct_octet_string(
+                        mdoc_OSSL_KDF_PARAM_SALT(), UnsafeMutableRawPointer(mutating: saltStart), salt.count))
                 }
+                if let infoStart = infoBytes.baseAddress, !infoBytes.isEmpty {
+                    parameters.append(OSSL_PARAM_construct_octet_string(
+                        mdoc_OSSL_KDF_PARAM_INFO(), UnsafeMutableRawPointer(mutating: infoStart), infoBytes.count))
+                }
+                parameters.append(OSSL_PARAM_construct_end())
+                return EVP_KDF_derive(
+                    context, outputBytes.baseAddress?.assumingMemoryBound(to: UInt8.self), outputBytes.count, &parameters)
             }
         }
         guard status == 1 else {
             throw .openSSL(.libraryFailure, "HKDF-SHA-256 failed")
         }
-        return SymmetricKey(storage: output)
+        return output
     }
 }

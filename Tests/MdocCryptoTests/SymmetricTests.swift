@@ -1,4 +1,4 @@
-import MdocCrypto
+@testable import MdocCrypto
 import Testing
 
 @Suite("Digests, HKDF, AES-GCM, HMAC")
@@ -50,6 +50,48 @@ struct SymmetricTests {
         let key = try HKDF.deriveKey(
             inputKeyMaterial: [UInt8](repeating: 0x0b, count: 22), salt: [], info: [], outputByteCount: 42)
         #expect(key.bytes == hex("8da4e775a563c18f715f802a063c5a31b8a11f5c5ee1879ec3454e5f3c738d2d9d201395faa4b61a96c8"))
+    }
+
+    @Test("HKDF-Extract and HKDF-Expand as separate steps, RFC 5869 test cases 1 and 3 (PRK, then OKM)")
+    func hkdfSteps() throws {
+        let ikm = [UInt8](repeating: 0x0b, count: 22)
+        let salt = hex("000102030405060708090a0b0c")
+        let prk = try ikm.withUnsafeBytes { ikmBytes in
+            try salt.withUnsafeBytes { saltBytes in try HKDF.extract(salt: saltBytes, inputKeyMaterial: ikmBytes) }
+        }
+        #expect(prk.withUnsafeBytes { Array($0) } == hex("077709362c2e32df0ddc3f0dc47bba6390b6c73bb50f9c3122ec844ad7c2b3e5"))
+        let okm = try prk.withUnsafeBytes { try HKDF.expand(pseudorandomKey: $0, info: hex("f0f1f2f3f4f5f6f7f8f9"), outputByteCount: 42) }
+        #expect(okm.withUnsafeBytes { Array($0) } == hex("3cb25f25faacd57a90434f64d0362f2a2d2d0a90cf1a5a4c5db02d56ecc4c5bf34007208d5b887185865"))
+        let unsalted = try ikm.withUnsafeBytes { try HKDF.extract(salt: UnsafeRawBufferPointer(start: nil, count: 0), inputKeyMaterial: $0) }
+        #expect(unsalted.withUnsafeBytes { Array($0) } == hex("19ef24a32c717b167f33a91d6f648bdf96596776afdb6377ac434c1c293ccb04"))
+        let unsaltedOKM = try unsalted.withUnsafeBytes { try HKDF.expand(pseudorandomKey: $0, info: [], outputByteCount: 42) }
+        #expect(unsaltedOKM.withUnsafeBytes { Array($0) } == hex("8da4e775a563c18f715f802a063c5a31b8a11f5c5ee1879ec3454e5f3c738d2d9d201395faa4b61a96c8"))
+        let invalid = CryptoError(.invalidParameter, "")
+        #expect(throws: invalid) { try prk.withUnsafeBytes { try HKDF.expand(pseudorandomKey: $0, info: [], outputByteCount: 0) } }
+        #expect(throws: invalid) {
+            try prk.withUnsafeBytes { try HKDF.expand(pseudorandomKey: $0, info: [], outputByteCount: HKDF.maximumOutputByteCount + 1) }
+        }
+        #expect(throws: invalid) {
+            try prk.withUnsafeBytes { try HKDF.expand(pseudorandomKey: $0, info: [UInt8](repeating: 0, count: HKDF.maximumInfoByteCount + 1), outputByteCount: 32) }
+        }
+        #expect(throws: invalid) { try HKDF.extract(salt: UnsafeRawBufferPointer(start: nil, count: 0), inputKeyMaterial: UnsafeRawBufferPointer(start: nil, count: 0)) }
+    }
+
+    @Test("AES-128-GCM, McGrew–Viega GCM test case 4 (128-bit key, with AAD); a 32-byte key is refused")
+    func aes128GCM() throws {
+        let key = SymmetricKey(bytes: hex("feffe9928665731c6d6a8f9467308308"))
+        let nonce = hex("cafebabefacedbaddecaf888")
+        let plaintext = hex(
+            "d9313225f88406e5a55909c5aff5269a86a7a9531534f7da2e4c303d8a318a721c3c0c95956809532fcf0e2449a6b525b16aedf5aa0de657ba637b39")
+        let aad = hex("feedfacedeadbeeffeedfacedeadbeefabaddad2")
+        let sealed = try AESGCM.seal(plaintext, key: key, nonce: nonce, authenticating: aad, keyLength: .bits128)
+        #expect(sealed == hex(
+            "42831ec2217774244b7221b784d0d49ce3aa212f2c02a4e035c17e2329aca12e21d514b25466931c7d8f6a5aac84aa051ba30b396a0aac973d58e091"
+                + "5bc94fbc3221a5db94fae95ae7121a47"))
+        #expect(try AESGCM.open(sealed, key: key, nonce: nonce, authenticating: aad, keyLength: .bits128) == plaintext)
+        #expect(throws: CryptoError(.invalidParameter, "")) {
+            try AESGCM.seal(plaintext, key: SymmetricKey(bytes: [UInt8](repeating: 1, count: 32)), nonce: nonce, authenticating: [], keyLength: .bits128)
+        }
     }
 
     @Test("HKDF limits: output length and info length, each side")

@@ -17,6 +17,7 @@ const char *mdoc_OSSL_KDF_PARAM_DIGEST(void);
 const char *mdoc_OSSL_KDF_PARAM_KEY(void);
 const char *mdoc_OSSL_KDF_PARAM_SALT(void);
 const char *mdoc_OSSL_KDF_PARAM_INFO(void);
+const char *mdoc_OSSL_KDF_PARAM_MODE(void);
 
 #include "certificate_builder.h"
 #include "key_provider.h"
