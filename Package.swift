@@ -11,6 +11,7 @@
 // -> MdocModel; the files and what the programs show:
 // MdocCapture, MdocInspection, MdocQR, MdocStores -> MdocFiles -> MdocText; the programs ->
 // MdocCommandLine (argument parsing) -> MdocTerminal, MdocConsent (terminal I/O, package API);
+// MdocOnline (online presentation, ISO/IEC TS 18013-7 and OpenID4VP 1.0, no I/O) -> MdocModel;
 // mdoc-issuer -> MdocIssuance (making documents, 9.1.2), MdocIssuerData; MdocPCSC (PC/SC and a
 // virtual card for vpcd, raw APDUs) -> MdocNFC (NFC engagement and data retrieval as pure code),
 // CPCSC.
@@ -55,6 +56,7 @@ let package = Package(
         .library(name: "MdocNFC", targets: ["MdocNFC"]),
         .library(name: "MdocStatusList", targets: ["MdocStatusList"]),
         .library(name: "MdocHTTP", targets: ["MdocHTTP"]),
+        .library(name: "MdocOnline", targets: ["MdocOnline"]),
         // The one import of an application: every library product above, re-exported.
         .library(name: "SwiftMdoc", targets: ["SwiftMdoc"]),
         .executable(name: "mdoc", targets: ["mdoc"]),
@@ -188,6 +190,13 @@ let package = Package(
         .target(
             name: "MdocStatusList",
             dependencies: ["MdocErrors", "MdocCBOR", "MdocCrypto", "MdocCOSE", "MdocModel", "MdocSession", "CZlib"],
+            swiftSettings: strictSettings
+        ),
+        // Online presentation (ISO/IEC TS 18013-7, OpenID4VP 1.0) as pure code: the
+        // SessionTranscript Handovers of each specification, JWK thumbprints.
+        .target(
+            name: "MdocOnline",
+            dependencies: ["MdocErrors", "MdocCBOR", "MdocCrypto", "MdocModel"],
             swiftSettings: strictSettings
         ),
         // One bounded HTTP(S) GET through libcurl, for Status List Tokens (draft-ietf-oauth-status-list
@@ -350,7 +359,7 @@ let package = Package(
             dependencies: [
                 "MdocErrors", "MdocCBOR", "MdocCrypto", "MdocCOSE", "MdocModel", "MdocSession", "MdocBLE",
                 "MdocPresentation", "MdocRadios", "MdocText", "MdocFiles", "MdocInspection", "MdocCapture", "MdocQR",
-                "MdocStores", "MdocNFC", "MdocStatusList", "MdocHTTP",
+                "MdocStores", "MdocNFC", "MdocStatusList", "MdocHTTP", "MdocOnline",
             ],
             swiftSettings: strictSettings
         ),
@@ -496,6 +505,11 @@ let package = Package(
         .testTarget(
             name: "MdocStatusListTests",
             dependencies: ["MdocCBOR", "MdocCrypto", "MdocCOSE", "MdocStatusList", "MdocTestSupport"],
+            swiftSettings: strictSettings
+        ),
+        .testTarget(
+            name: "MdocOnlineTests",
+            dependencies: ["MdocCBOR", "MdocCrypto", "MdocModel", "MdocSession", "MdocOnline", "MdocTestSupport"],
             swiftSettings: strictSettings
         ),
         .testTarget(

@@ -11,6 +11,7 @@
 @_exported import MdocInspection
 @_exported import MdocModel
 @_exported import MdocNFC
+@_exported import MdocOnline
 @_exported import MdocPresentation
 @_exported import MdocQR
 @_exported import MdocRadios
