@@ -11,7 +11,8 @@
 // -> MdocModel; the files and what the programs show:
 // MdocCapture, MdocInspection, MdocQR, MdocStores -> MdocFiles -> MdocText; the programs ->
 // MdocCommandLine (argument parsing) -> MdocTerminal, MdocConsent (terminal I/O, package API);
-// MdocOnline (online presentation, ISO/IEC TS 18013-7 and OpenID4VP 1.0, no I/O) -> MdocModel;
+// MdocOnline (online presentation, ISO/IEC TS 18013-7 and OpenID4VP 1.0: transcripts, JWE; no I/O)
+// -> MdocModel, MdocText;
 // mdoc-issuer -> MdocIssuance (making documents, 9.1.2), MdocIssuerData; MdocPCSC (PC/SC and a
 // virtual card for vpcd, raw APDUs) -> MdocNFC (NFC engagement and data retrieval as pure code),
 // CPCSC.
@@ -193,10 +194,10 @@ let package = Package(
             swiftSettings: strictSettings
         ),
         // Online presentation (ISO/IEC TS 18013-7, OpenID4VP 1.0) as pure code: the
-        // SessionTranscript Handovers of each specification, JWK thumbprints.
+        // SessionTranscript Handovers of each specification, JWK thumbprints, ECDH-ES JWEs.
         .target(
             name: "MdocOnline",
-            dependencies: ["MdocErrors", "MdocCBOR", "MdocCrypto", "MdocModel"],
+            dependencies: ["MdocErrors", "MdocCBOR", "MdocCrypto", "MdocModel", "MdocText"],
             swiftSettings: strictSettings
         ),
         // One bounded HTTP(S) GET through libcurl, for Status List Tokens (draft-ietf-oauth-status-list
@@ -509,7 +510,7 @@ let package = Package(
         ),
         .testTarget(
             name: "MdocOnlineTests",
-            dependencies: ["MdocCBOR", "MdocCrypto", "MdocModel", "MdocSession", "MdocOnline", "MdocTestSupport"],
+            dependencies: ["MdocCBOR", "MdocCrypto", "MdocModel", "MdocSession", "MdocText", "MdocOnline", "MdocTestSupport"],
             swiftSettings: strictSettings
         ),
         .testTarget(

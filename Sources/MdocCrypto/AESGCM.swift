@@ -4,16 +4,18 @@ import COpenSSL
 /// ciphertext: the session encryption of ISO/IEC 18013-5 9.1.1.5 (SessionEstablishment and
 /// SessionData `data`). Through OpenSSL's `EVP_EncryptInit_ex2` / `EVP_DecryptInit_ex2`.
 ///
-/// Inside this module AES-128-GCM is there as well (`KeyLength`), for the HPKE suites that name
-/// it (RFC 9180 section 7.3, ``HPKE``).
+/// AES-128-GCM is there as well, named explicitly (``KeyLength``), for the HPKE suites that name
+/// it (RFC 9180 section 7.3, ``HPKE``) and JWE's `A128GCM` (RFC 7518 section 5.3).
 public enum AESGCM: Sendable {
     /// The AES key length, which picks the cipher: AES-128-GCM or AES-256-GCM.
-    enum KeyLength: Sendable {
+    public enum KeyLength: Sendable, CaseIterable {
+        /// AES-128-GCM: 16-byte keys.
         case bits128
+        /// AES-256-GCM: 32-byte keys.
         case bits256
 
         /// The key length in bytes.
-        var byteCount: Int { self == .bits128 ? 16 : 32 }
+        public var byteCount: Int { self == .bits128 ? 16 : 32 }
 
         /// The cipher's name in messages.
         var name: String { self == .bits128 ? "AES-128-GCM" : "AES-256-GCM" }
@@ -43,7 +45,7 @@ public enum AESGCM: Sendable {
 
     /// ``seal(_:key:nonce:authenticating:)`` with the cipher of `keyLength`; the key must have
     /// its length.
-    static func seal(
+    public static func seal(
         _ plaintext: [UInt8], key: SymmetricKey, nonce: [UInt8], authenticating aad: [UInt8], keyLength: KeyLength
     ) throws(CryptoError) -> [UInt8] {
         let context = try makeContext(key: key, nonce: nonce, encrypting: true, keyLength: keyLength)
@@ -78,7 +80,7 @@ public enum AESGCM: Sendable {
 
     /// ``open(_:key:nonce:authenticating:)`` with the cipher of `keyLength`; the key must have
     /// its length.
-    static func open(
+    public static func open(
         _ sealed: [UInt8], key: SymmetricKey, nonce: [UInt8], authenticating aad: [UInt8], keyLength: KeyLength
     ) throws(CryptoError) -> [UInt8] {
         guard sealed.count >= tagByteCount else {

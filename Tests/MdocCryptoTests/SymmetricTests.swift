@@ -94,6 +94,31 @@ struct SymmetricTests {
         }
     }
 
+    @Test("Concat KDF, RFC 7518 Appendix C: ECDH-ES's A128GCM key from Z and the OtherInfo of apu \"Alice\", apv \"Bob\"; limits each side")
+    func concatKDF() throws {
+        // Bob's private key and Alice's ephemeral public key of Appendix C, decoded from base64url.
+        let bob = try PrivateKey(rawRepresentation: hex("5449836690d75caf29f0dd029ddb31b3ddb8aba9d2d515c5012465e817d4a9dc"), curve: .p256)
+        let alice = try PublicKey(
+            x: hex("808d060082c176eed3e776a4ac598cc8672c1779f974eecc9b03411ca5b9495d"),
+            y: hex("48b5bfc527dfce53d6ac7115237d031ccff87a0570b77350a9e503ee7305a69b"), curve: .p256)
+        let z = try bob.sharedSecret(with: alice)
+        let otherInfo = hex("000000074131323847434d00000005416c69636500000003426f6200000080")
+        let key = try ConcatKDF.deriveKey(sharedSecret: z, otherInfo: otherInfo, outputByteCount: 16)
+        #expect(key.bytes == [86, 170, 141, 234, 248, 35, 109, 32, 92, 34, 40, 205, 113, 167, 16, 26])
+        // Two rounds: the first 32 bytes are round 1, whose first 16 are the key above.
+        let long = try ConcatKDF.deriveKey(sharedSecret: z, otherInfo: otherInfo, outputByteCount: ConcatKDF.maximumOutputByteCount)
+        #expect(long.byteCount == 64 && Array(long.bytes.prefix(16)) == key.bytes)
+        let invalid = CryptoError(.invalidParameter, "")
+        #expect(throws: invalid) { try ConcatKDF.deriveKey(sharedSecret: z, otherInfo: otherInfo, outputByteCount: 0) }
+        #expect(throws: invalid) {
+            try ConcatKDF.deriveKey(sharedSecret: z, otherInfo: otherInfo, outputByteCount: ConcatKDF.maximumOutputByteCount + 1)
+        }
+        let longest = [UInt8](repeating: 1, count: ConcatKDF.maximumOtherInfoByteCount)
+        #expect(try ConcatKDF.deriveKey(sharedSecret: z, otherInfo: longest, outputByteCount: 32).byteCount == 32)
+        #expect(throws: invalid) { try ConcatKDF.deriveKey(sharedSecret: z, otherInfo: longest + [1], outputByteCount: 32) }
+        #expect(try ConcatKDF.deriveKey(sharedSecret: z, otherInfo: [], outputByteCount: 32) != (try ConcatKDF.deriveKey(sharedSecret: z, otherInfo: [0], outputByteCount: 32)))
+    }
+
     @Test("HKDF limits: output length and info length, each side")
     func hkdfLimits() throws {
         let ikm = [UInt8](repeating: 1, count: 32)
