@@ -24,7 +24,8 @@ extension HPKE {
             throw CryptoError(
                 .invalidKey,
                 "an HPKE encapsulated key for \(suite.curve) is the \(suite.encapsulatedKeyByteCount)-byte uncompressed point "
-                    + "(RFC 9180 section 7.1.1), not \(encapsulatedKey.count) bytes starting \(encapsulatedKey.first.map { String($0, radix: 16) } ?? "with nothing")")
+                    + "(RFC 9180 section 7.1.1), not \(encapsulatedKey.count) bytes"
+                    + (encapsulatedKey.count == suite.encapsulatedKeyByteCount ? " starting with another byte than 04" : ""))
         }
         let ephemeral = try PublicKey(x963Representation: encapsulatedKey, curve: suite.curve)
         let dh = try recipientKey.sharedSecret(with: ephemeral)
