@@ -116,6 +116,20 @@ def write(target, seeds):
     return len(seeds)
 
 
+def online_seeds():
+    """FuzzOnline: the HPKE messages pyca/cryptography sealed to RFC 9180 A.3.1's key
+    (Vectors/rfc9180-hpke), enc || ct, and the ECDH-ES JWEs joserfc 1.6.5 made for RFC 7518
+    Appendix C's key (Tests/MdocOnlineTests/CompactJWETests.swift)."""
+    import json
+    with open(os.path.join(ROOT, "Vectors", "rfc9180-hpke", "pyca-cryptography-base-p256.json")) as file:
+        hpke = [bytes.fromhex(v["enc"] + v["ct"]) for v in json.load(file)]
+    jwes = [
+        "eyJhbGciOiJFQ0RILUVTIiwiZW5jIjoiQTEyOEdDTSIsImFwdSI6IlFXeHBZMlUiLCJhcHYiOiJRbTlpIiwia2lkIjoidmVyaWZpZXItZW5jIiwiZXBrIjp7ImNydiI6IlAtMjU2IiwieCI6IlQ4cVNUS2hsQVdiRjJJeU9kb1VXcDkwNDIyelhaTFo2bmpRM0hIc1ZYbzAiLCJ5IjoiZDAyem5iOXdiell6T2ZjLTBnblB2Y0xTTHlTbjJuTG9adjdveU05LTJfMCIsImt0eSI6IkVDIn19..i42g5nxrx-M1DWbC._mrihr8fg-mvOxuggvotgdFB2rxm1_xlGKmdV0W8MrbF9PtczNZ7FmcWswpgVxYbDnP-ChY8NA.9Ck5gECUlaOMqalver94mQ",
+        "eyJhbGciOiJFQ0RILUVTIiwiZW5jIjoiQTI1NkdDTSIsImFwdSI6IlFXeHBZMlUiLCJhcHYiOiJRbTlpIiwia2lkIjoidmVyaWZpZXItZW5jIiwiZXBrIjp7ImNydiI6IlAtMjU2IiwieCI6Img5aGJfVlVtbHNxMDgtdVNhV2Y4Q1FSWENNNWF6d1hpOWhGY2JXRHpEYU0iLCJ5Ijoib09ONkJ6clJ2enlKMWp3R1pCUnlPb2F5TmRoOFpPZm5IYWFPUXN5NGxZbyIsImt0eSI6IkVDIn19..8wtRp97EAkXcaE_Z._IkWokttJaD6I8mCjV7t7TpdW9Lt5fMmWdlQJsg_5sY1OivQ4mGfY5hTNtkbb1BUrc-vVYWMNA.s8nUDTEkd4ITKxZKQWIo4A",
+    ]
+    return hpke + [jwe.encode() for jwe in jwes]
+
+
 def vical_seeds(iaca):
     """Signed VICALs (ISO/IEC 18013-5 Annex C.1.7) listing the demo IACA, untagged and tagged, and the
     bare list: the structure matters to the decoder, not the signature, which is left as zeros."""
@@ -421,6 +435,7 @@ def main():
     counts["FuzzStatusListToken"] = write("FuzzStatusListToken", [tsl_vector("status_list_cwt")] + status_list_tokens() + identifier_list_tokens()
                                           + [zlib.compress(bytes(4096), 9), zlib.compress(bytes([0xB9, 0xA3]), 9), lists[0], lists[5]])
     counts["FuzzVICAL"] = write("FuzzVICAL", vical_seeds(demo_certificates[1]))
+    counts["FuzzOnline"] = write("FuzzOnline", online_seeds())
     for target, count in counts.items():
         print(f"{target}: {count} seeds")
     total = sum(os.path.getsize(os.path.join(CORPUS, t, f)) for t in counts for f in os.listdir(os.path.join(CORPUS, t)))
