@@ -13,3 +13,8 @@ const char *mdoc_OSSL_KDF_PARAM_KEY(void) { return OSSL_KDF_PARAM_KEY; }
 const char *mdoc_OSSL_KDF_PARAM_SALT(void) { return OSSL_KDF_PARAM_SALT; }
 const char *mdoc_OSSL_KDF_PARAM_INFO(void) { return OSSL_KDF_PARAM_INFO; }
 const char *mdoc_OSSL_KDF_PARAM_MODE(void) { return OSSL_KDF_PARAM_MODE; }
+const char *mdoc_OSSL_KDF_PARAM_PASSWORD(void) { return OSSL_KDF_PARAM_PASSWORD; }
+const char *mdoc_OSSL_KDF_PARAM_SCRYPT_N(void) { return OSSL_KDF_PARAM_SCRYPT_N; }
+const char *mdoc_OSSL_KDF_PARAM_SCRYPT_R(void) { return OSSL_KDF_PARAM_SCRYPT_R; }
+const char *mdoc_OSSL_KDF_PARAM_SCRYPT_P(void) { return OSSL_KDF_PARAM_SCRYPT_P; }
+const char *mdoc_OSSL_KDF_PARAM_SCRYPT_MAXMEM(void) { return OSSL_KDF_PARAM_SCRYPT_MAXMEM; }

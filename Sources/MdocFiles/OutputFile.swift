@@ -81,6 +81,32 @@ public enum OutputFile {
         guard fsync(fd) == 0 else { throw failure(path, "cannot write", errno) }
     }
 
+    /// Replaces the file at `path` with `bytes` in one step: they are written to a new file
+    /// with `mode` beside it, flushed, and renamed over `path` (`rename(2)` is atomic), so that
+    /// at every moment `path` holds either the old bytes or the new ones. The new file is
+    /// removed when anything fails.
+    public static func replaceAtomically(_ bytes: [UInt8], at path: String, mode: mode_t) throws(ProgramFailure) {
+        var template = Array((parentFolder(of: path) + "/.mdoc-replace-XXXXXX").utf8CString)
+        let fd = template.withUnsafeMutableBufferPointer { mkstemp($0.baseAddress!) }
+        guard fd >= 0 else { throw failure(path, "cannot create a file beside it", errno) }
+        let temporary = String(cString: template)
+        var renamed = false
+        defer {
+            close(fd)
+            if !renamed { unlink(temporary) }
+        }
+        guard fchmod(fd, mode) == 0 else { throw failure(temporary, "cannot set mode \(String(mode, radix: 8))", errno) }
+        var offset = 0
+        while offset < bytes.count {
+            let written = bytes[offset...].withUnsafeBytes { buffer in SystemCall.make { write(fd, buffer.baseAddress, buffer.count) } }
+            guard case .success(let count) = written, count > 0 else { throw failure(temporary, "cannot write", written.failureCode) }
+            offset += count
+        }
+        guard fsync(fd) == 0 else { throw failure(temporary, "cannot write", errno) }
+        guard rename(temporary, path) == 0 else { throw failure(path, "cannot replace", errno) }
+        renamed = true
+    }
+
     /// Makes the directory `path` (mode 0700) unless it exists; with `parents`, the folders
     /// above it too (each 0700), as `mkdir -p` does.
     public static func makeDirectory(_ path: String, parents: Bool = false) throws(ProgramFailure) {

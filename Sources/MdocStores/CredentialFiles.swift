@@ -21,7 +21,8 @@ import Darwin
 ///
 /// A credential whose device key is held by a PKCS#11 token or a TPM (`Credential`'s
 /// `deviceKeyReference`) is read by loading that key, the token's login answered with the PIN
-/// given; the key stays where it is.
+/// given; the key stays where it is. One whose device key is sealed with a passphrase
+/// (`Credential`'s `sealedDeviceKey`) is read by opening the key with the passphrase given.
 public enum CredentialFiles {
     /// The permission bits a file holding a private key must not have: any access by group or
     /// others (docs/architecture.md rule 8; the rule OpenSSH applies to its private keys).
@@ -43,8 +44,14 @@ public enum CredentialFiles {
         try load(path, pin: nil)
     }
 
+    /// The credential in the file at `path`, as ``load(_:pin:passphrase:)`` reads it without a
+    /// passphrase.
+    public static func load(_ path: String, pin: [UInt8]?) throws(InputError) -> Loaded {
+        try load(path, pin: pin, passphrase: nil)
+    }
+
     /// The credential in the file at `path`; `pin` answers the login of the token that holds
-    /// its device key, if one does.
+    /// its device key, if one does, and `passphrase` opens its sealed device key, if it has one.
     ///
     /// Throws `InputError` (MdocFiles) with code `InputError.Code.unreadable` (the file cannot
     /// be opened or read, with the system's reason), `InputError.Code.unsupportedContent` (the
@@ -52,8 +59,10 @@ public enum CredentialFiles {
     /// message, CBOR that is no credential) or `InputError.Code.insecurePermissions` (group or
     /// others may access it, with the `chmod` that fixes it); the token or TPM that holds the
     /// device key failing is `InputError.Code.unreadable` naming the key and the `CryptoError`
-    /// code (MdocCrypto: `loginFailed`, `keyStoreUnavailable`...).
-    public static func load(_ path: String, pin: [UInt8]?) throws(InputError) -> Loaded {
+    /// code (MdocCrypto: `loginFailed`, `keyStoreUnavailable`...); a sealed device key without a
+    /// passphrase, or one that does not open it, is `InputError.Code.unreadable` too (the
+    /// `CryptoError` code `authenticationFailure`: "wrong passphrase or altered sealed key").
+    public static func load(_ path: String, pin: [UInt8]?, passphrase: [UInt8]?) throws(InputError) -> Loaded {
         let fd = open(path, O_RDONLY | O_CLOEXEC)
         guard fd >= 0 else {
             let number = errno
@@ -69,7 +78,7 @@ public enum CredentialFiles {
         guard status.st_mode & S_IFMT != S_IFDIR else {
             throw InputError(.unsupportedContent, source: path, "is a folder, not a credential file")
         }
-        let credential = try decode(InputSource.detect(try InputSource.readAll(fd: fd, name: path), name: path), pin: pin)
+        let credential = try decode(InputSource.detect(try InputSource.readAll(fd: fd, name: path), name: path), pin: pin, passphrase: passphrase)
         let mode = status.st_mode & 0o777
         let published = PublishedDeviceKeys.contains(credential.deviceKey.publicKey)
         guard mode & forbiddenMode == 0 || published else {
@@ -85,17 +94,33 @@ public enum CredentialFiles {
         try decode(input, pin: nil)
     }
 
+    /// The credential in `input`, as ``decode(_:pin:passphrase:)`` reads it without a passphrase.
+    public static func decode(_ input: InputSource, pin: [UInt8]?) throws(InputError) -> Credential {
+        try decode(input, pin: pin, passphrase: nil)
+    }
+
     /// The credential in `input`; when it holds none, an `InputError.Code.unsupportedContent`
     /// that says what it holds instead. A device key held by a token or a TPM is loaded, with
-    /// `pin` for the token's login (``load(_:pin:)`` has the failures).
-    public static func decode(_ input: InputSource, pin: [UInt8]?) throws(InputError) -> Credential {
+    /// `pin` for the token's login; a sealed one is opened with `passphrase`
+    /// (``load(_:pin:passphrase:)`` has the failures).
+    public static func decode(_ input: InputSource, pin: [UInt8]?, passphrase: [UInt8]?) throws(InputError) -> Credential {
         let cbor: CBOR
         let reference: DeviceKeyReference?
+        let sealed: SealedDeviceKey?
         do {
             cbor = try CBOR.decode(input.bytes)
             reference = try Credential.deviceKeyReference(in: cbor, at: .root)
+            sealed = try Credential.sealedDeviceKey(in: cbor, at: .root)
         } catch {
             throw InputError(.unsupportedContent, source: input.name, identify(input, failure: error))
+        }
+        if let sealed, reference == nil {
+            let key = try unsealedKey(sealed, of: cbor, passphrase: passphrase, source: input.name)
+            do {
+                return try Credential(cbor: cbor, at: .root, unsealedKey: key)
+            } catch {
+                throw InputError(.unsupportedContent, source: input.name, identify(input, failure: error))
+            }
         }
         guard let reference else {
             do {
@@ -121,6 +146,30 @@ public enum CredentialFiles {
             throw InputError(.unreadable, source: source, "its device key, \(reference), cannot be used (\(error.code)): \(error)")
         }
     }
+
+    /// The private key `sealed` holds, opened with `passphrase` for the public device key of
+    /// `cbor`; no passphrase, or one that does not open it, is an `InputError.Code.unreadable` of
+    /// `source` naming the `CryptoError` code.
+    static func unsealedKey(_ sealed: SealedDeviceKey, of cbor: CBOR, passphrase: [UInt8]?, source: String) throws(InputError) -> PrivateKey {
+        let publicKey: PublicKey
+        do {
+            publicKey = try Credential.publicDeviceKey(in: cbor, at: .root)
+        } catch {
+            throw InputError(.unsupportedContent, source: source, "is a credential that cannot be used: \(error)")
+        }
+        guard let passphrase else {
+            throw InputError(
+                .unreadable, source: source, "its device key is sealed with a passphrase and none was given (--passphrase-file FILE or \(passphraseVariable))")
+        }
+        do {
+            return try sealed.privateKey(passphrase: passphrase, publicKey: publicKey)
+        } catch {
+            throw InputError(.unreadable, source: source, "its sealed device key cannot be opened (\(error.code)): \(error.reason)")
+        }
+    }
+
+    /// The environment variable the programs read a device key's passphrase from.
+    public static let passphraseVariable = "MDOC_KEY_PASSPHRASE"
 
     /// Whether the file at `path` lets group or others access it while its credential's device
     /// key is a secret (not one of ``PublishedDeviceKeys``).

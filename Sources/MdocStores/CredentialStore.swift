@@ -65,13 +65,19 @@ public struct CredentialStore: Sendable {
         try load(name, pin: nil)
     }
 
-    /// The credential `name` (``CredentialFiles/load(_:pin:)``), `pin` answering the login of
-    /// the token that holds its device key, if one does.
+    /// The stored credential `name`, as ``load(_:pin:passphrase:)`` reads it without a passphrase.
     public func load(_ name: String, pin: [UInt8]?) throws(InputError) -> CredentialFiles.Loaded {
+        try load(name, pin: pin, passphrase: nil)
+    }
+
+    /// The credential `name` (``CredentialFiles/load(_:pin:passphrase:)``), `pin` answering the
+    /// login of the token that holds its device key, if one does, and `passphrase` opening its
+    /// sealed device key, if it has one.
+    public func load(_ name: String, pin: [UInt8]?, passphrase: [UInt8]?) throws(InputError) -> CredentialFiles.Loaded {
         guard Self.isValidName(name) else {
             throw InputError(.unsupportedContent, source: name, "not a credential name (letters, digits, '.', '_' and '-')")
         }
-        return try CredentialFiles.load(path(of: name), pin: pin)
+        return try CredentialFiles.load(path(of: name), pin: pin, passphrase: passphrase)
     }
 
     /// Stores `bytes`, which hold a credential, as `name` (mode 0600, the folder made 0700 when

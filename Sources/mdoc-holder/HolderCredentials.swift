@@ -1,3 +1,4 @@
+import MdocCrypto
 import MdocFiles
 import MdocSession
 import MdocStores
@@ -6,10 +7,11 @@ import MdocText
 
 /// The credentials a holder command works on: `--credential` files, names of credentials in the
 /// store, or, when none is given, every stored credential; a device key held by a token is
-/// loaded with the PIN of ``TokenPINOptions``.
+/// loaded with the PIN of ``TokenPINOptions``, a sealed one opened with the passphrase of
+/// ``KeyPassphraseOptions``.
 enum HolderCredentials {
     /// The credentials `arguments` name (files, or names in `store`), or all of `store`.
-    static func load(_ arguments: [String], store: CredentialStore, pin: [UInt8]?) throws(ProgramFailure) -> [Credential] {
+    static func load(_ arguments: [String], store: CredentialStore, pin: [UInt8]?, passphrase: [UInt8]?) throws(ProgramFailure) -> [Credential] {
         var names = arguments
         if names.isEmpty {
             do {
@@ -23,19 +25,21 @@ enum HolderCredentials {
                     hint: "give --credential FILE, or store one first: mdoc-holder import FILE")
             }
         }
-        return try names.map { (name) throws(ProgramFailure) in try load(name, store: store, pin: pin).credential }
+        return try names.map { (name) throws(ProgramFailure) in try load(name, store: store, pin: pin, passphrase: passphrase).credential }
     }
 
     /// One credential: the file `argument`, or, when no such file exists and `argument` is a
     /// name, the stored credential of that name. A file others may read is accepted only with
-    /// a published device key, with a note saying so.
-    static func load(_ argument: String, store: CredentialStore, pin: [UInt8]?) throws(ProgramFailure) -> CredentialFiles.Loaded {
+    /// a published device key, with a note saying so. A device key in the clear gets a warning
+    /// that says how to seal it, unless it is test material: the credential says so
+    /// (`testMaterial`), or its key is published (``PublishedDeviceKeys``, the demo credentials).
+    static func load(_ argument: String, store: CredentialStore, pin: [UInt8]?, passphrase: [UInt8]?) throws(ProgramFailure) -> CredentialFiles.Loaded {
         let loaded: CredentialFiles.Loaded
         do throws(InputError) {
             if OutputFile.exists(argument) || !CredentialStore.isValidName(argument) {
-                loaded = try CredentialFiles.load(argument, pin: pin)
+                loaded = try CredentialFiles.load(argument, pin: pin, passphrase: passphrase)
             } else if store.contains(argument) {
-                loaded = try store.load(argument, pin: pin)
+                loaded = try store.load(argument, pin: pin, passphrase: passphrase)
             } else {
                 throw InputError(
                     .unreadable, source: argument,
@@ -52,6 +56,9 @@ enum HolderCredentials {
         if !notes.isEmpty {
             ProgramOutput.standardError.writeLine(
                 "mdoc-holder: note: \(loaded.path) is TEST MATERIAL, made to fail verification: \(notes.joined(separator: "; "))")
+        } else if loaded.credential.holdsKeyInTheClear, !PublishedDeviceKeys.contains(loaded.credential.deviceKey.publicKey) {
+            ProgramOutput.standardError.writeLine(
+                "mdoc-holder: warning: \(loaded.path) holds its device private key in the clear; seal it with a passphrase: mdoc-holder key seal \(argument)")
         }
         return loaded
     }

@@ -9,7 +9,7 @@ struct MdocHolder: AsyncParsableCommand {
         commandName: "mdoc-holder",
         abstract: "Present ISO/IEC 18013-5 mobile documents to an mdoc reader.",
         version: ToolVersion.current,
-        subcommands: [Present.self, List.self, Show.self, Import.self, Remove.self]
+        subcommands: [Present.self, List.self, Show.self, Import.self, Remove.self, Key.self]
     )
 
     static func main() async {

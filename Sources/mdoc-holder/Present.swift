@@ -76,7 +76,11 @@ struct Present: AsyncParsableCommand {
             is the published key of the demo credentials in Certs/demo. A credential whose \
             device key is held by a PKCS#11 token or a TPM (`mdoc-holder import --key-in`) \
             names the key instead; the token's PIN comes from --pin-file or MDOC_TOKEN_PIN, \
-            and the key is loaded, and the token logged in to, before the engagement is shown.
+            and the key is loaded, and the token logged in to, before the engagement is shown. \
+            A device key sealed with a passphrase (`mdoc-holder key seal`) is opened with the \
+            passphrase from --passphrase-file or MDOC_KEY_PASSPHRASE, also before the \
+            engagement; a key kept in the clear gets a warning saying how to seal it, unless it \
+            is test material (the demo credentials, or a credential marked testMaterial).
 
             --save-session DIR keeps the session for offline study: the engagement, \
             SessionTranscriptBytes, every message as it went over the link and what it \
@@ -93,7 +97,7 @@ struct Present: AsyncParsableCommand {
 
             Exit codes: 0 the session ended normally (with --keep-running: interrupted); 7 \
             unusable --credential, --trust-readers or --policy file, a credential others can \
-            read, a device key whose token is absent or refuses the PIN, or a --qr-png file or --save-session directory that cannot be written; 8 the transport could not be \
+            read, a device key whose token is absent or refuses the PIN, a sealed device key without its passphrase or with a wrong one, or a --qr-png file or --save-session directory that cannot be written; 8 the transport could not be \
             opened, no reader within --timeout, the link was lost before the response was \
             delivered, or the session failed (status 10 or 11); 64 usage error (no credential \
             given or stored included); 130 interrupted by Ctrl-C (SIGINT); 143 ended by \
@@ -176,6 +180,8 @@ struct Present: AsyncParsableCommand {
 
     @OptionGroup var token: TokenPINOptions
 
+    @OptionGroup var keyPassphrase: KeyPassphraseOptions
+
     func validate() throws {
         if saveSession != nil && keepRunning {
             throw ValidationError("--save-session captures one session; leave out --keep-running")
@@ -206,7 +212,10 @@ struct Present: AsyncParsableCommand {
         if let saveSession {
             try SessionCapture.checkWritable(directory: saveSession, option: "--save-session")
         }
-        let credentials = try HolderCredentials.load(credentials, store: .standard(environment: environment), pin: try token.pin())
+        let pin = try token.pin()
+        let credentials = try keyPassphrase.withPassphrase { (passphrase) throws(ProgramFailure) in
+            try HolderCredentials.load(self.credentials, store: .standard(environment: environment), pin: pin, passphrase: passphrase)
+        }
         let trust = DefaultTrust.readers(trustReaders, environment: environment)
         let anchors: [Certificate]
         do {

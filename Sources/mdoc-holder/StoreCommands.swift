@@ -41,48 +41,55 @@ struct List: ParsableCommand {
 
     @OptionGroup var token: TokenPINOptions
 
+    @OptionGroup var keyPassphrase: KeyPassphraseOptions
+
     func run() {
         ProgramFailure.reporting(program: "mdoc-holder") { () throws(ProgramFailure) in
-            let store = CredentialStore.user
-            let pin = try token.pin()
-            let names: [String]
-            do {
-                names = try store.names()
+            try keyPassphrase.withPassphrase { (passphrase) throws(ProgramFailure) in try list(passphrase: passphrase) }
+        }
+    }
+
+    /// Lists the store, sealed device keys opened with `passphrase`.
+    private func list(passphrase: [UInt8]?) throws(ProgramFailure) {
+        let store = CredentialStore.user
+        let pin = try token.pin()
+        let names: [String]
+        do {
+            names = try store.names()
+        } catch {
+            throw ProgramFailure(.badTrustInput, "the credential store \(error)")
+        }
+        var summaries: [CredentialSummary] = []
+        var problems: [(name: String, reason: String)] = []
+        for name in names {
+            do throws(InputError) {
+                let loaded = try store.load(name, pin: pin, passphrase: passphrase)
+                summaries.append(CredentialSummary(name: name, path: loaded.path, credential: loaded.credential))
             } catch {
-                throw ProgramFailure(.badTrustInput, "the credential store \(error)")
+                problems.append((name, error.reason))
             }
-            var summaries: [CredentialSummary] = []
-            var problems: [(name: String, reason: String)] = []
-            for name in names {
-                do throws(InputError) {
-                    let loaded = try store.load(name, pin: pin)
-                    summaries.append(CredentialSummary(name: name, path: loaded.path, credential: loaded.credential))
-                } catch {
-                    problems.append((name, error.reason))
-                }
-            }
-            if json {
-                let list = JSONReport.object(.credentialList, [
-                    ("store", .string(store.folder)),
-                    ("credentials", .array(summaries.map { .object($0.json(values: false)) })),
-                    ("unusable", .array(problems.map { .object([("name", .string($0.name)), ("reason", .string($0.reason))]) })),
-                ])
-                ProgramOutput.standardOutput.writeLine(TerminalText(lines: list.serialized(pretty: true)))
-                return
-            }
-            guard !names.isEmpty else {
-                ProgramOutput.standardOutput.writeLine("No credentials in \(store.folder); add one with: mdoc-holder import FILE")
-                return
-            }
-            ProgramOutput.standardOutput.writeLine("\(TerminalText(count: names.count, "credential")) in \(store.folder):")
-            let nameWidth = names.map(\.count).max() ?? 0
-            let docTypeWidth = summaries.map(\.credential.docType.count).max() ?? 0
-            for summary in summaries {
-                ProgramOutput.standardOutput.writeLine("  " + summary.line(nameWidth: nameWidth, docTypeWidth: docTypeWidth))
-            }
-            for problem in problems {
-                ProgramOutput.standardOutput.writeLine("  \(TerminalText(escaping: problem.name).padded(to: nameWidth))  unusable: \(problem.reason)")
-            }
+        }
+        if json {
+            let list = JSONReport.object(.credentialList, [
+                ("store", .string(store.folder)),
+                ("credentials", .array(summaries.map { .object($0.json(values: false)) })),
+                ("unusable", .array(problems.map { .object([("name", .string($0.name)), ("reason", .string($0.reason))]) })),
+            ])
+            ProgramOutput.standardOutput.writeLine(TerminalText(lines: list.serialized(pretty: true)))
+            return
+        }
+        guard !names.isEmpty else {
+            ProgramOutput.standardOutput.writeLine("No credentials in \(store.folder); add one with: mdoc-holder import FILE")
+            return
+        }
+        ProgramOutput.standardOutput.writeLine("\(TerminalText(count: names.count, "credential")) in \(store.folder):")
+        let nameWidth = names.map(\.count).max() ?? 0
+        let docTypeWidth = summaries.map(\.credential.docType.count).max() ?? 0
+        for summary in summaries {
+            ProgramOutput.standardOutput.writeLine("  " + summary.line(nameWidth: nameWidth, docTypeWidth: docTypeWidth))
+        }
+        for problem in problems {
+            ProgramOutput.standardOutput.writeLine("  \(TerminalText(escaping: problem.name).padded(to: nameWidth))  unusable: \(problem.reason)")
         }
     }
 }
@@ -113,10 +120,15 @@ struct Show: ParsableCommand {
 
     @OptionGroup var token: TokenPINOptions
 
+    @OptionGroup var keyPassphrase: KeyPassphraseOptions
+
     func run() {
         ProgramFailure.reporting(program: "mdoc-holder") { () throws(ProgramFailure) in
             let store = CredentialStore.user
-            let loaded = try HolderCredentials.load(credential, store: store, pin: try token.pin())
+            let pin = try token.pin()
+            let loaded = try keyPassphrase.withPassphrase { (passphrase) throws(ProgramFailure) in
+                try HolderCredentials.load(credential, store: store, pin: pin, passphrase: passphrase)
+            }
             let name = store.contains(credential) && !OutputFile.exists(credential) ? credential : CredentialStore.defaultName(forFile: credential)
             let summary = CredentialSummary(name: name, path: loaded.path, credential: loaded.credential)
             if json {
@@ -148,15 +160,23 @@ struct Import: ParsableCommand {
             names it; it never holds the private key, so a copy of it presents nothing without \
             the token.
 
+            Without a token, the device key is sealed when a passphrase is given \
+            (--passphrase-file, or MDOC_KEY_PASSPHRASE): the stored credential holds the key \
+            encrypted under a key derived from the passphrase with scrypt, never in the clear \
+            (docs/credential-file.md); `mdoc-holder key seal` seals one stored before. A FILE \
+            whose key is sealed already is read with that passphrase and stored as it is.
+
             Examples:
               mdoc-holder import Certs/demo/mdl.mdoc Certs/demo/pid.mdoc
               mdoc-holder import ~/Downloads/licence.mdoc --name mdl --force
+              mdoc-holder import licence.mdoc --passphrase-file ~/.config/mdoc-passphrase
               mdoc-holder import mdl.mdoc --pin-file pin.txt \\
                 --key-in 'pkcs11:token=wallet;object=device;type=private' \\
                 --module /usr/lib/x86_64-linux-gnu/opensc-pkcs11.so
 
             Exit codes: 0 imported; 7 a FILE is not a usable credential, the --key-in key is \
-            absent, refuses the PIN or is not the document's device key, a credential of that \
+            absent, refuses the PIN or is not the document's device key, a sealed FILE's \
+            passphrase is missing or wrong, a credential of that \
             name is stored (without --force), or the store cannot be written; 64 usage error.
             """
     )
@@ -184,6 +204,8 @@ struct Import: ParsableCommand {
 
     @OptionGroup var token: TokenPINOptions
 
+    @OptionGroup var keyPassphrase: KeyPassphraseOptions
+
     func validate() throws {
         guard !files.isEmpty else { throw ValidationError("give at least one credential FILE") }
         if keyIn != nil, files.count > 1 { throw ValidationError("--key-in is the key of one document; give one FILE with it") }
@@ -208,32 +230,48 @@ struct Import: ParsableCommand {
 
     func run() {
         ProgramFailure.reporting(program: "mdoc-holder") { () throws(ProgramFailure) in
-            let store = CredentialStore.user
-            let pin = try token.pin()
-            for file in files {
-                // Read once: the bytes checked are the bytes stored. The original's mode is not
-                // held against it, since the copy is made private; it is pointed out instead.
-                let source: InputSource
-                let credential: Credential
-                do throws(InputError) {
-                    source = try InputSource.load(file)
-                    if let reference = keyReference() {
-                        credential = try bind(source, to: reference, pin: pin)
-                    } else {
-                        credential = try CredentialFiles.decode(source, pin: pin)
-                    }
+            try keyPassphrase.withPassphrase { (passphrase) throws(ProgramFailure) in try importFiles(passphrase: passphrase) }
+        }
+    }
+
+    /// Stores each FILE, a device key in the clear sealed with `passphrase` when one is given.
+    private func importFiles(passphrase: [UInt8]?) throws(ProgramFailure) {
+        let store = CredentialStore.user
+        let pin = try token.pin()
+        for file in files {
+            // Read once: the bytes checked are the bytes stored. The original's mode is not
+            // held against it, since the copy is made private; it is pointed out instead.
+            let source: InputSource
+            let credential: Credential
+            do throws(InputError) {
+                source = try InputSource.load(file)
+                if let reference = keyReference() {
+                    credential = try bind(source, to: reference, pin: pin)
+                } else {
+                    credential = try CredentialFiles.decode(source, pin: pin, passphrase: passphrase)
+                }
+            } catch {
+                throw ProgramFailure(.badTrustInput, "\(error)")
+            }
+            let stored = name ?? CredentialStore.defaultName(forFile: file)
+            var bytes = keyIn == nil ? source.bytes : credential.encoded()
+            var sealed = credential.sealedDeviceKey != nil
+            if let passphrase, credential.holdsKeyInTheClear {
+                do {
+                    bytes = try credential.sealed(passphrase: passphrase).encoded()
                 } catch {
-                    throw ProgramFailure(.badTrustInput, "\(error)")
+                    throw ProgramFailure(.badTrustInput, "\(file): cannot seal its device key: \(error)")
                 }
-                let stored = name ?? CredentialStore.defaultName(forFile: file)
-                try store.store(keyIn == nil ? source.bytes : credential.encoded(), as: stored, replacing: force)
-                ProgramOutput.standardOutput.writeLine(
-                    "Stored \(credential.docType) as \(stored) (\(store.path(of: stored)), mode 0600)"
-                        + (credential.deviceKeyReference.map { ", device key held by \($0)" } ?? ""))
-                if credential.deviceKeyReference == nil, CredentialFiles.isExposed(file, credential: credential) {
-                    ProgramOutput.standardError.writeLine(
-                        "mdoc-holder: note: \(file) may be read by others and holds the device private key; delete it, or run: chmod 600 \(file)")
-                }
+                sealed = true
+            }
+            try store.store(bytes, as: stored, replacing: force)
+            ProgramOutput.standardOutput.writeLine(
+                "Stored \(credential.docType) as \(stored) (\(store.path(of: stored)), mode 0600)"
+                    + (credential.deviceKeyReference.map { ", device key held by \($0)" } ?? "")
+                    + (sealed ? ", device key sealed with the passphrase" : ""))
+            if credential.holdsKeyInTheClear, CredentialFiles.isExposed(file, credential: credential) {
+                ProgramOutput.standardError.writeLine(
+                    "mdoc-holder: note: \(file) may be read by others and holds the device private key; delete it, or run: chmod 600 \(file)")
             }
         }
     }

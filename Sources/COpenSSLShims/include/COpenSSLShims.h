@@ -18,6 +18,11 @@ const char *mdoc_OSSL_KDF_PARAM_KEY(void);
 const char *mdoc_OSSL_KDF_PARAM_SALT(void);
 const char *mdoc_OSSL_KDF_PARAM_INFO(void);
 const char *mdoc_OSSL_KDF_PARAM_MODE(void);
+const char *mdoc_OSSL_KDF_PARAM_PASSWORD(void);
+const char *mdoc_OSSL_KDF_PARAM_SCRYPT_N(void);
+const char *mdoc_OSSL_KDF_PARAM_SCRYPT_R(void);
+const char *mdoc_OSSL_KDF_PARAM_SCRYPT_P(void);
+const char *mdoc_OSSL_KDF_PARAM_SCRYPT_MAXMEM(void);
 
 #include "certificate_builder.h"
 #include "key_provider.h"
