@@ -205,6 +205,17 @@ import Testing
         Case(command: "mdoc-holder remove", status: 64, situation: "no name") { run in
             try await run.run("mdoc-holder", ["remove"])
         },
+        Case(command: "mdoc-holder key seal", status: 0, situation: "sealed") { run in
+            _ = try await run.run("mdoc-holder", ["import", "Certs/demo/pid.mdoc"])
+            return try await run.run("mdoc-holder", ["key", "seal", "pid"], extra: ["MDOC_KEY_PASSPHRASE": "passphrase"])
+        },
+        Case(command: "mdoc-holder key seal", status: 7, situation: "no such credential") { run in
+            try await run.run("mdoc-holder", ["key", "seal", "pid"], extra: ["MDOC_KEY_PASSPHRASE": "passphrase"])
+        },
+        Case(command: "mdoc-holder key seal", status: 64, situation: "no passphrase") { run in
+            _ = try await run.run("mdoc-holder", ["import", "Certs/demo/pid.mdoc"])
+            return try await run.run("mdoc-holder", ["key", "seal", "pid"])
+        },
         Case(command: "mdoc-issuer pki", status: 0, situation: "written") { run in
             try await run.run("mdoc-issuer", ["pki", run.home + "/pki"])
         },
@@ -275,7 +286,7 @@ import Testing
 
     static let commands = [
         "mdoc inspect", "mdoc-reader verify", "mdoc-reader request", "mdoc-reader scan", "mdoc-holder present",
-        "mdoc-holder list", "mdoc-holder show", "mdoc-holder import", "mdoc-holder remove", "mdoc-issuer pki", "mdoc-issuer issue",
+        "mdoc-holder list", "mdoc-holder show", "mdoc-holder import", "mdoc-holder remove", "mdoc-holder key seal", "mdoc-issuer pki", "mdoc-issuer issue",
         "mdoc-issuer vical",
     ]
 

@@ -167,4 +167,112 @@ struct CredentialTests {
         relative[text: "module"] = .textString("libsofthsm2.so")
         #expect(throws: CBORError.self) { try DeviceKeyReference(cbor: .map(relative), at: .root) }
     }
+
+    /// The cheapest scrypt parameters accepted, so that sealing in tests is quick.
+    static let quick = try! SealedPrivateKey.Parameters(cost: SealedPrivateKey.Parameters.minimumCost, blockSize: 8, parallelization: 1)
+    static let passphrase = Array("correct horse battery staple".utf8)
+
+    @Test("a sealed credential holds the public key and the sealed key, never d, and opens with its passphrase")
+    func sealedRoundTrip() throws {
+        let software = try Fixture.credential(TestPKI())
+        #expect(software.holdsKeyInTheClear)
+        let sealed = try software.sealed(passphrase: Self.passphrase, parameters: Self.quick)
+        #expect(!sealed.holdsKeyInTheClear)
+        let encoded = sealed.encoded()
+        #expect(try CBOR.decode(encoded).sortedDeterministically().encoded() == encoded)
+        let map = try CBOR.decode(encoded).map(at: .root)
+        #expect(map.entries.compactMap(\.key.textValue).sorted() == ["deviceKey", "docType", "issuerSigned", "sealedDeviceKey"])
+        #expect(try #require(map[text: "deviceKey"]).map(at: .root)[int: COSEKey.Label.d] == nil)
+        let sealedMap = try #require(map[text: "sealedDeviceKey"]).map(at: .root)
+        #expect(sealedMap.entries.compactMap(\.key.textValue).sorted() == ["N", "ciphertext", "kdf", "nonce", "p", "r", "salt"])
+        #expect(sealedMap[text: "kdf"] == .textString("scrypt"))
+        #expect(sealedMap[text: "N"] == .unsignedInt(SealedPrivateKey.Parameters.minimumCost))
+        // d is nowhere in the file.
+        #expect(encoded.offsets(of: software.deviceKey.rawRepresentation).isEmpty)
+        #expect("\(sealed)".contains("device key P-256 sealed"))
+
+        let cbor = try CBOR.decode(encoded)
+        let found = try #require(try Credential.sealedDeviceKey(in: cbor, at: .root))
+        #expect(found == sealed.sealedDeviceKey)
+        let key = try found.privateKey(passphrase: Self.passphrase, publicKey: Credential.publicDeviceKey(in: cbor, at: .root))
+        let reread = try Credential(cbor: cbor, at: .root, unsealedKey: key)
+        #expect(reread.deviceKey.rawRepresentation == software.deviceKey.rawRepresentation)
+        #expect(reread.encoded() == encoded)
+        #expect(reread.issuerSigned.encoded() == software.issuerSigned.encoded())
+    }
+
+    @Test("a sealed key does not open with a wrong passphrase, nor moved into another credential (its public key is the AAD)")
+    func sealedKeyBinding() throws {
+        let first = try Fixture.credential(TestPKI()).sealed(passphrase: Self.passphrase, parameters: Self.quick)
+        let second = try Fixture.credential(TestPKI())
+        let sealed = try #require(first.sealedDeviceKey)
+
+        let wrong = #expect(throws: CryptoError.self) {
+            try sealed.privateKey(passphrase: Array("correct horse battery stapler".utf8), publicKey: first.deviceKey.publicKey)
+        }
+        #expect(wrong?.code == .authenticationFailure)
+        #expect(wrong?.reason == "wrong passphrase or altered sealed key")
+
+        // The first credential's sealed key swapped into the second, whose public key it is not.
+        var swapped = try CBOR.decode(second.sealed(passphrase: Self.passphrase, parameters: Self.quick).encoded()).map(at: .root)
+        swapped[text: "sealedDeviceKey"] = sealed.cbor
+        let cbor = CBOR.map(swapped)
+        let moved = #expect(throws: CryptoError.self) {
+            try #require(try Credential.sealedDeviceKey(in: cbor, at: .root))
+                .privateKey(passphrase: Self.passphrase, publicKey: Credential.publicDeviceKey(in: cbor, at: .root))
+        }
+        #expect(moved?.code == .authenticationFailure)
+        // Opened for its own credential, the key is still not the second credential's.
+        let key = try sealed.privateKey(passphrase: Self.passphrase, publicKey: first.deviceKey.publicKey)
+        let foreign = #expect(throws: CBORError.self) { try Credential(cbor: cbor, at: .root, unsealedKey: key) }
+        #expect(foreign?.path.description == "deviceKey")
+    }
+
+    @Test("a sealed credential is refused without its key, with d too, with a reference too, and an unsealed key without a sealed one")
+    func sealedRefusals() throws {
+        let software = try Fixture.credential(TestPKI())
+        let sealed = try software.sealed(passphrase: Self.passphrase, parameters: Self.quick)
+        let notOpened = #expect(throws: CBORError.self) { try Credential(cbor: sealed.cbor, at: .root) }
+        #expect(notOpened?.path.description == "sealedDeviceKey")
+        #expect(notOpened?.reason.contains("passphrase") == true)
+
+        var withD = try sealed.cbor.map(at: .root)
+        withD[text: "deviceKey"] = COSEKey(privateKey: software.deviceKey).cbor
+        #expect(throws: CBORError.self) { try Credential(cbor: .map(withD), at: .root) }
+        var withReference = try sealed.cbor.map(at: .root)
+        withReference[text: "deviceKeyReference"] = Self.reference.cbor
+        #expect(throws: CBORError.self) { try Credential(cbor: .map(withReference), at: .root, unsealedKey: software.deviceKey) }
+        #expect(throws: CBORError.self) {
+            try Credential(cbor: .map(withReference), at: .root, heldKey: software.deviceKey, reference: Self.reference)
+        }
+        #expect(throws: CBORError.self) { try Credential(cbor: software.cbor, at: .root, unsealedKey: software.deviceKey) }
+
+        let unbound = Credential.unboundCBOR(docType: software.docType, issuerSigned: software.issuerSigned, deviceKey: software.deviceKey.publicKey)
+        let bound = try Credential(cbor: unbound, at: .root, heldKey: software.deviceKey, reference: Self.reference)
+        #expect(throws: CryptoError(.invalidKey, "")) { try bound.sealed(passphrase: Self.passphrase, parameters: Self.quick) }
+    }
+
+    @Test("hostile sealedDeviceKey maps are refused with their path before any scrypt work", arguments: [
+        ("N", CBOR.unsignedInt(1 << 30), "scrypt N"),
+        ("N", CBOR.unsignedInt(SealedPrivateKey.Parameters.minimumCost + 2), "power of two"),
+        ("N", CBOR.unsignedInt(UInt64.max), "scrypt N"),
+        ("r", CBOR.unsignedInt(UInt64(UInt32.max) + 1), "out of range"),
+        ("r", CBOR.unsignedInt(1024), "scrypt r"),
+        ("p", CBOR.unsignedInt(1_000_000), "scrypt p"),
+        ("p", CBOR.textString("1"), "expected an unsigned integer"),
+        ("kdf", CBOR.textString("pbkdf2"), "kdf is not"),
+        ("salt", CBOR.byteString([1, 2, 3]), "salt has 3 bytes"),
+        ("nonce", CBOR.byteString([UInt8](repeating: 0, count: 13)), "nonce has 13 bytes"),
+        ("ciphertext", CBOR.byteString([UInt8](repeating: 0, count: 16)), "no more than its 16-byte tag"),
+    ])
+    func hostileSealedKeys(field: String, value: CBOR, says: String) throws {
+        let sealed = try Fixture.credential(TestPKI()).sealed(passphrase: Self.passphrase, parameters: Self.quick)
+        var map = try sealed.cbor.map(at: .root)
+        var sealedMap = try #require(map[text: "sealedDeviceKey"]).map(at: .root)
+        sealedMap[text: field] = value
+        map[text: "sealedDeviceKey"] = .map(sealedMap)
+        let error = #expect(throws: CBORError.self) { try Credential.sealedDeviceKey(in: .map(map), at: .root) }
+        #expect(error?.reason.contains(says) == true, "\(String(describing: error))")
+        #expect(error?.path.description.hasPrefix("sealedDeviceKey") == true)
+    }
 }
