@@ -35,7 +35,7 @@ extension Key {
 
                 Examples:
                   mdoc-holder key seal mdl --passphrase-file ~/.config/mdoc-passphrase
-                  MDOC_KEY_PASSPHRASE=... mdoc-holder key seal licence.mdoc
+                  mdoc-holder key seal licence.mdoc    # the passphrase in MDOC_KEY_PASSPHRASE
 
                 Exit codes: 0 sealed; 7 no such credential, not a usable credential, its key \
                 sealed already or held by a token or TPM, or the file cannot be replaced; 64 \

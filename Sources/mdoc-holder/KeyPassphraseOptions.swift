@@ -13,7 +13,7 @@ struct KeyPassphraseOptions: ParsableArguments {
     static let environmentVariable = CredentialFiles.passphraseVariable
 
     @Option(name: .customLong("passphrase-file"),
-            help: "A file whose first line is the passphrase of a sealed device key (else $MDOC_KEY_PASSPHRASE).",
+            help: "A file whose first line is the passphrase that seals the device key (else $MDOC_KEY_PASSPHRASE).",
             completion: .file())
     var passphraseFile: String?
 

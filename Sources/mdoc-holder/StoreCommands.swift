@@ -25,7 +25,9 @@ struct List: ParsableCommand {
             The store is the folder $XDG_DATA_HOME/swift-mdoc/credentials \
             (~/.local/share/swift-mdoc/credentials when XDG_DATA_HOME is not set), mode 0700, \
             one NAME.mdoc file per credential, mode 0600. `mdoc-holder present` without \
-            --credential presents all of them.
+            --credential presents all of them. A credential whose device key is sealed is \
+            opened with the passphrase of --passphrase-file or MDOC_KEY_PASSPHRASE; without \
+            it, or with a wrong one, it is listed as unusable, with the reason.
 
             Examples:
               mdoc-holder list
@@ -100,7 +102,8 @@ struct Show: ParsableCommand {
         abstract: "Show a credential: doc type, issuer, validity and every element with its value.",
         discussion: """
             CREDENTIAL is the name of a stored credential (see `mdoc-holder list`) or a \
-            credential file. The device private key is never shown.
+            credential file. The device private key is never shown; a sealed one is opened \
+            with the passphrase of --passphrase-file or MDOC_KEY_PASSPHRASE.
 
             Examples:
               mdoc-holder show mdl
