@@ -37,7 +37,8 @@ struct CredentialSummary {
         out += "  docType:     \(credential.docType)\n"
         out += "  Issuer:      \(issuer ?? "no certificate in the IssuerAuth")\n"
         out += "  Valid:       \(validity.validFrom.text) to \(validity.validUntil.text), signed \(validity.signed.text)\n"
-        out += "  Device key:  \(credential.deviceKey.curve)\(credential.deviceKeyReference.map { ", held by \($0)" } ?? "")\n"
+        let storage = credential.deviceKeyReference.map { ", held by \($0)" } ?? (credential.sealedDeviceKey == nil ? "" : ", sealed with a passphrase")
+        out += "  Device key:  \(credential.deviceKey.curve)\(storage)\n"
         if !credential.testMaterial.isEmpty {
             out += "  TEST MATERIAL, made to fail verification:\n"
             for note in credential.testMaterial {

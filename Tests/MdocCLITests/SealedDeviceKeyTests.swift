@@ -68,6 +68,7 @@ import Testing
         let show = try await run.run("mdoc-holder", ["show", "mdl"])
         #expect(show.status == 0, "\(show.standardError)")
         #expect(show.standardOutput.contains("  docType:     org.iso.18013.5.1.mDL\n"), "\(show.standardOutput)")
+        #expect(show.standardOutput.contains("  Device key:  P-256, sealed with a passphrase\n"), "\(show.standardOutput)")
         let list = try await run.run("mdoc-holder", ["list"])
         #expect(list.standardOutput.contains("  mdl  org.iso.18013.5.1.mDL  "), "\(list.standardOutput)")
     }
