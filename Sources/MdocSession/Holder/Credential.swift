@@ -84,7 +84,7 @@ public struct Credential: CBORRepresentable, CustomStringConvertible, CustomDebu
     /// `path`. A credential whose key is held elsewhere is refused (code `invalidValue`), saying
     /// where.
     public init(cbor: CBOR, at path: CBORPath) throws(CBORError) {
-        try self.init(cbor: cbor, at: path, held: nil)
+        try self.init(cbor: cbor, at: path, loaded: nil)
     }
 
     /// Reads the map described on the type, whose device key `heldKey` is held by `reference`
@@ -93,7 +93,7 @@ public struct Credential: CBORRepresentable, CustomStringConvertible, CustomDebu
     /// `invalidValue`) when the file holds a private key or names another reference, or when
     /// `heldKey` is not the key of the MSO.
     public init(cbor: CBOR, at path: CBORPath, heldKey: PrivateKey, reference: DeviceKeyReference) throws(CBORError) {
-        try self.init(cbor: cbor, at: path, held: .held(heldKey, reference))
+        try self.init(cbor: cbor, at: path, loaded: .held(heldKey, reference))
     }
 
     /// Reads the map described on the type, whose device key the file holds sealed and the
@@ -101,7 +101,7 @@ public struct Credential: CBORRepresentable, CustomStringConvertible, CustomDebu
     /// Throws `CBORError` (code `invalidValue`) when the file holds no sealed key, or when
     /// `unsealedKey` is not the key of `deviceKey` and of the MSO.
     public init(cbor: CBOR, at path: CBORPath, unsealedKey: PrivateKey) throws(CBORError) {
-        try self.init(cbor: cbor, at: path, held: .unsealed(unsealedKey))
+        try self.init(cbor: cbor, at: path, loaded: .unsealed(unsealedKey))
     }
 
     /// The ``DeviceKeyReference`` a credential's map names, read before the credential so that
@@ -159,7 +159,7 @@ public struct Credential: CBORRepresentable, CustomStringConvertible, CustomDebu
         case sealed(SealedDeviceKey)
     }
 
-    private init(cbor: CBOR, at path: CBORPath, held: LoadedKey?) throws(CBORError) {
+    private init(cbor: CBOR, at path: CBORPath, loaded: LoadedKey?) throws(CBORError) {
         let map = try cbor.map(at: path)
         let docType = try map.required("docType", at: path).text(at: path.appending(key: "docType"))
         let issuerSigned = try IssuerSigned(cbor: map.required("issuerSigned", at: path), at: path.appending(key: "issuerSigned"))
@@ -169,7 +169,7 @@ public struct Credential: CBORRepresentable, CustomStringConvertible, CustomDebu
         let sealed = try Self.sealedDeviceKey(in: cbor, at: path)
         let deviceKey: PrivateKey
         let stored: StoredKey
-        switch (coseKey.d, reference, sealed, held) {
+        switch (coseKey.d, reference, sealed, loaded) {
         case (.some, nil, nil, nil):
             do {
                 deviceKey = try coseKey.privateKey()
