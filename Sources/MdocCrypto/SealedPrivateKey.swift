@@ -160,8 +160,10 @@ public struct SealedPrivateKey: Sendable, Hashable {
         var cost = parameters.cost
         var blockSize = parameters.blockSize
         var parallelization = parameters.parallelization
-        // OpenSSL counts p × 128 × r bytes more than the V array; the limit leaves room for it.
-        var memoryLimit = Parameters.maximumMemoryByteCount + 128 * UInt64(Parameters.maximumBlockSize * Parameters.maximumParallelization)
+        // OpenSSL counts 128 × r × (N + 2) bytes for V and 128 × r × p for B; the limit leaves
+        // room for the 128 × r × (p + 2) beyond the bound on 128 × r × N.
+        var memoryLimit = Parameters.maximumMemoryByteCount
+            + 128 * UInt64(Parameters.maximumBlockSize) * UInt64(Parameters.maximumParallelization + 2)
         let status = passphrase.withUnsafeBytes { passphraseBytes in
             salt.withUnsafeBytes { saltBytes in
                 output.withUnsafeMutableBytes { outputBytes in

@@ -49,6 +49,17 @@ struct SealedPrivateKeyTests {
         #expect(try sealed.privateKey(passphrase: Self.passphrase, curve: .p256, associatedData: Self.associatedData).publicKey == key.publicKey)
     }
 
+    @Test("the costliest parameters accepted, 256 MiB with r and p at their bounds, are ones OpenSSL runs")
+    func costliestParametersRun() throws {
+        let parameters = try Parameters(
+            cost: Parameters.maximumMemoryByteCount / (128 * UInt64(Parameters.maximumBlockSize)), blockSize: Parameters.maximumBlockSize,
+            parallelization: Parameters.maximumParallelization)
+        #expect(parameters.memoryByteCount == Parameters.maximumMemoryByteCount)
+        let key = try SealedPrivateKey.deriveKey(passphrase: Self.passphrase, salt: [UInt8](repeating: 7, count: SealedPrivateKey.saltByteCount),
+                                                 parameters: parameters)
+        #expect(key.byteCount == AESGCM.keyByteCount)
+    }
+
     @Test("a wrong passphrase, or any altered part, fails the tag: \"wrong passphrase or altered sealed key\"")
     func alterations() throws {
         let sealed = try Self.sealed(try PrivateKey(generating: .p256))
