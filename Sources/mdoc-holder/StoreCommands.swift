@@ -275,6 +275,9 @@ struct Import: ParsableCommand {
             if credential.holdsKeyInTheClear, CredentialFiles.isExposed(file, credential: credential) {
                 ProgramOutput.standardError.writeLine(
                     "mdoc-holder: note: \(file) may be read by others and holds the device private key; delete it, or run: chmod 600 \(file)")
+            } else if credential.holdsKeyInTheClear, sealed {
+                ProgramOutput.standardError.writeLine(
+                    "mdoc-holder: note: \(file) still holds the device private key in the clear; delete it once the stored credential works")
             }
         }
     }
