@@ -89,7 +89,7 @@ public enum OutputFile {
         var template = Array((parentFolder(of: path) + "/.mdoc-replace-XXXXXX").utf8CString)
         let fd = template.withUnsafeMutableBufferPointer { mkstemp($0.baseAddress!) }
         guard fd >= 0 else { throw failure(path, "cannot create a file beside it", errno) }
-        let temporary = String(cString: template)
+        let temporary = template.withUnsafeBufferPointer { String(cString: $0.baseAddress!) }
         var renamed = false
         defer {
             close(fd)
