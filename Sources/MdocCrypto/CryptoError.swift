@@ -35,6 +35,8 @@ extension ErrorKind where Domain == CryptoError {
     public static let keyStoreUnavailable = Self("keyStoreUnavailable")
     /// The token or TPM has no such key.
     public static let keyNotFound = Self("keyNotFound")
+    /// The token already holds a key of the name a new key was to get.
+    public static let keyExists = Self("keyExists")
     /// The token refused the login: a wrong PIN, no PIN, or a PIN locked after too many tries.
     public static let loginFailed = Self("loginFailed")
     /// A key held by a token or TPM refused the operation: made for signing only and asked to

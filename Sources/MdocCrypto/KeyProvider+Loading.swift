@@ -33,7 +33,7 @@ extension KeyProvider {
         }
         // The public object is read without a login (no prompt answered), so that a token that
         // counts wrong PINs sees one attempt only.
-        if asked, load(Self.publicURI(of: uri), expecting: OSSL_STORE_INFO_PUBKEY, answeringLogin: false).key != nil {
+        if asked, load(Self.typedURI(of: uri, type: "public"), expecting: OSSL_STORE_INFO_PUBKEY, answeringLogin: false).key != nil {
             throw CryptoError(
                 .loginFailed,
                 pin == nil
@@ -107,13 +107,13 @@ extension KeyProvider {
         return try PrivateKey(key: key)
     }
 
-    /// `uri` naming the public object of the same token, label and id: its `type` attribute
-    /// replaced by `type=public` (RFC 7512 section 2.3).
-    static func publicURI(of uri: String) -> String {
+    /// `uri` with its `type` attribute set to `type`, or left out when `type` is `nil`
+    /// (RFC 7512 section 2.3); the other attributes and the query as they were.
+    static func typedURI(of uri: String, type: String?) -> String {
         let body = uri.dropFirst("pkcs11:".count)
         let path = body.prefix { $0 != "?" }
         let query = body.dropFirst(path.count)
-        let attributes = path.split(separator: ";").filter { !$0.hasPrefix("type=") } + ["type=public"]
+        let attributes = path.split(separator: ";").filter { !$0.hasPrefix("type=") } + (type.map { ["type=\($0)"] } ?? [])
         return "pkcs11:" + attributes.joined(separator: ";") + query
     }
 }

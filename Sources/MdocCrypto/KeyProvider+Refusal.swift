@@ -26,7 +26,7 @@ extension KeyProvider {
         defer { ERR_clear_error() }
         switch kind {
         case .pkcs11:
-            return load(Self.publicURI(of: name), expecting: OSSL_STORE_INFO_PUBKEY, answeringLogin: false).key != nil
+            return load(Self.typedURI(of: name, type: "public"), expecting: OSSL_STORE_INFO_PUBKEY, answeringLogin: false).key != nil
         case .tpm2:
             return (try? KeyProvider.tpm2(tcti: location)) != nil
         }

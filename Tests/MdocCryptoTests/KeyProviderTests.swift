@@ -136,4 +136,98 @@ struct KeyProviderTests {
         tpm.stop()
         #expect(throws: CryptoError(.keyStoreUnavailable, "")) { try KeyProvider.tpm2(tcti: tcti) }
     }
+
+    @Test("a key made in a token is not extractable, signs and agrees keys, and is loaded again by its URI")
+    func tokenGeneration() throws {
+        let (token, provider) = try Self.token()
+        defer { token.remove() }
+        let made = try provider.generatePrivateKey(pkcs11URI: "pkcs11:token=\(token.label);object=made", curve: .p256)
+        #expect(made.curve == .p256)
+        let attributes = try token.privateKeyAttributes(of: "made")
+        #expect(attributes.contains("sensitive") && attributes.contains("never extractable"), "\(attributes)")
+        #expect(!attributes.replacingOccurrences(of: "never extractable", with: "").contains("extractable"), "\(attributes)")
+        let usage = attributes.split(separator: "\n").first { $0.contains("Usage:") } ?? ""
+        #expect(usage.contains("sign") && usage.contains("derive"), "\(attributes)")
+        #expect(made.rawRepresentation.isEmpty && made.derRepresentation.isEmpty && made.pemRepresentation.isEmpty)
+        #expect(try PublicKey(derRepresentation: token.publicKeyDER(of: "made")) == made.publicKey)
+
+        let loaded = try provider.privateKey(pkcs11URI: token.uri(of: "made"))
+        #expect(loaded.publicKey == made.publicKey)
+        let signature = try loaded.signature(for: Self.message, digest: .sha256)
+        #expect(made.publicKey.isValidSignature(signature, for: Self.message, digest: .sha256))
+        let peer = try PrivateKey(generating: .p256)
+        let ours = try loaded.sharedSecret(with: peer.publicKey)
+        let theirs = try peer.sharedSecret(with: made.publicKey)
+        #expect(ours.withUnsafeBytes { Array($0) } == theirs.withUnsafeBytes { Array($0) })
+
+        let p384 = try provider.generatePrivateKey(pkcs11URI: "pkcs11:token=\(token.label);object=made-384;type=private", curve: .p384)
+        #expect(p384.curve == .p384)
+        #expect(try provider.privateKey(pkcs11URI: token.uri(of: "made-384")).publicKey == p384.publicKey)
+    }
+
+    @Test("making a key in a token: a taken name gives keyExists, a wrong PIN loginFailed, no object invalidParameter, X25519 unsupportedAlgorithm")
+    func tokenGenerationRefused() throws {
+        let (token, provider) = try Self.token()
+        defer { token.remove() }
+        // Before any login: the module's login holds for every provider of this process.
+        let wrong = try KeyProvider.pkcs11(module: SoftHSMToken.module, pin: Array("000000".utf8))
+        #expect(throws: CryptoError(.loginFailed, "")) {
+            try wrong.generatePrivateKey(pkcs11URI: "pkcs11:token=\(token.label);object=refused", curve: .p256)
+        }
+        let withoutPIN = try KeyProvider.pkcs11(module: SoftHSMToken.module, pin: nil)
+        #expect(throws: CryptoError(.loginFailed, "")) {
+            try withoutPIN.generatePrivateKey(pkcs11URI: "pkcs11:token=\(token.label);object=refused", curve: .p256)
+        }
+        #expect(try token.privateKeyAttributes(of: "refused").isEmpty)
+        #expect(throws: CryptoError(.keyExists, "")) {
+            try provider.generatePrivateKey(pkcs11URI: token.uri(of: "device"), curve: .p256)
+        }
+        #expect(throws: CryptoError(.invalidParameter, "")) {
+            try provider.generatePrivateKey(pkcs11URI: "pkcs11:token=\(token.label);type=private", curve: .p256)
+        }
+        #expect(throws: CryptoError(.unsupportedAlgorithm, "")) {
+            try provider.generatePrivateKey(pkcs11URI: "pkcs11:token=\(token.label);object=x", curve: .x25519)
+        }
+        #expect(throws: CryptoError(.invalidParameter, "")) { try provider.generatePrivateKey(curve: .p256) }
+
+        #expect(throws: CryptoError(.keyStoreUnavailable, "")) {
+            try provider.generatePrivateKey(pkcs11URI: "pkcs11:token=no-such-token;object=made", curve: .p256)
+        }
+    }
+
+    @Test("a key made in a TPM signs and agrees keys, its TSS2 blob loads it again in that TPM only")
+    func tpmGeneration() throws {
+        let tpm = try SoftwareTPM()
+        defer { tpm.stop() }
+        let provider = try KeyProvider.tpm2(tcti: tpm.tcti)
+        let made = try provider.generatePrivateKey(curve: .p256)
+        #expect(made.curve == .p256)
+        #expect(made.rawRepresentation.isEmpty)
+        let blob = try provider.tss2KeyBlob(of: made)
+        let text = String(decoding: blob, as: UTF8.self)
+        #expect(text.hasPrefix("-----BEGIN TSS2 PRIVATE KEY-----"))
+        #expect(!text.contains("BEGIN PRIVATE KEY") && !text.contains("BEGIN EC PRIVATE KEY"))
+        let path = tpm.directory + "/made.tss2.pem"
+        try Data(blob).write(to: URL(fileURLWithPath: path))
+
+        let loaded = try provider.privateKey(tss2KeyFile: path)
+        #expect(loaded.publicKey == made.publicKey)
+        let signature = try loaded.signature(for: Self.message, digest: .sha256)
+        #expect(made.publicKey.isValidSignature(signature, for: Self.message, digest: .sha256))
+        let peer = try PrivateKey(generating: .p256)
+        let ours = try loaded.sharedSecret(with: peer.publicKey)
+        let theirs = try peer.sharedSecret(with: made.publicKey)
+        #expect(ours.withUnsafeBytes { Array($0) } == theirs.withUnsafeBytes { Array($0) })
+
+        #expect(throws: CryptoError(.invalidParameter, "")) { try provider.tss2KeyBlob(of: peer) }
+        #expect(throws: CryptoError(.unsupportedAlgorithm, "")) { try provider.generatePrivateKey(curve: .ed25519) }
+        #expect(throws: CryptoError(.invalidParameter, "")) {
+            try provider.generatePrivateKey(pkcs11URI: "pkcs11:token=t;object=o", curve: .p256)
+        }
+
+        // Another TPM cannot unwrap the blob: the key is bound to the TPM that made it.
+        let other = try SoftwareTPM()
+        defer { other.stop() }
+        #expect(throws: CryptoError(.keyNotFound, "")) { try KeyProvider.tpm2(tcti: other.tcti).privateKey(tss2KeyFile: path) }
+    }
 }

@@ -7,14 +7,17 @@ enum HelperCommand {
     /// Runs `arguments` (the program's name first, found on `PATH`) in `directory` with
     /// `environment` added to this process's, and throws with what it wrote to standard error
     /// when it does not exit with 0 within 60 seconds (scaled by ``TimeoutScale``). A program
-    /// that is not installed fails with `package`, the Debian package that has it.
-    static func run(_ arguments: [String], package: String, environment: [String: String] = [:], in directory: String) throws {
+    /// that is not installed fails with `package`, the Debian package that has it. What it
+    /// writes to standard output goes to the file `output` when given, else nowhere.
+    static func run(
+        _ arguments: [String], package: String, environment: [String: String] = [:], in directory: String, output: String? = nil
+    ) throws {
         try requireInstalled(arguments[0], package: package)
         let errors = directory + "/\(arguments[0]).err"
         let process = try ChildProcess(
             executable: "/usr/bin/env", arguments,
             environment: ProcessInfo.processInfo.environment.merging(environment) { $1 }, directory: directory,
-            standardOutput: .discarded, standardError: .file(errors))
+            standardOutput: output.map { .file($0) } ?? .discarded, standardError: .file(errors))
         let ended = process.wait(timeout: 60 * Double(TimeoutScale.factor))
         defer { try? FileManager.default.removeItem(atPath: errors) }
         guard ended == .exited(0) else {

@@ -83,6 +83,21 @@ package final class SoftHSMToken: Sendable {
         return Array(try Data(contentsOf: URL(fileURLWithPath: file)))
     }
 
+    /// What `pkcs11-tool --list-objects` says of the private key `object`: its lines, with the
+    /// usage (`sign`, `derive`...) and access (`sensitive`, `never extractable`...); empty when
+    /// the token has no private key of that label.
+    package func privateKeyAttributes(of object: String) throws -> String {
+        let file = directory + "/objects.txt"
+        try HelperCommand.run(
+            ["pkcs11-tool", "--module", Self.module, "--token-label", label, "--login", "--pin", pin, "--list-objects",
+             "--type", "privkey"],
+            package: "opensc", environment: ["SOFTHSM2_CONF": configurationPath], in: directory, output: file)
+        let listing = try String(contentsOfFile: file, encoding: .utf8)
+        // One "Private Key Object" block per key; pkcs11-tool pads the label after "label:".
+        let blocks = listing.components(separatedBy: "Private Key Object")
+        return blocks.first { $0.split(separator: "\n").contains { $0.split(separator: " ") == ["label:", Substring(object)] } } ?? ""
+    }
+
     /// The PKCS#11 URI of the private key `object` of this token (RFC 7512).
     package func uri(of object: String) -> String {
         "pkcs11:token=\(label);object=\(object);type=private"
