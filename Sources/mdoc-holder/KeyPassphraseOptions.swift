@@ -1,4 +1,5 @@
 import ArgumentParser
+import MdocCommandLine
 import MdocFiles
 import MdocCrypto
 import MdocStores

@@ -1,5 +1,6 @@
 import ArgumentParser
 import MdocCBOR
+import MdocCommandLine
 import MdocFiles
 import MdocSession
 import MdocStores
@@ -213,15 +214,7 @@ struct Import: ParsableCommand {
         guard !files.isEmpty else { throw ValidationError("give at least one credential FILE") }
         if keyIn != nil, files.count > 1 { throw ValidationError("--key-in is the key of one document; give one FILE with it") }
         if let keyIn {
-            if keyIn.hasPrefix("pkcs11:") {
-                guard module != nil else { throw ValidationError("--key-in pkcs11:... needs --module, the token's PKCS#11 module") }
-                guard keyFile == nil else { throw ValidationError("--key-file is for a tpm2 key, not a PKCS#11 one") }
-            } else if keyIn == "tpm2" || keyIn.hasPrefix("tpm2:") {
-                guard keyFile != nil else { throw ValidationError("--key-in tpm2 needs --key-file, the TSS2 key blob") }
-                guard module == nil else { throw ValidationError("--module is for a PKCS#11 key, not a tpm2 one") }
-            } else {
-                throw ValidationError("--key-in \(keyIn): give a PKCS#11 URI (pkcs11:...) or tpm2[:TCTI]")
-            }
+            try TokenKeyArguments.validate(keyIn, option: "--key-in", module: module, keyFile: keyFile)
         } else if module != nil || keyFile != nil {
             throw ValidationError("--module and --key-file name the key of --key-in; give --key-in")
         }
@@ -285,12 +278,7 @@ struct Import: ParsableCommand {
     /// The key --key-in, --module and --key-file name, their paths made absolute; `nil` without
     /// --key-in.
     private func keyReference() -> DeviceKeyReference? {
-        guard let keyIn else { return nil }
-        if let module {
-            return .pkcs11(uri: keyIn, module: Self.absolute(module))
-        }
-        let tcti = keyIn.hasPrefix("tpm2:") ? String(keyIn.dropFirst("tpm2:".count)) : "device:/dev/tpmrm0"
-        return .tpm2(keyFile: Self.absolute(keyFile ?? ""), tcti: tcti)
+        keyIn.map { TokenKeyArguments.reference($0, module: module, keyFile: keyFile) }
     }
 
     /// The credential of `source`, a document issued for the public half of the key
@@ -308,11 +296,6 @@ struct Import: ParsableCommand {
         } catch {
             throw InputError(.unsupportedContent, source: source.name, "cannot be bound to --key-in: \(error)")
         }
-    }
-
-    /// `path`, relative to the working directory, as an absolute path.
-    private static func absolute(_ path: String) -> String {
-        path.hasPrefix("/") ? path : FileManager.default.currentDirectoryPath + "/" + path
     }
 }
 

@@ -10,14 +10,14 @@ import FoundationEssentials
 import Foundation
 #endif
 
-/// A secret the holder is given, a token's PIN (``TokenPINOptions``) or a device key's
-/// passphrase (``KeyPassphraseOptions``): the first line of a file named by an option, else an
+/// A secret a program is given, a token's PIN (``TokenPINOptions``) or a device key's
+/// passphrase (`mdoc-holder`'s `KeyPassphraseOptions`): the first line of a file named by an option, else an
 /// environment variable, never the command line, where other users see it in the process list.
 /// It is never printed.
-enum SecretInput {
+package enum SecretInput {
     /// The first line of the file `file` (`option` names it in messages), else the value of the
     /// environment variable `variable`, else `nil`.
-    static func read(file: String?, option: String, variable: String) throws(ProgramFailure) -> [UInt8]? {
+    package static func read(file: String?, option: String, variable: String) throws(ProgramFailure) -> [UInt8]? {
         guard let file else {
             return ProcessInfo.processInfo.environment[variable].map { Array($0.utf8) }
         }
