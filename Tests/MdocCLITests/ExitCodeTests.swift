@@ -216,6 +216,17 @@ import Testing
             _ = try await run.run("mdoc-holder", ["import", "Certs/demo/pid.mdoc"])
             return try await run.run("mdoc-holder", ["key", "seal", "pid"])
         },
+        Case(command: "mdoc-holder key generate", status: 0, situation: "made in a TPM") { run in
+            let tpm = try SoftwareTPM()
+            defer { tpm.stop() }
+            return try await run.run("mdoc-holder", ["key", "generate", "--in", "tpm2:" + tpm.tcti, "--key-file", run.home + "/device.tss2.pem"])
+        },
+        Case(command: "mdoc-holder key generate", status: 7, situation: "the PKCS#11 module does not exist") { run in
+            try await run.run("mdoc-holder", ["key", "generate", "--in", "pkcs11:token=wallet;object=device", "--module", "/nonexistent/pkcs11.so"])
+        },
+        Case(command: "mdoc-holder key generate", status: 64, situation: "--in neither pkcs11: nor tpm2") { run in
+            try await run.run("mdoc-holder", ["key", "generate", "--in", "device.pem"])
+        },
         Case(command: "mdoc-issuer pki", status: 0, situation: "written") { run in
             try await run.run("mdoc-issuer", ["pki", run.home + "/pki"])
         },
@@ -286,7 +297,8 @@ import Testing
 
     static let commands = [
         "mdoc inspect", "mdoc-reader verify", "mdoc-reader request", "mdoc-reader scan", "mdoc-holder present",
-        "mdoc-holder list", "mdoc-holder show", "mdoc-holder import", "mdoc-holder remove", "mdoc-holder key seal", "mdoc-issuer pki", "mdoc-issuer issue",
+        "mdoc-holder list", "mdoc-holder show", "mdoc-holder import", "mdoc-holder remove", "mdoc-holder key seal",
+        "mdoc-holder key generate", "mdoc-issuer pki", "mdoc-issuer issue",
         "mdoc-issuer vical",
     ]
 
