@@ -3,6 +3,7 @@ import MdocCommandLine
 import MdocCrypto
 import MdocFiles
 import MdocModel
+import MdocStores
 import MdocTerminal
 import MdocText
 
@@ -34,7 +35,10 @@ struct PKI: ParsableCommand {
               vical-root.pem    VICAL root (self-signed CA, pathLenConstraint 0)
               vical-signer.pem  VICAL signer, issued by the VICAL root (EKU 1.0.18013.5.1.8)
 
-            and vical-root-key.pem, vical-signer-key.pem. Existing files are kept unless --force \
+            and vical-root-key.pem, vical-signer-key.pem. With --reader-public-key, reader.pem \
+            certifies that public key, of a reader authentication key held by a PKCS#11 token \
+            or a TPM (`mdoc-reader request --reader-key pkcs11:...`), and no reader-key.pem is \
+            written. Existing files are kept unless --force \
             is given. --ds-eku gives \
             the document signer other extended key usages, as other mdoc ecosystems' issuers \
             have: 1.3.130.2.0.0.1.2 for an EU PID Provider (ARF PID Rulebook), 1.0.23220.4.1.2 \
@@ -46,9 +50,10 @@ struct PKI: ParsableCommand {
               mdoc-issuer pki ./pki --curve p256 --valid-days 365 --country US
               mdoc-issuer pki ./pki --vical
               mdoc-issuer pki ./eu-pki --country BE --ds-eku 1.3.130.2.0.0.1.2
+              mdoc-issuer pki ./pki --reader-public-key reader.cose
 
-            Exit codes: 0 written; 7 a file exists (without --force) or cannot be written; \
-            64 usage error.
+            Exit codes: 0 written; 7 a file exists (without --force) or cannot be written, or \
+            --reader-public-key is not a usable public COSE_Key; 64 usage error.
             """
     )
 
@@ -90,6 +95,11 @@ struct PKI: ParsableCommand {
                 valueName: "oid"))
     var documentSignerPurposes: [String] = []
 
+    @Option(name: .customLong("reader-public-key"),
+            help: "Certify this public key (a public COSE_Key, as `mdoc-holder key generate --out` writes) in reader.pem, for a reader key held by a token or TPM; no reader-key.pem is written.",
+            completion: .file())
+    var readerPublicKey: String?
+
     @Flag(help: "Also make a VICAL provider's root and VICAL signer (ISO/IEC 18013-5 Annex C.1.7) for `mdoc-issuer vical`.")
     var vical = false
 
@@ -130,17 +140,19 @@ struct PKI: ParsableCommand {
         if !force, let existing = paths.first(where: OutputFile.exists) {
             throw ProgramFailure(.badTrustInput, "\(existing): exists; give --force to replace the PKI")
         }
-        let pki: [(certificate: Certificate, key: PrivateKey)]
+        let readerKey = try loadReaderPublicKey()
+        let pki: [(certificate: Certificate, key: PrivateKey?)]
         do {
-            pki = try build()
+            pki = try build(readerPublicKey: readerKey)
         } catch {
             throw ProgramFailure(.badTrustInput, "cannot make the PKI: \(error.reason)")
         }
         try OutputFile.makeDirectory(directory)
         for (index, entry) in pki.enumerated() {
-            try OutputFile.create(
-                Array(entry.key.pemRepresentation.utf8), at: directory + "/" + keyFiles[index],
-                mode: OutputFile.privateMode, replacing: force)
+            if let key = entry.key {
+                try OutputFile.create(
+                    Array(key.pemRepresentation.utf8), at: directory + "/" + keyFiles[index], mode: OutputFile.privateMode, replacing: force)
+            }
             try OutputFile.create(
                 Array(entry.certificate.pemRepresentation.utf8), at: directory + "/" + certificateFiles[index],
                 mode: OutputFile.publicMode, replacing: force)
@@ -154,7 +166,7 @@ struct PKI: ParsableCommand {
                 ("certificates", .array(pki.enumerated().map { index, entry in
                     .object([
                         ("file", .string(certificateFiles[index])),
-                        ("keyFile", .string(keyFiles[index])),
+                        ("keyFile", entry.key == nil ? .null : .string(keyFiles[index])),
                         ("subject", .string("\(entry.certificate.subject)")),
                         ("serialNumber", .string("\(entry.certificate.serialNumber)")),
                         ("extendedKeyUsage", .array((entry.certificate.extendedKeyUsage ?? []).map(JSONValue.string))),
@@ -172,9 +184,25 @@ struct PKI: ParsableCommand {
         }
     }
 
-    /// IACA, document signer, reader root, reader, and with `--vical` VICAL root and VICAL
-    /// signer: certificates and keys.
-    private func build() throws(CryptoError) -> [(certificate: Certificate, key: PrivateKey)] {
+    /// The public key of `--reader-public-key`, when given.
+    private func loadReaderPublicKey() throws(ProgramFailure) -> PublicKey? {
+        guard let readerPublicKey else { return nil }
+        let key: PublicKey?
+        do {
+            key = try KeyFiles.loadPublicCOSEKey(readerPublicKey)
+        } catch {
+            throw ProgramFailure(.badTrustInput, "--reader-public-key \(error)")
+        }
+        guard let key else {
+            throw ProgramFailure(.badTrustInput, "--reader-public-key \(readerPublicKey): not a public COSE_Key (RFC 9052 section 7, without d)")
+        }
+        return key
+    }
+
+    /// IACA, document signer, reader root, reader (for `readerPublicKey`, whose private key is
+    /// not here, when given), and with `--vical` VICAL root and VICAL signer: certificates and
+    /// keys.
+    private func build(readerPublicKey: PublicKey?) throws(CryptoError) -> [(certificate: Certificate, key: PrivateKey?)] {
         let now = notBefore.flatMap { try? TDate(text: $0) }?.date ?? Date(timeIntervalSince1970: Date().timeIntervalSince1970.rounded(.down))
         let end = now.addingTimeInterval(Double(validDays) * 86_400)
         let base = url.hasSuffix("/") ? String(url.dropLast()) : url
@@ -196,10 +224,17 @@ struct PKI: ParsableCommand {
         ).issued(for: dsKey.publicKey, by: iaca, signingKey: iacaKey)
         let readerRootKey = try PrivateKey(generating: curve)
         let readerRoot = try builder(.readerRoot, "Reader Root", crl: "reader-root").selfSigned(key: readerRootKey)
-        let readerKey = try PrivateKey(generating: curve)
+        let readerKey: PrivateKey?
+        let certified: PublicKey
+        if let readerPublicKey {
+            (readerKey, certified) = (nil, readerPublicKey)
+        } else {
+            let key = try PrivateKey(generating: curve)
+            (readerKey, certified) = (key, key.publicKey)
+        }
         let reader = try builder(.readerAuthentication, "Reader", crl: "reader-root")
-            .issued(for: readerKey.publicKey, by: readerRoot, signingKey: readerRootKey)
-        let pki = [(iaca, iacaKey), (ds, dsKey), (readerRoot, readerRootKey), (reader, readerKey)]
+            .issued(for: certified, by: readerRoot, signingKey: readerRootKey)
+        let pki: [(certificate: Certificate, key: PrivateKey?)] = [(iaca, iacaKey), (ds, dsKey), (readerRoot, readerRootKey), (reader, readerKey)]
         guard vical else { return pki }
         let vicalRootKey = try PrivateKey(generating: curve)
         let vicalRoot = try builder(.iaca, "VICAL Root", crl: "vical-root").selfSigned(key: vicalRootKey)

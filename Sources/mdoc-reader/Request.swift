@@ -127,9 +127,19 @@ struct Request: AsyncParsableCommand {
             completion: .file())
     var readerCert: String?
 
-    @Option(name: .customLong("reader-key"), help: "The reader authentication private key (PEM or COSE_Key).",
+    @Option(name: .customLong("reader-key"),
+            help: ArgumentHelp("The reader authentication private key: a file (PEM or COSE_Key), a PKCS#11 URI with --module, or tpm2[:TCTI] with --key-file.",
+                               valueName: "file|pkcs11:...|tpm2[:TCTI]"),
             completion: .file())
     var readerKey: String?
+
+    @Option(help: "The PKCS#11 module of the --reader-key token (opensc-pkcs11.so, libsofthsm2.so).", completion: .file())
+    var module: String?
+
+    @Option(name: .customLong("key-file"), help: "The TSS2 key blob of the --reader-key tpm2 key.", completion: .file())
+    var keyFile: String?
+
+    @OptionGroup var token: TokenPINOptions
 
     @Option(name: .customLong("trust"), parsing: .upToNextOption,
             help: "Trust anchor (IACA root) certificates: PEM, DER or hex files, or directories of them (default: MDOC_TRUST, else ~/.config/swift-mdoc/trust/iaca).",
@@ -179,6 +189,11 @@ struct Request: AsyncParsableCommand {
         }
         guard (readerCert == nil) == (readerKey == nil) else {
             throw ValidationError("--reader-cert and --reader-key go together")
+        }
+        if let readerKey, TokenKeyArguments.namesTokenKey(readerKey) {
+            try TokenKeyArguments.validate(readerKey, option: "--reader-key", module: module, keyFile: keyFile)
+        } else if module != nil || keyFile != nil {
+            throw ValidationError("--module and --key-file name a --reader-key held by a token or TPM; give --reader-key pkcs11:... or tpm2")
         }
         if elements != nil && preset != nil {
             throw ValidationError("--elements and --preset both choose elements; give one of them")
@@ -437,7 +452,9 @@ struct Request: AsyncParsableCommand {
     }
 
     /// The `--reader-cert` chain and `--reader-key`, when given: the key must be the key of the
-    /// first certificate and able to sign reader authentication (ISO/IEC 18013-5 9.1.4).
+    /// first certificate and able to sign reader authentication (ISO/IEC 18013-5 9.1.4). A key
+    /// held by a PKCS#11 token or a TPM is loaded through its provider (the token logged in to
+    /// with `--pin-file` or `MDOC_TOKEN_PIN`) and signs ReaderAuth there.
     private func readerAuthentication() throws(ProgramFailure) -> (key: PrivateKey, chain: [Certificate])? {
         guard let readerCert, let readerKey else { return nil }
         let chain: [Certificate]
@@ -447,10 +464,19 @@ struct Request: AsyncParsableCommand {
         } catch {
             throw ProgramFailure(.badTrustInput, "--reader-cert \(error)")
         }
-        do {
-            key = try KeyFiles.loadPrivateKey(readerKey)
-        } catch {
-            throw ProgramFailure(.badTrustInput, "--reader-key \(error)")
+        if TokenKeyArguments.namesTokenKey(readerKey) {
+            let pin = try token.pin()
+            do {
+                key = try TokenKeyArguments.reference(readerKey, module: module, keyFile: keyFile).privateKey(pin: pin)
+            } catch {
+                throw ProgramFailure(.badTrustInput, "--reader-key \(readerKey) cannot be used (\(error.code)): \(error.reason)")
+            }
+        } else {
+            do {
+                key = try KeyFiles.loadPrivateKey(readerKey)
+            } catch {
+                throw ProgramFailure(.badTrustInput, "--reader-key \(error)")
+            }
         }
         guard let leaf = chain.first, leaf.publicKey == key.publicKey else {
             throw ProgramFailure(
