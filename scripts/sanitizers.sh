@@ -6,8 +6,8 @@
 #
 # Left out under both: ResourceBoundsTests, which measure the programs' resident memory against
 # bounds meant for normal builds (a sanitizer's shadow memory and quarantine multiply it); and
-# KeyProviderTests and TokenDeviceKeyTests (the programs with a device key in SoftHSM), because
-# pkcs11-provider opens the PKCS#11 module with RTLD_DEEPBIND, which the sanitizer runtimes
+# KeyProviderTests, TokenDeviceKeyTests and TokenKeyGenerationTests (the programs with a key in
+# SoftHSM), because pkcs11-provider opens the PKCS#11 module with RTLD_DEEPBIND, which the sanitizer runtimes
 # refuse: the process aborts ("You are trying to dlopen ... with RTLD_DEEPBIND flag which is
 # incompatible with sanitizer runtime", seen under AddressSanitizer). They run in the plain suite.
 # AddressSanitizer runs without leak detection: LeakSanitizer does not recognise a Swift heap
@@ -24,7 +24,8 @@ export MDOC_TEST_TIMEOUT_SCALE=3
 suite() {
     local sanitizer=$1
     local scratch=.build-$sanitizer
-    local options=(--scratch-path "$scratch" --sanitize="$sanitizer" --skip ResourceBoundsTests --skip KeyProviderTests --skip TokenDeviceKeyTests)
+    local options=(--scratch-path "$scratch" --sanitize="$sanitizer" --skip ResourceBoundsTests --skip KeyProviderTests --skip TokenDeviceKeyTests
+        --skip TokenKeyGenerationTests)
     swift build --build-tests --scratch-path "$scratch" --sanitize="$sanitizer"
     test_runs "${options[@]}"
 }

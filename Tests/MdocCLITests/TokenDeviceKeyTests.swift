@@ -33,10 +33,15 @@ import Testing
     /// the output of `mdoc-holder import`.
     static func issueAndImport(_ run: IsolatedRun, publicKey: PublicKey, keyIn: [String]) async throws -> ProgramRunner.Result {
         try Data(COSEKey(publicKey: publicKey).encoded()).write(to: URL(fileURLWithPath: run.home + "/device.cose"))
+        return try await issueAndImport(run, coseKey: run.home + "/device.cose", keyIn: keyIn)
+    }
 
+    /// The demo mDL issued for the public COSE_Key in the file `coseKey` and stored as `mdl`,
+    /// bound to the key `keyIn` names; the output of `mdoc-holder import`.
+    static func issueAndImport(_ run: IsolatedRun, coseKey: String, keyIn: [String]) async throws -> ProgramRunner.Result {
         let issued = run.home + "/issued.mdoc"
         let issue = try await run.run("mdoc-issuer", [
-            "issue", "--pki", "Certs/demo", "--doctype", "mdl", "--data", "Samples/mdl.json", "--device-key", run.home + "/device.cose",
+            "issue", "--pki", "Certs/demo", "--doctype", "mdl", "--data", "Samples/mdl.json", "--device-key", coseKey,
             "--out", issued,
         ])
         #expect(issue.status == 0, "\(issue.standardError)")
