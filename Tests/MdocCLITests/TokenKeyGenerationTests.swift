@@ -6,12 +6,12 @@ import MdocTestSupport
 import Testing
 
 /// Keys made inside a PKCS#11 token or a TPM by the programs, and a reader whose reader
-/// authentication key is in a token: `mdoc-holder key generate` makes the device key
+/// authentication key is in a token or a TPM: `mdoc-holder key generate` makes the device key
 /// (SDeviceKey, ISO/IEC 18013-5 9.1.3) inside SoftHSM or swtpm, `mdoc-issuer issue --device-key`
 /// issues for the COSE_Key it writes, `mdoc-holder import --key-in` binds the document to it and
 /// a presentation over `sim` verifies; `mdoc-issuer pki --reader-public-key` certifies a token's
-/// key and `mdoc-reader request --reader-key pkcs11:...` signs ReaderAuth (9.1.4) inside the
-/// token. Each test makes its own token or TPM and home and removes them.
+/// key and `mdoc-reader request --reader-key pkcs11:...` (or `tpm2:...`) signs ReaderAuth
+/// (9.1.4) inside it. Each test makes its own token or TPM and home and removes them.
 @Suite struct TokenKeyGenerationTests {
     /// `mdoc-holder key generate` with `arguments`, writing the public COSE_Key to
     /// `device.cose` in the run's home.
@@ -150,5 +150,27 @@ import Testing
                             "--reader-key", token.uri(of: "reader"), "--module", SoftHSMToken.module])
         #expect(other.status == 7)
         #expect(other.standardError.contains("is not the key of the --reader-cert certificate"), "\(other.standardError)")
+    }
+
+    @Test("a reader whose reader authentication key was made in swtpm signs ReaderAuth there, and the holder trusts it")
+    func readerKeyInTPM() async throws {
+        let tpm = try SoftwareTPM()
+        defer { tpm.stop() }
+        let run = try IsolatedRun()
+        defer { run.remove() }
+        let blob = run.home + "/reader.tss2.pem"
+        let generated = try await Self.generate(run, ["--in", "tpm2:" + tpm.tcti, "--key-file", blob])
+        #expect(generated.status == 0, "\(generated.standardError)")
+        let pki = run.home + "/pki"
+        let made = try await run.run("mdoc-issuer", ["pki", pki, "--reader-public-key", run.home + "/device.cose"])
+        #expect(made.status == 0, "\(made.standardError)")
+
+        let session = try await run.session(
+            holder: ["--credential", "Certs/demo/mdl.mdoc", "--yes", "--no-qr", "--trust-readers", pki + "/reader-root.pem"],
+            reader: ["--preset", "age-over-18", "--trust", "Certs/demo/iaca.pem", "--reader-cert", pki + "/reader.pem",
+                     "--reader-key", "tpm2:" + tpm.tcti, "--key-file", blob])
+        #expect(session.reader.status == 0, "\(session.reader.standardError)")
+        #expect(session.holder.status == 0, "\(session.holder.standardError)")
+        #expect(session.holder.standardOutput.contains("Reader: trusted: C=US, CN=swift-mdoc Test Reader"), "\(session.holder.standardOutput)")
     }
 }
