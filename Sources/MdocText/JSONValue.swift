@@ -44,7 +44,9 @@ public indirect enum JSONValue: Sendable, Hashable {
         case .int(let n): out += String(n)
         case .bigInteger(let digits): out += digits
         case .double(let d):
-            if d.isFinite {
+            if d == 0, d.sign == .minus {
+                out += "-0.0"
+            } else if d.isFinite {
                 out += d == d.rounded() && abs(d) < 1e15 ? String(Int64(d)) + ".0" : String(d)
             } else {
                 out += "null"
