@@ -56,12 +56,17 @@ public struct InputSource: Sendable {
         if argument == "-" {
             return try detect(try readAll(fd: STDIN_FILENO, name: "standard input"), name: "standard input")
         }
-        let fd = open(argument, O_RDONLY)
+        return try detect(try readFile(argument), name: argument)
+    }
+
+    /// The bytes of the file at `path`, at most ``maximumInputSize``, undecoded.
+    package static func readFile(_ path: String) throws(InputError) -> [UInt8] {
+        let fd = open(path, O_RDONLY)
         guard fd >= 0 else {
-            throw InputError(.unreadable, source: argument, "cannot open: \(String(cString: strerror(errno)))")
+            throw InputError(.unreadable, source: path, "cannot open: \(String(cString: strerror(errno)))")
         }
         defer { close(fd) }
-        return try detect(try readAll(fd: fd, name: argument), name: argument)
+        return try readAll(fd: fd, name: path)
     }
 
     /// Reads at most ``maximumInputSize`` + 1 bytes from `fd`.

@@ -48,6 +48,12 @@ package struct ProgramOutput: Sendable {
         FileDescriptorWriter.writeAll(text.description, to: fileDescriptor)
     }
 
+    /// Writes `bytes` as they are: binary output (CBOR) for a file or a pipe. A caller never
+    /// writes to a terminal this way (``isTerminal``): the bytes are not text.
+    package func writeBinary(_ bytes: [UInt8]) {
+        FileDescriptorWriter.writeAll(bytes, to: fileDescriptor)
+    }
+
     /// Writes `text` and a line feed.
     package func writeLine(_ text: TerminalText) {
         write(text + "\n")

@@ -10,7 +10,7 @@ struct Mdoc: ParsableCommand {
         commandName: "mdoc",
         abstract: "Tools for ISO/IEC 18013-5 mobile document (mdoc) messages.",
         version: ToolVersion.current,
-        subcommands: [Inspect.self, Demo.self]
+        subcommands: [Inspect.self, Encode.self, Demo.self]
     )
 
     static func main() {

@@ -11,7 +11,12 @@ package enum FileDescriptorWriter {
     /// Writes all of `text` to `fd`, retrying after interruptions; stops silently when the
     /// descriptor is closed (the user's terminal went away).
     package static func writeAll(_ text: String, to fd: Int32) {
-        let bytes = Array(text.utf8)
+        writeAll(Array(text.utf8), to: fd)
+    }
+
+    /// Writes all of `bytes` to `fd`, retrying after interruptions; stops silently when the
+    /// descriptor is closed.
+    package static func writeAll(_ bytes: [UInt8], to fd: Int32) {
         var offset = 0
         while offset < bytes.count {
             let written = bytes.withUnsafeBytes { buffer in
