@@ -422,7 +422,7 @@ let package = Package(
                 .product(name: "NIOConcurrencyHelpers", package: "swift-nio"),
                 "MdocCBOR", "MdocCrypto", "MdocCOSE", "MdocModel", "MdocSession", "MdocBLE", "MdocPresentation", "MdocRadios",
                 "MdocText", "MdocFiles", "MdocCapture", "MdocQR", "MdocStores", "MdocTerminal", "MdocCommandLine", "MdocNFC",
-                "MdocPCSC", "MdocHTTP", "MdocStatusList",
+                "MdocPCSC", "MdocHTTP", "MdocStatusList", "MdocInspection",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ],
             swiftSettings: strictSettings

@@ -6,6 +6,7 @@ import MdocCapture
 import MdocCommandLine
 import MdocCrypto
 import MdocFiles
+import MdocInspection
 import MdocModel
 import MdocNFC
 import MdocPresentation
@@ -47,6 +48,16 @@ struct Request: AsyncParsableCommand {
             --preset chooses them: age-over-18, driving (the default) or full (every element \
             the toolkit's catalogue lists for the name space).
 
+            --request FILE sends the DeviceRequest in FILE instead of building one: binary \
+            CBOR, hex, base64url, diagnostic notation or the JSON of `mdoc inspect --json` (the \
+            form is detected, as `mdoc encode` does). Its bytes are encrypted and sent exactly \
+            as given, never decoded or re-encoded, even when they are no valid DeviceRequest, \
+            and what the holder answers is shown as usual: a response, or the status it ended \
+            the session with. It cannot be combined with the options that build a request \
+            (--doctype, --namespace, --elements, --preset, --retain), nor with --reader-cert \
+            and --reader-key: ReaderAuth signs the session's transcript, which a file written \
+            before the session cannot hold (docs/crafted-sessions.md).
+
             --doctype takes a docType, or one of the short names mdl \
             (org.iso.18013.5.1.mDL), pid (eu.europa.ec.eudi.pid.1) and av (eu.europa.ec.av.1); \
             a doc type the toolkit does not know needs --namespace.
@@ -79,8 +90,8 @@ struct Request: AsyncParsableCommand {
 
             Exit codes: 0 verified; 2 malformed engagement or response; 3 issuer data \
             authentication failed; 4 device authentication failed; 6 no documents returned \
-            (for example, the holder refused); 7 unusable --trust, --reader-cert, --reader-key \
-            or --qr-image input, or a --portrait-out file or --save-session directory that \
+            (for example, the holder refused); 7 unusable --trust, --reader-cert, --reader-key, \
+            --qr-image or --request input, or a --portrait-out file or --save-session directory that \
             cannot be written; 8 the \
             transport could not be opened, no mdoc found within --timeout, the link was lost, \
             or the session failed; 64 usage error (an unknown --doctype included); 130 \
@@ -122,6 +133,11 @@ struct Request: AsyncParsableCommand {
 
     @Flag(help: "Tell the holder the reader intends to retain the elements (IntentToRetain).")
     var retain = false
+
+    @Option(name: .customLong("request"),
+            help: "Send the DeviceRequest in this file as it is (CBOR, hex, diagnostic notation or lossless JSON) instead of building one.",
+            completion: .file())
+    var requestFile: String?
 
     @Option(name: .customLong("reader-cert"), help: "The reader authentication certificate (PEM or DER), optionally followed by its chain in the same file.",
             completion: .file())
@@ -195,6 +211,18 @@ struct Request: AsyncParsableCommand {
         } else if module != nil || keyFile != nil {
             throw ValidationError("--module and --key-file name a --reader-key held by a token or TPM; give --reader-key pkcs11:... or tpm2")
         }
+        if requestFile != nil {
+            let building = [
+                ("--doctype", !docTypes.isEmpty), ("--namespace", nameSpace != nil), ("--elements", elements != nil),
+                ("--preset", preset != nil), ("--retain", retain), ("--reader-cert", readerCert != nil), ("--reader-key", readerKey != nil),
+            ].filter(\.1).map(\.0)
+            if let first = building.first {
+                throw ValidationError(
+                    first.hasPrefix("--reader")
+                        ? "--request sends its DeviceRequest as it is, and \(first) would sign a DocRequest of it with this session's transcript: give one of them"
+                        : "--request sends its DeviceRequest as it is, and \(first) builds one: give one of them")
+            }
+        }
         if elements != nil && preset != nil {
             throw ValidationError("--elements and --preset both choose elements; give one of them")
         }
@@ -204,7 +232,9 @@ struct Request: AsyncParsableCommand {
         guard consentTimeout > 0 else {
             throw ValidationError("--consent-timeout must be more than 0 seconds")
         }
-        _ = try requestBuilder.specs()
+        if requestFile == nil {
+            _ = try requestBuilder.specs()
+        }
     }
 
     /// The DocRequests of `--doctype`, `--namespace`, `--elements`, `--preset` and `--retain`.
@@ -248,12 +278,7 @@ struct Request: AsyncParsableCommand {
     ) async throws(ProgramFailure) -> (
         session: ReaderSession, bleOptions: BleOptions?, tapped: NFCTap.Tapped?, eReaderKey: PrivateKey?, trustEntries: [Certificate: TrustEntry]
     ) {
-        let specs: [DocRequestSpec]
-        do {
-            specs = try requestBuilder.specs()
-        } catch {
-            throw ProgramFailure(.usage, "\(error.message)", hint: "see 'mdoc-reader request --help'")
-        }
+        let request = try firstRequest()
         let authentication = try readerAuthentication()
         let issuers = try ReaderTrust.issuers(trust, store: trustStore, policy: policy, at: Date(), command: "request")
         if let portraitOut {
@@ -274,10 +299,17 @@ struct Request: AsyncParsableCommand {
         do {
             // Whole seconds, the precision of the report's time, so that a replay of a capture
             // at the report's time verifies at the same instant.
-            session = try ReaderSession(
-                engagement: deviceEngagement, handover: handover, request: specs, readerAuthentication: authentication,
-                trustAnchors: issuers.anchors, documentSignerPolicy: issuers.policy, eReaderKey: eReaderKey,
-                now: { Date(timeIntervalSince1970: Date().timeIntervalSince1970.rounded(.down)) })
+            let now: @Sendable () -> Date = { Date(timeIntervalSince1970: Date().timeIntervalSince1970.rounded(.down)) }
+            switch request {
+            case .built(let specs):
+                session = try ReaderSession(
+                    engagement: deviceEngagement, handover: handover, request: specs, readerAuthentication: authentication,
+                    trustAnchors: issuers.anchors, documentSignerPolicy: issuers.policy, eReaderKey: eReaderKey, now: now)
+            case .given(let bytes):
+                session = try ReaderSession(
+                    engagement: deviceEngagement, handover: handover, deviceRequest: bytes,
+                    trustAnchors: issuers.anchors, documentSignerPolicy: issuers.policy, eReaderKey: eReaderKey, now: now)
+            }
         } catch {
             await tapped?.close()
             throw ProgramFailure(.malformedInput, "cannot start a session with this engagement: \(error)")
@@ -287,6 +319,33 @@ struct Request: AsyncParsableCommand {
             throw ProgramFailure(.malformedInput, "the engagement offers no BLE retrieval method")
         }
         return (session, bleOptions, tapped, eReaderKey, issuers.entries)
+    }
+
+    /// The first DeviceRequest: the DocRequests of the options, or the bytes of `--request`.
+    private enum FirstRequest {
+        case built([DocRequestSpec])
+        case given([UInt8])
+    }
+
+    /// The DocRequests the options build, or the DeviceRequest of `--request`, read as its form
+    /// is (``CraftedCBOR``) and kept byte for byte.
+    private func firstRequest() throws(ProgramFailure) -> FirstRequest {
+        guard let requestFile else {
+            do {
+                return .built(try requestBuilder.specs())
+            } catch {
+                throw ProgramFailure(.usage, "\(error.message)", hint: "see 'mdoc-reader request --help'")
+            }
+        }
+        do {
+            let raw = try requestFile == "-" ? InputSource.readAll(fd: 0, name: "standard input") : InputSource.readFile(requestFile)
+            let crafted = try CraftedCBOR(raw, name: requestFile == "-" ? "standard input" : requestFile)
+            ProgramOutput.standardError.writeLine(
+                "mdoc-reader: sending the DeviceRequest of \(requestFile) as given: \(crafted.bytes.count) bytes, from \(crafted.form.rawValue)")
+            return .given(crafted.bytes)
+        } catch {
+            throw ProgramFailure(.badTrustInput, "--request \(error)")
+        }
     }
 
     /// The DeviceEngagement, the handover of the SessionTranscript and the BLE options: of the

@@ -39,8 +39,12 @@ public struct ReaderSession: Sendable {
     /// The Ident the reader serves in mdoc central client mode (8.3.3.1.1.4), from the
     /// engagement's EDeviceKeyBytes.
     public let bleIdent: [UInt8]
-    /// The requests of the first DeviceRequest.
+    /// The requests of the first DeviceRequest; empty for a session that sends a DeviceRequest
+    /// given as bytes (``init(engagement:handover:deviceRequest:trustAnchors:documentSignerPolicy:eReaderKey:now:)``).
     public let initialRequest: [DocRequestSpec]
+    /// The first DeviceRequest exactly as given, when the session sends bytes it was handed
+    /// instead of building one from ``initialRequest``.
+    public let givenRequest: [UInt8]?
     /// How many DeviceResponses arrived and decoded.
     public private(set) var responsesReceived = 0
 
@@ -79,6 +83,54 @@ public struct ReaderSession: Sendable {
         eReaderKey: PrivateKey? = nil,
         now: @escaping @Sendable () -> Date
     ) throws(SessionError) {
+        try Self.check(request)
+        try self.init(
+            engagement: engagement, handover: handover, request: request, givenRequest: nil,
+            readerAuthentication: readerAuthentication, trustAnchors: trustAnchors,
+            documentSignerPolicy: documentSignerPolicy, eReaderKey: eReaderKey, now: now)
+    }
+
+    /// A session with the mdoc that showed `engagement` whose first message carries
+    /// `deviceRequest` byte for byte (9.1.1.4): a DeviceRequest written by hand for a
+    /// conformance test, which need not be well-formed, so that what the mdoc answers to it can be
+    /// seen. It is encrypted as given and never decoded or re-encoded, so no DocRequest in it is
+    /// signed: ReaderAuth covers the session's transcript (9.1.4), which the bytes cannot hold.
+    /// Further requests (``request(_:)``) are built as usual.
+    ///
+    /// - Parameters: as for the session that builds its request, with `deviceRequest` the
+    ///   encoded DeviceRequest to send.
+    /// - Throws: ``SessionError`` when the engagement's cipher suite or key cannot start a
+    ///   session, or `deviceRequest` is empty.
+    public init(
+        engagement: EmbeddedCBOR<DeviceEngagement>,
+        handover: Handover = .qr,
+        deviceRequest: [UInt8],
+        trustAnchors: [Certificate],
+        documentSignerPolicy: DocumentSignerPolicy = .standard,
+        eReaderKey: PrivateKey? = nil,
+        now: @escaping @Sendable () -> Date
+    ) throws(SessionError) {
+        guard !deviceRequest.isEmpty else {
+            throw SessionError(.messageConstructionFailed, "the DeviceRequest to send is empty")
+        }
+        try self.init(
+            engagement: engagement, handover: handover, request: [], givenRequest: deviceRequest, readerAuthentication: nil,
+            trustAnchors: trustAnchors, documentSignerPolicy: documentSignerPolicy, eReaderKey: eReaderKey, now: now)
+    }
+
+    /// The session of either public initialiser: `givenRequest` is sent when present, else the
+    /// DeviceRequest of `request`, which the caller checked.
+    private init(
+        engagement: EmbeddedCBOR<DeviceEngagement>,
+        handover: Handover,
+        request: [DocRequestSpec],
+        givenRequest: [UInt8]?,
+        readerAuthentication: (key: PrivateKey, chain: [Certificate])?,
+        trustAnchors: [Certificate],
+        documentSignerPolicy: DocumentSignerPolicy,
+        eReaderKey: PrivateKey?,
+        now: @escaping @Sendable () -> Date
+    ) throws(SessionError) {
         let security = engagement.value.security
         guard security.cipherSuiteIdentifier == .suite1 else {
             throw SessionError(.unsupportedCipherSuite, "the engagement offers \(security.cipherSuiteIdentifier); only cipher suite 1 exists")
@@ -105,8 +157,6 @@ public struct ReaderSession: Sendable {
                 throw SessionError(.keyDerivationFailed, "cannot generate EReaderKey on \(eDeviceKey.curve): \(error)")
             }
         }
-        try Self.check(request)
-
         let eReaderKeyBytes = EmbeddedCBOR(COSEKey(publicKey: readerKey.publicKey))
         let transcript = SessionTranscriptBinding(SessionTranscript(
             deviceEngagementBytes: engagement, eReaderKeyBytes: eReaderKeyBytes, handover: handover))
@@ -125,6 +175,7 @@ public struct ReaderSession: Sendable {
         self.eReaderKeyBytes = eReaderKeyBytes
         self.sessionTranscript = transcript
         self.initialRequest = request
+        self.givenRequest = givenRequest
         self.signer = try readerAuthentication.map { (auth) throws(SessionError) in try ReaderSigner(key: auth.key, chain: auth.chain) }
         self.verifier = DeviceResponseVerifier(
             trustAnchors: trustAnchors, documentSignerPolicy: documentSignerPolicy, sessionTranscript: transcript,
@@ -160,7 +211,13 @@ public struct ReaderSession: Sendable {
         guard case .ready(var ready) = state else {
             throw SessionError(.invalidState, "the session has already started")
         }
-        let data = try ready.session.encrypt(deviceRequest(initialRequest))
+        let request: [UInt8]
+        if let givenRequest {
+            request = givenRequest
+        } else {
+            request = try deviceRequest(initialRequest)
+        }
+        let data = try ready.session.encrypt(request)
         state = .awaitingResponse(ReaderAwaitingResponseState(session: ready.session))
         return .send(SessionEstablishment(eReaderKey: eReaderKeyBytes, data: data).encoded())
     }
