@@ -60,6 +60,10 @@ import Testing
         Case(words: ["mdoc-issuer", "vical", "--entry", "Certs/demo/iaca"], offers: ["Certs/demo/iaca.pem"]),
         Case(words: ["mdoc-issuer", "vical", "--out", "Certs/demo/R"], offers: ["Certs/demo/README.md"]),
         Case(words: ["mdoc", "inspect", "Vectors/iso18013-5-annex-d/device_e"], offers: ["Vectors/iso18013-5-annex-d/device_engagement.hex"]),
+        Case(words: ["mdoc", "encode", "Vectors/iso18013-5-annex-d/device_r"], offers: ["Vectors/iso18013-5-annex-d/device_request.hex"]),
+        Case(words: ["mdoc", "encode", "x", "--out", "Certs/demo/R"], offers: ["Certs/demo/README.md"]),
+        Case(words: ["mdoc-reader", "request", "--request", "Vectors/iso18013-5-annex-d/device_r"],
+             offers: ["Vectors/iso18013-5-annex-d/device_request.hex"]),
         Case(words: ["mdoc", "demo", "--dir", "Certs/d"], offers: ["Certs/demo"]),
         // Values, not paths.
         Case(words: ["mdoc-reader", "request", "--doctype", ""], offers: ["mdl", "pid", "av", "org.iso.18013.5.1.mDL"]),

@@ -340,7 +340,7 @@ import Testing
     }
 
     static let helps = [
-        ["mdoc", "inspect"], ["mdoc", "demo"], ["mdoc-reader", "request"], ["mdoc-reader", "verify"], ["mdoc-reader", "verify-request"],
+        ["mdoc", "inspect"], ["mdoc", "encode"], ["mdoc", "demo"], ["mdoc-reader", "request"], ["mdoc-reader", "verify"], ["mdoc-reader", "verify-request"],
         ["mdoc-reader", "scan"],
         ["mdoc-holder", "present"], ["mdoc-holder", "list"], ["mdoc-holder", "show"], ["mdoc-holder", "import"],
         ["mdoc-holder", "remove"], ["mdoc-issuer", "pki"], ["mdoc-issuer", "issue"],
