@@ -10,10 +10,10 @@ import PackageDescription
 let fuzzTargets = [
     "FuzzCBOR", "FuzzEngagement", "FuzzSessionData", "FuzzHolderSession", "FuzzReaderSession", "FuzzDeviceRequest",
     "FuzzDeviceResponse", "FuzzATT", "FuzzBLEReassembly", "FuzzHCI", "FuzzDBus", "FuzzCertificateChain", "FuzzVPICC", "FuzzAPDU",
-    "FuzzNDEFHandover", "FuzzStatusListToken", "FuzzVICAL", "FuzzOnline",
+    "FuzzNDEFHandover", "FuzzStatusListToken", "FuzzVICAL", "FuzzOnline", "FuzzCBORText",
 ]
 
-let mdoc: [Target.Dependency] = ["MdocCBOR", "MdocCrypto", "MdocCOSE", "MdocModel", "MdocSession", "MdocBLE", "MdocLEHost", "MdocDBus", "MdocNFC", "MdocPCSC", "MdocStatusList", "MdocOnline"].map {
+let mdoc: [Target.Dependency] = ["MdocCBOR", "MdocCrypto", "MdocCOSE", "MdocModel", "MdocSession", "MdocBLE", "MdocLEHost", "MdocDBus", "MdocNFC", "MdocPCSC", "MdocStatusList", "MdocOnline", "MdocInspection"].map {
     .product(name: $0, package: "swift-mdoc")
 } + [.product(name: "NIOCore", package: "swift-nio"), .product(name: "NIOEmbedded", package: "swift-nio")]
 

@@ -106,6 +106,19 @@ def identifier_list_tokens():
     return tokens
 
 
+# Diagnostic notation (RFC 8949 section 8, RFC 8610 appendix G) and lossless JSON
+# (docs/inspect-json.md), as docs/crafted-sessions.md describes them.
+CBOR_TEXT_SEEDS = [
+    '/ DeviceRequest /\n{"version": "1.0", "docRequests": [{"itemsRequest": 24(<<{"docType": "org.iso.18013.5.1.mDL", '
+    '"nameSpaces": {"org.iso.18013.5.1": {"family_name": false}}}>>)}]}',
+    "[_ 1, [2, 3], {_ \"a\": (_ h'01', h'02')}, (_ \"x\", \"y\"), 1_3, \"a\"_1, 24_0(h''), 1.5_2, -Infinity_3, NaN]",
+    "{0x10: 0b101, -0o7: b64'AQID', 'abc': <<1, 2>>, simple(255): undefined, # comment\n 1.0e+300: -0.0}",
+    '{"0": "1.0", "-1": {"$bytes": "AQI"}, "$$x": {"$tag": 24, "$value": {"$bytes": "oQEC"}, "$embedded": {"1": 2}}, '
+    '"x": [{"$float": "NaN"}, {"$simple": 16}, 18446744073709551615, -18446744073709551616, 1.5e-7]}',
+    '{"$map": [[{"$bytes": ""}, [true, null]], [[1], {"$tag": 1004, "$value": "2024-01-01"}]]}',
+]
+
+
 def write(target, seeds):
     folder = os.path.join(CORPUS, target)
     os.makedirs(folder, exist_ok=True)
@@ -436,6 +449,7 @@ def main():
                                           + [zlib.compress(bytes(4096), 9), zlib.compress(bytes([0xB9, 0xA3]), 9), lists[0], lists[5]])
     counts["FuzzVICAL"] = write("FuzzVICAL", vical_seeds(demo_certificates[1]))
     counts["FuzzOnline"] = write("FuzzOnline", online_seeds())
+    counts["FuzzCBORText"] = write("FuzzCBORText", [text.encode() for text in CBOR_TEXT_SEEDS])
     for target, count in counts.items():
         print(f"{target}: {count} seeds")
     total = sum(os.path.getsize(os.path.join(CORPUS, t, f)) for t in counts for f in os.listdir(os.path.join(CORPUS, t)))
