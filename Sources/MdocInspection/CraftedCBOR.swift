@@ -12,7 +12,7 @@ public struct CraftedCBOR: Sendable {
     public enum Form: String, Sendable, CaseIterable {
         /// The JSON of `mdoc inspect --json` (docs/inspect-json.md), read by ``LosslessJSONParser``.
         case json = "lossless JSON"
-        /// Diagnostic notation (RFC 8949 section 8), read by ``MdocCBOR/CBORDiagnosticParser``.
+        /// Diagnostic notation (RFC 8949 section 8), read by `CBORDiagnosticParser`.
         case diagnostic = "diagnostic notation"
         /// The bytes themselves.
         case binary
@@ -35,8 +35,8 @@ public struct CraftedCBOR: Sendable {
     /// else base64url. Diagnostic notation that is also JSON (`[1, "a"]`, `{"1": 2}`, whose key
     /// JSON reads as the integer 1) therefore needs the form given.
     ///
-    /// - Throws: ``MdocFiles/InputError`` naming `name`: `empty` for no item, `tooLarge` above
-    ///   ``MdocFiles/InputSource/maximumInputSize``, `badEncoding` for text that is none of the
+    /// - Throws: `InputError` naming `name`: `empty` for no item, `tooLarge` above
+    ///   `InputSource/maximumInputSize`, `badEncoding` for text that is none of the
     ///   forms, with the line and column where the notation it was read as failed.
     public init(_ raw: [UInt8], name: String, form: Form? = nil) throws(InputError) {
         guard raw.count <= InputSource.maximumInputSize else {

@@ -1,14 +1,14 @@
 import MdocCBOR
 
 /// Reads the JSON of `mdoc inspect --json` (docs/inspect-json.md) back into the CBOR item it
-/// holds: the inverse of ``MdocCBOR/CBOR/losslessJSON``.
+/// holds: the inverse of `CBOR/losslessJSON`.
 ///
 /// The JSON holds the data model (RFC 8949 section 2), not the encoding: encoding the item read
-/// back (``MdocCBOR/CBOR/encoded()``, preferred serialization, section 4.2.1) gives the bytes of
+/// back (`CBOR/encoded()`, preferred serialization, section 4.2.1) gives the bytes of
 /// the item `mdoc inspect --json` was given whenever that item was sent in preferred
 /// serialization, as ISO/IEC 18013-5 8.1 requires; the bytes of a tag 24 are kept exactly in
 /// `$value` in any case. Widths of heads and floats and indefinite lengths are written with
-/// encoding indicators in diagnostic notation (``MdocCBOR/CBORDiagnosticParser``).
+/// encoding indicators in diagnostic notation (`CBORDiagnosticParser`).
 ///
 /// Reading back follows the mapping's rules: an object whose first key begins with a single `$`
 /// (not `$$`, not `$` and a decimal integer) is a special form (`$bytes`, `$float`, `$simple`,
@@ -18,12 +18,12 @@ import MdocCBOR
 /// must be what `$value` decodes to, so that a change to one of them is not silently lost.
 public struct LosslessJSONParser {
     /// 256 JSON arrays and objects open at once: deeper than the CBOR any reader decodes
-    /// (``MdocCBOR/CBORLimits/defaultMaximumDepth``), so a tester can write an item too deep for
+    /// (`CBORLimits/defaultMaximumDepth`), so a tester can write an item too deep for
     /// a peer, while keeping the parser's recursion bounded.
     public static let maximumDepth = 256
 
     /// 32 MiB of text: room for the JSON of the largest message the decoder accepts
-    /// (``MdocCBOR/CBORLimits/defaultMaximumInputSize``, in base64url with the JSON around it).
+    /// (`CBORLimits/defaultMaximumInputSize`, in base64url with the JSON around it).
     public static let maximumInputSize = 32 * 1024 * 1024
 
     private let text: [UInt8]
@@ -169,7 +169,7 @@ public struct LosslessJSONParser {
         return !rest.hasPrefix("$") && !CBOR.isDecimalInteger(rest)
     }
 
-    /// A map key as written by ``MdocCBOR/CBOR/losslessJSON``: `$` and the text, a decimal
+    /// A map key as written by `CBOR/losslessJSON`: `$` and the text, a decimal
     /// integer, or the text itself.
     private func mapKey(_ key: String, at offset: Int) throws(CBORTextError) -> CBOR {
         if key.hasPrefix("$") { return .textString(String(key.dropFirst())) }
