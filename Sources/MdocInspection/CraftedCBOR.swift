@@ -30,10 +30,11 @@ public struct CraftedCBOR: Sendable {
     /// The item `raw` holds, read from the file or stream `name`, as `form` when given.
     ///
     /// Without a form the input decides: bytes that are not UTF-8 text (or hold control
-    /// characters other than tabs and line ends) are binary; text that is
-    /// JSON is lossless JSON; text of hex digits alone is hex; other text is diagnostic notation,
-    /// else base64url. Diagnostic notation that is also JSON (`[1, "a"]`, `{"1": 2}`, whose key
-    /// JSON reads as the integer 1) therefore needs the form given.
+    /// characters other than tabs and line ends) are binary; text of hex digits alone, in pairs,
+    /// is hex (a message's hex often begins with digits: `8201...`); text that is JSON is
+    /// lossless JSON; other text is diagnostic notation, else base64url. Diagnostic notation that
+    /// is also JSON (`{"1": 2}`, whose key JSON reads as the integer 1) or hex (an integer of an
+    /// even number of digits) therefore needs the form given.
     ///
     /// - Throws: `InputError` naming `name`: `empty` for no item, `tooLarge` above
     ///   `InputSource/maximumInputSize`, `badEncoding` for text that is none of the
@@ -77,12 +78,12 @@ public struct CraftedCBOR: Sendable {
         else {
             return CraftedCBOR(bytes: raw, form: .binary)
         }
-        if let item = try? LosslessJSONParser.decode(raw) {
-            return CraftedCBOR(bytes: item.encoded(), form: .json)
-        }
         let trimmed = text.trimmingASCIIWhitespace()
         if trimmed.utf8.allSatisfy({ Self.isHexOrSpace($0) }), let bytes = Hex.decode(trimmed), !bytes.isEmpty {
             return CraftedCBOR(bytes: bytes, form: .hex)
+        }
+        if let item = try? LosslessJSONParser.decode(raw) {
+            return CraftedCBOR(bytes: item.encoded(), form: .json)
         }
         do {
             return CraftedCBOR(bytes: try CBORDiagnosticParser.encode(raw), form: .diagnostic)

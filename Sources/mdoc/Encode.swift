@@ -30,9 +30,9 @@ struct Encode: ParsableCommand {
             2, 4 or 8 bytes (on a float: half, single or double precision). Duplicate map keys \
             and items no 18013-5 structure allows are written as given.
 
-            --from picks the notation; auto (the default) takes JSON when the text is JSON, \
-            hex text as the bytes it spells, and diagnostic notation otherwise. A file of \
-            binary CBOR, hex or base64url is passed through.
+            --from picks the notation; auto (the default) takes text of hex digits as the \
+            bytes it spells, JSON when the text is JSON, and diagnostic notation otherwise. A \
+            file of binary CBOR, hex or base64url is passed through.
 
             The bytes go to --out (mode 0644; --force replaces a file), or to standard output \
             when it is a file or pipe; on a terminal give --hex to print them as hex.

@@ -95,6 +95,29 @@ struct ReaderSessionTests {
         }
     }
 
+    @Test("a DeviceRequest given as bytes is sent byte for byte, not well-formed as one and in a non-preferred encoding")
+    func givenRequestIsSentAsGiven() throws {
+        let eDeviceKey = try PrivateKey(generating: .p256)
+        // {"version": "2.0", "docRequests": [], "version": 1}: a key twice and a count in two
+        // bytes, which no encoder writes and the decoder refuses.
+        let given = try #require(Hex.decode("b90003" + "6776657273696f6e63322e30" + "6b646f63526571756573747380" + "6776657273696f6e01"))
+        var reader = try ReaderSession(
+            engagement: Self.engagement(key: eDeviceKey), deviceRequest: given, trustAnchors: [], now: { TestPKI.referenceTime })
+        #expect(reader.initialRequest.isEmpty)
+        #expect(reader.givenRequest == given)
+        guard case .send(let establishment) = try reader.start() else {
+            Issue.record("no SessionEstablishment")
+            return
+        }
+        var decryption = SessionEncryption(role: .mdoc, keys: try SessionKeys(
+            privateKey: eDeviceKey, peerPublicKey: reader.eReaderKeyBytes.value.publicKey(),
+            sessionTranscriptBytes: reader.sessionTranscript.taggedBytes))
+        #expect(try decryption.decrypt(SessionEstablishment(encoded: establishment).data) == given)
+        #expect(throws: SessionError(.messageConstructionFailed, "")) {
+            try ReaderSession(engagement: Self.engagement(), deviceRequest: [], trustAnchors: [], now: { TestPKI.referenceTime })
+        }
+    }
+
     @Test("an X25519 engagement works end to end, with DeviceSignature since the device key is P-256")
     func x25519() throws {
         let pki = try TestPKI()
