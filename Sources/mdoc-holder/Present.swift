@@ -35,7 +35,10 @@ struct Present: AsyncParsableCommand {
             whether the reader intends to retain them. Only the elements you approve (or your \
             --policy approves) are sent, device-authenticated with a MAC when the reader's key \
             allows it and a signature otherwise (--device-auth signature: a signature always, \
-            ISO/IEC 18013-5 9.1.3.4).
+            ISO/IEC 18013-5 9.1.3.4). The ephemeral key is on P-256 unless --edevice-curve names \
+            another curve of 9.1.5.2; the reader's EReaderKey follows it, and a DeviceMac needs \
+            the device key on that curve too (9.1.3.5), so with the P-256 demo credential \
+            --edevice-curve p384 makes the response carry a DeviceSignature.
 
             Without --credential the holder presents every credential of its store \
             (~/.local/share/swift-mdoc/credentials, see `mdoc-holder import`); --credential \
@@ -178,6 +181,10 @@ struct Present: AsyncParsableCommand {
             help: "How the response is device-authenticated: mac (DeviceMac when the reader's key allows it, else a signature) or signature.")
     var deviceAuthentication: DeviceAuthenticationChoice = .mac
 
+    @Option(name: .customLong("edevice-curve"),
+            help: "The curve of the session's ephemeral key EDeviceKey, which the reader's EReaderKey follows; DeviceMac needs the device key on it, else the response is signed.")
+    var eDeviceCurve: EphemeralCurveChoice = .p256
+
     @OptionGroup var token: TokenPINOptions
 
     @OptionGroup var keyPassphrase: KeyPassphraseOptions
@@ -306,10 +313,10 @@ struct Present: AsyncParsableCommand {
     ) async throws(ProgramFailure) {
         let seconds = Duration.milliseconds(Int64(timeout * 1000))
         var driver: HolderDriver
-        // Made here, on the curve HolderSession uses, so that a capture can keep it.
+        // Made here, on --edevice-curve, so that a capture can keep it.
         let eDeviceKey: PrivateKey?
         do {
-            eDeviceKey = saveSession == nil ? nil : try PrivateKey(generating: .p256)
+            eDeviceKey = try PrivateKey(generating: eDeviceCurve.curve)
         } catch {
             throw ProgramFailure(.sessionFailed, "cannot make the ephemeral device key: \(error)")
         }

@@ -139,6 +139,24 @@ import Testing
         #expect(report?["status"] as? Int == 12)
     }
 
+    /// EReaderKey follows EDeviceKey onto P-384, where the P-256 device key of the demo
+    /// credential cannot agree a MAC key: the holder signs (9.1.3.5), on P-256 it MACs.
+    @Test(arguments: [("p384", "DeviceSignature", "P-384"), ("p256", "DeviceMac", "P-256")])
+    func theEDeviceKeyCurveDecidesBetweenMACAndSignature(_ curve: String, _ method: String, _ name: String) async throws {
+        let run = try IsolatedRun()
+        defer { run.remove() }
+        let capture = run.home + "/capture"
+        let session = try await run.session(
+            holder: ["--credential", "Certs/demo/mdl.mdoc", "--yes", "--no-qr", "--edevice-curve", curve],
+            reader: ["--preset", "age-over-18", "--trust", "Certs/demo/iaca.pem", "--json", "--save-session", capture])
+        #expect(session.reader.status == 0, "\(session.reader.standardError)")
+        let report = try JSONSerialization.jsonObject(with: Data(session.reader.standardOutput.utf8)) as? [String: Any]
+        let document = (report?["documents"] as? [[String: Any]])?.first
+        #expect(document?["deviceAuthentication"] as? String == method)
+        let inspected = try await run.run("mdoc", ["inspect", "--explain", capture])
+        #expect(inspected.standardOutput.contains("a \(name) public key"), "\(inspected.standardOutput)")
+    }
+
     @Test func anUnreadableRequestFileIsNamedBeforeConnecting() async throws {
         let path = try ProgramRunner.temporaryFile(Array("[1, @]".utf8), suffix: ".diag")
         defer { try? FileManager.default.removeItem(atPath: path) }
