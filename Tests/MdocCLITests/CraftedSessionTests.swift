@@ -37,6 +37,19 @@ import Testing
         #expect(try await run.run("mdoc", ["encode", input, "--out", out, "--force"]).status == 0)
     }
 
+    @Test func binaryIsNotWrittenToATerminalButHexIs() async throws {
+        let run = try IsolatedRun()
+        defer { run.remove() }
+        let input = "Vectors/iso18013-5-annex-d/session_termination.hex"
+        let binary = try await EverydayUseCommandTests.inTerminal("mdoc", ["encode", input], columns: 200, run: run)
+        #expect(binary.status == 64)
+        #expect(binary.standardOutput == "mdoc: error: the CBOR is binary and standard output is a terminal\nmdoc: give --out FILE, or --hex\n",
+                "\(binary.standardOutput)")
+        let hex = try await EverydayUseCommandTests.inTerminal("mdoc", ["encode", input, "--hex"], columns: 200, run: run)
+        #expect(hex.status == 0)
+        #expect(hex.standardOutput == Hex.encode(Vectors.annexD("session_termination")) + "\n")
+    }
+
     @Test func theNotationCanBeNamedWhereTheInputIsBoth() async throws {
         // {"1": 2} is JSON, whose key reads as the integer 1, and diagnostic notation, whose key
         // is the text "1".
