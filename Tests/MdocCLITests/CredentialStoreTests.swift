@@ -104,8 +104,30 @@ import Testing
 
         let present = try await run.run("mdoc-holder", ["present", "--yes", "--no-qr", "--timeout", "1"])
         #expect(present.status == 7)
-        #expect(present.standardError.contains("mine.mdoc: holds a private key but its mode 0640 lets group access it"),
+        #expect(present.standardError.contains(
+            "mdoc-holder: error: the stored credential mine: \(run.credentialStore)/mine.mdoc: holds a private key but its mode 0640 lets group access it"),
                 "\(present.standardError)")
+        #expect(!present.standardError.contains("--credential"), "\(present.standardError)")
+    }
+
+    @Test func aStoreCredentialOthersCanReadIsLeftOutAndTheOthersPresented() async throws {
+        let run = try IsolatedRun()
+        defer { run.remove() }
+        let issue = try await run.run("mdoc-issuer", ["issue", "--pki", "Certs/demo", "--doctype", "mdl", "--data", "Samples/mdl.json",
+                                                      "--out", run.home + "/mine.mdoc"])
+        #expect(issue.status == 0)
+        #expect(try await run.run("mdoc-holder", ["import", run.home + "/mine.mdoc"]).status == 0)
+        #expect(try await run.run("mdoc-holder", ["import", "Certs/demo/mdl.mdoc", "--name", "demo"]).status == 0)
+        try FileManager.default.setAttributes([.posixPermissions: 0o640], ofItemAtPath: run.credentialStore + "/mine.mdoc")
+
+        let session = try await run.session(
+            holder: ["--yes", "--no-qr"], reader: ["--preset", "age-over-18", "--trust", "Certs/demo/iaca.pem"])
+
+        #expect(session.reader.status == 0, "\(session.reader.standardError)")
+        #expect(session.holder.status == 0, "\(session.holder.standardError)")
+        #expect(session.holder.standardError.contains(
+            "mdoc-holder: warning: the stored credential mine: \(run.credentialStore)/mine.mdoc: holds a private key but its mode 0640 lets group access it; run: chmod 600 \(run.credentialStore)/mine.mdoc; it is left out"),
+                "\(session.holder.standardError)")
     }
 
     @Test(arguments: [(256, Int32(0)), (257, 7)])
