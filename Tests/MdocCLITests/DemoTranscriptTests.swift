@@ -2,7 +2,8 @@ import Foundation
 import MdocTestSupport
 import Testing
 
-/// The README's "What `bash scripts/demo.sh` shows" is what `mdoc demo` prints now: the holder's
+/// The README's "What `bash scripts/demo.sh` shows" is what `mdoc demo` prints now, run in a fresh
+/// clone's copy of the demo material: the holder's
 /// lines in their order, the reader's in theirs, and the rest (the request as the holder shows it,
 /// the report) in theirs, with what differs from run to run (the engagement, its service UUID,
 /// the verification time, the QR code) set aside. Two processes write to one terminal, so the
@@ -35,9 +36,13 @@ import Testing
         let block = try #require(section.components(separatedBy: "```text\n").dropFirst().first?.components(separatedBy: "```").first)
         let shown = Self.streams(block.replacingOccurrences(of: "$ bash scripts/demo.sh\n", with: ""))
 
+        // As a fresh clone has the demo material: git checks Certs/demo/mdl.mdoc out 0644, and
+        // the holder says so.
+        let checkout = try DemoMaterialTests.freshCheckout()
+        defer { try? FileManager.default.removeItem(atPath: checkout) }
         let run = try IsolatedRun()
         defer { run.remove() }
-        let demo = try await run.run("mdoc", ["demo"])
+        let demo = try await run.run("mdoc", ["demo"], directory: checkout)
         #expect(demo.status == 0, "\(demo.standardError)")
         let printed = Self.streams(demo.standardError + "\n" + demo.standardOutput)
 
