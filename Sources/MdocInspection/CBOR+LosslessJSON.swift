@@ -13,8 +13,8 @@ extension CBOR {
     /// - arrays: JSON arrays;
     /// - maps whose keys are all text or integers: JSON objects in received order; an integer key
     ///   is written as its decimal text (`1`, `-1`), and a text key that begins with `$` or reads
-    ///   as such a decimal gets one more `$` in front (`"$$x"`, `"$1"`); maps with any other key:
-    ///   `{"$map": [[key, value], ...]}`;
+    ///   as such a decimal gets one more `$` in front (`"$$x"`, `"$1"`); maps with any other key,
+    ///   or with a key twice: `{"$map": [[key, value], ...]}`;
     /// - tags: `{"$tag": n, "$value": content}`, tdate (0) and full-date (1004) included; tag 24
     ///   over a byte string that is well-formed CBOR also gets `"$embedded"`, the item inside;
     /// - true, false, null: themselves; undefined and other simple values: `{"$simple": n}`.
@@ -36,8 +36,10 @@ extension CBOR {
         case .map(let map):
             var members: [(String, JSONValue)] = []
             members.reserveCapacity(map.count)
+            var names = Set<String>()
             for entry in map.entries {
-                guard let key = Self.objectKey(entry.key) else {
+                // A key twice (a crafted map) cannot be an object's: JSON names are unique.
+                guard let key = Self.objectKey(entry.key), names.insert(key).inserted else {
                     return .object([("$map", .array(map.entries.map { .array([$0.key.losslessJSON, $0.value.losslessJSON]) }))])
                 }
                 members.append((key, entry.value.losslessJSON))

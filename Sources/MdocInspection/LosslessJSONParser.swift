@@ -155,8 +155,15 @@ public struct LosslessJSONParser {
             return try special(members, at: start)
         }
         var map = CBORMap()
+        var mapKeys = Set<CBOR>()
         for member in members {
-            map.entries.append(CBORMap.Entry(key: try mapKey(member.key, at: member.keyOffset), value: member.value))
+            let key = try mapKey(member.key, at: member.keyOffset)
+            // An object holds each key once (`"x"` and `"$x"` are both the text key "x"); a map
+            // with a key twice, crafted on purpose (RFC 8949 section 5.6), is written with $map.
+            guard mapKeys.insert(key).inserted else {
+                throw failure(.invalidForm, "the object holds the key \(member.key) twice; a map with a key twice is written {\"$map\": [[key, value], ...]}", at: member.keyOffset)
+            }
+            map.entries.append(CBORMap.Entry(key: key, value: member.value))
         }
         return .map(map)
     }

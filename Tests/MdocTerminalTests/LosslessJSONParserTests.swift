@@ -62,7 +62,10 @@ import Testing
     @Test func aCraftedMapWithADuplicateKeyIsWrittenAsGiven() throws {
         let item = try LosslessJSONParser.decode(#"{"$map": [["a", 1], ["a", 2]]}"#)
         #expect(Hex.encode(item.encoded()) == "a2616101616102")
+        // Its JSON keeps both keys, in the $map form, and reads back the same.
+        #expect(try LosslessJSONParser.decode(item.losslessJSON.serialized()).encoded() == item.encoded())
     }
+
 
     @Test(arguments: [
         (#"{"$bytes": "a+b"}"#, CBORTextError.Code.invalidForm, 1, 12),
@@ -79,6 +82,8 @@ import Testing
         ("-18446744073709551617", .outOfRange, 1, 1),
         ("[1,\n 2,\n x]", .syntax, 3, 2),
         (#"{"a": 1, "a": 2}"#, .syntax, 1, 10),
+        // Two names, one key: "x" and "$x" are both the text key "x" (found by FuzzCBORText).
+        (#"{"x": 1, "$x": 2}"#, .invalidForm, 1, 10),
         ("01", .syntax, 1, 1),
         ("1e999", .outOfRange, 1, 1),
         (#""\ud800""#, .syntax, 1, 8),
