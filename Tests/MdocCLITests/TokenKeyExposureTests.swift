@@ -1,4 +1,7 @@
 import Foundation
+import Glibc
+import MdocCBOR
+import MdocCOSE
 import MdocCrypto
 import MdocTestSupport
 import Testing
@@ -10,6 +13,12 @@ import Testing
 /// raw bytes, hex, base64 and base64url), in every file of the run's home and every line the
 /// programs printed. The token's own directory is not searched: SoftHSM keeps the key there,
 /// encrypted under its PIN.
+///
+/// A device key held by a TPM is not in the holder's memory either: the core of a holder that
+/// has just authenticated with it is searched for the scalar, in the byte order of its encodings
+/// and in the reversed order of OpenSSL's BIGNUM words on a little-endian machine. (A SoftHSM
+/// token is a library inside the holder's process, so its keys are in the holder's memory while
+/// it runs; a smart card or HSM, like the TPM, is a device of its own.)
 @Suite struct TokenKeyExposureTests {
     /// The encodings of `bytes` a program could write: raw, hex (both cases), base64, base64url.
     static func encodings(of bytes: [UInt8]) -> [[UInt8]] {
@@ -25,11 +34,47 @@ import Testing
 
     /// Whether `haystack` holds any of `needles`.
     static func holds(_ haystack: [UInt8], anyOf needles: [[UInt8]]) -> Bool {
-        needles.contains { needle in
-            haystack.count >= needle.count && (0...(haystack.count - needle.count)).contains { start in
-                haystack[start] == needle[0] && Array(haystack[start..<(start + needle.count)]) == needle
+        haystack.withUnsafeBytes { haystack in
+            needles.contains { needle in
+                needle.withUnsafeBytes { needle in
+                    guard let base = haystack.baseAddress, let first = needle.first, haystack.count >= needle.count else { return false }
+                    // memchr to each candidate first byte, memcmp for the rest: a core is megabytes.
+                    var start = 0
+                    while start <= haystack.count - needle.count,
+                          let found = memchr(base + start, Int32(first), haystack.count - needle.count + 1 - start) {
+                        let offset = base.distance(to: UnsafeRawPointer(found))
+                        if memcmp(found, needle.baseAddress!, needle.count) == 0 { return true }
+                        start = offset + 1
+                    }
+                    return false
+                }
             }
         }
+    }
+
+    /// The core of a `mdoc-holder present --keep-running` of `holder`'s arguments, written by
+    /// gdb's `gcore` once one session with the demo reader verified and the holder shows its next
+    /// engagement; the holder is then stopped.
+    static func holderCore(_ run: IsolatedRun, holder arguments: [String]) async throws -> [UInt8] {
+        let holder = try run.start(
+            "mdoc-holder", ["present", "--yes", "--no-qr", "--keep-running", "--timeout", "\(LiveSession.programTimeout)"] + arguments)
+        holder.closeInput()
+        guard let uri = await holder.line(startingWith: "mdoc:", number: 1, timeout: LiveSession.waitTimeout) else {
+            let result = await holder.terminate()
+            throw LiveSessionError("mdoc-holder printed no mdoc: URI (status \(result.status)): \(result.standardError)")
+        }
+        let reader = try await run.run(
+            "mdoc-reader", ["request", uri] + TokenDeviceKeyTests.request + ["--timeout", "\(LiveSession.programTimeout)"])
+        #expect(reader.status == 0, "\(reader.standardError)")
+        let next = await holder.line(startingWith: "mdoc:", number: 2, timeout: LiveSession.waitTimeout)
+        #expect(next != nil, "the holder showed no next engagement: \(holder.standardError)")
+        let core = run.home + "/holder.core"
+        let gcore = try await run.tool("gcore", ["-o", core, "\(holder.processIdentifier)"])
+        _ = await holder.terminate()
+        let written = core + ".\(holder.processIdentifier)"
+        #expect(gcore.status == 0, "\(gcore.standardError)")
+        defer { try? FileManager.default.removeItem(atPath: written) }
+        return Array(try Data(contentsOf: URL(fileURLWithPath: written)))
     }
 
     @Test("the private key of a device key in SoftHSM is in no file, capture or output of a run")
@@ -83,5 +128,35 @@ import Testing
         // encrypted, but a plaintext credential holds it in the clear.
         #expect(Self.holds(Array(("x" + Data(scalar).base64EncodedString()).utf8), anyOf: needles))
         #expect(Self.holds(Array(("\"d\": \"" + scalar.map { String(format: "%02X", $0) }.joined()).utf8), anyOf: needles))
+    }
+
+    @Test("the private key of a device key in a TPM is not in the core of a holder that used it; a software key is")
+    func privateKeyNotInTheHoldersMemory() async throws {
+        try HelperCommand.requireInstalled("gcore", package: "gdb")
+        let key = try PrivateKey(generating: .p256)
+        let tpm = try SoftwareTPM()
+        defer { tpm.stop() }
+        let blob = try tpm.importKey(key.pemRepresentation, named: "device.tss2.pem")
+        let run = try IsolatedRun()
+        defer { run.remove() }
+        let imported = try await TokenDeviceKeyTests.issueAndImport(
+            run, publicKey: key.publicKey, keyIn: ["--key-in", "tpm2:" + tpm.tcti, "--key-file", blob])
+        #expect(imported.status == 0)
+
+        for deviceAuth in ["mac", "signature"] {
+            let core = try await Self.holderCore(run, holder: ["--credential", "mdl", "--device-auth", deviceAuth])
+            #expect(core.count > 1_000_000, "\(core.count) bytes")
+            let scalar = key.rawRepresentation
+            #expect(!Self.holds(core, anyOf: Self.encodings(of: scalar) + [scalar.reversed()]),
+                    "the core of a holder using DeviceMac or DeviceSignature (\(deviceAuth)) holds the TPM key's private scalar")
+        }
+
+        // The search finds a device key that the holder does hold: the demo credential's.
+        let demo = try CBOR.decode(Array(try Data(contentsOf: URL(fileURLWithPath: ProgramRunner.repositoryRoot + "/Certs/demo/mdl.mdoc"))))
+            .map(at: .root)
+        let demoDeviceKey = try #require(demo[text: "deviceKey"]).map(at: .root)
+        let demoKey = try #require(demoDeviceKey[int: COSEKey.Label.d]).bytes(at: .root)
+        let control = try await Self.holderCore(run, holder: ["--credential", "Certs/demo/mdl.mdoc"])
+        #expect(Self.holds(control, anyOf: [demoKey, demoKey.reversed()]), "the search did not find the demo device key in its holder's core")
     }
 }

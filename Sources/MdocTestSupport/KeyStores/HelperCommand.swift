@@ -3,7 +3,7 @@ import MdocPosix
 
 /// Runs the command-line tools of the key stores' tests (softhsm2-util, pkcs11-tool, swtpm,
 /// openssl with tpm2-openssl) to their end.
-enum HelperCommand {
+package enum HelperCommand {
     /// Runs `arguments` (the program's name first, found on `PATH`) in `directory` with
     /// `environment` added to this process's, and throws with what it wrote to standard error
     /// when it does not exit with 0 within 60 seconds (scaled by ``TimeoutScale``). A program
@@ -33,7 +33,7 @@ enum HelperCommand {
     /// Throws, naming the package to install, when `program` is not on `PATH`: the tests of the
     /// key stores need the real middleware and never skip without it (scripts/install-deps.sh
     /// --test installs it).
-    static func requireInstalled(_ program: String, package: String) throws {
+    package static func requireInstalled(_ program: String, package: String) throws {
         let path = ProcessInfo.processInfo.environment["PATH"] ?? "/usr/bin:/bin"
         let found = path.split(separator: ":").contains { FileManager.default.isExecutableFile(atPath: "\($0)/\(program)") }
         guard found else {

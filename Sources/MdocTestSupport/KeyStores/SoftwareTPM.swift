@@ -57,6 +57,55 @@ package final class SoftwareTPM: Sendable {
         return directory + "/" + name
     }
 
+    /// A P-256 key the test knows, imported into the TPM (TPM 2.0 Part 3, TPM2_Import, by
+    /// `tpm2_import`) under the storage primary key tpm2-openssl derives for the owner hierarchy,
+    /// and written as a "TSS2 PRIVATE KEY" blob to `name` in ``directory`` (with the empty
+    /// authorization value); returns its path. The private key's PEM is in the directory only
+    /// while `tpm2_import` reads it. tpm2-tools 5.4's `tpm2_encodeobject` inverts the blob's
+    /// emptyAuth flag, so the blob is written here.
+    package func importKey(_ pem: String, named name: String) throws -> String {
+        let environment = ["TPM2TOOLS_TCTI": tcti]
+        let pemFile = directory + "/\(name).import.pem"
+        guard FileManager.default.createFile(
+            atPath: pemFile, contents: Data(pem.utf8), attributes: [.posixPermissions: 0o600]) else {
+            throw HelperProcessError("cannot write \(pemFile)")
+        }
+        defer { try? FileManager.default.removeItem(atPath: pemFile) }
+        // The template of tpm2-openssl's parent for keys under 0x40000001 (TCG TPM 2.0 Keys for
+        // Device Identity, the ECC storage root key): the same hierarchy seed gives the same key.
+        try HelperCommand.run(
+            ["tpm2_createprimary", "-C", "o", "-g", "sha256", "-G", "ecc256:aes128cfb", "-c", "\(name).primary.ctx",
+             "-a", "restricted|decrypt|fixedtpm|fixedparent|sensitivedataorigin|userwithauth|noda"],
+            package: "tpm2-tools", environment: environment, in: directory)
+        try HelperCommand.run(
+            ["tpm2_import", "-C", "\(name).primary.ctx", "-G", "ecc", "-i", pemFile, "-u", "\(name).pub", "-r", "\(name).priv"],
+            package: "tpm2-tools", environment: environment, in: directory)
+        try HelperCommand.run(["tpm2_flushcontext", "-t"], package: "tpm2-tools", environment: environment, in: directory)
+        let publicArea = Array(try Data(contentsOf: URL(fileURLWithPath: directory + "/\(name).pub")))
+        let privateArea = Array(try Data(contentsOf: URL(fileURLWithPath: directory + "/\(name).priv")))
+        // TSSPrivKey ::= SEQUENCE { type OID id-loadablekey (2.23.133.10.1.3), emptyAuth [0]
+        // EXPLICIT BOOLEAN, parent INTEGER, pubkey OCTET STRING, privkey OCTET STRING }.
+        let body = [0x06, 0x06, 0x67, 0x81, 0x05, 0x0A, 0x01, 0x03, 0xA0, 0x03, 0x01, 0x01, 0xFF, 0x02, 0x04, 0x40, 0x00, 0x00, 0x01]
+            + Self.der(tag: 0x04, publicArea) + Self.der(tag: 0x04, privateArea)
+        let blob = Data(Self.der(tag: 0x30, body)).base64EncodedString(options: .lineLength64Characters)
+        let path = directory + "/" + name
+        try ("-----BEGIN TSS2 PRIVATE KEY-----\n" + blob + "\n-----END TSS2 PRIVATE KEY-----\n")
+            .write(toFile: path, atomically: true, encoding: .utf8)
+        return path
+    }
+
+    /// A DER element of `tag` holding `content` (X.690 8.1.3: short or long form length).
+    private static func der(tag: UInt8, _ content: [UInt8]) -> [UInt8] {
+        var length = content.count
+        guard length > 127 else { return [tag, UInt8(length)] + content }
+        var octets: [UInt8] = []
+        while length > 0 {
+            octets.insert(UInt8(length & 0xFF), at: 0)
+            length >>= 8
+        }
+        return [tag, 0x80 | UInt8(octets.count)] + octets + content
+    }
+
     /// The public key of the key blob `name` of ``makeKey(named:)``, as its DER
     /// SubjectPublicKeyInfo, read through tpm2-openssl (`openssl pkey -pubout`).
     package func publicKeyDER(ofKey name: String) throws -> [UInt8] {
