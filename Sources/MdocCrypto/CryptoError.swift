@@ -37,8 +37,12 @@ extension ErrorKind where Domain == CryptoError {
     public static let keyNotFound = Self("keyNotFound")
     /// The token already holds a key of the name a new key was to get.
     public static let keyExists = Self("keyExists")
-    /// The token refused the login: a wrong PIN, no PIN, or a PIN locked after too many tries.
+    /// The token refused the login, or the TPM a key's authorization value: a wrong PIN, no PIN,
+    /// or (for a token that does not say which) a PIN locked after too many tries.
     public static let loginFailed = Self("loginFailed")
+    /// The token or TPM accepts no PIN for now: a token's PIN locked after too many wrong ones,
+    /// or a TPM in dictionary-attack lock-out (TPM 2.0 Part 1, 19.8.3).
+    public static let lockedOut = Self("lockedOut")
     /// A key held by a token or TPM refused the operation: made for signing only and asked to
     /// agree a key, or the reverse.
     public static let operationNotPermitted = Self("operationNotPermitted")

@@ -46,16 +46,43 @@ extension KeyProvider {
     /// The private key of the TPM key blob at `path`, a "TSS2 PRIVATE KEY" PEM file (the key
     /// wrapped by the TPM's storage key, usable by no other TPM), loaded into the TPM.
     ///
+    /// A key with an authorization value (its PIN) gets this provider's authorization. The TPM
+    /// checks it when the key is used, not when it is loaded (TPM 2.0 Part 1, 19.6): one
+    /// signature over a fixed text (for a key that may only agree keys, one key agreement with a
+    /// fresh key) checks it here, so that a wrong PIN is found before the key is relied
+    /// on. A wrong one counts toward the TPM's dictionary-attack lock-out like any other use.
+    ///
     /// Throws `.keyNotFound` when the file holds no key this TPM loads, `.unsupportedAlgorithm`
-    /// for a key not on an 18013-5 curve.
+    /// for a key not on an 18013-5 curve, `.loginFailed` when the key needs an authorization
+    /// value and none was given or the TPM refused it, `.lockedOut` when the TPM is in lock-out.
     public func privateKey(tss2KeyFile path: String) throws(CryptoError) -> PrivateKey {
         guard kind == .tpm2 else {
             throw CryptoError(.invalidParameter, "a TSS2 key blob is a key of a tpm2 provider, not of \(kind)")
         }
-        guard let found = load(path, expecting: OSSL_STORE_INFO_PKEY, answeringLogin: false).key else {
+        let (found, asked) = load(path, expecting: OSSL_STORE_INFO_PKEY, answeringLogin: true)
+        guard let found else {
             throw .openSSL(.keyNotFound, "\(path) holds no TSS2 private key that the TPM at \(self) loads")
         }
-        return try privateKey(found, named: path)
+        let key = try privateKey(found, named: path)
+        if asked {
+            // tpm2-openssl loads the key with an empty authorization value when none is given:
+            // it is not used, so that no try counts toward the lock-out.
+            guard pin != nil else {
+                throw CryptoError(.loginFailed, "the TPM key \(path) needs its authorization value (PIN) and none was given")
+            }
+            try checkAuthorization(of: key)
+        }
+        return key
+    }
+
+    /// Uses `key` once, so that the TPM checks its authorization value: a signature over a fixed
+    /// text (the signature is not kept), or a key agreement when the key may not sign.
+    private func checkAuthorization(of key: PrivateKey) throws(CryptoError) {
+        do {
+            _ = try key.signature(for: Array("swift-mdoc: the TPM checks the key's authorization value".utf8), digest: .sha256)
+        } catch where error.code == .operationNotPermitted {
+            _ = try key.sharedSecret(with: try PrivateKey(generating: key.curve).publicKey)
+        }
     }
 
     /// The first key of type `expected` that the store finds at `uri` (OpenSSL's error queue

@@ -10,6 +10,24 @@ extension KeyProvider {
     /// signing only asked for key agreement, or the reverse). OpenSSL's reason for the failure is
     /// kept in the message; the error queue is left empty.
     func refusal(of operation: String, by key: EVPKey, curve: Curve) -> CryptoError {
+        if kind == .tpm2, let name = key.storeName, let code = TPMResponseCode.reported() {
+            switch code {
+            case .lockout:
+                ERR_clear_error()
+                return CryptoError(
+                    .lockedOut,
+                    "the TPM is in dictionary-attack lock-out after too many wrong PINs and refuses \(name) until its recovery time has passed (TPM2_PT_LOCKOUT_RECOVERY, shown by tpm2_getcap properties-variable) or the lock-out is reset with its lockout authorization (tpm2_dictionarylockout --clear-lockout)")
+            case .authorizationFailure:
+                ERR_clear_error()
+                return CryptoError(
+                    .loginFailed,
+                    pin == nil
+                        ? "the TPM key \(name) needs its authorization value (PIN) and none was given"
+                        : "the TPM refused the authorization value (PIN) of \(name): wrong; each wrong one counts toward the TPM's dictionary-attack lock-out")
+            default:
+                break
+            }
+        }
         let refused = CryptoError.openSSL(.operationNotPermitted, "the \(curve) key in \(self) refused to \(operation)")
         guard let name = key.storeName, !answers(about: name) else {
             return refused

@@ -108,6 +108,14 @@ public final class KeyProvider: @unchecked Sendable, CustomStringConvertible {
     /// Throws `.providerUnavailable` when tpm2-openssl is not installed, `.keyStoreUnavailable`
     /// when the TPM does not answer.
     public static func tpm2(tcti: String) throws(CryptoError) -> KeyProvider {
+        try tpm2(tcti: tcti, authorization: nil)
+    }
+
+    /// A TPM 2.0's keys, as ``tpm2(tcti:)``, with `authorization` the authorization value (the
+    /// key's PIN, TPM 2.0 Part 1, 19.6.4 authValue) of keys that need one: tpm2-openssl asks for
+    /// it through OpenSSL's passphrase callback when it loads a key blob whose emptyAuth is false,
+    /// and gives it to the TPM with each use. It is wiped when this object goes.
+    public static func tpm2(tcti: String, authorization: [UInt8]?) throws(CryptoError) -> KeyProvider {
         let configuration = try Self.configuration(kind: .tpm2, parameters: [("tcti", tcti)])
         environmentLock.lock()
         // The TSS2 libraries under tpm2-openssl write their own warnings and errors to standard
@@ -121,7 +129,7 @@ public final class KeyProvider: @unchecked Sendable, CustomStringConvertible {
             environmentLock.unlock()
         }
         let library = try load(.tpm2, configuration: configuration, location: tcti)
-        return KeyProvider(kind: .tpm2, library: library, location: tcti, pin: nil)
+        return KeyProvider(kind: .tpm2, library: library, location: tcti, pin: authorization.map { SecureBytes($0) })
     }
 
     /// Serializes the changes of the environment ``tpm2(tcti:)`` makes.

@@ -32,6 +32,48 @@ import Testing
         #expect(signature.reader.status == 0, "\(signature.reader.standardError)")
     }
 
+    @Test("a TPM key with a PIN presents with it; no PIN, a wrong PIN and the TPM's lock-out each end the holder with status 7 before the engagement")
+    func tpmKeyAuthorization() async throws {
+        let tpm = try SoftwareTPM()
+        defer { tpm.stop() }
+        try tpm.setDictionaryAttackProtection(maximumTries: 2, recoverySeconds: 600)
+        let blob = try tpm.makeKey(named: "device.tss2.pem", authorization: "4711")
+        let run = try IsolatedRun()
+        defer { run.remove() }
+        let right = run.home + "/right-pin", wrong = run.home + "/wrong-pin"
+        try Data("4711\n".utf8).write(to: URL(fileURLWithPath: right))
+        try Data("1234\n".utf8).write(to: URL(fileURLWithPath: wrong))
+        _ = try await TokenDeviceKeyTests.issueAndImport(
+            run, publicKey: PublicKey(derRepresentation: try tpm.publicKeyDER(ofKey: "device.tss2.pem", authorization: "4711")),
+            keyIn: ["--key-in", "tpm2:" + tpm.tcti, "--key-file", blob, "--pin-file", right])
+        let holder = ["present", "--credential", "mdl", "--yes", "--no-qr", "--timeout", "\(LiveSession.programTimeout)"]
+
+        let session = try await TokenDeviceKeyTests.present(run, extra: ["--pin-file", right])
+        #expect(session.holder.status == 0, "\(session.holder.standardError)")
+        #expect(session.reader.status == 0, "\(session.reader.standardError)")
+
+        let none = try await run.run("mdoc-holder", holder)
+        #expect(none.status == 7)
+        #expect(none.standardError.contains("cannot be used (loginFailed): the TPM key \(blob) needs its authorization value (PIN) and none was given"),
+                "\(none.standardError)")
+        #expect(!none.standardOutput.contains("mdoc:"))
+
+        // No PIN spent no try (the key was not used). Two wrong PINs: the TPM counts each
+        // (TPM_RC_AUTH_FAIL), then, at its limit of two, locks its keys out, the right PIN too.
+        for _ in 0..<2 {
+            let refused = try await run.run("mdoc-holder", holder + ["--pin-file", wrong])
+            #expect(refused.status == 7)
+            #expect(refused.standardError.contains("cannot be used (loginFailed): the TPM refused the authorization value (PIN) of \(blob): wrong"),
+                    "\(refused.standardError)")
+            #expect(!refused.standardOutput.contains("mdoc:"))
+        }
+        let locked = try await run.run("mdoc-holder", holder + ["--pin-file", right])
+        #expect(locked.status == 7)
+        #expect(locked.standardError.contains("cannot be used (lockedOut): the TPM is in dictionary-attack lock-out after too many wrong PINs"),
+                "\(locked.standardError)")
+        #expect(!locked.standardOutput.contains("mdoc:"))
+    }
+
     @Test("a TPM that stops after the engagement ends the session with status 10 and keyStoreUnavailable, without waiting for the timeout")
     func tpmGoneMidSession() async throws {
         let tpm = try SoftwareTPM()

@@ -82,17 +82,19 @@ public enum DeviceKeyReference: CBORRepresentable, Sendable, Hashable, CustomStr
     }
 
     /// The private key this names, loaded through its provider (MdocCrypto's `KeyProvider`);
-    /// `pin` answers a PKCS#11 token's login (a TPM key asks none). The key stays where it is.
+    /// `pin` answers a PKCS#11 token's login, or is a TPM key's authorization value when the key
+    /// has one. The key stays where it is.
     ///
     /// Throws the provider's `CryptoError`: `.providerUnavailable` (the OpenSSL provider or the
     /// module is not installed), `.keyStoreUnavailable` (no such token, or the TPM does not
-    /// answer), `.loginFailed` (no PIN, or the token refused it) or `.keyNotFound`.
+    /// answer), `.loginFailed` (no PIN, or the token or TPM refused it), `.lockedOut` (a TPM in
+    /// dictionary-attack lock-out) or `.keyNotFound`.
     public func privateKey(pin: [UInt8]?) throws(CryptoError) -> PrivateKey {
         switch self {
         case let .pkcs11(uri, module):
             return try KeyProvider.pkcs11(module: module, pin: pin).privateKey(pkcs11URI: uri)
         case let .tpm2(keyFile, tcti):
-            return try KeyProvider.tpm2(tcti: tcti).privateKey(tss2KeyFile: keyFile)
+            return try KeyProvider.tpm2(tcti: tcti, authorization: pin).privateKey(tss2KeyFile: keyFile)
         }
     }
 }

@@ -47,12 +47,14 @@ package final class SoftwareTPM: Sendable {
         stop()
     }
 
-    /// A P-256 key made inside the TPM by tpm2-openssl (`openssl genpkey -provider tpm2`),
-    /// written as its "TSS2 PRIVATE KEY" blob to `name` in ``directory``; returns its path.
-    package func makeKey(named name: String) throws -> String {
+    /// A P-256 key made inside the TPM by tpm2-openssl (`openssl genpkey -provider tpm2`), with
+    /// the authorization value `authorization` (its PIN; a test's own, so on the command line)
+    /// when given, written as its "TSS2 PRIVATE KEY" blob to `name` in ``directory``; returns
+    /// its path.
+    package func makeKey(named name: String, authorization: String? = nil) throws -> String {
         try HelperCommand.run(
             ["openssl", "genpkey", "-provider", "tpm2", "-provider", "default", "-algorithm", "EC",
-             "-pkeyopt", "group:P-256", "-out", name],
+             "-pkeyopt", "group:P-256"] + (authorization.map { ["-pkeyopt", "user-auth:" + $0] } ?? []) + ["-out", name],
             package: "openssl tpm2-openssl", environment: ["TPM2OPENSSL_TCTI": tcti], in: directory)
         return directory + "/" + name
     }
@@ -106,12 +108,23 @@ package final class SoftwareTPM: Sendable {
         return [tag, 0x80 | UInt8(octets.count)] + octets + content
     }
 
-    /// The public key of the key blob `name` of ``makeKey(named:)``, as its DER
-    /// SubjectPublicKeyInfo, read through tpm2-openssl (`openssl pkey -pubout`).
-    package func publicKeyDER(ofKey name: String) throws -> [UInt8] {
+    /// Sets the TPM's dictionary-attack protection (TPM 2.0 Part 3, TPM2_DictionaryAttackParameters,
+    /// by `tpm2_dictionarylockout`): lock-out after `maximumTries` wrong authorization values,
+    /// one forgiven every `recoverySeconds`.
+    package func setDictionaryAttackProtection(maximumTries: Int, recoverySeconds: Int) throws {
+        try HelperCommand.run(
+            ["tpm2_dictionarylockout", "--setup-parameters", "--max-tries=\(maximumTries)",
+             "--recovery-time=\(recoverySeconds)", "--lockout-recovery-time=\(recoverySeconds)"],
+            package: "tpm2-tools", environment: ["TPM2TOOLS_TCTI": tcti], in: directory)
+    }
+
+    /// The public key of the key blob `name` of ``makeKey(named:authorization:)``, as its DER
+    /// SubjectPublicKeyInfo, read through tpm2-openssl (`openssl pkey -pubout`), which asks for
+    /// the key's `authorization` when it has one.
+    package func publicKeyDER(ofKey name: String, authorization: String? = nil) throws -> [UInt8] {
         try HelperCommand.run(
             ["openssl", "pkey", "-provider", "tpm2", "-provider", "default", "-in", name, "-pubout", "-outform", "DER",
-             "-out", name + ".pub.der"],
+             "-out", name + ".pub.der"] + (authorization.map { ["-passin", "pass:" + $0] } ?? []),
             package: "openssl tpm2-openssl", environment: ["TPM2OPENSSL_TCTI": tcti], in: directory)
         return Array(try Data(contentsOf: URL(fileURLWithPath: directory + "/" + name + ".pub.der")))
     }
