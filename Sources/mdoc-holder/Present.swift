@@ -83,7 +83,12 @@ struct Present: AsyncParsableCommand {
             A device key sealed with a passphrase (`mdoc-holder key seal`) is opened with the \
             passphrase from --passphrase-file or MDOC_KEY_PASSPHRASE, also before the \
             engagement; a key kept in the clear gets a warning saying how to seal it, unless it \
-            is test material (the demo credentials, or a credential marked testMaterial).
+            is test material (the demo credentials, or a credential marked testMaterial). \
+            --unlock-each-session asks for that PIN or passphrase before each session instead, \
+            on standard input with the terminal's echo off, and releases the key when the \
+            session ends (the token logged out), so that every presentation needs the person \
+            who knows it; a wrong one fails that session (status 7 without --keep-running) and \
+            counts against the token's or TPM's own retry limit.
 
             --save-session DIR keeps the session for offline study: the engagement, \
             SessionTranscriptBytes, every message as it went over the link and what it \
@@ -100,7 +105,7 @@ struct Present: AsyncParsableCommand {
 
             Exit codes: 0 the session ended normally (with --keep-running: interrupted); 7 \
             unusable --credential, --trust-readers or --policy file, a credential others can \
-            read, a device key whose token is absent or refuses the PIN, a sealed device key without its passphrase or with a wrong one, or a --qr-png file or --save-session directory that cannot be written; 8 the transport could not be \
+            read, a device key whose token or TPM is absent, refuses the PIN or is locked out, a sealed device key without its passphrase or with a wrong one, or a --qr-png file or --save-session directory that cannot be written; 8 the transport could not be \
             opened, no reader within --timeout, the link was lost before the response was \
             delivered, or the session failed (status 10 or 11); 64 usage error (no credential \
             given or stored included); 130 interrupted by Ctrl-C (SIGINT); 143 ended by \
@@ -185,6 +190,10 @@ struct Present: AsyncParsableCommand {
             help: "The curve of the session's ephemeral key EDeviceKey, which the reader's EReaderKey follows; DeviceMac needs the device key on it, else the response is signed.")
     var eDeviceCurve: EphemeralCurveChoice = .p256
 
+    @Flag(name: .customLong("unlock-each-session"),
+          help: "Before each session, read the PIN of the token or TPM key (or the sealed key's passphrase) from standard input, the terminal's echo off, and lock the key again when the session ends.")
+    var unlockEachSession = false
+
     @OptionGroup var token: TokenPINOptions
 
     @OptionGroup var keyPassphrase: KeyPassphraseOptions
@@ -195,6 +204,9 @@ struct Present: AsyncParsableCommand {
         }
         if yes && policy != nil {
             throw ValidationError("--yes and --policy both decide consent; give one of them")
+        }
+        if unlockEachSession && (token.pinFile != nil || keyPassphrase.passphraseFile != nil) {
+            throw ValidationError("--unlock-each-session asks for the PIN or passphrase before each session; leave out --pin-file and --passphrase-file")
         }
         guard timeout > 0 else {
             throw ValidationError("--timeout must be more than 0 seconds")
@@ -219,9 +231,9 @@ struct Present: AsyncParsableCommand {
         if let saveSession {
             try SessionCapture.checkWritable(directory: saveSession, option: "--save-session")
         }
-        let pin = try token.pin()
-        let credentials = try keyPassphrase.withPassphrase { (passphrase) throws(ProgramFailure) in
-            try HolderCredentials.load(self.credentials, store: .standard(environment: environment), pin: pin, passphrase: passphrase)
+        // With --unlock-each-session, the credentials are loaded before each session instead.
+        let credentials = try unlockEachSession ? nil : keyPassphrase.withPassphrase { (passphrase) throws(ProgramFailure) in
+            try HolderCredentials.load(self.credentials, store: .standard(environment: environment), pin: try token.pin(), passphrase: passphrase)
         }
         let trust = DefaultTrust.readers(trustReaders, environment: environment)
         let anchors: [Certificate]
@@ -260,8 +272,18 @@ struct Present: AsyncParsableCommand {
             // A signal closed the radio under the last session: its handler ends the program.
             ProgramSignals.yieldToEnding()
             let started = ContinuousClock.now
-            do {
-                try await presentOnce(credentials: credentials, anchors: anchors, consent: consent, adapter: adapter, transport: transport)
+            // The secret is read outside the session's failures: without one, no later session
+            // can be unlocked either.
+            var secret = try unlockEachSession ? unlockingSecret() : nil
+            do throws(ProgramFailure) {
+                // Unlocked for this session only: the keys are released when it ends.
+                let unlocked: [Credential]
+                if let credentials {
+                    unlocked = credentials
+                } else {
+                    unlocked = try Self.unlock(self.credentials, with: &secret, environment: environment)
+                }
+                try await presentOnce(credentials: unlocked, anchors: anchors, consent: consent, adapter: adapter, transport: transport)
                 Interruption.count(failed: false)
             } catch {
                 guard keepRunning else {
@@ -285,6 +307,28 @@ struct Present: AsyncParsableCommand {
             }
             ProgramOutput.standardError.write("mdoc-holder: waiting for the next reader with a fresh engagement (--keep-running)\n")
         }
+    }
+
+    /// The secret of --unlock-each-session, read from standard input; the end of the input ends
+    /// the holder (status 7).
+    private func unlockingSecret() throws(ProgramFailure) -> [UInt8] {
+        guard let secret = SessionUnlock.ask() else {
+            throw ProgramFailure(.badTrustInput, "--unlock-each-session: standard input ended, so no PIN or passphrase unlocks the device keys")
+        }
+        return secret
+    }
+
+    /// The credentials `arguments` name, their device keys loaded with `secret` as the token's
+    /// or TPM key's PIN and as the sealed key's passphrase, whichever each needs; `secret` is
+    /// wiped.
+    private static func unlock(_ arguments: [String], with secret: inout [UInt8]?, environment: [String: String]) throws(ProgramFailure) -> [Credential] {
+        defer {
+            if var bytes = secret {
+                secret = nil
+                SealedPrivateKey.wipe(&bytes)
+            }
+        }
+        return try HolderCredentials.load(arguments, store: .standard(environment: environment), pin: secret, passphrase: secret)
     }
 
     /// With --keep-running, the least time from the start of a session that failed to the start
