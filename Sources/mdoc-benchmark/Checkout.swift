@@ -1,3 +1,7 @@
+import MdocCBOR
+import MdocCrypto
+import MdocSession
+
 #if canImport(FoundationEssentials)
 import FoundationEssentials
 #else
@@ -19,5 +23,17 @@ enum Checkout {
     /// The checkout's top folder.
     static var root: String {
         URL(fileURLWithPath: vectors).deletingLastPathComponent().path
+    }
+
+    /// The demo credential (Certs/demo/mdl.mdoc) and its IACA (Certs/demo/iaca.pem); ends the
+    /// program when either cannot be read.
+    static func demoMaterial() -> (credential: Credential, iaca: Certificate) {
+        let credential = prepare("the demo mDL (Certs/demo/mdl.mdoc)") {
+            try Credential(encoded: [UInt8](try Data(contentsOf: URL(fileURLWithPath: root + "/Certs/demo/mdl.mdoc"))))
+        }
+        let iaca = prepare("the demo IACA (Certs/demo/iaca.pem)") {
+            try Certificate(pemEncoded: try String(contentsOfFile: root + "/Certs/demo/iaca.pem", encoding: .utf8))
+        }
+        return (credential, iaca)
     }
 }

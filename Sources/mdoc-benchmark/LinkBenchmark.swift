@@ -77,15 +77,8 @@ enum LinkBenchmark {
     /// Runs the benchmark and prints its report.
     static func run(sessions: Int, json: Bool) async {
         let root = Checkout.root
-        let credential = prepare("the demo mDL (Certs/demo/mdl.mdoc)") {
-            try Credential(encoded: [UInt8](try Data(contentsOf: URL(fileURLWithPath: root + "/Certs/demo/mdl.mdoc"))))
-        }
-        let iaca = prepare("the demo IACA (Certs/demo/iaca.pem)") {
-            try Certificate(pemEncoded: try String(contentsOfFile: root + "/Certs/demo/iaca.pem", encoding: .utf8))
-        }
-        var requested = OrderedMap<String, Bool>()
-        for identifier in DataElementCatalogue.identifiers(in: NameSpace.mDL) { requested[identifier] = false }
-        let request = [DocRequestSpec(docType: DocType.mDL, nameSpaces: [NameSpace.mDL: requested])]
+        let (credential, iaca) = Checkout.demoMaterial()
+        let request = PresentationSoak.everyElementOfTheDemoMDL
 
         let controllers = prepare("two Bumble virtual controllers") { try VirtualControllers(count: 2, checkout: root) }
         defer { controllers.stop() }

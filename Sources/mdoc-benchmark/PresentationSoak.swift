@@ -43,19 +43,18 @@ enum PresentationSoak {
     /// The fewest sessions in the second half of the run for growth to be judged over it.
     static let judgedSessions = 1000
 
+    /// The request of every mDL element (ISO/IEC 18013-5 7.2.1), none to be retained.
+    static var everyElementOfTheDemoMDL: [DocRequestSpec] {
+        var requested = OrderedMap<String, Bool>()
+        for identifier in DataElementCatalogue.identifiers(in: NameSpace.mDL) { requested[identifier] = false }
+        return [DocRequestSpec(docType: DocType.mDL, nameSpaces: [NameSpace.mDL: requested])]
+    }
+
     /// Runs `count` presentations; returns `false` when growth after the warm-up exceeded
     /// ``growthBound``.
     static func run(count: Int) async -> Bool {
-        let root = Checkout.root
-        let credential = prepare("the demo mDL (Certs/demo/mdl.mdoc)") {
-            try Credential(encoded: [UInt8](try Data(contentsOf: URL(fileURLWithPath: root + "/Certs/demo/mdl.mdoc"))))
-        }
-        let iaca = prepare("the demo IACA (Certs/demo/iaca.pem)") {
-            try Certificate(pemEncoded: try String(contentsOfFile: root + "/Certs/demo/iaca.pem", encoding: .utf8))
-        }
-        var requested = OrderedMap<String, Bool>()
-        for identifier in DataElementCatalogue.identifiers(in: NameSpace.mDL) { requested[identifier] = false }
-        let request = [DocRequestSpec(docType: DocType.mDL, nameSpaces: [NameSpace.mDL: requested])]
+        let (credential, iaca) = Checkout.demoMaterial()
+        let request = everyElementOfTheDemoMDL
         let radio = InMemoryRadio()
         let timeouts = SessionTimeouts(connection: timeout, idle: timeout, response: timeout)
 
