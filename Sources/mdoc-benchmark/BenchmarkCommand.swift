@@ -22,7 +22,7 @@ struct MdocBenchmark: ParsableCommand {
             for meaningful figures.
             """,
         version: ToolVersion.current,
-        subcommands: [Verification.self, Scaling.self, Link.self, Presentations.self, Status.self, Keys.self, MemoryProbe.self],
+        subcommands: [Verification.self, Scaling.self, Link.self, Presentations.self, Sessions.self, Status.self, Keys.self, MemoryProbe.self],
         defaultSubcommand: Verification.self
     )
 
@@ -258,6 +258,35 @@ struct MdocBenchmark: ParsableCommand {
         )
 
         @Option(help: ArgumentHelp("The number of presentations.", valueName: "N"))
+        var soak: Int
+
+        func validate() throws {
+            guard soak > 0 else { throw ValidationError("--soak needs a positive whole number") }
+        }
+    }
+
+    /// `mdoc-benchmark sessions`: many whole sessions through the protocol state machines alone.
+    struct Sessions: ParsableCommand {
+        static let configuration = CommandConfiguration(
+            abstract: "Run whole sessions between a holder and a reader session on one thread, without a transport.",
+            discussion: """
+                Runs N sessions of ISO/IEC 18013-5 between a HolderSession and a ReaderSession \
+                (MdocSession) on one thread: the engagement, the SessionEstablishment with its \
+                request, the session keys, consent to every element of the demo mDL, the \
+                response with its DeviceMac, its verification and the reader's termination; and \
+                prints resident memory and open descriptors at the start and after each tenth of \
+                the run. Under valgrind --tool=callgrind, the instructions of --soak 40 less those \
+                of --soak 20, divided by 20, are those of one session (scripts/perf-gates.py).
+
+                Example:
+                  valgrind --tool=callgrind mdoc-benchmark sessions --soak 20
+
+                Exit codes: 0 every session verified; 1 a session failed or its response did \
+                not verify; 64 usage error.
+                """
+        )
+
+        @Option(help: ArgumentHelp("The number of sessions.", valueName: "N"))
         var soak: Int
 
         func validate() throws {

@@ -80,7 +80,7 @@ do {
 }
 switch command {
 case is MdocBenchmark.Link, is MdocBenchmark.Verification, is MdocBenchmark.Scaling, is MdocBenchmark.Status, is MdocBenchmark.Keys,
-    is MdocBenchmark.Presentations, is MdocBenchmark.MemoryProbe:
+    is MdocBenchmark.Presentations, is MdocBenchmark.Sessions, is MdocBenchmark.MemoryProbe:
     break
 default:
     // `--help`, `help SUBCOMMAND`: the parser's own commands, which print and end.
@@ -117,6 +117,8 @@ do {
         }
     case let presentations as MdocBenchmark.Presentations:
         guard await PresentationSoak.run(count: presentations.soak) else { exit(1) }
+    case let sessions as MdocBenchmark.Sessions:
+        SessionSoak.run(count: sessions.soak)
     case let keys as MdocBenchmark.Keys:
         KeyBenchmark.run(keys: try KeyBenchmark.keys(named: keys), iterations: keys.iterations, json: keys.json)
     case let probe as MdocBenchmark.MemoryProbe:

@@ -47,4 +47,16 @@ import Testing
         let none = try await ProgramRunner.run("mdoc-benchmark", ["presentations", "--soak", "0"], timeout: 120)
         #expect(none.status == 64)
     }
+
+    @Test("sessions runs whole sessions through the state machines, each verified, and reports memory each tenth")
+    func sessions() async throws {
+        let run = try await ProgramRunner.run("mdoc-benchmark", ["sessions", "--soak", "10"], timeout: 120)
+        #expect(run.status == 0, "\(run.standardError)")
+        let lines = run.standardOutput.split(separator: "\n")
+        #expect(lines.count == 11, "\(run.standardOutput)")
+        #expect(lines.last?.hasPrefix("sessions: 10 of 10: RSS ") == true, "\(run.standardOutput)")
+
+        let none = try await ProgramRunner.run("mdoc-benchmark", ["sessions", "--soak", "0"], timeout: 120)
+        #expect(none.status == 64)
+    }
 }
