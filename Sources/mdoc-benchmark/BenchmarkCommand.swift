@@ -275,8 +275,8 @@ struct MdocBenchmark: ParsableCommand {
                 request, the session keys, consent to every element of the demo mDL, the \
                 response with its DeviceMac, its verification and the reader's termination; and \
                 prints resident memory and open descriptors at the start and after each tenth of \
-                the run. Under valgrind --tool=callgrind, the instructions of --soak 40 less those \
-                of --soak 20, divided by 20, are those of one session (scripts/perf-gates.py).
+                the run. Under valgrind --tool=callgrind, the instructions of --soak 30 less those \
+                of --soak 10, divided by 20, are those of one session (scripts/perf-gates.py).
 
                 Example:
                   valgrind --tool=callgrind mdoc-benchmark sessions --soak 20
