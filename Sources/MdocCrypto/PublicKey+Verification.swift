@@ -13,7 +13,7 @@ extension PublicKey {
             return verify(signature, message: message, messageDigest: nil)
         }
         guard let der = ecdsaSignatureDER(signature) else { return false }
-        return verify(der, message: message, messageDigest: digest.messageDigest)
+        return verify(der, message: message, messageDigest: digest.fetchedMessageDigest)
     }
 
     /// Whether `signature` is a valid signature by this key of the message that `parts` make one
@@ -32,7 +32,7 @@ extension PublicKey {
         }
         guard let der = ecdsaSignatureDER(signature), let context = EVP_MD_CTX_new() else { return false }
         defer { EVP_MD_CTX_free(context) }
-        let verified = EVP_DigestVerifyInit(context, nil, digest.messageDigest, nil, key.pointer) == 1
+        let verified = EVP_DigestVerifyInit(context, nil, digest.fetchedMessageDigest, nil, key.pointer) == 1
             && parts.allSatisfy { EVP_DigestVerifyUpdate(context, $0.baseAddress, $0.count) == 1 }
             && der.withUnsafeBufferPointer { EVP_DigestVerifyFinal(context, $0.baseAddress, $0.count) } == 1
         guard verified else {
