@@ -29,6 +29,9 @@ package struct ReaderDriver: Sendable {
     /// engagement's, or for an NFC engagement those of the Handover Select's carrier records
     /// (8.2.2.1).
     package let bleOptions: BleOptions?
+    /// How the session departs from the one the state machine builds, on purpose; ``ReaderScript/asBuilt``
+    /// unless a conformance test says otherwise.
+    package var script = ReaderScript.asBuilt
 
     private let session: ReaderSession
     private let events: @Sendable (ReaderEvent) async -> Void
@@ -113,6 +116,9 @@ package struct ReaderDriver: Sendable {
         var response: DeviceResponse?
         var messages: [LinkMessage] = []
         var mtu: Int?
+        let script = self.script
+        var establishment: [UInt8]?
+        var followedUp = false
         let end = await DriverLink.run(transport, timeouts: timeouts, clock: clock) { link, _ -> LiveSessionEnd in
             var action: ReaderAction
             do throws(SessionError) {
@@ -126,7 +132,9 @@ package struct ReaderDriver: Sendable {
                 let first: Duration
                 let what: String
                 switch action {
-                case .send(let bytes):
+                case .send(let built):
+                    let bytes = establishment == nil ? script.establishment(built) : built
+                    if establishment == nil { establishment = bytes }
                     do throws(LinkError) {
                         try await link.send(bytes, sending: "the message to the mdoc")
                     } catch {
@@ -152,6 +160,17 @@ package struct ReaderDriver: Sendable {
                     if session.isFinished {
                         action = session.terminate()
                         continue
+                    }
+                    if !followedUp, let establishment, let message = script.followUp(establishment) {
+                        followedUp = true
+                        do throws(LinkError) {
+                            try await link.send(message, sending: "the scripted message to the mdoc")
+                        } catch {
+                            return .link(error)
+                        }
+                        messages.append(LinkMessage(direction: .sent, bytes: message, time: Date()))
+                        (first, what) = (timeouts.response, "answer to the scripted message")
+                        break
                     }
                     switch termination {
                     case .status:
