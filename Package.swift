@@ -50,6 +50,7 @@ let package = Package(
         .library(name: "MdocFiles", targets: ["MdocFiles"]),
         .library(name: "MdocInspection", targets: ["MdocInspection"]),
         .library(name: "MdocCapture", targets: ["MdocCapture"]),
+        .library(name: "MdocConformance", targets: ["MdocConformance"]),
         .library(name: "MdocQR", targets: ["MdocQR"]),
         .library(name: "MdocStores", targets: ["MdocStores"]),
         .library(name: "MdocRadios", targets: ["MdocRadios"]),
@@ -327,6 +328,16 @@ let package = Package(
             ],
             swiftSettings: strictSettings
         ),
+        // Conformance tests of a device under test: scripted sessions, each expecting one
+        // behaviour, run and captured one session per case (docs/conformance.md).
+        .target(
+            name: "MdocConformance",
+            dependencies: [
+                "MdocErrors", "MdocCBOR", "MdocCrypto", "MdocCOSE", "MdocModel", "MdocSession", "MdocBLE", "MdocPresentation",
+                "MdocText", "MdocCapture",
+            ],
+            swiftSettings: strictSettings
+        ),
         // QR codes: drawn as text, written as images, read from PNG and JPEG files.
         .target(
             name: "MdocQR",
@@ -359,7 +370,7 @@ let package = Package(
             name: "SwiftMdoc",
             dependencies: [
                 "MdocErrors", "MdocCBOR", "MdocCrypto", "MdocCOSE", "MdocModel", "MdocSession", "MdocBLE",
-                "MdocPresentation", "MdocRadios", "MdocText", "MdocFiles", "MdocInspection", "MdocCapture", "MdocQR",
+                "MdocPresentation", "MdocRadios", "MdocText", "MdocFiles", "MdocInspection", "MdocCapture", "MdocConformance", "MdocQR",
                 "MdocStores", "MdocNFC", "MdocStatusList", "MdocHTTP", "MdocOnline",
             ],
             swiftSettings: strictSettings
@@ -422,7 +433,7 @@ let package = Package(
                 .product(name: "NIOConcurrencyHelpers", package: "swift-nio"),
                 "MdocCBOR", "MdocCrypto", "MdocCOSE", "MdocModel", "MdocSession", "MdocBLE", "MdocPresentation", "MdocRadios",
                 "MdocText", "MdocFiles", "MdocCapture", "MdocQR", "MdocStores", "MdocTerminal", "MdocCommandLine", "MdocNFC",
-                "MdocPCSC", "MdocHTTP", "MdocStatusList", "MdocInspection",
+                "MdocPCSC", "MdocHTTP", "MdocStatusList", "MdocInspection", "MdocConformance", "MdocConsent",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ],
             swiftSettings: strictSettings
@@ -539,7 +550,10 @@ let package = Package(
         ),
         .testTarget(
             name: "MdocConformanceTests",
-            dependencies: ["MdocCBOR", "MdocCrypto", "MdocCOSE", "MdocModel", "MdocSession", "MdocNFC", "MdocTestSupport"],
+            dependencies: [
+                "MdocCBOR", "MdocCrypto", "MdocCOSE", "MdocModel", "MdocSession", "MdocNFC", "MdocBLE", "MdocSim", "MdocPresentation",
+                "MdocConformance", "MdocTestSupport", "MdocTestPeers",
+            ],
             swiftSettings: strictSettings
         ),
         .testTarget(

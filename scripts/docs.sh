@@ -7,7 +7,7 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 
 modules=(MdocErrors MdocCBOR MdocCrypto MdocCOSE MdocModel MdocSession MdocIssuance MdocBLE MdocSim MdocLEHost MdocDBus MdocBlueZ MdocPresentation
-    MdocText MdocFiles MdocInspection MdocCapture MdocQR MdocStores MdocRadios MdocNFC MdocPCSC MdocStatusList MdocHTTP MdocOnline SwiftMdoc)
+    MdocText MdocFiles MdocInspection MdocCapture MdocConformance MdocQR MdocStores MdocRadios MdocNFC MdocPCSC MdocStatusList MdocHTTP MdocOnline SwiftMdoc)
 targets=()
 for module in "${modules[@]}"; do
     targets+=(--target "$module")

@@ -4,6 +4,7 @@
 @_exported import MdocCBOR
 @_exported import MdocCOSE
 @_exported import MdocCapture
+@_exported import MdocConformance
 @_exported import MdocCrypto
 @_exported import MdocErrors
 @_exported import MdocFiles

@@ -1,0 +1,186 @@
+import MdocBLE
+import MdocCBOR
+import MdocCOSE
+import MdocCapture
+import MdocCrypto
+import MdocModel
+import MdocPresentation
+import MdocSession
+
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
+import Foundation
+#endif
+
+/// Runs ``ConformanceCase``s against an mdoc under test, each as a session of its own from a
+/// fresh engagement (ISO/IEC 18013-5 9.1.1: the session keys, and so each session, belong to one
+/// engagement), and judges each by its ``HolderExpectation``. Each session can be captured
+/// (`MdocCapture`) for offline study.
+public struct ConformanceRunner: Sendable {
+    /// The IACA certificates responses are verified against.
+    public var trustAnchors: [Certificate]
+    /// The extended key usages document signers may carry, per doc type.
+    public var documentSignerPolicy: DocumentSignerPolicy
+    /// The bounds of each session's waits; the response's bound is the time a person has to
+    /// decide.
+    public var timeouts: SessionTimeouts
+    /// The BLE mode to use when the engagement offers it; the engagement's first otherwise.
+    public var preferredMode: MdocBLEMode?
+    /// The directory each case's session is captured into (a directory per case, named after
+    /// it); `nil` for none.
+    public var capturesDirectory: String?
+    /// The program, with its version, that captures name.
+    public var program: String
+    /// The transport's name, as captures write it.
+    public var transport: String
+
+    /// A runner verifying against `trustAnchors`; see the properties for the others.
+    public init(
+        trustAnchors: [Certificate], documentSignerPolicy: DocumentSignerPolicy = .standard, timeouts: SessionTimeouts = .reader,
+        preferredMode: MdocBLEMode? = nil, capturesDirectory: String? = nil, program: String, transport: String
+    ) {
+        self.trustAnchors = trustAnchors
+        self.documentSignerPolicy = documentSignerPolicy
+        self.timeouts = timeouts
+        self.preferredMode = preferredMode
+        self.capturesDirectory = capturesDirectory
+        self.program = program
+        self.transport = transport
+    }
+
+    /// Runs `cases` in order over `radio`. Before each case `engagement` gives the mdoc's
+    /// current engagement (`nil` when none comes: that case and the rest are inconclusive);
+    /// `finished` is told each result as it is known.
+    public func run(
+        _ cases: [ConformanceCase], over radio: any MdocRadio, engagement: () async -> MdocURI?,
+        finished: (ConformanceResult) async -> Void = { _ in }
+    ) async -> [ConformanceResult] {
+        var results: [ConformanceResult] = []
+        var engagementsEnded = false
+        for (index, conformanceCase) in cases.enumerated() {
+            let result: ConformanceResult
+            if !engagementsEnded, let uri = await engagement() {
+                result = await run(conformanceCase, number: index + 1, over: radio, engagement: uri)
+            } else {
+                engagementsEnded = true
+                result = ConformanceResult(
+                    conformanceCase: conformanceCase, outcome: .inconclusive("no engagement of the mdoc came for this case"),
+                    duration: .zero, capturePath: nil)
+            }
+            results.append(result)
+            await finished(result)
+        }
+        return results
+    }
+
+    /// Runs one case, numbered `number` in its run, with the mdoc that showed `uri`.
+    func run(_ conformanceCase: ConformanceCase, number: Int, over radio: any MdocRadio, engagement uri: MdocURI) async -> ConformanceResult {
+        let clock = ContinuousClock()
+        let start = clock.now
+        let started = Date()
+        let prepared: Prepared
+        do throws(SessionError) {
+            prepared = try prepare(conformanceCase.session, engagement: uri.deviceEngagementBytes)
+        } catch {
+            return ConformanceResult(
+                conformanceCase: conformanceCase, outcome: .inconclusive("the session could not be started: \(error)"),
+                duration: clock.now - start, capturePath: nil)
+        }
+        var driver = ReaderDriver(session: prepared.session, timeouts: timeouts, termination: .status)
+        driver.script = prepared.script
+        let result = await driver.run(over: radio, mode: preferredMode)
+        let outcome = conformanceCase.expectation.judge(result)
+        let duration = clock.now - start
+        var capturePath: String?
+        if let capturesDirectory {
+            let path = "\(capturesDirectory)/\(number < 10 ? "0" : "")\(number)-\(conformanceCase.name)"
+            let capture = SessionCapture(
+                role: .reader, program: program, transport: transport, mode: result.mode, mtu: result.mtu, started: started,
+                ended: Date(), deviceEngagement: Array(uri.deviceEngagementBytes.bytes), engagementURI: "\(uri)",
+                sessionTranscriptBytes: prepared.session.sessionTranscript.taggedBytes, ephemeralKey: prepared.eReaderKey,
+                messages: result.messages, outcome: "\(result.end)", exitStatus: outcome == .passed ? 0 : 1,
+                verificationTime: result.report?.time, report: nil)
+            do {
+                try capture.save(in: path)
+                capturePath = path
+            } catch {
+                return ConformanceResult(
+                    conformanceCase: conformanceCase, outcome: outcome == .passed ? .inconclusive("the capture could not be written: \(error)") : outcome,
+                    duration: duration, capturePath: nil)
+            }
+        }
+        return ConformanceResult(conformanceCase: conformanceCase, outcome: outcome, duration: duration, capturePath: capturePath)
+    }
+
+    /// A case's session, the script it departs by and the EReaderKey a capture keeps.
+    struct Prepared {
+        var session: ReaderSession
+        var script: ReaderScript
+        var eReaderKey: PrivateKey
+    }
+
+    /// The session `scripted` describes with the mdoc of `engagement`.
+    func prepare(_ scripted: ScriptedSession, engagement: EmbeddedCBOR<DeviceEngagement>) throws(SessionError) -> Prepared {
+        let curve: Curve
+        let eReaderKey: PrivateKey
+        do {
+            curve = try engagement.value.security.eDeviceKeyBytes.value.publicKey().curve
+            eReaderKey = try PrivateKey(generating: curve)
+        } catch {
+            throw SessionError(.invalidEngagement, "the engagement's EDeviceKey is not a usable public key: \(error)")
+        }
+        let now: @Sendable () -> Date = { Date() }
+        let session: ReaderSession
+        switch scripted.request {
+        case .built(let specs):
+            session = try ReaderSession(
+                engagement: engagement, request: specs, trustAnchors: trustAnchors, documentSignerPolicy: documentSignerPolicy,
+                eReaderKey: eReaderKey, now: now)
+        case .given(let bytes):
+            session = try ReaderSession(
+                engagement: engagement, deviceRequest: bytes, trustAnchors: trustAnchors, documentSignerPolicy: documentSignerPolicy,
+                eReaderKey: eReaderKey, now: now)
+        }
+        return Prepared(session: session, script: try Self.script(for: scripted.departure, curve: curve), eReaderKey: eReaderKey)
+    }
+
+    /// The script of `departure` for a session whose EDeviceKey is on `curve`.
+    static func script(for departure: ScriptedSession.Departure, curve: Curve) throws(SessionError) -> ReaderScript {
+        switch departure {
+        case .none:
+            return .asBuilt
+        case .alteredCiphertext:
+            return ReaderScript(establishment: { bytes in
+                rewritingEstablishment(bytes) { establishment in
+                    guard let last = establishment.data.indices.last else { return }
+                    establishment.data[last] ^= 0x01
+                }
+            })
+        case .replayedCiphertext:
+            return ReaderScript(followUp: { establishment in
+                guard let sent = try? SessionEstablishment(encoded: establishment) else { return nil }
+                return SessionData(data: sent.data).encoded()
+            })
+        case .eReaderKeyOnOtherCurve:
+            let other: PrivateKey
+            do {
+                other = try PrivateKey(generating: curve == .p384 ? .p256 : .p384)
+            } catch {
+                throw SessionError(.keyDerivationFailed, "cannot generate a key on another curve than \(curve): \(error)")
+            }
+            let otherKey = EmbeddedCBOR(COSEKey(publicKey: other.publicKey))
+            return ReaderScript(establishment: { bytes in
+                rewritingEstablishment(bytes) { $0.eReaderKey = otherKey }
+            })
+        }
+    }
+
+    /// `bytes`, a SessionEstablishment, with `change` made to it; unchanged when they do not
+    /// decode, which the session built itself cannot be.
+    private static func rewritingEstablishment(_ bytes: [UInt8], _ change: (inout SessionEstablishment) -> Void) -> [UInt8] {
+        guard var establishment = try? SessionEstablishment(encoded: bytes) else { return bytes }
+        change(&establishment)
+        return establishment.encoded()
+    }
+}

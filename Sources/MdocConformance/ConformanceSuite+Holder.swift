@@ -1,0 +1,147 @@
+import MdocCBOR
+import MdocModel
+import MdocSession
+
+extension ConformanceSuite {
+    /// The suite for an mdoc under test (`mdoc-reader test-holder --suite holder`): requests
+    /// well-formed and not, and sessions whose encryption departs from ISO/IEC 18013-5 9.1.1.
+    /// The mdoc under test must hold an mDL (org.iso.18013.5.1.mDL) with `family_name` and
+    /// `age_over_18`; the cases that expect a disclosure need a person to approve it, or a
+    /// holder that approves on its own.
+    public static let holder = ConformanceSuite(
+        name: "holder",
+        summary: "an mdoc under test: its answers to well-formed and malformed requests and to broken session encryption",
+        cases: [
+            ConformanceCase(
+                name: "mDL_Request_WellFormed", clause: "8.3.2.1.2.1",
+                summary: "Asks for family_name and age_over_18 of the mDL; the mdoc returns both, verified.",
+                needsPerson: true, session: ScriptedSession(request: .built([HolderRequests.mDL(HolderRequests.asked)])),
+                expectation: .verifiedResponse(docType: DocType.mDL, returned: HolderRequests.askedElements, withheld: [])),
+            ConformanceCase(
+                name: "mDL_Request_IntentToRetain", clause: "8.3.2.1.2.1",
+                summary: "Asks for the same elements with IntentToRetain true; the mdoc still returns both, verified.",
+                needsPerson: true,
+                session: ScriptedSession(request: .built([HolderRequests.mDL(["family_name": true, "age_over_18": true])])),
+                expectation: .verifiedResponse(docType: DocType.mDL, returned: HolderRequests.askedElements, withheld: [])),
+            ConformanceCase(
+                name: "mDL_Request_UnknownDocType", clause: "8.3.2.1.2.2",
+                summary: "Asks only for a document type no mdoc holds; the mdoc answers with status 0 and no such document.",
+                needsPerson: false,
+                session: ScriptedSession(request: .built([
+                    DocRequestSpec(docType: HolderRequests.unknownDocType, nameSpaces: [HolderRequests.unknownDocType: ["x": false]]),
+                ])),
+                expectation: .responseWithout(docType: HolderRequests.unknownDocType)),
+            ConformanceCase(
+                name: "mDL_Request_UnknownNameSpace", clause: "8.3.2.1.2.2",
+                summary: "Asks for age_over_18 and an element of a name space the mDL has not; age_over_18 comes back, the other not.",
+                needsPerson: true,
+                session: ScriptedSession(request: .built([
+                    DocRequestSpec(docType: DocType.mDL, nameSpaces: [
+                        NameSpace.mDL: ["age_over_18": false], HolderRequests.unknownNameSpace: ["x": false],
+                    ]),
+                ])),
+                expectation: .verifiedResponse(
+                    docType: DocType.mDL, returned: [.init(NameSpace.mDL, "age_over_18")],
+                    withheld: [.init(HolderRequests.unknownNameSpace, "x")])),
+            ConformanceCase(
+                name: "mDL_Request_UnknownElement", clause: "8.3.2.1.2.2",
+                summary: "Asks for age_over_18 and an element the mDL name space does not define; age_over_18 comes back, the other not.",
+                needsPerson: true,
+                session: ScriptedSession(request: .built([HolderRequests.mDL(["age_over_18": false, HolderRequests.unknownElement: false])])),
+                expectation: .verifiedResponse(
+                    docType: DocType.mDL, returned: [.init(NameSpace.mDL, "age_over_18")],
+                    withheld: [.init(NameSpace.mDL, HolderRequests.unknownElement)])),
+            ConformanceCase(
+                name: "mDL_Request_NotCBOR", clause: "8.3.2.1.2.3",
+                summary: "Sends a DeviceRequest cut one byte short; the mdoc answers with status 11 (CBOR decoding error).",
+                needsPerson: false, session: ScriptedSession(request: .given(Array(HolderRequests.wellFormed.dropLast()))),
+                expectation: .responseStatus(.cborDecodingError)),
+            ConformanceCase(
+                name: "mDL_Request_MissingDocRequests", clause: "8.3.2.1.2.1, 8.3.2.1.2.3",
+                summary: "Sends a DeviceRequest without docRequests; the mdoc answers with status 12 (CBOR validation error).",
+                needsPerson: false, session: ScriptedSession(request: .given(HolderRequests.deviceRequest(version: .textString("1.0"), docRequests: nil))),
+                expectation: .responseStatus(.cborValidationError)),
+            ConformanceCase(
+                name: "mDL_Request_EmptyDocRequests", clause: "8.3.2.1.2.1, 8.3.2.1.2.3",
+                summary: "Sends a DeviceRequest whose docRequests is empty ([+ DocRequest] needs one); the mdoc answers with status 12.",
+                needsPerson: false, session: ScriptedSession(request: .given(HolderRequests.deviceRequest(version: .textString("1.0"), docRequests: []))),
+                expectation: .responseStatus(.cborValidationError)),
+            ConformanceCase(
+                name: "mDL_Request_VersionNotText", clause: "8.3.2.1.2.1, 8.3.2.1.2.3",
+                summary: "Sends a DeviceRequest whose version is the integer 1, not a tstr; the mdoc answers with status 12.",
+                needsPerson: false,
+                session: ScriptedSession(request: .given(HolderRequests.deviceRequest(
+                    version: .unsignedInt(1), docRequests: [HolderRequests.docRequest(itemsRequest: HolderRequests.taggedItemsRequest)]))),
+                expectation: .responseStatus(.cborValidationError)),
+            ConformanceCase(
+                name: "mDL_Request_ItemsRequestUntagged", clause: "8.3.2.1.2.1, 8.3.2.1.2.3",
+                summary: "Sends ItemsRequestBytes as a byte string without tag 24; the mdoc answers with status 12.",
+                needsPerson: false,
+                session: ScriptedSession(request: .given(HolderRequests.deviceRequest(
+                    version: .textString("1.0"), docRequests: [HolderRequests.docRequest(itemsRequest: HolderRequests.untaggedItemsRequest)]))),
+                expectation: .responseStatus(.cborValidationError)),
+            ConformanceCase(
+                name: "mDL_Session_AlteredCiphertext", clause: "9.1.1.5, 9.1.1.4",
+                summary: "Alters the authentication tag of SessionEstablishment's ciphertext; the mdoc ends the session with status 10.",
+                needsPerson: false,
+                session: ScriptedSession(request: .built([HolderRequests.mDL(HolderRequests.asked)]), departure: .alteredCiphertext),
+                expectation: .sessionStatus(.sessionEncryptionError)),
+            ConformanceCase(
+                name: "mDL_Session_ReplayedCiphertext", clause: "9.1.1.5, 9.1.1.4",
+                summary: "After the response, sends the request's ciphertext again under a used reader counter; the mdoc ends the session with status 10.",
+                needsPerson: true,
+                session: ScriptedSession(request: .built([HolderRequests.mDL(HolderRequests.asked)]), departure: .replayedCiphertext),
+                expectation: .sessionStatus(.sessionEncryptionError)),
+            ConformanceCase(
+                name: "mDL_Session_EReaderKeyOtherCurve", clause: "9.1.5.2, 9.1.1.4",
+                summary: "Sends an EReaderKey on another curve than EDeviceKey; no key agreement is possible and the mdoc ends the session with status 10.",
+                needsPerson: false,
+                session: ScriptedSession(request: .built([HolderRequests.mDL(HolderRequests.asked)]), departure: .eReaderKeyOnOtherCurve),
+                expectation: .sessionStatus(.sessionEncryptionError)),
+        ])
+}
+
+/// The requests of the holder suite.
+enum HolderRequests {
+    /// A document type no issuer uses: the reverse-DNS name of example.org (RFC 2606).
+    static let unknownDocType = "org.example.conformance.unknown.1"
+    /// A name space no mDL holds.
+    static let unknownNameSpace = "org.example.conformance.unknown"
+    /// An element identifier the mDL name space does not define (18013-5 7.2.1, Table 5).
+    static let unknownElement = "conformance_unknown_element"
+    /// The elements a well-formed request asks for, without IntentToRetain.
+    static let asked: OrderedMap<String, Bool> = ["family_name": false, "age_over_18": false]
+    /// The same, as elements of the mDL name space.
+    static let askedElements = asked.keys.map { HolderExpectation.Element(NameSpace.mDL, $0) }
+
+    /// A request for `elements` of the mDL name space.
+    static func mDL(_ elements: OrderedMap<String, Bool>) -> DocRequestSpec {
+        DocRequestSpec(docType: DocType.mDL, nameSpaces: [NameSpace.mDL: elements])
+    }
+
+    /// The ItemsRequest of the well-formed request, encoded.
+    static let itemsRequestBytes = mDL(asked).itemsRequest.encoded()
+    /// ItemsRequestBytes as 8.3.2.1.2.1 has them: `#6.24(bstr .cbor ItemsRequest)`.
+    static let taggedItemsRequest = CBOR.tagged(24, .byteString(CBORBytes(itemsRequestBytes)))
+    /// The same bytes without tag 24.
+    static let untaggedItemsRequest = CBOR.byteString(CBORBytes(itemsRequestBytes))
+    /// The well-formed DeviceRequest, encoded.
+    static let wellFormed = deviceRequest(version: .textString("1.0"), docRequests: [docRequest(itemsRequest: taggedItemsRequest)])
+
+    /// A DocRequest `{"itemsRequest": itemsRequest}` without ReaderAuth.
+    static func docRequest(itemsRequest: CBOR) -> CBOR {
+        var map = CBORMap()
+        map.append("itemsRequest", itemsRequest)
+        return .map(map)
+    }
+
+    /// An encoded DeviceRequest map of `version` and, unless `nil`, `docRequests`.
+    static func deviceRequest(version: CBOR, docRequests: [CBOR]?) -> [UInt8] {
+        var map = CBORMap()
+        map.append("version", version)
+        if let docRequests {
+            map.append("docRequests", .array(docRequests))
+        }
+        return CBOR.map(map).encoded()
+    }
+}

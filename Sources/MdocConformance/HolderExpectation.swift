@@ -1,0 +1,116 @@
+import MdocCBOR
+import MdocModel
+import MdocPresentation
+import MdocSession
+
+/// The one behaviour a ``ConformanceCase`` requires of the mdoc under test, and the judgement of
+/// a session against it.
+public enum HolderExpectation: Sendable, Hashable, CustomStringConvertible {
+    /// A data element, by name space and identifier.
+    public struct Element: Sendable, Hashable, CustomStringConvertible {
+        /// The name space.
+        public var nameSpace: String
+        /// The data element identifier.
+        public var identifier: String
+
+        /// The element `identifier` of `nameSpace`.
+        public init(_ nameSpace: String, _ identifier: String) {
+            self.nameSpace = nameSpace
+            self.identifier = identifier
+        }
+
+        /// `nameSpace/identifier`.
+        public var description: String { "\(nameSpace)/\(identifier)" }
+    }
+
+    /// A DeviceResponse whose every document passes issuer data authentication and mdoc
+    /// authentication (9.1.2, 9.1.3), with a document of `docType` holding every element of
+    /// `returned` and none of `withheld` (8.3.2.1.2.2: only what was requested and released).
+    case verifiedResponse(docType: String, returned: [Element], withheld: [Element])
+    /// A DeviceResponse with status 0 and no document of `docType` (8.3.2.1.2.2,
+    /// 8.3.2.1.2.3): the mdoc has none, which is no error of the request.
+    case responseWithout(docType: String)
+    /// A DeviceResponse with `status` and no document (8.3.2.1.2.3), the session going on.
+    case responseStatus(DeviceResponse.Status)
+    /// The mdoc ends the session with a SessionData of `status` (9.1.1.4).
+    case sessionStatus(SessionData.Status)
+
+    /// The expectation in a sentence.
+    public var description: String {
+        switch self {
+        case .verifiedResponse(let docType, let returned, let withheld):
+            let held = withheld.isEmpty ? "" : ", without \(withheld.map(\.description).joined(separator: ", "))"
+            return "a verified response with \(docType) holding \(returned.map(\.description).joined(separator: ", "))\(held)"
+        case .responseWithout(let docType):
+            return "a DeviceResponse with status 0 and no \(docType) document"
+        case .responseStatus(let status):
+            return "a DeviceResponse with status \(status) and no document"
+        case .sessionStatus(let status):
+            return "the session ended by the mdoc with status \(status)"
+        }
+    }
+
+    /// Whether the session `result` shows the expected behaviour. A session in which nothing
+    /// reached the mdoc is inconclusive: the mdoc was never asked.
+    public func judge(_ result: ReaderSessionResult) -> ConformanceOutcome {
+        guard result.messages.contains(where: { $0.direction == .sent }) else {
+            return .inconclusive("no session with the mdoc: \(result.end)")
+        }
+        let observed = Observation(result)
+        let failure = ConformanceOutcome.failed("expected \(self), but \(observed)")
+        switch self {
+        case .sessionStatus(let status):
+            return observed.endStatus == status ? .passed : failure
+        case .responseStatus(let status):
+            guard let response = result.response, response.status == status, response.documents?.isEmpty ?? true else { return failure }
+            return .passed
+        case .responseWithout(let docType):
+            guard let response = result.response, response.status == .ok,
+                  !(response.documents ?? []).contains(where: { $0.docType == docType }) else { return failure }
+            return .passed
+        case .verifiedResponse(let docType, let returned, let withheld):
+            guard let report = result.report, report.verifiedDocuments != nil,
+                  let document = report.documents.first(where: { $0.docType == docType }) else { return failure }
+            let elements = Set(document.elements.filter(\.verified).map { Element($0.nameSpace, $0.identifier) })
+            let all = Set(document.elements.map { Element($0.nameSpace, $0.identifier) })
+            if let missing = returned.first(where: { !elements.contains($0) }) {
+                return .failed("expected \(self), but \(missing) was not returned verified (\(observed))")
+            }
+            if let extra = withheld.first(where: { all.contains($0) }) {
+                return .failed("expected \(self), but \(extra) was returned")
+            }
+            return .passed
+        }
+    }
+}
+
+/// What the mdoc did in a session, for the reason of a failed case.
+struct Observation: CustomStringConvertible {
+    /// The status of the last SessionData from the mdoc that carried one.
+    let endStatus: SessionData.Status?
+    let result: ReaderSessionResult
+
+    init(_ result: ReaderSessionResult) {
+        self.result = result
+        endStatus = result.messages.filter { $0.direction == .received }
+            .compactMap { try? SessionData(encoded: $0.bytes).status }.last
+    }
+
+    var description: String {
+        var parts: [String] = []
+        if let response = result.response {
+            let documents = response.documents ?? []
+            let types = documents.map { UntrustedString($0.docType).description }.joined(separator: ", ")
+            parts.append("the mdoc sent a DeviceResponse with status \(response.status) and \(documents.count) document(s)\(types.isEmpty ? "" : " (\(types))")")
+            if let report = result.report, !documents.isEmpty, report.verifiedDocuments == nil {
+                parts.append("which did not verify: \(report.failureSummary.joined(separator: "; "))")
+            }
+        }
+        if let endStatus {
+            parts.append("the mdoc ended the session with status \(endStatus)")
+        } else if result.response == nil {
+            parts.append("\(result.end)")
+        }
+        return parts.joined(separator: ", ")
+    }
+}
