@@ -32,6 +32,9 @@ public enum ExitStatus: Int32, Sendable, CaseIterable {
     /// under the ISO/IEC 18013-5 Annex B reader authentication profile, or its signature does
     /// not verify over the SessionTranscript.
     case readerAuthenticationFailed = 9
+    /// A conformance case failed (`test-holder`): the device under test did not show the
+    /// behaviour ISO/IEC 18013-5 requires of it in the case's session (docs/conformance.md).
+    case conformanceFailed = 10
     /// The command line is wrong: an unknown option, a missing or malformed value, options that
     /// contradict each other, or a name (such as a doc type) the program does not know.
     case usage = 64

@@ -36,6 +36,8 @@ package enum JSONReport {
         case trustList
         /// `mdoc-issuer vical`: the signed VICAL written.
         case vical
+        /// `mdoc-reader test-holder --report-json`: the outcome of each conformance case.
+        case conformanceRun
     }
 
     /// An object of `kind`: `schemaVersion`, `type`, then `members`.

@@ -9,7 +9,7 @@ struct MdocReader: AsyncParsableCommand {
         commandName: "mdoc-reader",
         abstract: "Read and verify ISO/IEC 18013-5 mobile documents.",
         version: ToolVersion.current,
-        subcommands: [Request.self, Verify.self, VerifyRequest.self, Scan.self, Trust.self]
+        subcommands: [Request.self, Verify.self, VerifyRequest.self, Scan.self, TestHolder.self, Trust.self]
     )
 
     static func main() async {

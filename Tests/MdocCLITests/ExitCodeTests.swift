@@ -138,6 +138,23 @@ import Testing
         Case(command: "mdoc-reader request", status: 64, situation: "an unknown --doctype") { run in
             try await run.run("mdoc-reader", ["request", try annexDURI(), "--doctype", "pdi"] + demoTrust)
         },
+        Case(command: "mdoc-reader test-holder", status: 0, situation: "--list") { run in
+            try await run.run("mdoc-reader", ["test-holder", "--list"])
+        },
+        Case(command: "mdoc-reader test-holder", status: 7, situation: "a --report-json file in a folder that does not exist") { run in
+            try await run.run("mdoc-reader", ["test-holder", "--report-json", run.home + "/missing/report.json", "--transport", "sim"] + demoTrust)
+        },
+        Case(command: "mdoc-reader test-holder", status: 8, situation: "no engagement came: inconclusive") { run in
+            try await run.run("mdoc-reader", ["test-holder", "--engagements", "/dev/null", "--transport", "sim"] + demoTrust)
+        },
+        Case(command: "mdoc-reader test-holder", status: 10, situation: "a case failed") { run in
+            try await TestHolderCommandTests.run(
+                run, holder: ["--credential", "Certs/demo/pid.mdoc", "--yes"],
+                reader: ["--case", "mDL_Request_WellFormed"] + demoTrust, cases: 1)
+        },
+        Case(command: "mdoc-reader test-holder", status: 64, situation: "an unknown --case") { run in
+            try await run.run("mdoc-reader", ["test-holder", "--case", "mDL_NoSuchCase"])
+        },
         Case(command: "mdoc-reader scan", status: 0, situation: "scanned, nothing found") { run in
             try await run.run("mdoc-reader", ["scan", "--transport", "sim", "--timeout", "1"])
         },
@@ -296,7 +313,7 @@ import Testing
     }
 
     static let commands = [
-        "mdoc inspect", "mdoc-reader verify", "mdoc-reader request", "mdoc-reader scan", "mdoc-holder present",
+        "mdoc inspect", "mdoc-reader verify", "mdoc-reader request", "mdoc-reader scan", "mdoc-reader test-holder", "mdoc-holder present",
         "mdoc-holder list", "mdoc-holder show", "mdoc-holder import", "mdoc-holder remove", "mdoc-holder key seal",
         "mdoc-holder key generate", "mdoc-issuer pki", "mdoc-issuer issue",
         "mdoc-issuer vical",

@@ -1,0 +1,99 @@
+import Foundation
+import MdocTestSupport
+import Testing
+
+/// `mdoc-reader test-holder` (docs/conformance.md) against the real `mdoc-holder` over `sim`:
+/// the holder serves reader after reader (`--keep-running`), and each engagement it prints is
+/// handed to the runner's standard input as it comes.
+@Suite struct TestHolderCommandTests {
+    /// Runs `mdoc-reader test-holder READER --transport sim` against `mdoc-holder present HOLDER
+    /// --keep-running --no-qr --transport sim`, handing it each engagement the holder prints, for
+    /// `cases` engagements; the holder is stopped once the runner ended.
+    static func run(
+        _ run: IsolatedRun, holder holderArguments: [String], reader readerArguments: [String], cases: Int
+    ) async throws -> ProgramRunner.Result {
+        let holder = try run.start("mdoc-holder", [
+            "present", "--keep-running", "--no-qr", "--transport", "sim", "--timeout", "\(LiveSession.programTimeout)",
+        ] + holderArguments)
+        holder.closeInput()
+        defer { holder.stop() }
+        let reader = try run.start("mdoc-reader", ["test-holder", "--transport", "sim", "--timeout", "\(LiveSession.programTimeout)"] + readerArguments)
+        for number in 1...cases {
+            guard let uri = await holder.line(startingWith: "mdoc:", number: number, timeout: LiveSession.waitTimeout) else { break }
+            reader.send(uri + "\n")
+        }
+        reader.closeInput()
+        return await reader.wait(timeout: LiveSession.waitTimeout)
+    }
+
+    @Test func theHolderSuitePassesAgainstOurHolderWithReportsAndCaptures() async throws {
+        let run = try IsolatedRun()
+        defer { run.remove() }
+        let json = run.home + "/report.json", junit = run.home + "/report.xml", captures = run.home + "/captures"
+        let listed = try await run.run("mdoc-reader", ["test-holder", "--list"])
+        let names = listed.standardOutput.split(separator: "\n").filter { $0.hasPrefix("mDL_") }.map { String($0.split(separator: " ")[0]) }
+        #expect(names.count == 13, "\(listed.standardOutput)")
+
+        let result = try await Self.run(
+            run, holder: ["--credential", "Certs/demo/mdl.mdoc", "--yes"],
+            reader: ["--trust", "Certs/demo/iaca.pem", "--report-json", json, "--report-junit", junit, "--captures", captures],
+            cases: names.count)
+        #expect(result.status == 0, "\(result.standardOutput)\(result.standardError)")
+        #expect(result.standardOutput.contains("\n13 passed, 0 failed, 0 inconclusive\n"), "\(result.standardOutput)")
+        for name in names {
+            #expect(result.standardOutput.contains("PASSED  \(name) ("), "\(name)")
+        }
+
+        let report = try #require(JSONSerialization.jsonObject(with: Data(contentsOf: URL(fileURLWithPath: json))) as? [String: Any])
+        #expect(report["type"] as? String == "conformanceRun")
+        #expect(report["passed"] as? Int == 13)
+        let cases = try #require(report["cases"] as? [[String: Any]])
+        #expect(cases.map { $0["name"] as? String } == names)
+        #expect(cases.allSatisfy { $0["outcome"] as? String == "passed" && $0["clause"] is String && $0["durationSeconds"] is Double })
+        let capture = try #require(cases.first?["capture"] as? String)
+        #expect(capture == captures + "/01-mDL_Request_WellFormed")
+        #expect(try FileManager.default.contentsOfDirectory(atPath: captures).count == 13)
+        let replayed = try await run.run("mdoc-reader", ["verify", "--session", capture, "--trust", "Certs/demo/iaca.pem"])
+        #expect(replayed.status == 0, "\(replayed.standardError)")
+
+        let xml = try String(contentsOfFile: junit, encoding: .utf8)
+        #expect(xml.contains(#"<testsuite name="holder" tests="13" failures="0" errors="0" skipped="0""#), "\(xml)")
+        #expect(xml.contains(#"<testcase name="mDL_Session_ReplayedCiphertext" classname="ISO/IEC 18013-5 9.1.1.5, 9.1.1.4""#), "\(xml)")
+    }
+
+    @Test func aHolderWithoutAnMDLFailsTheWellFormedRequestNamingWhatItSent() async throws {
+        let run = try IsolatedRun()
+        defer { run.remove() }
+        let junit = run.home + "/report.xml"
+        let result = try await Self.run(
+            run, holder: ["--credential", "Certs/demo/pid.mdoc", "--yes"],
+            reader: ["--trust", "Certs/demo/iaca.pem", "--case", "mDL_Request_WellFormed", "--report-junit", junit], cases: 1)
+        #expect(result.status == 10, "\(result.standardError)")
+        #expect(result.standardOutput.contains("""
+            FAILED  mDL_Request_WellFormed (8.3.2.1.2.1)
+                expected a verified response with org.iso.18013.5.1.mDL holding org.iso.18013.5.1/family_name, \
+            org.iso.18013.5.1/age_over_18, but the mdoc sent a DeviceResponse with status OK (0) and 0 document(s)
+            """), "\(result.standardOutput)")
+        #expect(result.standardError.contains("mdoc-reader: error: 1 of 1 cases failed"), "\(result.standardError)")
+        let xml = try String(contentsOfFile: junit, encoding: .utf8)
+        #expect(xml.contains(#"<failure message="expected a verified response with org.iso.18013.5.1.mDL holding"#), "\(xml)")
+    }
+
+    @Test func withoutEngagementsEveryCaseIsInconclusive() async throws {
+        let run = try IsolatedRun()
+        defer { run.remove() }
+        let result = try await run.run("mdoc-reader", [
+            "test-holder", "--transport", "sim", "--trust", "Certs/demo/iaca.pem", "--case", "mDL_Request_NotCBOR",
+            "--case", "mDL_Request_WellFormed", "--engagements", "/dev/null",
+        ])
+        #expect(result.status == 8)
+        #expect(result.standardOutput == """
+            INCONCLUSIVE  mDL_Request_WellFormed (8.3.2.1.2.1)
+                no engagement of the mdoc came for this case
+            INCONCLUSIVE  mDL_Request_NotCBOR (8.3.2.1.2.3)
+                no engagement of the mdoc came for this case
+            0 passed, 0 failed, 2 inconclusive
+
+            """, "\(result.standardOutput)")
+    }
+}
