@@ -334,7 +334,7 @@ let package = Package(
             name: "MdocConformance",
             dependencies: [
                 "MdocErrors", "MdocCBOR", "MdocCrypto", "MdocCOSE", "MdocModel", "MdocSession", "MdocBLE", "MdocPresentation",
-                "MdocText", "MdocCapture",
+                "MdocText", "MdocFiles", "MdocCapture",
             ],
             swiftSettings: strictSettings
         ),

@@ -3,6 +3,7 @@ import MdocCBOR
 import MdocCOSE
 import MdocCapture
 import MdocCrypto
+import MdocFiles
 import MdocModel
 import MdocPresentation
 import MdocSession
@@ -98,8 +99,8 @@ public struct ConformanceRunner: Sendable {
             let capture = SessionCapture(
                 role: .reader, program: program, transport: transport, mode: result.mode, mtu: result.mtu, started: started,
                 ended: Date(), deviceEngagement: Array(uri.deviceEngagementBytes.bytes), engagementURI: "\(uri)",
-                sessionTranscriptBytes: prepared.session.sessionTranscript.taggedBytes, ephemeralKey: prepared.eReaderKey,
-                messages: result.messages, outcome: "\(result.end)", exitStatus: outcome == .passed ? 0 : 1,
+                sessionTranscriptBytes: prepared.sentTranscript, ephemeralKey: prepared.sentKey,
+                messages: result.messages, outcome: "\(result.end)", exitStatus: Self.exitStatus(of: outcome).rawValue,
                 verificationTime: result.report?.time, report: nil)
             do {
                 try capture.save(in: path)
@@ -113,11 +114,13 @@ public struct ConformanceRunner: Sendable {
         return ConformanceResult(conformanceCase: conformanceCase, outcome: outcome, duration: duration, capturePath: capturePath)
     }
 
-    /// A case's session, the script it departs by and the EReaderKey a capture keeps.
+    /// A case's session, the script it departs by, and the EReaderKey the mdoc was sent with the
+    /// SessionTranscript it makes, which a capture keeps.
     struct Prepared {
         var session: ReaderSession
         var script: ReaderScript
-        var eReaderKey: PrivateKey
+        var sentKey: PrivateKey
+        var sentTranscript: [UInt8]
     }
 
     /// The session `scripted` describes with the mdoc of `engagement`.
@@ -142,11 +145,26 @@ public struct ConformanceRunner: Sendable {
                 engagement: engagement, deviceRequest: bytes, trustAnchors: trustAnchors, documentSignerPolicy: documentSignerPolicy,
                 eReaderKey: eReaderKey, now: now)
         }
-        return Prepared(session: session, script: try Self.script(for: scripted.departure, curve: curve), eReaderKey: eReaderKey)
+        guard scripted.departure == .eReaderKeyOnOtherCurve else {
+            return Prepared(
+                session: session, script: Self.script(for: scripted.departure, eReaderKey: session.eReaderKeyBytes), sentKey: eReaderKey,
+                sentTranscript: session.sessionTranscript.taggedBytes)
+        }
+        let other: PrivateKey
+        do {
+            other = try PrivateKey(generating: curve == .p384 ? .p256 : .p384)
+        } catch {
+            throw SessionError(.keyDerivationFailed, "cannot generate a key on another curve than \(curve): \(error)")
+        }
+        let otherBytes = EmbeddedCBOR(COSEKey(publicKey: other.publicKey))
+        let transcript = SessionTranscriptBinding(SessionTranscript(deviceEngagementBytes: engagement, eReaderKeyBytes: otherBytes, handover: .qr))
+        return Prepared(
+            session: session, script: Self.script(for: scripted.departure, eReaderKey: otherBytes), sentKey: other,
+            sentTranscript: transcript.taggedBytes)
     }
 
-    /// The script of `departure` for a session whose EDeviceKey is on `curve`.
-    static func script(for departure: ScriptedSession.Departure, curve: Curve) throws(SessionError) -> ReaderScript {
+    /// The script of `departure`, sending `eReaderKey` when it replaces the session's.
+    static func script(for departure: ScriptedSession.Departure, eReaderKey: EmbeddedCBOR<COSEKey>) -> ReaderScript {
         switch departure {
         case .none:
             return .asBuilt
@@ -163,16 +181,18 @@ public struct ConformanceRunner: Sendable {
                 return SessionData(data: sent.data).encoded()
             })
         case .eReaderKeyOnOtherCurve:
-            let other: PrivateKey
-            do {
-                other = try PrivateKey(generating: curve == .p384 ? .p256 : .p384)
-            } catch {
-                throw SessionError(.keyDerivationFailed, "cannot generate a key on another curve than \(curve): \(error)")
-            }
-            let otherKey = EmbeddedCBOR(COSEKey(publicKey: other.publicKey))
             return ReaderScript(establishment: { bytes in
-                rewritingEstablishment(bytes) { $0.eReaderKey = otherKey }
+                rewritingEstablishment(bytes) { $0.eReaderKey = eReaderKey }
             })
+        }
+    }
+
+    /// The exit status `mdoc-reader test-holder` gives an outcome, which a case's capture keeps.
+    static func exitStatus(of outcome: ConformanceOutcome) -> ExitStatus {
+        switch outcome {
+        case .passed: .success
+        case .failed: .conformanceFailed
+        case .inconclusive: .sessionFailed
         }
     }
 

@@ -56,7 +56,7 @@ public enum HolderExpectation: Sendable, Hashable, CustomStringConvertible {
         guard result.messages.contains(where: { $0.direction == .sent }) else {
             return .inconclusive("no session with the mdoc: \(result.end)")
         }
-        let observed = Observation(result)
+        let observed = SessionObservation(result)
         let failure = ConformanceOutcome.failed("expected \(self), but \(observed)")
         switch self {
         case .sessionStatus(let status):
@@ -81,36 +81,5 @@ public enum HolderExpectation: Sendable, Hashable, CustomStringConvertible {
             }
             return .passed
         }
-    }
-}
-
-/// What the mdoc did in a session, for the reason of a failed case.
-struct Observation: CustomStringConvertible {
-    /// The status of the last SessionData from the mdoc that carried one.
-    let endStatus: SessionData.Status?
-    let result: ReaderSessionResult
-
-    init(_ result: ReaderSessionResult) {
-        self.result = result
-        endStatus = result.messages.filter { $0.direction == .received }
-            .compactMap { try? SessionData(encoded: $0.bytes).status }.last
-    }
-
-    var description: String {
-        var parts: [String] = []
-        if let response = result.response {
-            let documents = response.documents ?? []
-            let types = documents.map { UntrustedString($0.docType).description }.joined(separator: ", ")
-            parts.append("the mdoc sent a DeviceResponse with status \(response.status) and \(documents.count) document(s)\(types.isEmpty ? "" : " (\(types))")")
-            if let report = result.report, !documents.isEmpty, report.verifiedDocuments == nil {
-                parts.append("which did not verify: \(report.failureSummary.joined(separator: "; "))")
-            }
-        }
-        if let endStatus {
-            parts.append("the mdoc ended the session with status \(endStatus)")
-        } else if result.response == nil {
-            parts.append("\(result.end)")
-        }
-        return parts.joined(separator: ", ")
     }
 }

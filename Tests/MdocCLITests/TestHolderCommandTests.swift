@@ -7,11 +7,13 @@ import Testing
 /// handed to the runner's standard input as it comes.
 @Suite struct TestHolderCommandTests {
     /// Runs `mdoc-reader test-holder READER --transport sim` against `mdoc-holder present HOLDER
-    /// --keep-running --no-qr --transport sim`, handing it each engagement the holder prints, for
-    /// `cases` engagements; the holder is stopped once the runner ended.
+    /// --keep-running --no-qr --transport sim`, handing it each engagement line the holder prints
+    /// (its mdoc: URI, or with `--json` among HOLDER its JSON engagement object), for `cases`
+    /// engagements; the holder is stopped once the runner ended.
     static func run(
         _ run: IsolatedRun, holder holderArguments: [String], reader readerArguments: [String], cases: Int
     ) async throws -> ProgramRunner.Result {
+        let prefix = holderArguments.contains("--json") ? #"{"schemaVersion":1,"type":"engagement""# : "mdoc:"
         let holder = try run.start("mdoc-holder", [
             "present", "--keep-running", "--no-qr", "--transport", "sim", "--timeout", "\(LiveSession.programTimeout)",
         ] + holderArguments)
@@ -19,8 +21,8 @@ import Testing
         defer { holder.stop() }
         let reader = try run.start("mdoc-reader", ["test-holder", "--transport", "sim", "--timeout", "\(LiveSession.programTimeout)"] + readerArguments)
         for number in 1...cases {
-            guard let uri = await holder.line(startingWith: "mdoc:", number: number, timeout: LiveSession.waitTimeout) else { break }
-            reader.send(uri + "\n")
+            guard let line = await holder.line(startingWith: prefix, number: number, timeout: LiveSession.waitTimeout) else { break }
+            reader.send(line + "\n")
         }
         reader.closeInput()
         return await reader.wait(timeout: LiveSession.waitTimeout)
@@ -55,18 +57,23 @@ import Testing
         #expect(try FileManager.default.contentsOfDirectory(atPath: captures).count == 13)
         let replayed = try await run.run("mdoc-reader", ["verify", "--session", capture, "--trust", "Certs/demo/iaca.pem"])
         #expect(replayed.status == 0, "\(replayed.standardError)")
+        // The capture keeps the EReaderKey the mdoc was sent, on the other curve, and the
+        // transcript it makes: it reads back, and shows the mdoc's status 10.
+        let otherCurve = try await run.run("mdoc", ["inspect", captures + "/13-mDL_Session_EReaderKeyOtherCurve"])
+        #expect(otherCurve.status == 0, "\(otherCurve.standardError)")
+        #expect(otherCurve.standardOutput.contains(#""status": 10"#), "\(otherCurve.standardOutput)")
 
         let xml = try String(contentsOfFile: junit, encoding: .utf8)
         #expect(xml.contains(#"<testsuite name="holder" tests="13" failures="0" errors="0" skipped="0""#), "\(xml)")
         #expect(xml.contains(#"<testcase name="mDL_Session_ReplayedCiphertext" classname="ISO/IEC 18013-5 9.1.1.5, 9.1.1.4""#), "\(xml)")
     }
 
-    @Test func aHolderWithoutAnMDLFailsTheWellFormedRequestNamingWhatItSent() async throws {
+    @Test func aHolderWithoutAnMDLFailsTheWellFormedRequestNamingWhatItSentFromItsJSONEngagement() async throws {
         let run = try IsolatedRun()
         defer { run.remove() }
         let junit = run.home + "/report.xml"
         let result = try await Self.run(
-            run, holder: ["--credential", "Certs/demo/pid.mdoc", "--yes"],
+            run, holder: ["--credential", "Certs/demo/pid.mdoc", "--yes", "--json"],
             reader: ["--trust", "Certs/demo/iaca.pem", "--case", "mDL_Request_WellFormed", "--report-junit", junit], cases: 1)
         #expect(result.status == 10, "\(result.standardError)")
         #expect(result.standardOutput.contains("""
