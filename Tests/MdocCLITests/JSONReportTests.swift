@@ -175,6 +175,12 @@ import Testing
                                                                     "--entry", run.home + "/pki/iaca.pem", "--issue-id", "1",
                                                                     "--out", run.home + "/test.vical", "--json"]).standardOutput))
 
+        let conformance = run.home + "/conformance.json"
+        let inconclusive = try await run.run("mdoc-reader", ["test-holder", "--engagements", "/dev/null", "--transport", "sim",
+                                                             "--trust", "Certs/demo/iaca.pem", "--report-json", conformance])
+        #expect(inconclusive.status == 8, "\(inconclusive.standardError)")
+        outputs.append(("test-holder --report-json", try String(contentsOfFile: conformance, encoding: .utf8)))
+
         var kinds: Set<String> = []
         for (what, text) in outputs {
             let objects = try Self.objects(text)
