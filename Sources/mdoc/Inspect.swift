@@ -25,9 +25,9 @@ struct Inspect: ParsableCommand {
               --explain     what each field means, as `openssl x509 -text` does: engagement \
             keys and BLE modes, requested elements with intent to retain, the MSO, every \
             certificate with its extensions and the ISO/IEC 18013-5 Annex B profile it fits. \
-            The default when standard output is a terminal.
+            The default, in a pipe as on a terminal.
               --diagnostic  CBOR diagnostic notation (RFC 8949 section 8) with embedded CBOR \
-            (tag 24) shown inside <<...>>. The default otherwise, as in a pipe.
+            (tag 24) shown inside <<...>>, which `mdoc encode` reads back.
               --json        lossless JSON of the CBOR (docs/inspect-json.md): byte strings as \
             {"$bytes": base64url}, tags as {"$tag": n, "$value": ...}, integer map keys as \
             decimal strings.
@@ -57,8 +57,8 @@ struct Inspect: ParsableCommand {
 
         static func help(for value: Format) -> ArgumentHelp? {
             switch value {
-            case .explain: return "Explain every field (the default on a terminal)."
-            case .diagnostic: return "Print CBOR diagnostic notation (the default when not on a terminal)."
+            case .explain: return "Explain every field (the default)."
+            case .diagnostic: return "Print CBOR diagnostic notation, which `mdoc encode` reads back."
             case .json: return "Print lossless JSON (docs/inspect-json.md)."
             }
         }
@@ -93,8 +93,7 @@ struct Inspect: ParsableCommand {
             throw ProgramFailure(.malformedInput, "\(error)")
         }
         let output = ProgramOutput.standardOutput
-        let chosen = format ?? (output.isTerminal ? .explain : .diagnostic)
-        switch (chosen, content) {
+        switch (format ?? .explain, content) {
         case (.json, .cbor(let item)):
             output.writeLine(TerminalText(lines: item.losslessJSON.serialized(pretty: true)))
         case (.json, _):
@@ -121,7 +120,7 @@ struct Inspect: ParsableCommand {
             throw ProgramFailure(.malformedInput, "\(input): \(error)")
         }
         let output = ProgramOutput.standardOutput
-        switch format ?? (output.isTerminal ? .explain : .diagnostic) {
+        switch format ?? .explain {
         case .json:
             throw ProgramFailure(
                 .malformedInput, "\(input): a session capture is described by its \(SessionCapture.indexFileName); give --json one of its files")

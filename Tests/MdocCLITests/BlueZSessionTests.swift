@@ -288,7 +288,7 @@ struct BlueZSessionTests {
         defer { holder.stop() }
         let scan = try await ProgramRunner.run("mdoc-reader", ["scan", "--timeout", "1", "--json"],
                                          timeout: 60, environment: bluetoothd.environment)
-        let engagement = try await ProgramRunner.run("mdoc", ["inspect", uri], timeout: 60)
+        let engagement = try await ProgramRunner.run("mdoc", ["inspect", "--diagnostic", uri], timeout: 60)
         _ = bluetoothd.stop()
 
         #expect(scan.status == 0, "\(scan.standardError)")

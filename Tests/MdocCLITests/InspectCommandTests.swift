@@ -11,7 +11,7 @@ import Testing
     let vectors = "Vectors/iso18013-5-annex-d"
 
     @Test func decodesTheAnnexDDeviceResponseWithEmbeddedItemsExpanded() async throws {
-        let result = try await ProgramRunner.run("mdoc", ["inspect", "\(vectors)/device_response.hex"])
+        let result = try await ProgramRunner.run("mdoc", ["inspect", "--diagnostic", "\(vectors)/device_response.hex"])
         #expect(result.status == 0)
         #expect(result.standardOutput.hasPrefix("/ DeviceResponse (18013-5 8.3.2.1.2.2), 3562 bytes, from hex input /"))
         // IssuerSignedItemBytes are expanded: the element values show as text.
@@ -22,7 +22,7 @@ import Testing
 
     @Test func decodesAnMdocURIGivenAsTheArgument() async throws {
         let uri = "mdoc:owBjMS4wAYIB2BhYS6QBAiABIVggWojRgrzl9C76WZQ_MzWdLoqWj_KJ2T5fpES2JDQxZ_4iWCCxboz4WN3HaQQHumHUwzgjeoz8895qpnL8YKVXqjL8ZwKBgwIBowD0AfULUEXv73QrLEg3qaOw4dBaaRc"
-        let result = try await ProgramRunner.run("mdoc", ["inspect", uri])
+        let result = try await ProgramRunner.run("mdoc", ["inspect", "--diagnostic", uri])
         #expect(result.status == 0)
         #expect(result.standardOutput.hasPrefix("/ DeviceEngagement (18013-5 8.2.1.1), 116 bytes, from mdoc: URI input /"))
         #expect(result.standardOutput.contains("h'45efef742b2c4837a9a3b0e1d05a6917'"))
@@ -38,7 +38,7 @@ import Testing
 
     @Test func readsBase64URLText() async throws {
         let path = try ProgramRunner.temporaryFile(Array(base64url(Vectors.annexD("session_termination")).utf8), suffix: ".txt")
-        let result = try await ProgramRunner.run("mdoc", ["inspect", path])
+        let result = try await ProgramRunner.run("mdoc", ["inspect", "--diagnostic", path])
         #expect(result.status == 0)
         #expect(result.standardOutput.contains("\"status\": 20"))
     }
@@ -51,8 +51,17 @@ import Testing
         #expect(result.standardOutput.contains("Annex B profile, mdoc reader authentication: fits"))
     }
 
-    @Test func explainsAPEMCertificateEvenWhenNotOnATerminal() async throws {
-        // Not a terminal: the default is diagnostic notation, which a certificate has not.
+    @Test func explainsInAPipeAsOnATerminalUnlessDiagnosticIsGiven() async throws {
+        // Standard output is a pipe here: the default is still the explanation.
+        let explained = try await ProgramRunner.run("mdoc", ["inspect", "\(vectors)/device_request.hex"])
+        #expect(explained.status == 0, "\(explained.standardError)")
+        #expect(explained.standardOutput.hasPrefix("DeviceRequest (18013-5 8.3.2.1.2.1): 719 bytes, from hex input\n"))
+        let diagnostic = try await ProgramRunner.run("mdoc", ["inspect", "--diagnostic", "\(vectors)/device_request.hex"])
+        #expect(diagnostic.status == 0, "\(diagnostic.standardError)")
+        #expect(diagnostic.standardOutput.hasPrefix("/ DeviceRequest (18013-5 8.3.2.1.2.1), 719 bytes, from hex input /\n"))
+    }
+
+    @Test func explainsAPEMCertificate() async throws {
         let result = try await ProgramRunner.run("mdoc", ["inspect", "Certs/demo/ds.pem"])
         #expect(result.status == 0, "\(result.standardError)")
         #expect(result.standardOutput.hasPrefix("X.509 certificate (RFC 5280): "))
