@@ -8,7 +8,7 @@ import MdocTerminal
 import MdocText
 
 /// The options of every live-session command: the bearer, an HCI packet log, and how much the
-/// BLE layers log (ISO/IEC 18013-5 8.3.3.1.1 over docs/architecture.md section 4's transports).
+/// program says (`-q`, `-v`) and the BLE layers log (ISO/IEC 18013-5 8.3.3.1.1 over docs/architecture.md section 4's transports).
 package struct LiveTransportOptions: ParsableArguments {
     @Option(help: ArgumentHelp(
         "The BLE bearer: bluez[:hciN] (bluetoothd over D-Bus, the default when it runs with an adapter), sim (a local socket named after the service UUID; the default otherwise), hci:tcp:HOST:PORT (a controller over TCP, such as a Bumble virtual controller), hci:serial:DEV[,BAUD][,rtscts] (an HCI UART dongle) or hci:user:N (adapter hciN through the Linux HCI user channel).",
@@ -33,6 +33,8 @@ package struct LiveTransportOptions: ParsableArguments {
                                valueName: "level"))
     package var logLevel: Logger.Level = .warning
 
+    @OptionGroup package var verbosity: VerbosityOptions
+
     /// The defaults: bluez or sim (``TransportSpec/systemDefault()``), no btsnoop file,
     /// warnings only.
     package init() {}
@@ -44,10 +46,12 @@ package struct LiveTransportOptions: ParsableArguments {
         }
     }
 
-    /// Sends log records of `logLevel` and above to standard error, escaped
-    /// (``TerminalLogHandler``); call once per process.
+    /// Sets the program's ``Verbosity`` (`-q`, `-v`) and sends log records of `logLevel` and
+    /// above (debug and above with `-v`) to standard error, escaped (``TerminalLogHandler``);
+    /// call once per process, before the program writes anything.
     package func bootstrapLogging() {
-        let level = logLevel
+        verbosity.apply()
+        let level = verbosity.logLevel(given: logLevel)
         LoggingSystem.bootstrap { label in
             var handler = TerminalLogHandler(label: label)
             handler.logLevel = level

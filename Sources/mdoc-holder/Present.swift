@@ -245,7 +245,7 @@ struct Present: AsyncParsableCommand {
             throw ProgramFailure(.badTrustInput, "--trust-readers \(error)")
         }
         if let origin = trust.origin {
-            ProgramOutput.standardError.writeLine("mdoc-holder: trusting the reader roots of \(origin)")
+            ProgramOutput.standardError.writeProgressLine("mdoc-holder: trusting the reader roots of \(origin)")
         }
         var consent = ConsentSource.Kind.prompt
         if yes {
@@ -305,7 +305,7 @@ struct Present: AsyncParsableCommand {
                 await adapter.close()
                 return
             }
-            ProgramOutput.standardError.write("mdoc-holder: waiting for the next reader with a fresh engagement (--keep-running)\n")
+            ProgramOutput.standardError.writeProgressLine("mdoc-holder: waiting for the next reader with a fresh engagement (--keep-running)")
         }
     }
 
@@ -453,21 +453,29 @@ struct Present: AsyncParsableCommand {
             "mdoc-holder: the session is captured in \(directory); its \(SessionCapture.ephemeralKeyFileName) decrypts every message of this session: keep it private")
     }
 
-    /// What the holder says on standard error as the session goes.
+    /// What the holder says on standard error as the session goes: progress lines (left out
+    /// with `--quiet`), and why a session ends before its response.
     private static func show(_ event: HolderEvent, transport: TransportSpec) {
         let line: TerminalText
         switch event {
         case .waiting(let modes):
             let names = modes.map { $0 == .peripheralServer ? "peripheral server mode" : "central client mode" }
-            line = "waiting for a reader (\(names.joined(separator: " and ")), transport \(transport))"
+            ProgramOutput.standardError.writeProgressLine(
+                "mdoc-holder: waiting for a reader (\(names.joined(separator: " and ")), transport \(transport))")
+            return
         case .connected(let mode?):
-            line = "reader connected in mdoc \(mode == .peripheralServer ? "peripheral server" : "central client") mode"
+            ProgramOutput.standardError.writeProgressLine(
+                "mdoc-holder: reader connected in mdoc \(mode == .peripheralServer ? "peripheral server" : "central client") mode")
+            return
         case .connected(nil):
-            line = "reader connected over NFC (data retrieval through the card)"
+            ProgramOutput.standardError.writeProgressLine("mdoc-holder: reader connected over NFC (data retrieval through the card)")
+            return
         case .requested, .sending:
             return
         case .decided(_, let released):
-            line = released.isEmpty ? "sending no elements" : "sending \(TerminalText(count: released.count, "approved element"))"
+            ProgramOutput.standardError.writeProgressLine(
+                released.isEmpty ? "mdoc-holder: sending no elements" : "mdoc-holder: sending \(TerminalText(count: released.count, "approved element"))")
+            return
         case .readerLeftDuringConsent(let outcome):
             // The prompt's question stays on its line without an answer: start a new one.
             ProgramOutput.standardError.write("\n")

@@ -42,7 +42,7 @@ struct VirtualCardOffer: ExpressibleByArgument {
     ) async throws(ProgramFailure) -> HolderSessionResult {
         let handler = NFCVirtualCardHandler(card: NFCCard(ndefApplication: tag, dataTransferApplication: retrieval))
         let address = address
-        ProgramOutput.standardError.writeLine(
+        ProgramOutput.standardError.writeProgressLine(
             "mdoc-holder: offering the engagement by NFC (\(mode.rawValue) handover, then BLE or NFC data retrieval) as a card in vpcd's reader at \(address.description)")
         var cardFailure: VirtualCardError?
         let result = await withTaskGroup(of: End.self) { group in

@@ -79,7 +79,7 @@ struct NFCTap: ExpressibleByArgument {
         } catch {
             throw ProgramFailure(.sessionFailed, "cannot use PC/SC: \(error)", hint: Self.hint(for: error))
         }
-        ProgramOutput.standardError.writeLine(
+        ProgramOutput.standardError.writeProgressLine(
             "mdoc-reader: waiting for an mdoc to be tapped on \(readerName ?? "any reader") (NFC engagement)")
         let presence: PCSCContext.CardPresence
         let card: PCSCCard
@@ -117,7 +117,7 @@ struct NFCTap: ExpressibleByArgument {
                 status, "NFC engagement on \(presence.reader) failed: \(error)",
                 hint: error.code == .timedOut ? "a locked phone answers 6A82 until it is unlocked: unlock it and tap again" : nil)
         }
-        ProgramOutput.standardError.writeLine(
+        ProgramOutput.standardError.writeProgressLine(
             "mdoc-reader: engaged by NFC on \(presence.reader) (\(engagement.handoverRequest == nil ? "static" : "negotiated") handover)")
         return Tapped(
             engagement: engagement, reader: presence.reader, channel: channel, maximumAPDUDataSize: size, recorder: recorder,

@@ -50,7 +50,7 @@ enum ReaderTrust {
                 return IssuerTrust(anchors: try anchors(paths, command: command), policy: policy, entries: [:])
             }
         }
-        ProgramOutput.standardError.writeLine("mdoc-reader: trusting the IACA roots of the trust store \(store.folder)")
+        ProgramOutput.standardError.writeProgressLine("mdoc-reader: trusting the IACA roots of the trust store \(store.folder)")
         let trust: ReaderTrustStore.Trust
         do {
             trust = try store.trust(at: time) { note in
@@ -120,7 +120,7 @@ enum ReaderTrust {
                 hint: "see 'mdoc-reader \(command) --help'")
         }
         if let origin = trust.origin {
-            ProgramOutput.standardError.writeLine("mdoc-reader: trusting the \(anchorName) roots of \(origin)")
+            ProgramOutput.standardError.writeProgressLine("mdoc-reader: trusting the \(anchorName) roots of \(origin)")
         }
         do {
             return try CertificateFiles.loadTrustAnchors(trust.paths, for: profile) { note in

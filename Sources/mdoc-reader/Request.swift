@@ -340,7 +340,7 @@ struct Request: AsyncParsableCommand {
         do {
             let raw = try requestFile == "-" ? InputSource.readAll(fd: 0, name: "standard input") : InputSource.readFile(requestFile)
             let crafted = try CraftedCBOR(raw, name: requestFile == "-" ? "standard input" : requestFile)
-            ProgramOutput.standardError.writeLine(
+            ProgramOutput.standardError.writeProgressLine(
                 "mdoc-reader: sending the DeviceRequest of \(requestFile) as given: \(crafted.bytes.count) bytes, from \(crafted.form.rawValue)")
             return .given(crafted.bytes)
         } catch {
@@ -451,7 +451,7 @@ struct Request: AsyncParsableCommand {
         }
         let reader = NFCDataTransferReader(
             channel: await tapped.retrievalChannel(shortAPDUs: shortAPDUs), holderOptions: offered, shortAPDUsOnly: shortAPDUs)
-        ProgramOutput.standardError.writeLine(
+        ProgramOutput.standardError.writeProgressLine(
             "mdoc-reader: retrieving over NFC on \(tapped.reader): ENVELOPEs of up to \(reader.commandChunkLength) bytes, responses of up to \(reader.responseLength)")
         return await driver.run(overNFC: reader)
     }

@@ -59,7 +59,7 @@ struct Scan: AsyncParsableCommand {
     private func scan() async throws(ProgramFailure) {
         let transport = await live.resolvedTransport()
         let adapter = try await live.openRadio()
-        ProgramOutput.standardError.write("mdoc-reader: scanning for \(timeout) s over \(transport)\n")
+        ProgramOutput.standardError.writeProgressLine("mdoc-reader: scanning for \(timeout) s over \(transport)")
         let sightings: [BLEPeripheralSighting]
         do {
             sightings = try await adapter.scan(for: .milliseconds(Int64(timeout * 1000)))

@@ -69,8 +69,8 @@ enum StatusCheck {
             guard let resolution = resolutions[list.uri] else { continue }
             let named = (list.kind == .statusList ? "the status list " : "the identifier list ") + list.uri
             switch resolution.source {
-            case .network: ProgramOutput.standardError.writeLine("mdoc-reader: fetched \(named)")
-            case .cache: ProgramOutput.standardError.writeLine("mdoc-reader: \(named) as fetched before (still fresh)")
+            case .network: ProgramOutput.standardError.writeProgressLine("mdoc-reader: fetched \(named)")
+            case .cache: ProgramOutput.standardError.writeProgressLine("mdoc-reader: \(named) as fetched before (still fresh)")
             case .staleCache, .none: break
             }
             if let note = resolution.note {

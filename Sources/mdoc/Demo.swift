@@ -5,6 +5,7 @@ import FoundationEssentials
 import Foundation
 #endif
 import Glibc
+import MdocCommandLine
 import MdocConsent
 import MdocFiles
 import MdocPosix
@@ -19,7 +20,8 @@ struct Demo: ParsableCommand {
             Issues the demo PKI and credential into --dir when they are missing (mdoc-issuer), \
             starts `mdoc-holder present --yes`, which draws the engagement QR code, then runs \
             `mdoc-reader request` on the holder's mdoc: URI with reader authentication, and \
-            shows the verified result. The programs are the ones installed next to `mdoc`. The \
+            shows the verified result. The programs are the ones installed next to `mdoc`; \
+            --quiet and --verbose are handed to mdoc-holder and mdoc-reader. The \
             committed demo credential is readable by everyone in a git checkout; mdoc-holder \
             accepts it because its device key is published test material.
 
@@ -44,7 +46,10 @@ struct Demo: ParsableCommand {
     @Option(name: .customLong("ble-mode"), help: "The BLE mode both sides use: peripheral or central.")
     var bleMode = "peripheral"
 
+    @OptionGroup var verbosity: VerbosityOptions
+
     func run() throws {
+        verbosity.apply()
         ProgramFailure.reporting(program: "mdoc") { () throws(ProgramFailure) in
             try demo()
         }
@@ -63,7 +68,7 @@ struct Demo: ParsableCommand {
         let holder = try start("mdoc-holder", [
             "present", "--credential", credential, "--yes", "--ble-mode", bleMode,
             "--trust-readers", "\(dir)/reader-root.pem", "--timeout", "30",
-        ], standardOutput: .pipe)
+        ] + verbosity.arguments, standardOutput: .pipe)
         defer {
             if holder.isRunning { holder.signal(SIGTERM) }
         }
@@ -90,7 +95,7 @@ struct Demo: ParsableCommand {
         let reader = try start("mdoc-reader", [
             "request", uri, "--preset", preset, "--ble-mode", bleMode, "--trust", "\(dir)/iaca.pem",
             "--reader-cert", "\(dir)/reader.pem", "--reader-key", "\(dir)/reader-key.pem",
-        ])
+        ] + verbosity.arguments)
         let readerStatus = reader.wait().status
         let holderStatus = holder.wait().status
         guard readerStatus == 0 else {
@@ -126,7 +131,7 @@ struct Demo: ParsableCommand {
 
     /// Runs a program to completion, failing the demo when it fails.
     private func step(_ what: String, _ program: String, _ arguments: [String]) throws(ProgramFailure) {
-        ProgramOutput.standardError.write("mdoc: \(what)\n")
+        ProgramOutput.standardError.writeProgressLine("mdoc: \(what)")
         let status = try start(program, arguments).wait().status
         guard status == 0 else {
             throw ProgramFailure(ExitStatus(rawValue: status) ?? .badTrustInput, "\(program) failed")

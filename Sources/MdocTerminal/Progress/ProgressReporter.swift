@@ -54,9 +54,11 @@ package struct ProgressReporter: Sendable {
         self.sink = write
     }
 
-    /// A reporter on standard error, using ANSI only when standard error is a terminal.
+    /// A reporter on standard error, using ANSI only when standard error is a terminal, and
+    /// writing nothing when the program is ``Verbosity/quiet``.
     package static func standardError(label: String) -> ProgressReporter {
         ProgressReporter(label: label, useANSI: ProgramOutput.standardError.isTerminal) {
+            guard Verbosity.current != .quiet else { return }
             FileDescriptorWriter.writeAll($0, to: STDERR_FILENO)
         }
     }
