@@ -143,7 +143,7 @@ enum ScalingBenchmark {
         let perElement = elementSlopes(elementRows)
         lines.append(
             "per element (least squares): verification \(format(perElement.verify, digits: 3)) µs, its digest \(format(perElement.digest, digits: 3)) µs:"
-                + " \(format(perElement.verify / perElement.digest, digits: 2))× (target ≤ \(format(perElementTarget, digits: 1))×)")
+                + " \(format(perElement.verify / perElement.digest, digits: 2))× \(Target(value: perElement.verify / perElement.digest, bound: perElementTarget).text(unit: "×"))")
         lines += [
             "",
             "by response size (\(elementsBesidePortrait) short text elements and a portrait byte string)",
@@ -167,7 +167,7 @@ enum ScalingBenchmark {
                 + " \(format(perByte.verify / perByte.digest, digits: 2))×")
         lines.append(
             "peak memory above the base per input byte (least squares): \(format(perByte.memory, digits: 2))"
-                + " (target ≤ \(format(VerificationBenchmark.memoryTarget, digits: 1)))")
+                + " \(Target(value: perByte.memory, bound: VerificationBenchmark.memoryTarget).text())")
         return lines.joined(separator: "\n")
     }
 
@@ -185,12 +185,12 @@ enum ScalingBenchmark {
               "byElementCount": [
                 \(elementRows.map(row).joined(separator: ",\n    "))
               ],
-              "perElement": {"verifyMicroseconds": \(rounded(perElement.verify)), "digestMicroseconds": \(rounded(perElement.digest)), "ratio": \(rounded(perElement.verify / perElement.digest)), "target": \(perElementTarget)},
+              "perElement": {"verifyMicroseconds": \(rounded(perElement.verify)), "digestMicroseconds": \(rounded(perElement.digest)), "ratio": \(rounded(perElement.verify / perElement.digest)), "target": \(perElementTarget), "met": \(Target(value: perElement.verify / perElement.digest, bound: perElementTarget).json)},
               "byResponseSize": [
                 \(sizeRows.map(row).joined(separator: ",\n    "))
               ],
               "perByte": {"verifyNanoseconds": \(rounded(perByte.verify * 1000)), "digestNanoseconds": \(rounded(perByte.digest * 1000)), "ratio": \(rounded(perByte.verify / perByte.digest))},
-              "peakMemoryPerInputByte": {"slope": \(rounded(perByte.memory)), "target": \(VerificationBenchmark.memoryTarget)}
+              "peakMemoryPerInputByte": {"slope": \(rounded(perByte.memory)), "target": \(VerificationBenchmark.memoryTarget), "met": \(Target(value: perByte.memory, bound: VerificationBenchmark.memoryTarget).json)}
             }
             """
     }

@@ -90,6 +90,12 @@ enum VerificationBenchmark {
         var floor: Double { primitives.reduce(0) { $0 + $1.median } }
         var memoryPerByte: Double { memory.perInputByte(input.responseBytes.count) }
 
+        /// The figures against their targets.
+        var targets: (warmOverFloor: Target, coldOverFloor: Target, coldOverWarm: Target, peakMemoryPerInputByte: Target) {
+            (Target(value: warm.median / floor, bound: warmTarget), Target(value: cold.median / floor, bound: coldTarget),
+             Target(value: cold.median / warm.median, bound: coldOverWarmTarget), Target(value: memoryPerByte, bound: memoryTarget))
+        }
+
         var text: String {
             func row(_ label: String, _ median: Double, _ p90: Double? = nil, _ iterations: Int? = nil) -> String {
                 let p90Text = p90.map { format($0) } ?? ""
@@ -108,11 +114,11 @@ enum VerificationBenchmark {
             lines += primitives.map { row($0, indent: "    ") }
             lines += [
                 row("    floor: sum of the medians", floor),
-                "warm / floor: \(format(warm.median / floor, digits: 2))×   (target ≤ \(format(warmTarget, digits: 1))×)",
-                "cold / floor: \(format(cold.median / floor, digits: 2))×   (target ≤ \(format(coldTarget, digits: 1))×)",
-                "cold / warm:  \(format(cold.median / warm.median, digits: 2))×   (target ≤ \(format(coldOverWarmTarget, digits: 1))×)",
+                "warm / floor: \(format(warm.median / floor, digits: 2))×   \(targets.warmOverFloor.text(unit: "×"))",
+                "cold / floor: \(format(cold.median / floor, digits: 2))×   \(targets.coldOverFloor.text(unit: "×"))",
+                "cold / warm:  \(format(cold.median / warm.median, digits: 2))×   \(targets.coldOverWarm.text(unit: "×"))",
                 "peak memory of one verification above the base: \(memory.aboveBaseKiB) KiB, \(format(memoryPerByte, digits: 2)) bytes per input byte"
-                    + " (target ≤ \(format(memoryTarget, digits: 1)); base \(memory.baseKiB) KiB)",
+                    + " \(targets.peakMemoryPerInputByte.text(more: "; base \(memory.baseKiB) KiB"))",
                 "parts of a warm verification, for orientation",
             ]
             lines += stages.map { row($0, indent: "    ") }
@@ -144,6 +150,7 @@ enum VerificationBenchmark {
                   "peakMemoryAboveBaseKiB": \(memory.aboveBaseKiB),
                   "peakMemoryPerInputByte": \(rounded(memoryPerByte)),
                   "targets": {"warmOverFloor": \(warmTarget), "coldOverFloor": \(coldTarget), "coldOverWarm": \(coldOverWarmTarget), "peakMemoryPerInputByte": \(memoryTarget)},
+                  "targetsMet": {"warmOverFloor": \(targets.warmOverFloor.json), "coldOverFloor": \(targets.coldOverFloor.json), "coldOverWarm": \(targets.coldOverWarm.json), "peakMemoryPerInputByte": \(targets.peakMemoryPerInputByte.json)},
                   "stages": \(list(stages))
                 }
                 """

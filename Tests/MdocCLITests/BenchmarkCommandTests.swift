@@ -9,7 +9,8 @@ import Testing
         let text = try await ProgramRunner.run("mdoc-benchmark", arguments, timeout: 120)
         #expect(text.status == 0, "\(text.standardError)")
         #expect(text.standardOutput.contains("per element (least squares): verification n/a µs, its digest n/a µs: n/a×"))
-        #expect(text.standardOutput.contains("peak memory above the base per input byte (least squares): n/a"))
+        #expect(text.standardOutput.contains("peak memory above the base per input byte (least squares): n/a (target ≤ 1.5: not measured)"))
+        #expect(text.standardOutput.contains("n/a× (target ≤ 3.0×: not measured)"), "\(text.standardOutput)")
 
         let json = try await ProgramRunner.run("mdoc-benchmark", arguments + ["--json"], timeout: 120)
         #expect(json.status == 0, "\(json.standardError)")
@@ -17,7 +18,38 @@ import Testing
         let perElement = try #require(object?["perElement"] as? [String: Any])
         #expect(perElement["verifyMicroseconds"] is NSNull)
         #expect(perElement["ratio"] is NSNull)
+        #expect(perElement["met"] is NSNull)
         #expect((object?["byElementCount"] as? [Any])?.count == 1)
+    }
+
+    @Test("verify marks each target its figure misses, in text and as JSON")
+    func verifyMarksMissedTargets() async throws {
+        let text = try await ProgramRunner.run("mdoc-benchmark", ["verify", "--iterations", "3"], timeout: 120)
+        #expect(text.status == 0, "\(text.standardError)")
+        // "warm / floor: 1.17×   (target ≤ 1.2×)", or "(target ≤ 1.2×: MISSED)" above it.
+        let lines = text.standardOutput.split(separator: "\n").filter { $0.contains("(target ≤ ") }
+        #expect(lines.count == 4, "\(text.standardOutput)")
+        for line in lines.filter({ $0.contains(" / ") }) {
+            let figures = line.split(whereSeparator: { !"0123456789.".contains($0) }).compactMap { Double($0) }
+            let (value, bound) = (try #require(figures.first), try #require(figures.last))
+            // The printed figure is rounded: one within its last digit of the bound says nothing.
+            if abs(value - bound) > 0.01 {
+                #expect(line.contains(": MISSED") == (value > bound), "\(line)")
+            }
+        }
+
+        let json = try await ProgramRunner.run("mdoc-benchmark", ["verify", "--iterations", "3", "--json"], timeout: 120)
+        #expect(json.status == 0, "\(json.standardError)")
+        let object = try #require(try JSONSerialization.jsonObject(with: Data(json.standardOutput.utf8)) as? [String: Any])
+        let targets = try #require(object["targets"] as? [String: Double])
+        let met = try #require(object["targetsMet"] as? [String: Bool])
+        #expect(Set(met.keys) == Set(targets.keys))
+        for (name, bound) in targets {
+            let value = try #require(object[name] as? Double)
+            if abs(value - bound) > 0.001 {
+                #expect(met[name] == (value <= bound), "\(name): \(value) against \(bound)")
+            }
+        }
     }
 
     @Test("status times a token check beside its ES256 and zlib floor for each list size, in text and as JSON")
