@@ -105,9 +105,21 @@ struct Inspect: ParsableCommand {
             output.writeLine(TerminalText(lines: item.diagnosticNotation(expandEmbedded: true, indent: true)))
         case (.explain, _), (.diagnostic, _):
             var explanation = content.explanation
-            let size: TerminalText = "\(source.bytes.count) bytes, from \(source.encoding.rawValue) input"
+            let size: TerminalText = "\(source.bytes.count) bytes, from \(Self.form(of: source, content)) input"
             explanation.value = explanation.value.map { $0 + ", " + size } ?? size
             output.write(explanation.rendered())
+        }
+    }
+
+    /// How the input was written, for the line that heads the output: the encoding
+    /// ``InputSource`` decoded, or, for bytes read as they are, what they are: PEM or DER for a
+    /// certificate, text for a JWS, binary for CBOR, an NDEF message or an image.
+    private static func form(of source: InputSource, _ content: InspectedContent) -> String {
+        guard source.encoding == .binary else { return source.encoding.rawValue }
+        switch content {
+        case .certificates: return InputKind(of: source) == .pemCertificate ? "PEM" : "DER"
+        case .jws: return "text"
+        case .cbor, .ndef, .image: return InputSource.Encoding.binary.rawValue
         }
     }
 

@@ -65,8 +65,20 @@ import Testing
         let result = try await ProgramRunner.run("mdoc", ["inspect", "Certs/demo/ds.pem"])
         #expect(result.status == 0, "\(result.standardError)")
         #expect(result.standardOutput.hasPrefix("X.509 certificate (RFC 5280): "))
+        #expect(result.standardOutput.contains(" bytes, from PEM input\n"), "\(result.standardOutput)")
         #expect(result.standardOutput.contains("Subject: C=US, CN=swift-mdoc Demo Document Signer"))
         #expect(result.standardOutput.contains("Annex B profile, document signer: fits"))
+    }
+
+    @Test func namesTheFormOfACertificateReadAsItIs() async throws {
+        let der = Vectors.annexD("ds_cert")
+        let path = try ProgramRunner.temporaryFile(der, suffix: ".der")
+        defer { try? FileManager.default.removeItem(atPath: path) }
+        let result = try await ProgramRunner.run("mdoc", ["inspect", path])
+        #expect(result.status == 0, "\(result.standardError)")
+        #expect(result.standardOutput.hasPrefix("X.509 certificate (RFC 5280): \(der.count) bytes, from DER input\n"), "\(result.standardOutput)")
+        let hex = try await ProgramRunner.run("mdoc", ["inspect", "\(vectors)/ds_cert.hex"])
+        #expect(hex.standardOutput.hasPrefix("X.509 certificate (RFC 5280): \(der.count) bytes, from hex input\n"), "\(hex.standardOutput)")
     }
 
     @Test func writesJSONOnlyForCBOR() async throws {
