@@ -20,6 +20,21 @@ struct MdocBenchmark: ParsableCommand {
             credential (Certs/demo/), from the swift-mdoc checkout the program was built from, \
             or from MDOC_VECTORS_DIR; scaling makes its own responses. Build it in release mode \
             for meaningful figures.
+
+            ENVIRONMENT
+              MDOC_VECTORS_DIR  The folder of the Annex D vectors, when the program does not run \
+            from the checkout it was built from.
+              MDOC_TOKEN_PIN  The PIN of the PKCS#11 token of keys --pkcs11-uri.
+
+            FILES
+              Vectors/iso18013-5-annex-d, Certs/demo  The default inputs of verify and link, in \
+            the checkout the program was built from.
+
+            EXIT STATUS
+              0  Measured (presentations: within the bound, or too few sessions to judge).
+              1  An input was missing or unusable, an operation gave a wrong result, a session \
+            failed, or memory grew past the bound.
+              64  Usage error.
             """,
         version: ToolVersion.current,
         subcommands: [Verification.self, Scaling.self, Link.self, Presentations.self, Sessions.self, Status.self, Keys.self, MemoryProbe.self],
