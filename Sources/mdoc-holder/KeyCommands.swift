@@ -46,7 +46,7 @@ extension Key {
         )
 
         @Argument(help: ArgumentHelp("A stored credential's name, or a credential file.", valueName: "credential"),
-                  completion: .file(extensions: [Credential.fileExtension]))
+                  completion: CredentialCompletion.namesAndFiles)
         var credential: String
 
         @OptionGroup var keyPassphrase: KeyPassphraseOptions

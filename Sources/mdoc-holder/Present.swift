@@ -118,7 +118,7 @@ struct Present: AsyncParsableCommand {
             help: ArgumentHelp(
                 "Credential files made by `mdoc-issuer issue`, or names of stored credentials (default: every stored credential).",
                 valueName: "file-or-name"),
-            completion: .file(extensions: [Credential.fileExtension]))
+            completion: CredentialCompletion.namesAndFiles)
     var credentials: [String] = []
 
     @OptionGroup var live: LiveTransportOptions

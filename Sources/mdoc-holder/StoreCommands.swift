@@ -116,7 +116,7 @@ struct Show: ParsableCommand {
     )
 
     @Argument(help: ArgumentHelp("A stored credential's name, or a credential file.", valueName: "credential"),
-              completion: .file(extensions: [Credential.fileExtension]))
+              completion: CredentialCompletion.namesAndFiles)
     var credential: String
 
     @Flag(help: "Print the credential as JSON (docs/json-report.md).")
@@ -316,7 +316,7 @@ struct Remove: ParsableCommand {
             """
     )
 
-    @Argument(help: ArgumentHelp("Names of stored credentials.", valueName: "name"))
+    @Argument(help: ArgumentHelp("Names of stored credentials.", valueName: "name"), completion: CredentialCompletion.names)
     var names: [String]
 
     func validate() throws {

@@ -78,6 +78,11 @@ import Testing
 
     @Test(arguments: cases)
     func pathsComplete(_ testCase: Case) async throws {
+        try await pathsComplete(testCase, environment: Self.programsOnPath)
+    }
+
+    /// Runs `testCase`'s completion with `environment`.
+    func pathsComplete(_ testCase: Case, environment: [String: String]) async throws {
         let program = testCase.words[0]
         let script = try await ProgramRunner.run(program, ["--generate-completion-script", "bash"])
         #expect(script.status == 0)
@@ -87,7 +92,7 @@ import Testing
             try? FileManager.default.removeItem(atPath: scriptPath)
             try? FileManager.default.removeItem(atPath: driverPath)
         }
-        let completion = try await ProgramRunner.runTool("bash", [driverPath, scriptPath] + testCase.words)
+        let completion = try await ProgramRunner.runTool("bash", [driverPath, scriptPath] + testCase.words, environment: environment)
         #expect(completion.status == 0, "\(completion.standardError)")
         let offered = Set(completion.standardOutput.split(separator: "\n").map(String.init))
         for path in testCase.offers {
@@ -95,6 +100,29 @@ import Testing
         }
         for path in testCase.omits {
             #expect(!offered.contains(path), "\(path) offered")
+        }
+    }
+
+    /// The programs on `PATH`, as an installation has them: the holder computes what completes
+    /// a credential's name when bash asks it.
+    static var programsOnPath: [String: String] {
+        ["PATH": ProgramRunner.productsDirectory.path + ":" + (ProcessInfo.processInfo.environment["PATH"] ?? "/usr/bin:/bin")]
+    }
+
+    @Test func theHolderOffersItsStoredCredentialsNames() async throws {
+        let run = try IsolatedRun()
+        defer { run.remove() }
+        let imported = try await run.run("mdoc-holder", ["import", "Certs/demo/mdl.mdoc", "--name", "licence"])
+        try #require(imported.status == 0, "\(imported.standardError)")
+        let environment = run.environment.merging(Self.programsOnPath) { _, new in new }
+        for testCase in [
+            Case(words: ["mdoc-holder", "present", "--credential", "l"], offers: ["licence"]),
+            Case(words: ["mdoc-holder", "present", "--credential", ""], offers: ["licence", "Certs"], omits: ["README.md"]),
+            Case(words: ["mdoc-holder", "show", "Certs/demo/"], offers: ["Certs/demo/mdl.mdoc"], omits: ["licence", "Certs/demo/iaca.pem"]),
+            Case(words: ["mdoc-holder", "key", "seal", "li"], offers: ["licence"]),
+            Case(words: ["mdoc-holder", "remove", ""], offers: ["licence"], omits: ["Certs"]),
+        ] {
+            try await pathsComplete(testCase, environment: environment)
         }
     }
 }
