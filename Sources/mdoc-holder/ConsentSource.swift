@@ -19,9 +19,12 @@ struct ConsentSource: HolderConsentDelegate {
     let kind: Kind
     /// Where the request and the consent dialogue are shown.
     let output: ProgramOutput
+    /// How long the prompt waits for an answer.
+    let timeout: ConsentTimeout
 
     /// The approved elements for `request`, after showing it on ``output``. The prompt stops at
-    /// once when the session's task is cancelled (the reader left).
+    /// once when the session's task is cancelled (the reader left), and ends the session when
+    /// nobody answers it within ``timeout``.
     func decide(_ request: PresentationRequest) async -> ElementSelection {
         switch kind {
         case .approveAll:
@@ -35,7 +38,8 @@ struct ConsentSource: HolderConsentDelegate {
             }
             return evaluation.selection
         case .prompt:
-            return await ConsentPrompt.ask(request, output: output)
+            let output = output
+            return await timeout.bound({ await ConsentPrompt.ask(request, output: output) }, output: output)
         }
     }
 }

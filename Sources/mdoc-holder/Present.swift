@@ -35,7 +35,8 @@ struct Present: AsyncParsableCommand {
             whether the reader intends to retain them. Only the elements you approve (or your \
             --policy approves) are sent, device-authenticated with a MAC when the reader's key \
             allows it and a signature otherwise (--device-auth signature: a signature always, \
-            ISO/IEC 18013-5 9.1.3.4). The ephemeral key is on P-256 unless --edevice-curve names \
+            ISO/IEC 18013-5 9.1.3.4). A question nobody answers within --consent-timeout \
+            (\(Int(ConsentTimeout.defaultSeconds)) s) ends the session as a cancelled one: status 20, nothing sent. The ephemeral key is on P-256 unless --edevice-curve names \
             another curve of 9.1.5.2; the reader's EReaderKey follows it, and a DeviceMac needs \
             the device key on that curve too (9.1.3.5), so with the P-256 demo credential \
             --edevice-curve p384 makes the response carry a DeviceSignature.
@@ -107,7 +108,8 @@ struct Present: AsyncParsableCommand {
             unusable --credential, --trust-readers or --policy file, a credential others can \
             read, a device key whose token or TPM is absent, refuses the PIN or is locked out, a sealed device key without its passphrase or with a wrong one, or a --qr-png file or --save-session directory that cannot be written; 8 the transport could not be \
             opened, no reader within --timeout, the link was lost before the response was \
-            delivered, or the session failed (status 10 or 11); 64 usage error (no credential \
+            delivered, nobody answered the consent prompt within --consent-timeout (the \
+            session is ended with status 20), or the session failed (status 10 or 11); 64 usage error (no credential \
             given or stored included); 130 interrupted by Ctrl-C (SIGINT); 143 ended by \
             SIGTERM (both without --keep-running: a session under way is ended with status 20 \
             first, then the transport is closed).
@@ -151,6 +153,10 @@ struct Present: AsyncParsableCommand {
 
     @Option(help: "Seconds to wait for a reader, and for each message of the session.")
     var timeout: Double = 120
+
+    @Option(name: .customLong("consent-timeout"),
+            help: "Seconds the consent prompt waits for an answer; then the session is ended (status 20) and nothing is sent.")
+    var consentTimeout: Double = ConsentTimeout.defaultSeconds
 
     @Option(name: .customLong("qr-png"), help: "Also write the engagement QR code to this PNG file.",
             completion: .file(extensions: ["png"]))
@@ -207,6 +213,9 @@ struct Present: AsyncParsableCommand {
         }
         if unlockEachSession && (token.pinFile != nil || keyPassphrase.passphraseFile != nil) {
             throw ValidationError("--unlock-each-session asks for the PIN or passphrase before each session; leave out --pin-file and --passphrase-file")
+        }
+        guard consentTimeout > 0 else {
+            throw ValidationError("--consent-timeout must be more than 0 seconds")
         }
         guard timeout > 0 else {
             throw ValidationError("--timeout must be more than 0 seconds")
@@ -357,6 +366,7 @@ struct Present: AsyncParsableCommand {
     ) async throws(ProgramFailure) {
         let seconds = Duration.milliseconds(Int64(timeout * 1000))
         var driver: HolderDriver
+        let consentLimit = ConsentTimeout(seconds: consentTimeout)
         // Made here, on --edevice-curve, so that a capture can keep it.
         let eDeviceKey: PrivateKey?
         do {
@@ -369,7 +379,7 @@ struct Present: AsyncParsableCommand {
                 credentials: credentials, bleOptions: bleMode.bleOptions, eDeviceKey: eDeviceKey,
                 responseBuilder: ResponseBuilder(deviceAuthentication: deviceAuthentication.policy),
                 trust: ReaderRootTrust(trustAnchors: anchors),
-                consent: ConsentSource(kind: consent, output: humanOutput),
+                consent: ConsentSource(kind: consent, output: humanOutput, timeout: consentLimit),
                 timeouts: SessionTimeouts(connection: seconds, idle: seconds), endsAfterResponse: terminateAfterResponse,
                 events: { Self.show($0, transport: transport) })
         } catch {
@@ -384,14 +394,15 @@ struct Present: AsyncParsableCommand {
             let tag = driver.tag(handover, retrieval: retrieval)
             let session = driver
             result = try await nfc.offering(tag, retrieval: retrieval, handover) {
-                await ProgramSignals.cancellingOnSignals { await session.run(over: adapter) }
+                await ProgramSignals.cancellingOnSignals { await consentLimit.run { await session.run(over: adapter) } }
             }
         } else {
             let session = driver
-            result = await ProgramSignals.cancellingOnSignals { await session.run(over: adapter) }
+            result = await ProgramSignals.cancellingOnSignals { await consentLimit.run { await session.run(over: adapter) } }
         }
         if let saveSession, let eDeviceKey {
-            try capture(result, of: driver, key: eDeviceKey, started: started, transport: transport, into: saveSession)
+            try capture(result, of: driver, key: eDeviceKey, started: started, transport: transport,
+                        consentExpired: consentLimit.expired, into: saveSession)
         }
         switch result.end {
         case .link(let error):
@@ -405,6 +416,9 @@ struct Present: AsyncParsableCommand {
             if json {
                 ProgramOutput.standardOutput.writeLine(TerminalText(lines: HolderJSON.session(
                     outcome, disclosures: result.disclosures).serialized()))
+            }
+            if consentLimit.expired {
+                throw ProgramFailure(.sessionFailed, "\(consentLimit.explanation)")
             }
             guard outcome.isNormalEnd else {
                 throw ProgramFailure(.sessionFailed, "\(outcome)")
@@ -421,7 +435,7 @@ struct Present: AsyncParsableCommand {
     /// engagement, the key, the times and the outcome, which says what the link saw.
     private func capture(
         _ result: HolderSessionResult, of driver: HolderDriver, key: PrivateKey, started: Date, transport: TransportSpec,
-        into directory: String
+        consentExpired: Bool, into directory: String
     ) throws(ProgramFailure) {
         let outcome: String
         var exitStatus = ExitStatus.sessionFailed
@@ -430,7 +444,7 @@ struct Present: AsyncParsableCommand {
             outcome = "\(error)"
         case .session(let ended):
             outcome = "\(ended)"
-            if ended.isNormalEnd { exitStatus = .success }
+            if ended.isNormalEnd && !consentExpired { exitStatus = .success }
         }
         var transcript = result.sessionTranscript
         if transcript == nil, let first = result.messages.first(where: { $0.direction == .received }),

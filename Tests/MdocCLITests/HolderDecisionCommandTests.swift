@@ -118,6 +118,54 @@ import Testing
                 "\(read.standardError)")
     }
 
+    /// The holder's own bound on its question in these tests (`--consent-timeout`).
+    static let consentSeconds = 2 * TimeoutScale.factor
+
+    @Test(arguments: modes)
+    func aQuestionNobodyAnswersEndsTheSessionAfterTheConsentTimeout(mode: String) async throws {
+        let run = try IsolatedRun()
+        defer { run.remove() }
+        let (holder, reader) = try await Self.holderAsking(
+            run, reader: [], holder: ["--ble-mode", mode, "--consent-timeout", "\(Self.consentSeconds)"])
+        defer { holder.stop() }
+
+        let presented = await holder.wait(timeout: LiveSession.waitTimeout)
+        let read = await reader.wait(timeout: LiveSession.waitTimeout)
+        #expect(presented.status == 8, "\(presented.standardError)")
+        #expect(presented.standardError.contains(
+            "mdoc-holder: error: nobody answered the consent prompt within \(Self.consentSeconds) s (--consent-timeout): the session was ended (status 20) and nothing was sent"),
+                "\(presented.standardError)")
+        #expect(!presented.standardError.contains("sending"), "\(presented.standardError)")
+        // The question's line is ended before anything else is said.
+        #expect(presented.standardOutput.contains(Self.question + "\n"), "\(presented.standardOutput)")
+        // From the reader's side: the mdoc ended the session (status 20), it was not lost.
+        #expect(read.status != 0, "\(read.standardError)")
+        #expect(read.standardError.contains("mdoc-reader: the mdoc ended the session\n"), "\(read.standardError)")
+        #expect(!read.standardOutput.contains("age_over_18"), "\(read.standardOutput)")
+    }
+
+    @Test func anAnswerWithinTheConsentTimeoutIsSent() async throws {
+        let run = try IsolatedRun()
+        defer { run.remove() }
+        let (holder, reader) = try await Self.holderAsking(
+            run, reader: [], holder: ["--consent-timeout", "\(LiveSession.programTimeout)"])
+        defer { holder.stop() }
+        holder.send("a\n")
+
+        let read = await reader.wait(timeout: LiveSession.waitTimeout)
+        let presented = await holder.wait(timeout: LiveSession.waitTimeout)
+        #expect(read.status == 0, "\(read.standardError)")
+        #expect(read.standardOutput.contains("age_over_18"), "\(read.standardOutput)")
+        #expect(presented.status == 0, "\(presented.standardError)")
+    }
+
+    @Test(arguments: ["0", "-1"])
+    func aConsentTimeoutOfNoTimeIsAUsageError(_ seconds: String) async throws {
+        let result = try await ProgramRunner.run("mdoc-holder", ["present", "--consent-timeout=\(seconds)", "--yes"])
+        #expect(result.status == 64, "\(result.standardError)")
+        #expect(result.standardError.contains("--consent-timeout must be more than 0 seconds"), "\(result.standardError)")
+    }
+
     @Test(arguments: modes)
     func sigtermToAWaitingReaderEndsTheSessionWithStatus20(mode: String) async throws {
         let run = try IsolatedRun()
