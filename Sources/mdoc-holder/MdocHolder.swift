@@ -41,7 +41,8 @@ struct MdocHolder: AsyncParsableCommand {
             refused, passphrase missing or wrong), --trust-readers, --policy, --qr-png, \
             --save-session or the store.
               8  The session did not complete: no transport, no reader within --timeout, the \
-            link lost before the response, or status 10 or 11.
+            link lost before the response, no answer to the consent prompt within \
+            --consent-timeout, or status 10 or 11.
               64  Usage error.
               130  Interrupted by Ctrl-C (SIGINT), after ending a session under way with status 20.
               143  Ended by SIGTERM, after ending a session under way with status 20.
