@@ -55,6 +55,9 @@ final class ConsentTimeout: Sendable {
             return first
         }
         if let answer { return answer }
+        // The wait ended first: the limit passed, or the session's task was cancelled (the
+        // reader left), when nothing returned is sent.
+        guard !Task.isCancelled else { return .none }
         expiredFlag.store(true, ordering: .releasing)
         output.write("\n")
         expire.yield()
