@@ -6,7 +6,7 @@ import Darwin
 
 /// The regular files of a folder, read with `opendir(3)` and `stat(2)`, for `--trust`
 /// directories and the holder's credential store; failures name the path and the system's
-/// reason.
+/// reason. Also what shell completion offers from a folder.
 package enum DirectoryListing {
     /// What a path is.
     package enum Kind {
@@ -48,5 +48,21 @@ package enum DirectoryListing {
             let file = path.hasSuffix("/") ? path + name : path + "/" + name
             return kind(of: file) == .file ? (name, file) : nil
         }
+    }
+
+    /// The names in the folder `path` that do not start with a dot, sorted, each with what it
+    /// is; none when the folder cannot be read. For shell completion, which offers what it
+    /// finds and has nowhere to say what it could not read.
+    package static func entries(in path: String) -> [(name: String, kind: Kind)] {
+        guard let directory = opendir(path) else { return [] }
+        defer { closedir(directory) }
+        var names: [String] = []
+        while let entry = readdir(directory) {
+            let name = withUnsafeBytes(of: entry.pointee.d_name) { raw in
+                String(decoding: raw.prefix { $0 != 0 }, as: UTF8.self)
+            }
+            if !name.hasPrefix(".") { names.append(name) }
+        }
+        return names.sorted().map { name in (name, kind(of: path.hasSuffix("/") ? path + name : path + "/" + name)) }
     }
 }

@@ -3,12 +3,6 @@ import MdocFiles
 import MdocSession
 import MdocStores
 
-#if canImport(FoundationEssentials)
-import FoundationEssentials
-#else
-import Foundation
-#endif
-
 /// What shell completion offers where the holder takes a stored credential's name: the names in
 /// its credential store (`CredentialStore.user`), and, where a credential file will do as well
 /// (`present --credential`, `show`, `key seal`), the credential files and folders that begin
@@ -30,16 +24,15 @@ enum CredentialCompletion {
     }
 
     /// The folders and credential files (`*.mdoc`) in the folder `prefix` names, up to its last
-    /// `/`, whose names begin with the rest of `prefix`; hidden ones only when that rest starts
-    /// with a dot.
+    /// `/`, whose names begin with the rest of `prefix`, hidden ones left out
+    /// (`DirectoryListing.entries(in:)`).
     private static func files(_ prefix: String) -> [String] {
         let folder = prefix.lastIndex(of: "/").map { String(prefix[...$0]) } ?? ""
         let start = String(prefix.dropFirst(folder.count))
-        guard let entries = try? FileManager.default.contentsOfDirectory(atPath: folder.isEmpty ? "." : folder) else { return [] }
-        return entries.sorted().compactMap { entry in
-            guard entry.hasPrefix(start), !entry.hasPrefix(".") || start.hasPrefix(".") else { return nil }
-            let path = folder + entry
-            return OutputFile.isDirectory(path) || entry.hasSuffix("." + Credential.fileExtension) ? path : nil
+        return DirectoryListing.entries(in: folder.isEmpty ? "." : folder).compactMap { entry in
+            guard entry.name.hasPrefix(start) else { return nil }
+            let isCredential = entry.kind == .file && entry.name.hasSuffix("." + Credential.fileExtension)
+            return entry.kind == .folder || isCredential ? folder + entry.name : nil
         }
     }
 }
