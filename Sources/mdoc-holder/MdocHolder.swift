@@ -22,10 +22,8 @@ struct MdocHolder: AsyncParsableCommand {
             holder and a reader meet only when both have the same value.
               DBUS_SYSTEM_BUS_ADDRESS  The system bus where bluetoothd is reached (the bluez \
             transport), instead of the default one.
-              NO_COLOR  Set and not empty: no colour in any output (no-color.org).
-              CLICOLOR_FORCE  Set and neither empty nor 0: colour in output that is not a \
-            terminal; NO_COLOR still wins.
-              COLUMNS  The width the output is laid out for, instead of the terminal's.
+              COLUMNS  The width the QR code must fit and help is wrapped to, instead of the \
+            terminal's.
 
             FILES
               $XDG_DATA_HOME/swift-mdoc/credentials  The credential store: what present shows \

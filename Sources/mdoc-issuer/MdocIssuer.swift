@@ -10,10 +10,7 @@ struct MdocIssuer: ParsableCommand {
         abstract: "Make a test PKI (ISO/IEC 18013-5 Annex B), issue mobile documents with it, and sign VICALs (Annex C.1.7).",
         discussion: """
             ENVIRONMENT
-              NO_COLOR  Set and not empty: no colour in any output (no-color.org).
-              CLICOLOR_FORCE  Set and neither empty nor 0: colour in output that is not a \
-            terminal; NO_COLOR still wins.
-              COLUMNS  The width the output is laid out for, instead of the terminal's.
+              COLUMNS  The width help is wrapped to, instead of the terminal's.
 
             FILES
               DIR/iaca.pem, DIR/ds.pem, DIR/reader-root.pem, DIR/reader.pem  The PKI pki \

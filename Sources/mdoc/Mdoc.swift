@@ -13,10 +13,11 @@ struct Mdoc: ParsableCommand {
             ENVIRONMENT
               MDOC_SIM_NAMESPACE  Keeps the sim transport's sockets apart from other runs': a \
             holder and a reader meet only when both have the same value.
-              NO_COLOR  Set and not empty: no colour in any output (no-color.org).
+              NO_COLOR  Set and not empty: no colour in demo's report (no-color.org).
               CLICOLOR_FORCE  Set and neither empty nor 0: colour in output that is not a \
             terminal; NO_COLOR still wins.
-              COLUMNS  The width the output is laid out for, instead of the terminal's.
+              COLUMNS  The width demo's QR code must fit and help is wrapped to, instead of the \
+            terminal's.
 
             FILES
               PREFIX/share/swift-mdoc/Samples/mdl.json  The demo mDL's data, which demo issues \
