@@ -413,12 +413,18 @@ struct Present: AsyncParsableCommand {
             }
             throw failure
         case .session(let outcome):
+            // Ended by the holder, but only because nobody answered: a session that did not complete.
+            if consentLimit.expired {
+                let failure = ProgramFailure(.sessionFailed, "\(consentLimit.explanation)")
+                if json {
+                    ProgramOutput.standardOutput.writeLine(TerminalText(lines: HolderJSON.session(
+                        failure: failure, disclosures: result.disclosures).serialized()))
+                }
+                throw failure
+            }
             if json {
                 ProgramOutput.standardOutput.writeLine(TerminalText(lines: HolderJSON.session(
                     outcome, disclosures: result.disclosures).serialized()))
-            }
-            if consentLimit.expired {
-                throw ProgramFailure(.sessionFailed, "\(consentLimit.explanation)")
             }
             guard outcome.isNormalEnd else {
                 throw ProgramFailure(.sessionFailed, "\(outcome)")

@@ -144,6 +144,31 @@ import Testing
         #expect(!read.standardOutput.contains("age_over_18"), "\(read.standardOutput)")
     }
 
+    @Test func aQuestionThatRanOutOfTimeIsAFailedSessionInJSON() async throws {
+        let run = try IsolatedRun()
+        defer { run.remove() }
+        let holder = try run.start("mdoc-holder", [
+            "present", "--credential", "Certs/demo/mdl.mdoc", "--transport", "sim", "--json",
+            "--timeout", "\(LiveSession.programTimeout)", "--consent-timeout", "\(Self.consentSeconds)",
+        ])
+        defer { holder.stop() }
+        let engagement = try #require(await holder.firstLine(startingWith: "{", timeout: LiveSession.waitTimeout), "\(holder.standardError)")
+        let uri = try #require((try JSONSerialization.jsonObject(with: Data(engagement.utf8)) as? [String: Any])?["uri"] as? String)
+        let read = try await run.run("mdoc-reader", [
+            "request", uri, "--transport", "sim", "--preset", "age-over-18", "--trust", "Certs/demo/iaca.pem",
+        ])
+        let presented = await holder.wait(timeout: LiveSession.waitTimeout)
+        #expect(read.status != 0, "\(read.standardError)")
+        #expect(presented.status == 8, "\(presented.standardError)")
+        let last = try #require(presented.standardOutput.split(separator: "\n").last.map(String.init))
+        let session = try #require(try JSONSerialization.jsonObject(with: Data(last.utf8)) as? [String: Any])
+        #expect(session["type"] as? String == "holderSession", "\(last)")
+        #expect(session["outcome"] as? String == "failed", "\(last)")
+        #expect(session["exitStatus"] as? Int == 8, "\(last)")
+        #expect((session["description"] as? String)?.hasPrefix("nobody answered the consent prompt within") == true, "\(last)")
+        #expect(session["released"] as? Int == 0, "\(last)")
+    }
+
     @Test func anAnswerWithinTheConsentTimeoutIsSent() async throws {
         let run = try IsolatedRun()
         defer { run.remove() }
