@@ -59,7 +59,7 @@ import Testing
         #expect(replayed.status == 0, "\(replayed.standardError)")
         // The capture keeps the EReaderKey the mdoc was sent, on the other curve, and the
         // transcript it makes: it reads back, and shows the mdoc's status 10.
-        let otherCurve = try await run.run("mdoc", ["inspect", captures + "/13-mDL_Session_EReaderKeyOtherCurve"])
+        let otherCurve = try await run.run("mdoc", ["inspect", "--diagnostic", captures + "/13-mDL_Session_EReaderKeyOtherCurve"])
         #expect(otherCurve.status == 0, "\(otherCurve.standardError)")
         #expect(otherCurve.standardOutput.contains(#""status": 10"#), "\(otherCurve.standardOutput)")
 
