@@ -140,7 +140,10 @@ struct EarlyFailureCaptureTests {
             "request", holder.uri, "--preset", "age-over-18", "--trust", "Certs/demo/iaca.pem", "--transport", link.transport,
             "--timeout", "\(HostileProgramTests.timeout)", "--consent-timeout", Self.shortTimeout, "--save-session", capture,
         ], environment: link.environment)
-        try await holder.run(until: .requestReceived)
+        // The reader gives up one second after its request went out (--consent-timeout); on a
+        // busy machine that may come before this in-process holder has read the whole request, and
+        // the holder then finds the link closed. What is checked is the reader's capture.
+        _ = try? await holder.run(until: .requestReceived)
         let result = await reader.wait(timeout: LiveSession.waitTimeout)
         holder.close()
         #expect(result.status == 8, "\(result.standardError)")
