@@ -195,10 +195,11 @@ let package = Package(
             swiftSettings: strictSettings
         ),
         // Online presentation (ISO/IEC TS 18013-7, OpenID4VP 1.0) as pure code: the
-        // SessionTranscript Handovers of each specification, JWK thumbprints, ECDH-ES JWEs.
+        // SessionTranscript Handovers of each specification, JWK thumbprints, ECDH-ES JWEs, the
+        // requests and HPKE-encrypted responses of 18013-7 Annex C.
         .target(
             name: "MdocOnline",
-            dependencies: ["MdocErrors", "MdocCBOR", "MdocCrypto", "MdocModel", "MdocText"],
+            dependencies: ["MdocErrors", "MdocCBOR", "MdocCrypto", "MdocCOSE", "MdocModel", "MdocSession", "MdocText"],
             swiftSettings: strictSettings
         ),
         // One bounded HTTP(S) GET through libcurl, for Status List Tokens (draft-ietf-oauth-status-list
@@ -521,7 +522,7 @@ let package = Package(
         ),
         .testTarget(
             name: "MdocOnlineTests",
-            dependencies: ["MdocCBOR", "MdocCrypto", "MdocModel", "MdocSession", "MdocText", "MdocOnline", "MdocTestSupport"],
+            dependencies: ["MdocCBOR", "MdocCrypto", "MdocCOSE", "MdocModel", "MdocSession", "MdocText", "MdocOnline", "MdocTestSupport"],
             swiftSettings: strictSettings
         ),
         .testTarget(

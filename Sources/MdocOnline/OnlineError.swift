@@ -2,7 +2,9 @@ import MdocErrors
 
 /// Why an input of online presentation was refused (ISO/IEC TS 18013-7, OpenID4VP 1.0): a key
 /// that has no JWK form this module writes, a JWE that does not parse, is not one this module
-/// accepts or does not decrypt. The code names the check that failed; the reason says what was found and where.
+/// accepts or does not decrypt; an Annex C request, response or verifier's state that does not
+/// read, has expired or does not open. The code names the check that failed; the reason says
+/// what was found and where.
 ///
 /// Equality compares the code only.
 public typealias OnlineError = MdocError<OnlineErrorDomain>
@@ -33,4 +35,38 @@ extension ErrorKind where Domain == OnlineError {
     public static let jweDecryptionFailed = Self("jweDecryptionFailed")
     /// Encrypting a JWE failed in the crypto library.
     public static let jweEncryptionFailed = Self("jweEncryptionFailed")
+
+    // ISO/IEC TS 18013-7 Annex C (org-iso-mdoc).
+
+    /// An Annex C request, response or state is longer than its limit in ``DCAPILimits``.
+    public static let inputTooLarge = Self("inputTooLarge")
+    /// The EncryptionInfo does not read: not `["dcapi", {"nonce": bstr, "recipientPublicKey":
+    /// COSE_Key}]`, a nonce shorter than ``DCAPILimits/minimumNonceByteCount`` or longer than
+    /// ``DCAPILimits/maximumNonceByteCount``, a key that is not a public P-256 key.
+    public static let malformedEncryptionInfo = Self("malformedEncryptionInfo")
+    /// The request object does not read: not JSON `{"deviceRequest": b64url, "encryptionInfo":
+    /// b64url}`, or a `deviceRequest` that is not a DeviceRequest.
+    public static let malformedRequest = Self("malformedRequest")
+    /// The response does not read: not JSON `{"response": b64url}` whose bytes are
+    /// `["dcapi", {"enc": bstr, "cipherText": bstr}]`, or a `cipherText` shorter than the AEAD
+    /// tag or longer than the largest DeviceResponse and its tag.
+    public static let malformedResponse = Self("malformedResponse")
+    /// The response does not open with the request's key and SessionTranscript: it was
+    /// encrypted for another request, another origin, or altered.
+    public static let responseDecryptionFailed = Self("responseDecryptionFailed")
+    /// Encrypting a response failed in the crypto library, or the response would be too large.
+    public static let responseEncryptionFailed = Self("responseEncryptionFailed")
+    /// The origin is not a serialised web origin (`https://host[:port]`: a scheme, `://`, a host
+    /// and maybe a port, with no path, query, fragment or user, in ASCII).
+    public static let invalidOrigin = Self("invalidOrigin")
+    /// Making a request failed: no fresh key, or the DeviceRequest could not be built or signed.
+    public static let requestConstructionFailed = Self("requestConstructionFailed")
+    /// The verifier's request state does not read: not the JSON this module writes, or a
+    /// validity outside ``DCAPILimits``.
+    public static let malformedState = Self("malformedState")
+    /// The verifier's request state is not consistent: its nonce or key is not the one of the
+    /// EncryptionInfo it holds, or it was created after it expires.
+    public static let stateTampered = Self("stateTampered")
+    /// The request has expired: the response came after the state's expiry time.
+    public static let requestExpired = Self("requestExpired")
 }

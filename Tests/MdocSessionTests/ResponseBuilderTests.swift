@@ -241,6 +241,30 @@ struct ResponseBuilderTests {
         #expect(try mismatched.respond(to: Self.mDLRequest, approved: .none).status == .ok)
     }
 
+    @Test("online (no EReaderKey): a DeviceSignature under the MAC policy; an X25519 device key cannot answer")
+    func onlinePresentation() throws {
+        let presentation = try Presentation()
+        let response = try ResponseBuilder(deviceAuthentication: .preferMAC).deviceResponse(
+            request: Self.mDLRequest, credentials: [presentation.credential], approved: .all(requestedIn: Self.mDLRequest),
+            sessionTranscript: presentation.transcript)
+        guard case .deviceSignature = response.documents?.first?.deviceSigned.deviceAuth else {
+            Issue.record("an online response is not signed")
+            return
+        }
+        let report = try DeviceResponseVerifier(trustAnchors: [presentation.pki.iaca], sessionTranscript: presentation.transcript)
+            .verify(response.encoded(), at: TestPKI.referenceTime)
+        #expect(report.outcome == .verified)
+
+        let x25519 = try Presentation(deviceCurve: .x25519)
+        let error = #expect(throws: PresentationError.self) {
+            try ResponseBuilder().deviceResponse(
+                request: Self.mDLRequest, credentials: [x25519.credential], approved: .all(requestedIn: Self.mDLRequest),
+                sessionTranscript: x25519.transcript)
+        }
+        #expect(error?.code == .deviceAuthenticationUnavailable)
+        #expect(error?.reason.contains("online presentation") == true)
+    }
+
     // MARK: Requests that cannot be read (8.3.2.1.2.3)
 
     @Test("a request that is not CBOR gets status 11, one that is not a DeviceRequest status 12")

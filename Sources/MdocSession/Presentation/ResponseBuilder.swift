@@ -55,6 +55,31 @@ public struct ResponseBuilder: Sendable {
         sessionTranscript: SessionTranscriptBinding,
         eReaderKey: PublicKey
     ) throws(PresentationError) -> DeviceResponse {
+        try response(request: request, credentials: credentials, approved: approved, sessionTranscript: sessionTranscript, eReaderKey: eReaderKey)
+    }
+
+    /// The DeviceResponse to `request` of an online presentation (ISO/IEC TS 18013-7), bound to
+    /// `sessionTranscript` (`[null, null, Handover]`), which has no EReaderKey: each returned
+    /// document carries a DeviceSignature (9.1.3.4), whatever ``deviceAuthentication`` says.
+    /// Throws when a document to return cannot be signed (a device key on a curve with no
+    /// signature algorithm).
+    public func deviceResponse(
+        request: DeviceRequest,
+        credentials: [Credential],
+        approved: ElementSelection,
+        sessionTranscript: SessionTranscriptBinding
+    ) throws(PresentationError) -> DeviceResponse {
+        try response(request: request, credentials: credentials, approved: approved, sessionTranscript: sessionTranscript, eReaderKey: nil)
+    }
+
+    /// The response of either public method: a DeviceMac is possible only with `eReaderKey`.
+    private func response(
+        request: DeviceRequest,
+        credentials: [Credential],
+        approved: ElementSelection,
+        sessionTranscript: SessionTranscriptBinding,
+        eReaderKey: PublicKey?
+    ) throws(PresentationError) -> DeviceResponse {
         var documents: [Document] = []
         var documentErrors = OrderedMap<String, ErrorCode>()
         for itemsRequest in Self.itemsRequestsByDocType(request) {
@@ -124,7 +149,7 @@ public struct ResponseBuilder: Sendable {
         from credential: Credential,
         approved: ElementSelection,
         sessionTranscript: SessionTranscriptBinding,
-        eReaderKey: PublicKey
+        eReaderKey: PublicKey?
     ) throws(PresentationError) -> Document? {
         var returned = OrderedMap<String, [EmbeddedCBOR<IssuerSignedItem>]>()
         var notReturned = OrderedMap<String, OrderedMap<String, ErrorCode>>()
@@ -166,10 +191,10 @@ public struct ResponseBuilder: Sendable {
     private func authenticate(
         _ payload: [UInt8],
         deviceKey: PrivateKey,
-        eReaderKey: PublicKey,
+        eReaderKey: PublicKey?,
         sessionTranscript: SessionTranscriptBinding
     ) throws(PresentationError) -> DeviceAuth {
-        if deviceAuthentication == .preferMAC, Self.canMAC(deviceKey: deviceKey.curve, eReaderKey: eReaderKey.curve) {
+        if deviceAuthentication == .preferMAC, let eReaderKey, Self.canMAC(deviceKey: deviceKey.curve, eReaderKey: eReaderKey.curve) {
             let eMacKey: SymmetricKey
             do {
                 eMacKey = try EMacKey.derive(
@@ -184,9 +209,11 @@ public struct ResponseBuilder: Sendable {
             throw PresentationError(
                 .deviceAuthenticationUnavailable,
                 "the \(deviceKey.curve) device key cannot sign, and a DeviceMac "
-                    + (deviceAuthentication == .signature
-                        ? "is excluded by the signature policy"
-                        : "needs EReaderKey on the same curve, not \(eReaderKey.curve)"))
+                    + (eReaderKey.map { eReaderKey in
+                        deviceAuthentication == .signature
+                            ? "is excluded by the signature policy"
+                            : "needs EReaderKey on the same curve, not \(eReaderKey.curve)"
+                    } ?? "needs EReaderKey, which an online presentation has none of"))
         }
         do {
             return .deviceSignature(try COSESign1.sign(payload: payload, detached: true, algorithm: algorithm, key: deviceKey))

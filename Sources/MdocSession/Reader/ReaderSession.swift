@@ -48,7 +48,7 @@ public struct ReaderSession: Sendable {
     /// How many DeviceResponses arrived and decoded.
     public private(set) var responsesReceived = 0
 
-    private let signer: ReaderSigner?
+    private let requestBuilder: DeviceRequestBuilder
     private let verifier: DeviceResponseVerifier
 
     /// The verifier of this session's response: its trust anchors, document signer policy,
@@ -83,7 +83,7 @@ public struct ReaderSession: Sendable {
         eReaderKey: PrivateKey? = nil,
         now: @escaping @Sendable () -> Date
     ) throws(SessionError) {
-        try Self.check(request)
+        try DeviceRequestBuilder.check(request)
         try self.init(
             engagement: engagement, handover: handover, request: request, givenRequest: nil,
             readerAuthentication: readerAuthentication, trustAnchors: trustAnchors,
@@ -176,7 +176,7 @@ public struct ReaderSession: Sendable {
         self.sessionTranscript = transcript
         self.initialRequest = request
         self.givenRequest = givenRequest
-        self.signer = try readerAuthentication.map { (auth) throws(SessionError) in try ReaderSigner(key: auth.key, chain: auth.chain) }
+        self.requestBuilder = try DeviceRequestBuilder(readerAuthentication: readerAuthentication)
         self.verifier = DeviceResponseVerifier(
             trustAnchors: trustAnchors, documentSignerPolicy: documentSignerPolicy, sessionTranscript: transcript,
             readerKey: readerKey)
@@ -229,7 +229,7 @@ public struct ReaderSession: Sendable {
         guard case .idle(var idle) = state else {
             throw SessionError(.invalidState, "a new request needs a session whose last request was answered")
         }
-        try Self.check(specs)
+        try DeviceRequestBuilder.check(specs)
         let message = try idle.session.seal(deviceRequest(specs))
         state = .awaitingResponse(ReaderAwaitingResponseState(session: idle.session))
         return .send(message)
@@ -308,25 +308,9 @@ public struct ReaderSession: Sendable {
         return .sendAndFinish(SessionStatusMapping.message(for: error), outcome)
     }
 
-    /// The encoded DeviceRequest of `specs`, each DocRequest signed when the session has a signer.
+    /// The encoded DeviceRequest of `specs`, each DocRequest signed when the session has reader
+    /// authentication.
     private func deviceRequest(_ specs: [DocRequestSpec]) throws(SessionError) -> [UInt8] {
-        var docRequests: [DocRequest] = []
-        for spec in specs {
-            let itemsRequest = EmbeddedCBOR(spec.itemsRequest)
-            let readerAuth = try signer.map { (signer) throws(SessionError) in
-                try signer.readerAuth(for: itemsRequest, transcript: sessionTranscript)
-            }
-            docRequests.append(DocRequest(itemsRequest: itemsRequest, readerAuth: readerAuth))
-        }
-        return DeviceRequest(docRequests: docRequests).encoded()
-    }
-
-    private static func check(_ request: [DocRequestSpec]) throws(SessionError) {
-        guard !request.isEmpty else {
-            throw SessionError(.messageConstructionFailed, "a DeviceRequest needs at least one DocRequest")
-        }
-        if let problem = request.lazy.compactMap(\.problem).first {
-            throw SessionError(.messageConstructionFailed, problem)
-        }
+        try requestBuilder.deviceRequest(specs, sessionTranscript: sessionTranscript)
     }
 }
