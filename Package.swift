@@ -434,7 +434,7 @@ let package = Package(
                 .product(name: "NIOConcurrencyHelpers", package: "swift-nio"),
                 "MdocCBOR", "MdocCrypto", "MdocCOSE", "MdocModel", "MdocSession", "MdocBLE", "MdocPresentation", "MdocRadios",
                 "MdocText", "MdocFiles", "MdocCapture", "MdocQR", "MdocStores", "MdocTerminal", "MdocCommandLine", "MdocNFC",
-                "MdocPCSC", "MdocHTTP", "MdocStatusList", "MdocInspection", "MdocConformance", "MdocConsent",
+                "MdocPCSC", "MdocHTTP", "MdocStatusList", "MdocInspection", "MdocConformance", "MdocConsent", "MdocOnline",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ],
             swiftSettings: strictSettings
@@ -444,7 +444,7 @@ let package = Package(
             dependencies: [
                 "MdocErrors", "MdocCBOR", "MdocCrypto", "MdocCOSE", "MdocModel", "MdocSession", "MdocBLE", "MdocPresentation",
                 "MdocRadios", "MdocText", "MdocFiles", "MdocCapture", "MdocQR", "MdocStores", "MdocTerminal", "MdocConsent",
-                "MdocCommandLine", "MdocNFC", "MdocPCSC",
+                "MdocCommandLine", "MdocNFC", "MdocPCSC", "MdocOnline",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "NIOConcurrencyHelpers", package: "swift-nio"),
@@ -652,7 +652,7 @@ let package = Package(
                 "mdoc", "mdoc-reader", "mdoc-holder", "mdoc-issuer",
                 "MdocCBOR", "MdocCrypto", "MdocCOSE", "MdocModel", "MdocSession", "MdocIssuance", "MdocBLE", "MdocSim",
                 "MdocPosix", "MdocLEHost", "MdocPresentation", "MdocText", "MdocFiles", "MdocQR", "MdocStores",
-                "MdocTerminal", "MdocTestSupport", "MdocTestPeers", "MdocNFC", "MdocPCSC", "MdocStatusList",
+                "MdocTerminal", "MdocTestSupport", "MdocTestPeers", "MdocNFC", "MdocPCSC", "MdocStatusList", "MdocOnline",
                 .product(name: "NIOCore", package: "swift-nio"),
             ],
             swiftSettings: strictSettings

@@ -35,6 +35,11 @@ public enum ExitStatus: Int32, Sendable, CaseIterable {
     /// A conformance case failed (`test-holder`): the device under test did not show the
     /// behaviour ISO/IEC 18013-5 requires of it in the case's session (docs/conformance.md).
     case conformanceFailed = 10
+    /// An online response does not belong to its request (`verify --online-state`, ISO/IEC TS
+    /// 18013-7 Annex C): it does not open with the request state's key and SessionTranscript
+    /// (it answers another request or another origin, or was altered), or the request expired
+    /// before the verification time.
+    case onlineBindingFailed = 11
     /// The command line is wrong: an unknown option, a missing or malformed value, options that
     /// contradict each other, or a name (such as a doc type) the program does not know.
     case usage = 64

@@ -9,6 +9,18 @@ public struct JWKThumbprint: Sendable, Hashable {
     /// The 32 bytes of the thumbprint.
     public let bytes: [UInt8]
 
+    /// The length of a SHA-256 thumbprint.
+    public static let byteCount = 32
+
+    /// A thumbprint given as its bytes (as a verifier publishes it, base64url-decoded), which
+    /// must be ``byteCount`` long (else `.unsupportedKey`).
+    public init(bytes: [UInt8]) throws(OnlineError) {
+        guard bytes.count == Self.byteCount else {
+            throw OnlineError(.unsupportedKey, "a JWK SHA-256 thumbprint has \(Self.byteCount) bytes, not \(bytes.count)")
+        }
+        self.bytes = bytes
+    }
+
     /// The thumbprint of `key`, which must be on P-256, P-384 or P-521 (`EC` keys with a JOSE
     /// curve name; else `.unsupportedKey`).
     public init(of key: PublicKey) throws(OnlineError) {

@@ -1,4 +1,5 @@
 import MdocConsent
+import MdocFiles
 import MdocPresentation
 import MdocSession
 import MdocTerminal
@@ -17,6 +18,26 @@ struct ConsentSource: HolderConsentDelegate {
     }
 
     let kind: Kind
+
+    /// The consent of `--yes` or `--policy FILE`, else the prompt on `output`; with neither and
+    /// no terminal to ask on, a note says that answers are read from standard input.
+    static func kind(yes: Bool, policy: String?, output: ProgramOutput) throws(ProgramFailure) -> Kind {
+        if yes {
+            return .approveAll
+        }
+        if let policy {
+            do {
+                return .policy(try ConsentPolicy.load(file: policy))
+            } catch {
+                throw ProgramFailure(.badTrustInput, "--policy \(error)")
+            }
+        }
+        if !ConsentPrompt.canAsk(output: output) {
+            ProgramOutput.standardError.writeLine(
+                "mdoc-holder: note: no terminal to ask for consent on, and neither --yes nor --policy was given: answers are read from standard input, and every request is refused once it ends")
+        }
+        return .prompt
+    }
     /// Where the request and the consent dialogue are shown.
     let output: ProgramOutput
     /// How long the prompt waits for an answer.

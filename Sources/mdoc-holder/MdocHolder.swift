@@ -46,7 +46,7 @@ struct MdocHolder: AsyncParsableCommand {
               143  Ended by SIGTERM, after ending a session under way with status 20.
             """,
         version: ToolVersion.current,
-        subcommands: [Present.self, List.self, Show.self, Import.self, Remove.self, Key.self]
+        subcommands: [Present.self, Respond.self, List.self, Show.self, Import.self, Remove.self, Key.self]
     )
 
     static func main() async {

@@ -4,7 +4,6 @@ import MdocBLE
 import MdocCBOR
 import MdocCapture
 import MdocCommandLine
-import MdocConsent
 import MdocCrypto
 import MdocFiles
 import MdocModel
@@ -244,31 +243,8 @@ struct Present: AsyncParsableCommand {
         let credentials = try unlockEachSession ? nil : keyPassphrase.withPassphrase { (passphrase) throws(ProgramFailure) in
             try HolderCredentials.load(self.credentials, store: .standard(environment: environment), pin: try token.pin(), passphrase: passphrase)
         }
-        let trust = DefaultTrust.readers(trustReaders, environment: environment)
-        let anchors: [Certificate]
-        do {
-            anchors = try CertificateFiles.loadTrustAnchors(trust.paths, for: .readerAuthentication) { note in
-                ProgramOutput.standardError.write("mdoc-holder: note: --trust-readers \(note)\n")
-            }
-        } catch {
-            throw ProgramFailure(.badTrustInput, "--trust-readers \(error)")
-        }
-        if let origin = trust.origin {
-            ProgramOutput.standardError.writeProgressLine("mdoc-holder: trusting the reader roots of \(origin)")
-        }
-        var consent = ConsentSource.Kind.prompt
-        if yes {
-            consent = .approveAll
-        } else if let policy {
-            do {
-                consent = .policy(try ConsentPolicy.load(file: policy))
-            } catch {
-                throw ProgramFailure(.badTrustInput, "--policy \(error)")
-            }
-        } else if !ConsentPrompt.canAsk(output: humanOutput) {
-            ProgramOutput.standardError.writeLine(
-                "mdoc-holder: note: no terminal to ask for consent on, and neither --yes nor --policy was given: answers are read from standard input, and every request is refused once it ends")
-        }
+        let anchors = try ReaderRoots.load(trustReaders, environment: environment)
+        let consent = try ConsentSource.kind(yes: yes, policy: policy, output: humanOutput)
 
         // One adapter for every session: a transport that cannot be opened ends the program at
         // once, with or without --keep-running.

@@ -52,7 +52,7 @@ struct MdocReader: AsyncParsableCommand {
               143  Ended by SIGTERM, after ending a session under way with status 20.
             """,
         version: ToolVersion.current,
-        subcommands: [Request.self, Verify.self, VerifyRequest.self, Scan.self, TestHolder.self, Trust.self]
+        subcommands: [Request.self, Verify.self, VerifyRequest.self, OnlineRequest.self, Scan.self, TestHolder.self, Trust.self]
     )
 
     static func main() async {

@@ -510,42 +510,10 @@ struct Request: AsyncParsableCommand {
         }
     }
 
-    /// The `--reader-cert` chain and `--reader-key`, when given: the key must be the key of the
-    /// first certificate and able to sign reader authentication (ISO/IEC 18013-5 9.1.4). A key
-    /// held by a PKCS#11 token or a TPM is loaded through its provider (the token logged in to
-    /// with `--pin-file` or `MDOC_TOKEN_PIN`) and signs ReaderAuth there.
+    /// The `--reader-cert` chain and `--reader-key`, when given (``ReaderAuthenticationFiles``).
     private func readerAuthentication() throws(ProgramFailure) -> (key: PrivateKey, chain: [Certificate])? {
         guard let readerCert, let readerKey else { return nil }
-        let chain: [Certificate]
-        let key: PrivateKey
-        do {
-            chain = try CertificateFiles.load([readerCert])
-        } catch {
-            throw ProgramFailure(.badTrustInput, "--reader-cert \(error)")
-        }
-        if TokenKeyArguments.namesTokenKey(readerKey) {
-            let pin = try token.pin()
-            do {
-                key = try TokenKeyArguments.reference(readerKey, module: module, keyFile: keyFile).privateKey(pin: pin)
-            } catch {
-                throw ProgramFailure(.badTrustInput, "--reader-key \(readerKey) cannot be used (\(error.code)): \(error.reason)")
-            }
-        } else {
-            do {
-                key = try KeyFiles.loadPrivateKey(readerKey)
-            } catch {
-                throw ProgramFailure(.badTrustInput, "--reader-key \(error)")
-            }
-        }
-        guard let leaf = chain.first, leaf.publicKey == key.publicKey else {
-            throw ProgramFailure(
-                .badTrustInput,
-                "--reader-key \(readerKey) is not the key of the --reader-cert certificate \"\(chain.first.map { "\($0.subject)" } ?? "")\"")
-        }
-        guard COSEAlgorithm.signatureAlgorithm(forKeyOn: key.curve) != nil else {
-            throw ProgramFailure(.badTrustInput, "--reader-key \(readerKey): a \(key.curve) key cannot sign reader authentication")
-        }
-        return (key, chain)
+        return try ReaderAuthenticationFiles.load(readerCert: readerCert, readerKey: readerKey, module: module, keyFile: keyFile, token: token)
     }
 
     /// Writes the first verified `portrait` element to `path`. Nothing is written, not even an

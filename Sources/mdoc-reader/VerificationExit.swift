@@ -14,11 +14,20 @@ import Foundation
 /// How `verify` and `request` end with a verification report: the report on standard output,
 /// then the exit status for its outcome (README, exit codes).
 enum VerificationExit {
-    /// Writes the report, as text or as JSON, to standard output.
-    static func show(_ report: VerificationReport, json: Bool, trustEntries: [Certificate: TrustEntry]) {
+    /// Writes the report, as text or as JSON, to standard output; with `online`, what bound an
+    /// online response to its request goes first (text) or into the report's `online` member
+    /// (JSON).
+    static func show(_ report: VerificationReport, json: Bool, trustEntries: [Certificate: TrustEntry], online: OnlineBinding? = nil) {
         if json {
-            ProgramOutput.standardOutput.writeLine(TerminalText(lines: ReportRenderer.json(report, trustEntries: trustEntries).serialized(pretty: true)))
+            var object = ReportRenderer.json(report, trustEntries: trustEntries)
+            if let online, case .object(let members) = object {
+                object = .object(members + [("online", online.json)])
+            }
+            ProgramOutput.standardOutput.writeLine(TerminalText(lines: object.serialized(pretty: true)))
         } else {
+            if let online {
+                ProgramOutput.standardOutput.write(online.text)
+            }
             ProgramOutput.standardOutput.write(ReportRenderer.text(
                 report, palette: .for(.standardOutput, environment: ProcessInfo.processInfo.environment), trustEntries: trustEntries))
         }

@@ -5,6 +5,7 @@ import MdocCommandLine
 import MdocCrypto
 import MdocFiles
 import MdocModel
+import MdocOnline
 import MdocSession
 import MdocStores
 import MdocTerminal
@@ -43,21 +44,47 @@ struct Verify: AsyncParsableCommand {
             status are the live session's. A capture that holds no response ends with 8, as \
             the live session did (docs/session-capture.md).
 
+            --online-state STATE verifies the answer to an ISO/IEC TS 18013-7 Annex C request \
+            made with `mdoc-reader online-request --state STATE`: the response file is the \
+            wallet's {"response": ...} object (`mdoc-holder respond --out`). It is decrypted with \
+            the state's key and SessionTranscript [null, null, ["dcapi", SHA-256([encryptionInfo, \
+            origin])]] (HPKE), then verified bound to that transcript; the report shows the \
+            request's origin and nonce (docs/online.md). The request's expiry is checked at the \
+            verification time (--at, default now).
+
+            --handover SPEC verifies a DeviceResponse (binary CBOR or hex) that someone else \
+            requested online, bound to the SessionTranscript [null, null, Handover] of SPEC, one \
+            of:
+              openid4vp:client_id=ID,nonce=N,response_uri=URI[,jwk_thumbprint=T]
+              openid4vp-dcapi:origin=ORIGIN,nonce=N[,jwk_thumbprint=T]
+              iso-oid4vp:client_id=ID,response_uri=URI,nonce=N,mdoc_generated_nonce=M
+              dcapi:origin=ORIGIN,encryption_info=BASE64URL
+            (OpenID4VP 1.0 Appendix B.2.6, redirects and the Digital Credentials API; ISO/IEC \
+            TS 18013-7:2024 Annex B; 18013-7 Annex C). client_id carries its prefix \
+            (x509_san_dns:verifier.example); T is the base64url RFC 7638 thumbprint of the key \
+            the response was encrypted to. Each value is percent-decoded: write a comma as %2C \
+            and a % as %25.
+
             Examples:
               mdoc-reader verify Vectors/iso18013-5-annex-d/device_response.hex \\
                 --trust Vectors/iso18013-5-annex-d/iaca_cert.hex \\
                 --transcript Vectors/iso18013-5-annex-d/session_transcript_bytes.hex \\
                 --reader-key Certs/annex-d/eReaderKey.pem --at 2021-01-01T00:00:00Z
               mdoc-reader verify --session capture/ --trust Certs/demo/iaca.pem --json
+              mdoc-reader verify --online-state state.json response.json \\
+                --trust Certs/demo/iaca.pem
 
             Exit codes: 0 verified; 2 malformed input; 3 issuer data authentication failed; \
             4 device authentication failed; 5 device authentication not checked (no transcript \
-            or reader key); 6 no documents in the response; 7 unusable --trust, --transcript or \
-            --reader-key file; 8 a captured session without a response; 64 usage error.
+            or reader key); 6 no documents in the response; 7 unusable --trust, --transcript, \
+            --reader-key or --online-state file (a state whose nonce or key was changed \
+            included); 8 a captured session without a response; 11 the online response does \
+            not belong to the --online-state request (another request or origin, altered) or \
+            came after it expired; 64 usage error (a malformed --handover SPEC included).
             """
     )
 
-    @Argument(help: "The DeviceResponse: a file (binary CBOR or hex) or '-' for standard input (omit with --session).", completion: .file())
+    @Argument(help: "The DeviceResponse: a file (binary CBOR or hex; with --online-state the wallet's JSON answer) or '-' for standard input (omit with --session).", completion: .file())
     var response: String?
 
     @Option(help: "A session captured with `mdoc-reader request --save-session`: verify its response offline.",
@@ -85,6 +112,16 @@ struct Verify: AsyncParsableCommand {
             completion: .file())
     var readerKey: String?
 
+    @Option(name: .customLong("online-state"),
+            help: "The state of an `mdoc-reader online-request`: the response file is the wallet's encrypted answer to it.",
+            completion: .file(extensions: ["json"]))
+    var onlineState: String?
+
+    @Option(help: ArgumentHelp(
+        "The online request the DeviceResponse answers: openid4vp:..., openid4vp-dcapi:..., iso-oid4vp:... or dcapi:... (see above).",
+        valueName: "spec"))
+    var handover: String?
+
     @Flag(help: "Print the report as JSON.")
     var json = false
 
@@ -94,6 +131,17 @@ struct Verify: AsyncParsableCommand {
         }
         if session != nil && (transcript != nil || readerKey != nil) {
             throw ValidationError("--session brings its own transcript and key; leave out --transcript and --reader-key")
+        }
+        let bindings = [("--session", session != nil), ("--online-state", onlineState != nil), ("--handover", handover != nil),
+                        ("--transcript", transcript != nil)].filter(\.1).map(\.0)
+        if bindings.count > 1 {
+            throw ValidationError("\(bindings.joined(separator: " and ")) each give the transcript the response is bound to; give one of them")
+        }
+        if (onlineState != nil || handover != nil) && readerKey != nil {
+            throw ValidationError("an online response has no reader key to MAC with; leave out --reader-key")
+        }
+        if let handover {
+            _ = try OnlineHandoverSpec(handover)
         }
         if let at, (try? TDate(text: at)) == nil {
             throw ValidationError("--at \(at): not an RFC 3339 date-time (for example 2021-01-01T00:00:00Z)")
@@ -120,7 +168,22 @@ struct Verify: AsyncParsableCommand {
         guard let response else { return }
         let time = try verificationTime()
         let issuers = try ReaderTrust.issuers(trust, store: trustStore, policy: policy, at: time, command: "verify")
+        if let onlineState {
+            try await verifyOnline(response, state: onlineState, issuers: issuers, at: time)
+            return
+        }
         var binding: SessionTranscriptBinding? = nil
+        var online: OnlineBinding? = nil
+        if let handover {
+            let spec: OnlineHandoverSpec
+            do {
+                spec = try OnlineHandoverSpec(handover)
+            } catch {
+                throw ProgramFailure(.usage, "\(error.message)")
+            }
+            binding = spec.sessionTranscript
+            online = OnlineBinding(spec: spec)
+        }
         if let transcript {
             do {
                 binding = try SessionTranscriptBinding(encoded: try InputSource.load(transcript).bytes)
@@ -159,7 +222,46 @@ struct Verify: AsyncParsableCommand {
         if let decoded {
             report = await StatusCheck.check(decoded, report: report, verifier: verifier, options: status)
         }
-        VerificationExit.show(report, json: json, trustEntries: issuers.entries)
+        VerificationExit.show(report, json: json, trustEntries: issuers.entries, online: online)
+        try VerificationExit.check(report)
+    }
+
+    /// Verifies `response`, the wallet's answer to the Annex C request of the state file
+    /// `statePath` (ISO/IEC TS 18013-7 Annex C): opened with the state's key and transcript,
+    /// then verified bound to that transcript, the request's origin and nonce in the report.
+    private func verifyOnline(_ response: String, state statePath: String, issuers: IssuerTrust, at time: Date) async throws(ProgramFailure) {
+        let state: DCAPIRequestState
+        do {
+            state = try DCAPIRequestState(json: try InputSource.readFile(statePath))
+        } catch let error as InputError {
+            throw ProgramFailure(.badTrustInput, "--online-state \(error)")
+        } catch {
+            throw ProgramFailure(.badTrustInput, "--online-state \(statePath): not a usable request state: \(error)")
+        }
+        let encrypted: EncryptedResponse
+        do {
+            encrypted = try EncryptedResponse(json: try response == "-" ? InputSource.readAll(fd: 0, name: "standard input") : InputSource.readFile(response))
+        } catch {
+            throw ProgramFailure(.malformedInput, "\(response): not an org-iso-mdoc response: \(error)")
+        }
+        let deviceResponse: [UInt8]
+        do {
+            deviceResponse = try state.open(encrypted, at: time)
+        } catch {
+            throw ProgramFailure(.onlineBindingFailed, "\(response): \(error)")
+        }
+        let verifier = DeviceResponseVerifier(
+            trustAnchors: issuers.anchors, documentSignerPolicy: issuers.policy, sessionTranscript: state.sessionTranscript)
+        var report: VerificationReport
+        do {
+            report = try verifier.verify(deviceResponse, at: time)
+        } catch {
+            throw ProgramFailure(.malformedInput, "\(response): the decrypted response is not a DeviceResponse: \(error)")
+        }
+        if let decoded = try? DeviceResponse(encoded: deviceResponse) {
+            report = await StatusCheck.check(decoded, report: report, verifier: verifier, options: status)
+        }
+        VerificationExit.show(report, json: json, trustEntries: issuers.entries, online: OnlineBinding(state: state))
         try VerificationExit.check(report)
     }
 

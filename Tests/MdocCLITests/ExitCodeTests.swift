@@ -97,6 +97,58 @@ import Testing
         Case(command: "mdoc-reader verify", status: 64, situation: "no --trust and no default") { run in
             try await run.run("mdoc-reader", ["verify", "\(v)/device_response.hex"])
         },
+        Case(command: "mdoc-reader verify", status: 11, situation: "an online response for another origin") { run in
+            let (state, request, response) = (run.home + "/state.json", run.home + "/request.json", run.home + "/response.json")
+            _ = try await run.run("mdoc-reader", ["online-request", "--origin", "https://verifier.example", "--state", state, "--out", request])
+            _ = try await run.run("mdoc-holder", [
+                "respond", "--request", request, "--origin", "https://phish.example", "--credential", "Certs/demo/mdl.mdoc", "--yes",
+                "--out", response,
+            ])
+            return try await run.run("mdoc-reader", ["verify", "--online-state", state, response] + demoTrust)
+        },
+        Case(command: "mdoc-reader online-request", status: 0, situation: "written") { run in
+            try await run.run("mdoc-reader", [
+                "online-request", "--origin", "https://verifier.example", "--state", run.home + "/state.json", "--out", run.home + "/request.json",
+            ])
+        },
+        Case(command: "mdoc-reader online-request", status: 7, situation: "a --reader-key that is not the --reader-cert's") { run in
+            try await run.run("mdoc-reader", [
+                "online-request", "--origin", "https://verifier.example", "--state", run.home + "/state.json", "--out", run.home + "/request.json",
+                "--reader-cert", "Certs/demo/reader.pem", "--reader-key", "Certs/demo/iaca-key.pem",
+            ])
+        },
+        Case(command: "mdoc-reader online-request", status: 64, situation: "an origin with a path") { run in
+            try await run.run("mdoc-reader", [
+                "online-request", "--origin", "https://verifier.example/", "--state", run.home + "/state.json", "--out", run.home + "/request.json",
+            ])
+        },
+        Case(command: "mdoc-holder respond", status: 0, situation: "answered") { run in
+            _ = try await run.run("mdoc-reader", [
+                "online-request", "--origin", "https://verifier.example", "--state", run.home + "/state.json", "--out", run.home + "/request.json",
+            ])
+            return try await run.run("mdoc-holder", [
+                "respond", "--request", run.home + "/request.json", "--origin", "https://verifier.example", "--credential",
+                "Certs/demo/mdl.mdoc", "--yes", "--out", run.home + "/response.json",
+            ])
+        },
+        Case(command: "mdoc-holder respond", status: 2, situation: "a DeviceResponse as the request") { run in
+            try await run.run("mdoc-holder", [
+                "respond", "--request", "\(v)/device_response.hex", "--origin", "https://verifier.example", "--credential",
+                "Certs/demo/mdl.mdoc", "--yes", "--out", run.home + "/response.json",
+            ])
+        },
+        Case(command: "mdoc-holder respond", status: 7, situation: "a --request file that does not exist") { run in
+            try await run.run("mdoc-holder", [
+                "respond", "--request", run.home + "/none.json", "--origin", "https://verifier.example", "--credential",
+                "Certs/demo/mdl.mdoc", "--yes", "--out", run.home + "/response.json",
+            ])
+        },
+        Case(command: "mdoc-holder respond", status: 64, situation: "an origin without a scheme") { run in
+            try await run.run("mdoc-holder", [
+                "respond", "--request", run.home + "/request.json", "--origin", "verifier.example", "--credential",
+                "Certs/demo/mdl.mdoc", "--yes", "--out", run.home + "/response.json",
+            ])
+        },
         Case(command: "mdoc-reader request", status: 130, situation: "Ctrl-C while waiting for the holder's consent") { run in
             try await interrupted(readerWith: SIGINT, run: run)
         },
@@ -313,7 +365,8 @@ import Testing
     }
 
     static let commands = [
-        "mdoc inspect", "mdoc-reader verify", "mdoc-reader request", "mdoc-reader scan", "mdoc-reader test-holder", "mdoc-holder present",
+        "mdoc inspect", "mdoc-reader verify", "mdoc-reader request", "mdoc-reader online-request", "mdoc-reader scan",
+        "mdoc-reader test-holder", "mdoc-holder present", "mdoc-holder respond",
         "mdoc-holder list", "mdoc-holder show", "mdoc-holder import", "mdoc-holder remove", "mdoc-holder key seal",
         "mdoc-holder key generate", "mdoc-issuer pki", "mdoc-issuer issue",
         "mdoc-issuer vical",

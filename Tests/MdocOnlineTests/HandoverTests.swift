@@ -27,6 +27,15 @@ struct HandoverTests {
         #expect(thumbprint.bytes == hex("4283ec927ae0f208daaa2d026a814f2b22dca52cf85ffa8f3f8626c6bd669047"))
     }
 
+    @Test("A thumbprint given as bytes is 32 bytes long: 31 and 33 are refused")
+    func jwkThumbprintBytes() throws {
+        let bytes = hex("4283ec927ae0f208daaa2d026a814f2b22dca52cf85ffa8f3f8626c6bd669047")
+        #expect(try JWKThumbprint(bytes: bytes) == JWKThumbprint(of: try Self.openID4VPExampleKey()))
+        for count in [JWKThumbprint.byteCount - 1, JWKThumbprint.byteCount + 1] {
+            #expect(throws: OnlineError(.unsupportedKey, "")) { try JWKThumbprint(bytes: [UInt8](repeating: 1, count: count)) }
+        }
+    }
+
     @Test("JWK Thumbprint of RFC 7638 section 3.1's form for P-384 and P-521, and refused for other curves")
     func jwkThumbprintCurves() throws {
         for curve in [Curve.p384, .p521] {
