@@ -58,17 +58,17 @@ struct OnlineHandoverSpec {
             throw ValidationError("--handover: no protocol before ':'; give one of \(names) (see 'mdoc-reader verify --help')")
         }
         guard let kind = Kind(rawValue: String(text[..<colon])) else {
-            throw ValidationError("--handover: the protocol \"\(text[..<colon])\" is not one of \(names)")
+            throw ValidationError("--handover: the protocol \"\(UntrustedText.escaped(text[..<colon]))\" is not one of \(names)")
         }
         var parameters: [(name: String, value: String)] = []
         for field in text[text.index(after: colon)...].split(separator: ",", omittingEmptySubsequences: false) {
             guard let equals = field.firstIndex(of: "=") else {
-                throw ValidationError("--handover \(kind.rawValue): the field \"\(field)\" is not NAME=VALUE")
+                throw ValidationError("--handover \(kind.rawValue): the field \"\(UntrustedText.escaped(field))\" is not NAME=VALUE")
             }
             let name = String(field[..<equals])
             guard kind.parameters.required.contains(name) || kind.parameters.optional.contains(name) else {
                 throw ValidationError(
-                    "--handover \(kind.rawValue): no field \"\(name)\"; it takes \((kind.parameters.required + kind.parameters.optional).joined(separator: ", "))")
+                    "--handover \(kind.rawValue): no field \"\(UntrustedText.escaped(name))\"; it takes \((kind.parameters.required + kind.parameters.optional).joined(separator: ", "))")
             }
             guard !parameters.contains(where: { $0.name == name }) else {
                 throw ValidationError("--handover \(kind.rawValue): \(name) is given twice")
