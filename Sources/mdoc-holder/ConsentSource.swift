@@ -40,12 +40,13 @@ struct ConsentSource: HolderConsentDelegate {
     }
     /// Where the request and the consent dialogue are shown.
     let output: ProgramOutput
-    /// How long the prompt waits for an answer.
-    let timeout: ConsentTimeout
+    /// How long the prompt waits for an answer in a live session; `nil` for an answer written to
+    /// a file (`respond`), which no reader waits for.
+    let timeout: ConsentTimeout?
 
     /// The approved elements for `request`, after showing it on ``output``. The prompt stops at
     /// once when the session's task is cancelled (the reader left), and ends the session when
-    /// nobody answers it within ``timeout``.
+    /// nobody answers it within ``timeout``, if one is given.
     func decide(_ request: PresentationRequest) async -> ElementSelection {
         switch kind {
         case .approveAll:
@@ -60,6 +61,7 @@ struct ConsentSource: HolderConsentDelegate {
             return evaluation.selection
         case .prompt:
             let output = output
+            guard let timeout else { return await ConsentPrompt.ask(request, output: output) }
             return await timeout.bound({ await ConsentPrompt.ask(request, output: output) }, output: output)
         }
     }

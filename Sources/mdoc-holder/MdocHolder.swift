@@ -35,6 +35,7 @@ struct MdocHolder: AsyncParsableCommand {
             EXIT STATUS
               0  Done: the session ended normally (with --keep-running: interrupted), or the \
             store command did what it was asked.
+              2  The request to respond to is not an org-iso-mdoc request (respond).
               7  An input or output is unusable: a credential, its key (token absent, PIN \
             refused, passphrase missing or wrong), --trust-readers, --policy, --qr-png, \
             --save-session or the store.

@@ -125,7 +125,8 @@ struct Respond: AsyncParsableCommand {
             try HolderCredentials.load(self.credentials, store: .standard(environment: environment), pin: pin, passphrase: passphrase)
         }
         let anchors = try ReaderRoots.load(trustReaders, environment: environment)
-        let consent = ConsentSource(kind: try ConsentSource.kind(yes: yes, policy: policy, output: .standardOutput), output: .standardOutput)
+        let consent = ConsentSource(
+            kind: try ConsentSource.kind(yes: yes, policy: policy, output: .standardOutput), output: .standardOutput, timeout: nil)
 
         let transcript = received.sessionTranscript(origin: origin)
         let asked = ReceivedRequest(deviceRequest: received.deviceRequest, sessionTranscript: transcript)

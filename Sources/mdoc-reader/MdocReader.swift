@@ -47,6 +47,9 @@ struct MdocReader: AsyncParsableCommand {
               8  The session did not complete: no transport, no mdoc within --timeout, the link \
             lost, or the session failed; verify --session: the capture has no response.
               9  Reader authentication failed or absent (verify-request).
+              10  A conformance case failed (test-holder).
+              11  An online response that does not belong to its request: another origin or \
+            request, altered, or past its expiry (verify --online-state, --handover).
               64  Usage error.
               130  Interrupted by Ctrl-C (SIGINT), after ending a session under way with status 20.
               143  Ended by SIGTERM, after ending a session under way with status 20.

@@ -11,14 +11,15 @@ import Testing
     /// those of `mdoc-reader request`).
     static let programs: [(String, [String])] = [
         ("mdoc", ["mdoc inspect", "mdoc encode", "mdoc-reader request"]),
-        ("mdoc-holder", ["mdoc-holder present", "mdoc-holder list", "mdoc-holder show", "mdoc-holder import",
+        ("mdoc-holder", ["mdoc-holder present", "mdoc-holder respond", "mdoc-holder list", "mdoc-holder show", "mdoc-holder import",
                          "mdoc-holder remove", "mdoc-holder key seal", "mdoc-holder key generate"]),
         ("mdoc-reader", ["mdoc-reader request", "mdoc-reader verify", "mdoc-reader verify-request", "mdoc-reader scan",
+                         "mdoc-reader online-request", "mdoc-reader test-holder",
                          "mdoc-reader trust add", "mdoc-reader trust import-vical", "mdoc-reader trust list", "mdoc-reader trust remove"]),
         ("mdoc-issuer", ["mdoc-issuer pki", "mdoc-issuer issue", "mdoc-issuer vical", "mdoc-issuer status-list",
                          "mdoc-issuer identifier-list"]),
         ("mdoc-benchmark", ["mdoc-benchmark verify", "mdoc-benchmark scaling", "mdoc-benchmark link",
-                            "mdoc-benchmark presentations", "mdoc-benchmark status", "mdoc-benchmark keys"]),
+                            "mdoc-benchmark presentations", "mdoc-benchmark sessions", "mdoc-benchmark status", "mdoc-benchmark keys"]),
     ]
 
     /// The tags of the block headed `heading` in `help`: "  TAG  text" lines up to a blank line.
