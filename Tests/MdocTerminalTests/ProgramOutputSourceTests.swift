@@ -25,6 +25,27 @@ import Testing
         "STDOUT_FILENO", "STDERR_FILENO", "FileDescriptorWriter.", "StreamLogHandler",
     ]
 
+    /// Whether `code` names `call` as a name of its own, not as the end of a longer one
+    /// (`thumbprint(` is no `print(`).
+    static func calls(_ call: String, in code: String) -> Bool {
+        var rest = code[...]
+        while let found = rest.range(of: call) {
+            let before = found.lowerBound == code.startIndex ? nil : code[code.index(before: found.lowerBound)]
+            if !(before.map { $0.isLetter || $0.isNumber || $0 == "_" } ?? false) { return true }
+            rest = code[found.upperBound...]
+        }
+        return false
+    }
+
+    @Test("a longer name ending in a forbidden one is not taken for it")
+    func longerNamesAreNotCalls() {
+        #expect(Self.calls("print(", in: "print(x)"))
+        #expect(Self.calls("print(", in: "let a = 1; print(a)"))
+        #expect(Self.calls("print(", in: "thumbprint(a); print(b)"))
+        #expect(!Self.calls("print(", in: "jwkThumbprint: try thumbprint(kind, parameters),"))
+        #expect(!Self.calls("puts(", in: "inputs(a)"))
+    }
+
     @Test func programsWriteOnlyThroughProgramOutput() throws {
         let root = Vectors.repositoryRoot
         var files: [String] = []
@@ -41,7 +62,7 @@ import Testing
             for (number, line) in text.split(separator: "\n", omittingEmptySubsequences: false).enumerated() {
                 let code = line.trimmingCharacters(in: .whitespaces)
                 guard !code.hasPrefix("//") else { continue }
-                for call in Self.forbidden where code.contains(call) {
+                for call in Self.forbidden where Self.calls(call, in: code) {
                     offences.append("\(file):\(number + 1): \(call) in \(code)")
                 }
             }
