@@ -76,23 +76,7 @@ struct OnlineRequest: AsyncParsableCommand {
     @Flag(help: "Tell the holder the reader intends to retain the elements (IntentToRetain).")
     var retain = false
 
-    @Option(name: .customLong("reader-cert"), help: "The reader authentication certificate (PEM or DER), optionally followed by its chain in the same file.",
-            completion: .file())
-    var readerCert: String?
-
-    @Option(name: .customLong("reader-key"),
-            help: ArgumentHelp("The reader authentication private key: a file (PEM or COSE_Key), a PKCS#11 URI with --module, or tpm2[:TCTI] with --key-file.",
-                               valueName: "file|pkcs11:...|tpm2[:TCTI]"),
-            completion: .file())
-    var readerKey: String?
-
-    @Option(help: "The PKCS#11 module of the --reader-key token (opensc-pkcs11.so, libsofthsm2.so).", completion: .file())
-    var module: String?
-
-    @Option(name: .customLong("key-file"), help: "The TSS2 key blob of the --reader-key tpm2 key.", completion: .file())
-    var keyFile: String?
-
-    @OptionGroup var token: TokenPINOptions
+    @OptionGroup var readerAuthentication: ReaderAuthenticationOptions
 
     @Option(help: "Write the request's state here (mode 0600; it holds the key that decrypts the response).",
             completion: .file(extensions: ["json"]))
@@ -108,14 +92,6 @@ struct OnlineRequest: AsyncParsableCommand {
     var force = false
 
     func validate() throws {
-        guard (readerCert == nil) == (readerKey == nil) else {
-            throw ValidationError("--reader-cert and --reader-key go together")
-        }
-        if let readerKey, TokenKeyArguments.namesTokenKey(readerKey) {
-            try TokenKeyArguments.validate(readerKey, option: "--reader-key", module: module, keyFile: keyFile)
-        } else if module != nil || keyFile != nil {
-            throw ValidationError("--module and --key-file name a --reader-key held by a token or TPM; give --reader-key pkcs11:... or tpm2")
-        }
         if elements != nil && preset != nil {
             throw ValidationError("--elements and --preset both choose elements; give one of them")
         }
@@ -149,11 +125,7 @@ struct OnlineRequest: AsyncParsableCommand {
         } catch {
             throw ProgramFailure(.usage, "\(error.message)", hint: "see 'mdoc-reader online-request --help'")
         }
-        let authentication = try readerCert.flatMap { (readerCert) throws(ProgramFailure) in
-            try readerKey.map { (readerKey) throws(ProgramFailure) in
-                try ReaderAuthenticationFiles.load(readerCert: readerCert, readerKey: readerKey, module: module, keyFile: keyFile, token: token)
-            }
-        }
+        let authentication = try readerAuthentication.load()
         if !force {
             for (path, option) in [(state, "--state"), (out, "--out")] where OutputFile.exists(path) {
                 throw ProgramFailure(.badTrustInput, "\(option) \(path): exists; give --force to replace it")

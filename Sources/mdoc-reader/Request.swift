@@ -139,23 +139,7 @@ struct Request: AsyncParsableCommand {
             completion: .file())
     var requestFile: String?
 
-    @Option(name: .customLong("reader-cert"), help: "The reader authentication certificate (PEM or DER), optionally followed by its chain in the same file.",
-            completion: .file())
-    var readerCert: String?
-
-    @Option(name: .customLong("reader-key"),
-            help: ArgumentHelp("The reader authentication private key: a file (PEM or COSE_Key), a PKCS#11 URI with --module, or tpm2[:TCTI] with --key-file.",
-                               valueName: "file|pkcs11:...|tpm2[:TCTI]"),
-            completion: .file())
-    var readerKey: String?
-
-    @Option(help: "The PKCS#11 module of the --reader-key token (opensc-pkcs11.so, libsofthsm2.so).", completion: .file())
-    var module: String?
-
-    @Option(name: .customLong("key-file"), help: "The TSS2 key blob of the --reader-key tpm2 key.", completion: .file())
-    var keyFile: String?
-
-    @OptionGroup var token: TokenPINOptions
+    @OptionGroup var readerAuthentication: ReaderAuthenticationOptions
 
     @Option(name: .customLong("trust"), parsing: .upToNextOption,
             help: "Trust anchor (IACA root) certificates: PEM, DER or hex files, or directories of them (default: MDOC_TRUST, else ~/.config/swift-mdoc/trust/iaca).",
@@ -203,18 +187,11 @@ struct Request: AsyncParsableCommand {
         guard retrieval == .ble || tap != nil else {
             throw ValidationError("--retrieval nfc goes through the card that was tapped: give --engagement nfc")
         }
-        guard (readerCert == nil) == (readerKey == nil) else {
-            throw ValidationError("--reader-cert and --reader-key go together")
-        }
-        if let readerKey, TokenKeyArguments.namesTokenKey(readerKey) {
-            try TokenKeyArguments.validate(readerKey, option: "--reader-key", module: module, keyFile: keyFile)
-        } else if module != nil || keyFile != nil {
-            throw ValidationError("--module and --key-file name a --reader-key held by a token or TPM; give --reader-key pkcs11:... or tpm2")
-        }
         if requestFile != nil {
             let building = [
                 ("--doctype", !docTypes.isEmpty), ("--namespace", nameSpace != nil), ("--elements", elements != nil),
-                ("--preset", preset != nil), ("--retain", retain), ("--reader-cert", readerCert != nil), ("--reader-key", readerKey != nil),
+                ("--preset", preset != nil), ("--retain", retain), ("--reader-cert", readerAuthentication.readerCert != nil),
+                ("--reader-key", readerAuthentication.readerKey != nil),
             ].filter(\.1).map(\.0)
             if let first = building.first {
                 throw ValidationError(
@@ -279,7 +256,7 @@ struct Request: AsyncParsableCommand {
         session: ReaderSession, bleOptions: BleOptions?, tapped: NFCTap.Tapped?, eReaderKey: PrivateKey?, trustEntries: [Certificate: TrustEntry]
     ) {
         let request = try firstRequest()
-        let authentication = try readerAuthentication()
+        let authentication = try readerAuthentication.load()
         let issuers = try ReaderTrust.issuers(trust, store: trustStore, policy: policy, at: Date(), command: "request")
         if let portraitOut {
             try OutputFile.checkWritable(portraitOut, option: "--portrait-out")
@@ -508,12 +485,6 @@ struct Request: AsyncParsableCommand {
         } catch {
             throw ProgramFailure(.malformedInput, "the engagement: \(error)")
         }
-    }
-
-    /// The `--reader-cert` chain and `--reader-key`, when given (``ReaderAuthenticationFiles``).
-    private func readerAuthentication() throws(ProgramFailure) -> (key: PrivateKey, chain: [Certificate])? {
-        guard let readerCert, let readerKey else { return nil }
-        return try ReaderAuthenticationFiles.load(readerCert: readerCert, readerKey: readerKey, module: module, keyFile: keyFile, token: token)
     }
 
     /// Writes the first verified `portrait` element to `path`. Nothing is written, not even an
