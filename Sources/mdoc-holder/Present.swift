@@ -136,19 +136,7 @@ struct Present: AsyncParsableCommand {
     @Option(help: "How the NFC card offers the engagement: static (a Handover Select to read) or negotiated (TNEP).")
     var handover: NFCHandoverMode = .staticHandover
 
-    @Option(name: .customLong("trust-readers"), parsing: .upToNextOption,
-            help: ArgumentHelp(
-                "Reader root certificates (PEM, DER or hex files, or directories, where private keys and certificates that are not self-signed roots are skipped) that make a reader trusted (default: MDOC_TRUST_READERS, else ~/.config/swift-mdoc/trust/readers).",
-                valueName: "path"),
-            completion: .file())
-    var trustReaders: [String] = []
-
-    @Flag(help: "Approve every requested element this holder has, without asking.")
-    var yes = false
-
-    @Option(help: "A consent policy file (JSON, see docs/consent-policy.md) that decides instead of asking.",
-            completion: .file(extensions: ["json"]))
-    var policy: String?
+    @OptionGroup var decision: ReaderTrustAndConsentOptions
 
     @Option(help: "Seconds to wait for a reader, and for each message of the session.")
     var timeout: Double = 120
@@ -207,9 +195,6 @@ struct Present: AsyncParsableCommand {
         if saveSession != nil && keepRunning {
             throw ValidationError("--save-session captures one session; leave out --keep-running")
         }
-        if yes && policy != nil {
-            throw ValidationError("--yes and --policy both decide consent; give one of them")
-        }
         if unlockEachSession && (token.pinFile != nil || keyPassphrase.passphraseFile != nil) {
             throw ValidationError("--unlock-each-session asks for the PIN or passphrase before each session; leave out --pin-file and --passphrase-file")
         }
@@ -243,8 +228,8 @@ struct Present: AsyncParsableCommand {
         let credentials = try unlockEachSession ? nil : keyPassphrase.withPassphrase { (passphrase) throws(ProgramFailure) in
             try HolderCredentials.load(self.credentials, store: .standard(environment: environment), pin: try token.pin(), passphrase: passphrase)
         }
-        let anchors = try ReaderRoots.load(trustReaders, environment: environment)
-        let consent = try ConsentSource.kind(yes: yes, policy: policy, output: humanOutput)
+        let anchors = try decision.readerRoots(environment: environment)
+        let consent = try decision.consentKind(output: humanOutput)
 
         // One adapter for every session: a transport that cannot be opened ends the program at
         // once, with or without --keep-running.

@@ -75,31 +75,16 @@ struct Respond: AsyncParsableCommand {
             help: ArgumentHelp(
                 "Credential files made by `mdoc-issuer issue`, or names of stored credentials (default: every stored credential).",
                 valueName: "file-or-name"),
-            completion: .file(extensions: [Credential.fileExtension]))
+            completion: CredentialCompletion.namesAndFiles)
     var credentials: [String] = []
 
-    @Option(name: .customLong("trust-readers"), parsing: .upToNextOption,
-            help: ArgumentHelp(
-                "Reader root certificates (PEM, DER or hex files, or directories, where private keys and certificates that are not self-signed roots are skipped) that make a reader trusted (default: MDOC_TRUST_READERS, else ~/.config/swift-mdoc/trust/readers).",
-                valueName: "path"),
-            completion: .file())
-    var trustReaders: [String] = []
-
-    @Flag(help: "Approve every requested element this holder has, without asking.")
-    var yes = false
-
-    @Option(help: "A consent policy file (JSON, see docs/consent-policy.md) that decides instead of asking.",
-            completion: .file(extensions: ["json"]))
-    var policy: String?
+    @OptionGroup var decision: ReaderTrustAndConsentOptions
 
     @OptionGroup var token: TokenPINOptions
 
     @OptionGroup var keyPassphrase: KeyPassphraseOptions
 
     func validate() throws {
-        if yes && policy != nil {
-            throw ValidationError("--yes and --policy both decide consent; give one of them")
-        }
         do {
             try DCAPIRequest.checkOrigin(origin)
         } catch {
@@ -124,9 +109,9 @@ struct Respond: AsyncParsableCommand {
         let credentials = try keyPassphrase.withPassphrase { (passphrase) throws(ProgramFailure) in
             try HolderCredentials.load(self.credentials, store: .standard(environment: environment), pin: pin, passphrase: passphrase)
         }
-        let anchors = try ReaderRoots.load(trustReaders, environment: environment)
+        let anchors = try decision.readerRoots(environment: environment)
         let consent = ConsentSource(
-            kind: try ConsentSource.kind(yes: yes, policy: policy, output: .standardOutput), output: .standardOutput, timeout: nil)
+            kind: try decision.consentKind(output: .standardOutput), output: .standardOutput, timeout: nil)
 
         let transcript = received.sessionTranscript(origin: origin)
         let asked = ReceivedRequest(deviceRequest: received.deviceRequest, sessionTranscript: transcript)
