@@ -58,18 +58,7 @@ public struct EncryptedResponse: Sendable, Equatable {
 
     /// `enc` and `cipherText` of an encoded EncryptedResponse.
     private static func decode(_ bytes: [UInt8]) throws(CBORError) -> ([UInt8], [UInt8]) {
-        let array = try CBOR.decode(bytes, limits: limits).array(at: .root)
-        guard array.count == 2 else {
-            throw CBORError(.invalidValue, "EncryptedResponse has 2 elements, this one \(array.count)", path: .root)
-        }
-        let identifier = try array[0].text(at: .root.appending(index: 0))
-        guard identifier == EncryptionInfo.identifier else {
-            throw CBORError(
-                .invalidValue, "EncryptedResponse starts with \"\(UntrustedText.escaped(identifier))\", not \"\(EncryptionInfo.identifier)\"",
-                path: .root.appending(index: 0))
-        }
-        let dataPath = CBORPath.root.appending(index: 1)
-        let data = try array[1].map(at: dataPath)
+        let (data, dataPath) = try EncryptionInfo.dcapiMap(of: CBOR.decode(bytes, limits: limits), structure: "EncryptedResponse")
         return (
             try data.required("enc", at: dataPath).bytes(at: dataPath.appending(key: "enc")),
             try data.required("cipherText", at: dataPath).bytes(at: dataPath.appending(key: "cipherText"))

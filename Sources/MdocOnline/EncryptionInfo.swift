@@ -54,20 +54,26 @@ public struct EncryptionInfo: Sendable, Equatable {
         try self.init(nonce: nonce, recipientPublicKey: key)
     }
 
-    /// The nonce and key of an encoded EncryptionInfo, before their checks.
-    private static func decode(_ bytes: [UInt8]) throws(CBORError) -> ([UInt8], PublicKey) {
-        let array = try CBOR.decode(bytes).array(at: .root)
+    /// The map of `item`, the `["dcapi", {...}]` that EncryptionInfo and the encrypted response
+    /// of Annex C both are, and its path; `structure` names the structure in errors.
+    static func dcapiMap(of item: CBOR, structure: String) throws(CBORError) -> (CBORMap, CBORPath) {
+        let array = try item.array(at: .root)
         guard array.count == 2 else {
-            throw CBORError(.invalidValue, "EncryptionInfo has 2 elements, this one \(array.count)", path: .root)
+            throw CBORError(.invalidValue, "\(structure) has 2 elements, this one \(array.count)", path: .root)
         }
         let identifier = try array[0].text(at: .root.appending(index: 0))
         guard identifier == Self.identifier else {
             throw CBORError(
-                .invalidValue, "EncryptionInfo starts with \"\(UntrustedText.escaped(identifier))\", not \"\(Self.identifier)\"",
+                .invalidValue, "\(structure) starts with \"\(UntrustedText.escaped(identifier))\", not \"\(Self.identifier)\"",
                 path: .root.appending(index: 0))
         }
-        let parametersPath = CBORPath.root.appending(index: 1)
-        let parameters = try array[1].map(at: parametersPath)
+        let path = CBORPath.root.appending(index: 1)
+        return (try array[1].map(at: path), path)
+    }
+
+    /// The nonce and key of an encoded EncryptionInfo, before their checks.
+    private static func decode(_ bytes: [UInt8]) throws(CBORError) -> ([UInt8], PublicKey) {
+        let (parameters, parametersPath) = try Self.dcapiMap(of: CBOR.decode(bytes), structure: "EncryptionInfo")
         let nonce = try parameters.required("nonce", at: parametersPath).bytes(at: parametersPath.appending(key: "nonce"))
         let keyPath = parametersPath.appending(key: "recipientPublicKey")
         let coseKey = try COSEKey(cbor: try parameters.required("recipientPublicKey", at: parametersPath), at: keyPath)
