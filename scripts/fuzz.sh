@@ -6,7 +6,7 @@
 #   scripts/fuzz.sh TARGET [SECONDS]      one target (default 60 s), from its seeds and its earlier finds
 #   scripts/fuzz.sh all [SECONDS]         every target in turn
 #   scripts/fuzz.sh regressions           replays every input in FuzzTesting/Regressions/TARGET/
-#   scripts/fuzz.sh ci                    regressions, then every target for FUZZ_CI_SECONDS (20)
+#   scripts/fuzz.sh ci                    regressions, then every target for FUZZ_CI_SECONDS (10)
 #
 # FUZZ_RUNS=N ends each run after N executions, or at SECONDS if that comes first (the long run
 # of RESULTS.md: FUZZ_RUNS=10000000 scripts/fuzz.sh all 7200).
@@ -88,7 +88,7 @@ case "${1:-}" in
     list) printf '%s\n' "${targets[@]}" ;;
     all) build; for target in "${targets[@]}"; do run "$target" "${2:-60}"; done ;;
     regressions) build; regressions ;;
-    ci) build; regressions; for target in "${targets[@]}"; do run "$target" "${FUZZ_CI_SECONDS:-20}"; done ;;
+    ci) build; regressions; for target in "${targets[@]}"; do run "$target" "${FUZZ_CI_SECONDS:-10}"; done ;;
     "") sed -n '2,16p' "$0" >&2; exit 64 ;;
     *) known "$1"; build; run "$1" "${2:-60}" ;;
 esac
