@@ -31,6 +31,10 @@ The workloads (`mdoc-benchmark`, release build, .build/release by default; `make
                                             and a reader session on one thread: engagement,
                                             session establishment, request, consent, response
                                             with DeviceMac, its verification, termination
+  verify-1000   verify RESPONSE --soak N --warm
+                                            a response of 1,000 short text elements (made by
+                                            `scaling --save-inputs`), the cost that grows with
+                                            the elements a response holds
 Valgrind 3.19 cannot read the DWARF 5 of Swift 6's toolchain, so a copy of the program without
 its debugging information is measured; and it crashes in the tasks of `presentations` (the
 drivers over the in-memory radio), so the session is measured through the state machines, which
@@ -56,7 +60,14 @@ WORKLOADS = {
     "verify-warm": (["verify", "--soak", "{n}", "--warm"], 20, 40),
     "verify-cold": (["verify", "--soak", "{n}"], 20, 40),
     "session": (["sessions", "--soak", "{n}"], 10, 30),
+    "verify-1000": (["verify", "{elements}/response.cbor", "--trust", "{elements}/iaca.pem",
+                     "--transcript", "{elements}/session_transcript_bytes.cbor", "--reader-key", "{elements}/eReaderKey.pem",
+                     "--soak", "{n}", "--warm"], 10, 20),
 }
+
+# The response of verify-1000: a thousand short text elements, issued and presented by
+# `mdoc-benchmark scaling`, which keeps it with its IACA, transcript and reader key.
+ELEMENTS = 1000
 
 # How far above its baseline a figure may be: instructions vary by a few hundredths of a percent
 # between runs (hash seeds, ECDSA nonces); allocations do not vary at all.
@@ -98,11 +109,12 @@ def allocations(program, arguments, environment):
     return int(match.group(2).replace(",", "")), int(match.group(1).replace(",", ""))
 
 
-def measure(program, name, environment=None):
-    """The instructions, allocations and allocated bytes of one operation of workload `name`."""
+def measure(program, name, inputs, environment=None):
+    """The instructions, allocations and allocated bytes of one operation of workload `name`,
+    whose inputs are in the folder `inputs`."""
     template, small, large = WORKLOADS[name]
     def arguments(count):
-        return [part.replace("{n}", str(count)) for part in template]
+        return [part.replace("{n}", str(count)).replace("{elements}", inputs) for part in template]
     steps = large - small
     ir = instructions(program, arguments(large), environment) - instructions(program, arguments(small), environment)
     (blocks_large, bytes_large) = allocations(program, arguments(large), environment)
@@ -162,7 +174,10 @@ def main():
     with tempfile.TemporaryDirectory() as folder:
         program = os.path.join(folder, "mdoc-benchmark")
         subprocess.run(["objcopy", "--strip-debug", options.binary, program], check=True)
-        measured = {name: measure(program, name) for name in WORKLOADS}
+        saved = os.path.join(folder, "scaling")
+        run([program, "scaling", "--elements", str(ELEMENTS), "--sizes", "15000", "--iterations", "1", "--save-inputs", saved])
+        inputs = os.path.join(saved, f"elements-{ELEMENTS}")
+        measured = {name: measure(program, name, inputs) for name in WORKLOADS}
         if options.update:
             os.makedirs(os.path.dirname(BASELINE), exist_ok=True)
             with open(BASELINE, "w") as file:
@@ -184,7 +199,7 @@ def main():
         print("\n".join("  " + line for line in lines))
 
         if options.self_test:
-            slowed = {"verify-warm": measure(program, "verify-warm", dict(os.environ, **{SLOWDOWN[0]: SLOWDOWN[1]}))}
+            slowed = {"verify-warm": measure(program, "verify-warm", inputs, dict(os.environ, **{SLOWDOWN[0]: SLOWDOWN[1]}))}
             slowed_lines, slowed_passed = compare(recorded["perOperation"], slowed)
             print(f"perf-gates: self-test, verify-warm with {SLOWDOWN[0]}={SLOWDOWN[1]} (OpenSSL's generic code):")
             print("\n".join("  " + line for line in slowed_lines))

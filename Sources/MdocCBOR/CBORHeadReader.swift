@@ -170,17 +170,28 @@ package struct CBORHeadReader {
         guard let (content, next) = string(ofMajorType: 3) else { return nil }
         let received = UnsafeRawBufferPointer(rebasing: buffer[content])
         let match = candidates.firstIndex { candidate in
-            guard candidate.utf8CodeUnitCount == received.count else { return false }
-            let expected = candidate.utf8Start
-            var index = 0
-            while index < received.count, expected[index] == received[index] {
-                index += 1
-            }
-            return index == received.count
+            candidate.utf8CodeUnitCount == received.count
+                && Self.equal(UnsafeRawBufferPointer(start: candidate.utf8Start, count: received.count), received)
         }
         guard let match, countItem() else { return nil }
         offset = next
         return match
+    }
+
+    /// Whether two buffers of the same length hold the same bytes, compared eight at a time.
+    private static func equal(_ first: UnsafeRawBufferPointer, _ second: UnsafeRawBufferPointer) -> Bool {
+        var index = 0
+        while index + 8 <= first.count {
+            guard first.loadUnaligned(fromByteOffset: index, as: UInt64.self) == second.loadUnaligned(fromByteOffset: index, as: UInt64.self) else {
+                return false
+            }
+            index += 8
+        }
+        while index < first.count {
+            guard first[index] == second[index] else { return false }
+            index += 1
+        }
+        return true
     }
 
     /// A definite-length map whose keys are text strings among `keys`, each at most once, and

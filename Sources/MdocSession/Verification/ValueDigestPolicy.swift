@@ -49,8 +49,10 @@ public struct ValueDigestPolicy: DocumentVerifierPolicy {
             matched.reserveCapacity(items.count)
             var outcomes: [VerificationCheck.Outcome] = []
             outcomes.reserveCapacity(items.count)
-            for item in items {
-                let digestID = item.value.digestID
+            // By position, reading fields in place: a copy of each item would retain every
+            // reference it holds, and a response may hold thousands.
+            for index in items.indices {
+                let digestID = items[index].value.digestID
                 let position = digests?.position(of: digestID)
                 let duplicate: Bool
                 if let position {
@@ -62,16 +64,16 @@ public struct ValueDigestPolicy: DocumentVerifierPolicy {
                 let outcome: VerificationCheck.Outcome
                 if duplicate {
                     outcome = .failed(.duplicateDigestID, "digestID \(digestID) is used by more than one returned element")
-                } else if item.value.random.count < IssuerSignedItem.minimumRandomByteCount {
+                } else if items[index].value.random.count < IssuerSignedItem.minimumRandomByteCount {
                     outcome = .failed(
                         .randomTooShort,
-                        "the random salt is \(item.value.random.count) bytes; 9.1.2.5 requires at least \(IssuerSignedItem.minimumRandomByteCount)")
+                        "the random salt is \(items[index].value.random.count) bytes; 9.1.2.5 requires at least \(IssuerSignedItem.minimumRandomByteCount)")
                 } else if let digests {
                     if let position {
                         let expected = digests.elements[position].value
                         // The digest covers IssuerSignedItemBytes (9.1.2.5), #6.24(bstr),
                         // exactly as received, heads included, where it lies in the response.
-                        let matches = item.taggedBytes.withUnsafeBytes { bytes in expected.withUnsafeBytes { algorithm.digest(of: bytes, equals: $0) } }
+                        let matches = items[index].taggedBytes.withUnsafeBytes { bytes in expected.withUnsafeBytes { algorithm.digest(of: bytes, equals: $0) } }
                         outcome = matches
                             ? .passed
                             : .failed(.digestMismatch, "the \(algorithm.rawValue) digest of the element does not match digestID \(digestID) in the MSO")
