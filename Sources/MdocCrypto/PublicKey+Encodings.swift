@@ -118,11 +118,32 @@ extension PublicKey {
     /// The affine coordinates, each left-padded to `curve.coordinateByteCount` bytes; `nil` for
     /// curves other than Weierstrass curves (and if OpenSSL fails internally).
     public var coordinates: (x: [UInt8], y: [UInt8])? {
-        guard curve.isWeierstrass,
-              let x = bigNumberParameter(OSSL_PKEY_PARAM_EC_PUB_X),
+        guard curve.isWeierstrass else { return nil }
+        // The encoded point in one query; a query of each coordinate converts the point to
+        // affine form again (a field inversion each), which keys made by OpenSSL pay every time.
+        if let point = uncompressedPoint {
+            let width = curve.coordinateByteCount
+            return (Array(point[1...width]), Array(point[(1 + width)...]))
+        }
+        guard let x = bigNumberParameter(OSSL_PKEY_PARAM_EC_PUB_X),
               let y = bigNumberParameter(OSSL_PKEY_PARAM_EC_PUB_Y)
         else { return nil }
         return (x, y)
+    }
+
+    /// `04‖x‖y` as OpenSSL encodes the key's point, when it gives that form (a provider may
+    /// give none, or the compressed form for a key it was given compressed).
+    private var uncompressedPoint: [UInt8]? {
+        let capacity = 1 + 2 * curve.coordinateByteCount
+        var point = [UInt8](repeating: 0, count: capacity)
+        var length = 0
+        guard EVP_PKEY_get_octet_string_param(key.pointer, OSSL_PKEY_PARAM_PUB_KEY, &point, capacity, &length) == 1,
+              length == capacity, point[0] == 0x04
+        else {
+            ERR_clear_error()
+            return nil
+        }
+        return point
     }
 
     /// The uncompressed SEC1 point `04‖x‖y` for Weierstrass curves (SEC 1 v2 section 2.3.3); for
