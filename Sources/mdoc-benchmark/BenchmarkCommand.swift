@@ -37,7 +37,7 @@ struct MdocBenchmark: ParsableCommand {
               64  Usage error.
             """,
         version: ToolVersion.current,
-        subcommands: [Verification.self, Scaling.self, Link.self, Presentations.self, Sessions.self, Status.self, Keys.self, MemoryProbe.self],
+        subcommands: [Verification.self, Scaling.self, Link.self, Presentations.self, Sessions.self, Status.self, Online.self, Keys.self, MemoryProbe.self],
         defaultSubcommand: Verification.self
     )
 
@@ -235,6 +235,40 @@ struct MdocBenchmark: ParsableCommand {
                   swift run -c release mdoc-benchmark status
 
                 Exit codes: 0 measured; 1 an operation gave a wrong result; 64 usage error.
+                """
+        )
+
+        @Option(help: ArgumentHelp("Time exactly this many calls of each operation (default: at least 200 calls and 0.3 s).",
+                                   valueName: "N"))
+        var iterations: Int?
+
+        @Flag(help: "Print the figures as JSON.")
+        var json = false
+
+        func validate() throws {
+            if let iterations, iterations <= 0 { throw ValidationError("--iterations needs a positive whole number") }
+        }
+    }
+
+    /// `mdoc-benchmark online`: opening and verifying an ISO/IEC TS 18013-7 Annex C response.
+    struct Online: ParsableCommand {
+        static let configuration = CommandConfiguration(
+            abstract: "Time opening and verifying an online (18013-7 Annex C) response beside its OpenSSL floor.",
+            discussion: """
+                Makes an org-iso-mdoc request (ISO/IEC TS 18013-7 Annex C) for every element of \
+                the demo mDL (Certs/demo), answers it with the holder's ResponseBuilder \
+                (DeviceSignature over the dcapi SessionTranscript) sealed with HPKE to the \
+                request's key, and times what a verifier does with the answer: opening it (HPKE, \
+                RFC 9180: P-256 DHKEM, HKDF-SHA256, AES-128-GCM), verifying the DeviceResponse, \
+                and both, beside the OpenSSL work they cannot avoid (point decoding, ECDH, the \
+                HKDFs, AES-128-GCM; the signatures and digests of verification), measured in the \
+                same run.
+
+                Example:
+                  swift run -c release mdoc-benchmark online
+
+                Exit codes: 0 measured; 1 an input was missing or an operation gave a wrong \
+                result; 64 usage error.
                 """
         )
 

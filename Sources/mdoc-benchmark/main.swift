@@ -7,6 +7,7 @@
 //     mdoc-benchmark scaling [--elements N...] [--sizes BYTES...]   (ScalingBenchmark.swift)
 //     mdoc-benchmark link [--sessions N] [--json]        (LinkBenchmark.swift)
 //     mdoc-benchmark status [--iterations N] [--json]    (StatusBenchmark.swift)
+//     mdoc-benchmark online [--iterations N] [--json]    (OnlineBenchmark.swift)
 // (options: BenchmarkCommand.swift). Build in release mode: swift build -c release.
 //
 // Each operation is warmed up, then timed call by call (Stopwatch.swift); medians and 90th
@@ -79,8 +80,8 @@ do {
     MdocBenchmark.exit(withError: error)
 }
 switch command {
-case is MdocBenchmark.Link, is MdocBenchmark.Verification, is MdocBenchmark.Scaling, is MdocBenchmark.Status, is MdocBenchmark.Keys,
-    is MdocBenchmark.Presentations, is MdocBenchmark.Sessions, is MdocBenchmark.MemoryProbe:
+case is MdocBenchmark.Link, is MdocBenchmark.Verification, is MdocBenchmark.Scaling, is MdocBenchmark.Status, is MdocBenchmark.Online,
+    is MdocBenchmark.Keys, is MdocBenchmark.Presentations, is MdocBenchmark.Sessions, is MdocBenchmark.MemoryProbe:
     break
 default:
     // `--help`, `help SUBCOMMAND`: the parser's own commands, which print and end.
@@ -114,6 +115,10 @@ do {
     case let status as MdocBenchmark.Status:
         try withScratchFolder { scratch in
             StatusBenchmark.run(iterations: status.iterations, json: status.json, scratch: scratch)
+        }
+    case let online as MdocBenchmark.Online:
+        try withScratchFolder { scratch in
+            try OnlineBenchmark.run(iterations: online.iterations, json: online.json, scratch: scratch)
         }
     case let presentations as MdocBenchmark.Presentations:
         guard await PresentationSoak.run(count: presentations.soak) else { exit(1) }

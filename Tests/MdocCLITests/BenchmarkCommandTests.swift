@@ -67,6 +67,24 @@ import Testing
         #expect(rows.allSatisfy { ($0["floorMicroseconds"] as? Double ?? 0) > 0 })
     }
 
+    @Test("online times opening and verifying an Annex C response beside the HPKE and verification floors, in text and as JSON")
+    func online() async throws {
+        let text = try await ProgramRunner.run("mdoc-benchmark", ["online", "--iterations", "2"], timeout: 120)
+        #expect(text.status == 0, "\(text.standardError)")
+        for line in ["open (HPKE)", "AES-128-GCM open", "DeviceSignature x 1", "open / HPKE floor", "open + verify / both floors:"] {
+            #expect(text.standardOutput.contains(line), "\(line) is missing from \(text.standardOutput)")
+        }
+
+        let json = try await ProgramRunner.run("mdoc-benchmark", ["online", "--iterations", "2", "--json"], timeout: 120)
+        #expect(json.status == 0, "\(json.standardError)")
+        let object = try JSONSerialization.jsonObject(with: Data(json.standardOutput.utf8)) as? [String: Any]
+        let online = try #require(object?["online"] as? [String: Any])
+        #expect(online["ciphertextBytes"] as? Int == (online["responseBytes"] as? Int).map { $0 + 16 })
+        for figure in ["openMedianMicroseconds", "hpkeFloorMicroseconds", "verifyMedianMicroseconds", "verificationFloorMicroseconds"] {
+            #expect((online[figure] as? Double ?? 0) > 0, "\(figure): \(json.standardOutput)")
+        }
+    }
+
     @Test("presentations runs whole presentations in one process and says whether its memory grew past the bound")
     func presentations() async throws {
         let short = try await ProgramRunner.run("mdoc-benchmark", ["presentations", "--soak", "20"], timeout: 120)

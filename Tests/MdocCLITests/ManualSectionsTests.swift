@@ -19,7 +19,8 @@ import Testing
         ("mdoc-issuer", ["mdoc-issuer pki", "mdoc-issuer issue", "mdoc-issuer vical", "mdoc-issuer status-list",
                          "mdoc-issuer identifier-list"]),
         ("mdoc-benchmark", ["mdoc-benchmark verify", "mdoc-benchmark scaling", "mdoc-benchmark link",
-                            "mdoc-benchmark presentations", "mdoc-benchmark sessions", "mdoc-benchmark status", "mdoc-benchmark keys"]),
+                            "mdoc-benchmark presentations", "mdoc-benchmark sessions", "mdoc-benchmark status", "mdoc-benchmark online",
+                            "mdoc-benchmark keys"]),
     ]
 
     /// The tags of the block headed `heading` in `help`: "  TAG  text" lines up to a blank line.
