@@ -28,38 +28,23 @@ public enum ConcatKDF: Sendable {
             throw CryptoError(
                 .invalidParameter, "the Concat KDF OtherInfo has \(otherInfo.count) bytes, more than the limit of \(maximumOtherInfoByteCount)")
         }
-        guard let kdf = EVP_KDF_fetch(nil, "SSKDF", nil) else {
-            throw .openSSL(.libraryFailure, "OpenSSL has no SSKDF")
-        }
-        defer { EVP_KDF_free(kdf) }
-        guard let context = EVP_KDF_CTX_new(kdf) else {
-            throw .openSSL(.libraryFailure, "cannot make an SSKDF context")
-        }
-        defer { EVP_KDF_CTX_free(context) }
-        let output = SecureBytes(count: outputByteCount)
-        let status = sharedSecret.withUnsafeBytes { secret in
-            otherInfo.withUnsafeBytes { infoBytes in
-                output.withUnsafeMutableBytes { outputBytes in
-                    // The names and buffers stay alive until EVP_KDF_derive returns.
-                    var parameters = [
-                        OSSL_PARAM_construct_utf8_string(
-                            mdoc_OSSL_KDF_PARAM_DIGEST(), UnsafeMutablePointer(mutating: OBJ_nid2sn(NID_sha256)), 0),
-                        OSSL_PARAM_construct_octet_string(
-                            mdoc_OSSL_KDF_PARAM_KEY(), UnsafeMutableRawPointer(mutating: secret.baseAddress), secret.count),
-                    ]
-                    // An empty OtherInfo is left out (OpenSSL refuses an octet string with no buffer).
-                    if let infoStart = infoBytes.baseAddress, !infoBytes.isEmpty {
-                        parameters.append(OSSL_PARAM_construct_octet_string(
-                            mdoc_OSSL_KDF_PARAM_INFO(), UnsafeMutableRawPointer(mutating: infoStart), infoBytes.count))
-                    }
-                    parameters.append(OSSL_PARAM_construct_end())
-                    return EVP_KDF_derive(
-                        context, outputBytes.baseAddress?.assumingMemoryBound(to: UInt8.self), outputBytes.count, &parameters)
+        let output = try sharedSecret.withUnsafeBytes { (secret) throws(CryptoError) -> SecureBytes in
+            try otherInfo.withUnsafeBytes { infoBytes in Result { () throws(CryptoError) -> SecureBytes in
+                // The names and buffers stay alive until the derivation returns.
+                var parameters = [
+                    OSSL_PARAM_construct_utf8_string(
+                        mdoc_OSSL_KDF_PARAM_DIGEST(), UnsafeMutablePointer(mutating: OBJ_nid2sn(NID_sha256)), 0),
+                    OSSL_PARAM_construct_octet_string(
+                        mdoc_OSSL_KDF_PARAM_KEY(), UnsafeMutableRawPointer(mutating: secret.baseAddress), secret.count),
+                ]
+                // An empty OtherInfo is left out (OpenSSL refuses an octet string with no buffer).
+                if let infoStart = infoBytes.baseAddress, !infoBytes.isEmpty {
+                    parameters.append(OSSL_PARAM_construct_octet_string(
+                        mdoc_OSSL_KDF_PARAM_INFO(), UnsafeMutableRawPointer(mutating: infoStart), infoBytes.count))
                 }
-            }
-        }
-        guard status == 1 else {
-            throw .openSSL(.libraryFailure, "the Concat KDF failed")
+                return try KeyDerivationFunction.singleStep.derive(
+                    outputByteCount: outputByteCount, parameters: &parameters, failure: "the Concat KDF failed")
+            } }.get()
         }
         return SymmetricKey(storage: output)
     }

@@ -76,44 +76,28 @@ public enum HKDF: Sendable {
         guard let keyStart = key.baseAddress, !key.isEmpty else {
             throw CryptoError(.invalidParameter, "the HKDF input keying material is empty")
         }
-        guard let kdf = EVP_KDF_fetch(nil, "HKDF", nil) else {
-            throw .openSSL(.libraryFailure, "OpenSSL has no HKDF")
-        }
-        defer { EVP_KDF_free(kdf) }
-        guard let context = EVP_KDF_CTX_new(kdf) else {
-            throw .openSSL(.libraryFailure, "cannot make an HKDF context")
-        }
-        defer { EVP_KDF_CTX_free(context) }
-        let output = SecureBytes(count: outputByteCount)
         var modeValue = mode
-        let status = info.withUnsafeBytes { infoBytes in
-            output.withUnsafeMutableBytes { outputBytes in
-                // The names and buffers stay alive until EVP_KDF_derive returns.
-                var parameters = [
-                    OSSL_PARAM_construct_utf8_string(
-                        mdoc_OSSL_KDF_PARAM_DIGEST(), UnsafeMutablePointer(mutating: OBJ_nid2sn(NID_sha256)), 0),
-                    OSSL_PARAM_construct_int(mdoc_OSSL_KDF_PARAM_MODE(), &modeValue),
-                    OSSL_PARAM_construct_octet_string(
-                        mdoc_OSSL_KDF_PARAM_KEY(), UnsafeMutableRawPointer(mutating: keyStart), key.count),
-                ]
-                // An empty salt or info is left out (OpenSSL refuses an octet string with no
-                // buffer); no salt is a salt of zeros (RFC 5869 section 2.2).
-                if let saltStart = salt.baseAddress, !salt.isEmpty {
-                    parameters.append(OSSL_PARAM_construct_octet_string(
-                        mdoc_OSSL_KDF_PARAM_SALT(), UnsafeMutableRawPointer(mutating: saltStart), salt.count))
-                }
-                if let infoStart = infoBytes.baseAddress, !infoBytes.isEmpty {
-                    parameters.append(OSSL_PARAM_construct_octet_string(
-                        mdoc_OSSL_KDF_PARAM_INFO(), UnsafeMutableRawPointer(mutating: infoStart), infoBytes.count))
-                }
-                parameters.append(OSSL_PARAM_construct_end())
-                return EVP_KDF_derive(
-                    context, outputBytes.baseAddress?.assumingMemoryBound(to: UInt8.self), outputBytes.count, &parameters)
+        let derived = info.withUnsafeBytes { infoBytes in Result { () throws(CryptoError) -> SecureBytes in
+            // The names and buffers stay alive until the derivation returns.
+            var parameters = [
+                OSSL_PARAM_construct_utf8_string(
+                    mdoc_OSSL_KDF_PARAM_DIGEST(), UnsafeMutablePointer(mutating: OBJ_nid2sn(NID_sha256)), 0),
+                OSSL_PARAM_construct_int(mdoc_OSSL_KDF_PARAM_MODE(), &modeValue),
+                OSSL_PARAM_construct_octet_string(
+                    mdoc_OSSL_KDF_PARAM_KEY(), UnsafeMutableRawPointer(mutating: keyStart), key.count),
+            ]
+            // An empty salt or info is left out (OpenSSL refuses an octet string with no
+            // buffer); no salt is a salt of zeros (RFC 5869 section 2.2).
+            if let saltStart = salt.baseAddress, !salt.isEmpty {
+                parameters.append(OSSL_PARAM_construct_octet_string(
+                    mdoc_OSSL_KDF_PARAM_SALT(), UnsafeMutableRawPointer(mutating: saltStart), salt.count))
             }
-        }
-        guard status == 1 else {
-            throw .openSSL(.libraryFailure, "HKDF-SHA-256 failed")
-        }
-        return output
+            if let infoStart = infoBytes.baseAddress, !infoBytes.isEmpty {
+                parameters.append(OSSL_PARAM_construct_octet_string(
+                    mdoc_OSSL_KDF_PARAM_INFO(), UnsafeMutableRawPointer(mutating: infoStart), infoBytes.count))
+            }
+            return try KeyDerivationFunction.hkdf.derive(outputByteCount: outputByteCount, parameters: &parameters, failure: "HKDF-SHA-256 failed")
+        } }
+        return try derived.get()
     }
 }

@@ -148,15 +148,6 @@ public struct SealedPrivateKey: Sendable, Hashable {
         guard !passphrase.isEmpty else {
             throw CryptoError(.invalidParameter, "the passphrase is empty")
         }
-        guard let kdf = EVP_KDF_fetch(nil, "SCRYPT", nil) else {
-            throw .openSSL(.libraryFailure, "OpenSSL has no scrypt")
-        }
-        defer { EVP_KDF_free(kdf) }
-        guard let context = EVP_KDF_CTX_new(kdf) else {
-            throw .openSSL(.libraryFailure, "cannot make a scrypt context")
-        }
-        defer { EVP_KDF_CTX_free(context) }
-        let output = SecureBytes(count: AESGCM.keyByteCount)
         var cost = parameters.cost
         var blockSize = parameters.blockSize
         var parallelization = parameters.parallelization
@@ -164,29 +155,24 @@ public struct SealedPrivateKey: Sendable, Hashable {
         // room for the 128 × r × (p + 2) beyond the bound on 128 × r × N.
         var memoryLimit = Parameters.maximumMemoryByteCount
             + 128 * UInt64(Parameters.maximumBlockSize) * UInt64(Parameters.maximumParallelization + 2)
-        let status = passphrase.withUnsafeBytes { passphraseBytes in
-            salt.withUnsafeBytes { saltBytes in
-                output.withUnsafeMutableBytes { outputBytes in
-                    // The names and buffers stay alive until EVP_KDF_derive returns.
-                    var settings = [
-                        OSSL_PARAM_construct_octet_string(
-                            mdoc_OSSL_KDF_PARAM_PASSWORD(), UnsafeMutableRawPointer(mutating: passphraseBytes.baseAddress), passphraseBytes.count),
-                        OSSL_PARAM_construct_octet_string(
-                            mdoc_OSSL_KDF_PARAM_SALT(), UnsafeMutableRawPointer(mutating: saltBytes.baseAddress), saltBytes.count),
-                        OSSL_PARAM_construct_uint64(mdoc_OSSL_KDF_PARAM_SCRYPT_N(), &cost),
-                        OSSL_PARAM_construct_uint32(mdoc_OSSL_KDF_PARAM_SCRYPT_R(), &blockSize),
-                        OSSL_PARAM_construct_uint32(mdoc_OSSL_KDF_PARAM_SCRYPT_P(), &parallelization),
-                        OSSL_PARAM_construct_uint64(mdoc_OSSL_KDF_PARAM_SCRYPT_MAXMEM(), &memoryLimit),
-                        OSSL_PARAM_construct_end(),
-                    ]
-                    return EVP_KDF_derive(
-                        context, outputBytes.baseAddress?.assumingMemoryBound(to: UInt8.self), outputBytes.count, &settings)
-                }
-            }
+        let derived = passphrase.withUnsafeBytes { passphraseBytes in
+            salt.withUnsafeBytes { saltBytes in Result { () throws(CryptoError) -> SecureBytes in
+                // The names and buffers stay alive until the derivation returns.
+                var settings = [
+                    OSSL_PARAM_construct_octet_string(
+                        mdoc_OSSL_KDF_PARAM_PASSWORD(), UnsafeMutableRawPointer(mutating: passphraseBytes.baseAddress), passphraseBytes.count),
+                    OSSL_PARAM_construct_octet_string(
+                        mdoc_OSSL_KDF_PARAM_SALT(), UnsafeMutableRawPointer(mutating: saltBytes.baseAddress), saltBytes.count),
+                    OSSL_PARAM_construct_uint64(mdoc_OSSL_KDF_PARAM_SCRYPT_N(), &cost),
+                    OSSL_PARAM_construct_uint32(mdoc_OSSL_KDF_PARAM_SCRYPT_R(), &blockSize),
+                    OSSL_PARAM_construct_uint32(mdoc_OSSL_KDF_PARAM_SCRYPT_P(), &parallelization),
+                    OSSL_PARAM_construct_uint64(mdoc_OSSL_KDF_PARAM_SCRYPT_MAXMEM(), &memoryLimit),
+                ]
+                return try KeyDerivationFunction.scrypt.derive(
+                    outputByteCount: AESGCM.keyByteCount, parameters: &settings, failure: "scrypt with \(parameters) failed")
+            } }
         }
-        guard status == 1 else {
-            throw .openSSL(.libraryFailure, "scrypt with \(parameters) failed")
-        }
+        let output = try derived.get()
         return SymmetricKey(storage: output)
     }
 
