@@ -1,4 +1,5 @@
 import MdocCBOR
+import MdocText
 
 /// Reads the JSON of `mdoc inspect --json` (docs/inspect-json.md) back into the CBOR item it
 /// holds: the inverse of `CBOR/losslessJSON`.
@@ -26,8 +27,7 @@ public struct LosslessJSONParser {
     /// (`CBORLimits/defaultMaximumInputSize`, in base64url with the JSON around it).
     public static let maximumInputSize = 32 * 1024 * 1024
 
-    private let text: [UInt8]
-    private var index = 0
+    private var scanner: JSONScanner<CBORTextError>
 
     /// The item the JSON `text` holds.
     public static func decode(_ text: String) throws(CBORTextError) -> CBOR {
@@ -39,76 +39,55 @@ public struct LosslessJSONParser {
         guard text.count <= maximumInputSize else {
             throw CBORTextError(.inputTooLarge, "the text is \(text.count) bytes, more than the \(maximumInputSize) read", offset: 0, in: [])
         }
-        var parser = LosslessJSONParser(text: text)
-        if text.starts(with: [0xEF, 0xBB, 0xBF]) { parser.index = 3 }
+        var parser = LosslessJSONParser(scanner: JSONScanner(text) { reason, offset in CBORTextError(.syntax, reason, offset: offset, in: text) })
         let item = try parser.item(depth: 0)
-        parser.skipWhitespace()
-        guard parser.index == text.count else { throw parser.failure(.syntax, "unexpected text after the JSON value") }
+        parser.scanner.skipWhitespace()
+        guard parser.scanner.isAtEnd else { throw parser.failure(.syntax, "unexpected text after the JSON value") }
         return item
     }
 
-    private init(text: [UInt8]) {
-        self.text = text
+    private init(scanner: JSONScanner<CBORTextError>) {
+        self.scanner = scanner
     }
-
-    private var current: UInt8? { index < text.count ? text[index] : nil }
 
     private func failure(_ code: CBORTextError.Code, _ reason: String, at offset: Int? = nil) -> CBORTextError {
-        CBORTextError(code, reason, offset: offset ?? index, in: text)
-    }
-
-    private mutating func skipWhitespace() {
-        while let byte = current, byte == 0x20 || byte == 0x09 || byte == 0x0A || byte == 0x0D { index += 1 }
-    }
-
-    private mutating func expect(_ byte: UInt8, _ what: String) throws(CBORTextError) {
-        skipWhitespace()
-        guard current == byte else { throw failure(.syntax, "expected \(what)") }
-        index += 1
+        CBORTextError(code, reason, offset: offset ?? scanner.index, in: scanner.bytes)
     }
 
     private mutating func item(depth: Int) throws(CBORTextError) -> CBOR {
-        skipWhitespace()
-        guard let byte = current else { throw failure(.syntax, "unexpected end of the text, expected a value") }
+        scanner.skipWhitespace()
+        guard let byte = scanner.current else { throw failure(.syntax, "unexpected end of the text, expected a value") }
         switch byte {
         case UInt8(ascii: "{"), UInt8(ascii: "["):
             guard depth < Self.maximumDepth else {
                 throw failure(.depthLimitExceeded, "values nest deeper than \(Self.maximumDepth) levels")
             }
             return byte == UInt8(ascii: "{") ? try object(depth: depth + 1) : .array(try array(depth: depth + 1))
-        case UInt8(ascii: "\""): return .textString(try string())
-        case UInt8(ascii: "t"): try literal("true"); return .boolean(true)
-        case UInt8(ascii: "f"): try literal("false"); return .boolean(false)
-        case UInt8(ascii: "n"): try literal("null"); return .null
+        case UInt8(ascii: "\""): return .textString(try scanner.string())
+        case UInt8(ascii: "t"): try scanner.literal("true"); return .boolean(true)
+        case UInt8(ascii: "f"): try scanner.literal("false"); return .boolean(false)
+        case UInt8(ascii: "n"): try scanner.literal("null"); return .null
         case UInt8(ascii: "-"), UInt8(ascii: "0")...UInt8(ascii: "9"): return try number()
         default: throw failure(.syntax, "unexpected character, expected a value")
         }
     }
 
-    private mutating func literal(_ word: String) throws(CBORTextError) {
-        let expected = Array(word.utf8)
-        guard index + expected.count <= text.count, text[index..<index + expected.count].elementsEqual(expected) else {
-            throw failure(.syntax, "unexpected word, expected \(word)")
-        }
-        index += expected.count
-    }
-
     private mutating func array(depth: Int) throws(CBORTextError) -> [CBOR] {
-        index += 1
+        scanner.advance()
         var items: [CBOR] = []
-        skipWhitespace()
-        if current == UInt8(ascii: "]") {
-            index += 1
+        scanner.skipWhitespace()
+        if scanner.current == UInt8(ascii: "]") {
+            scanner.advance()
             return items
         }
         while true {
             items.append(try item(depth: depth))
-            skipWhitespace()
-            if current == UInt8(ascii: ",") {
-                index += 1
+            scanner.skipWhitespace()
+            if scanner.current == UInt8(ascii: ",") {
+                scanner.advance()
                 continue
             }
-            try expect(UInt8(ascii: "]"), "\",\" or \"]\" in an array")
+            try scanner.expect(UInt8(ascii: "]"), "\",\" or \"]\" in an array")
             return items
         }
     }
@@ -122,32 +101,32 @@ public struct LosslessJSONParser {
     }
 
     private mutating func object(depth: Int) throws(CBORTextError) -> CBOR {
-        let start = index
-        index += 1
+        let start = scanner.index
+        scanner.advance()
         var members: [Member] = []
         var keys = Set<String>()
-        skipWhitespace()
-        if current == UInt8(ascii: "}") {
-            index += 1
+        scanner.skipWhitespace()
+        if scanner.current == UInt8(ascii: "}") {
+            scanner.advance()
         } else {
             while true {
-                skipWhitespace()
-                let keyOffset = index
-                guard current == UInt8(ascii: "\"") else { throw failure(.syntax, "expected a string key") }
-                let key = try string()
+                scanner.skipWhitespace()
+                let keyOffset = scanner.index
+                guard scanner.current == UInt8(ascii: "\"") else { throw failure(.syntax, "expected a string key") }
+                let key = try scanner.string()
                 guard keys.insert(key).inserted else {
                     throw failure(.syntax, "the key \"\(key)\" appears twice in one object", at: keyOffset)
                 }
-                try expect(UInt8(ascii: ":"), "\":\" after a key")
-                skipWhitespace()
-                let valueOffset = index
+                try scanner.expect(UInt8(ascii: ":"), "\":\" after a key")
+                scanner.skipWhitespace()
+                let valueOffset = scanner.index
                 members.append(Member(key: key, keyOffset: keyOffset, value: try item(depth: depth), valueOffset: valueOffset))
-                skipWhitespace()
-                if current == UInt8(ascii: ",") {
-                    index += 1
+                scanner.skipWhitespace()
+                if scanner.current == UInt8(ascii: ",") {
+                    scanner.advance()
                     continue
                 }
-                try expect(UInt8(ascii: "}"), "\",\" or \"}\" in an object")
+                try scanner.expect(UInt8(ascii: "}"), "\",\" or \"}\" in an object")
                 break
             }
         }
@@ -284,95 +263,10 @@ public struct LosslessJSONParser {
         return .tagged(number, content)
     }
 
-    /// A string (RFC 8259 section 7), `index` at its opening quote.
-    private mutating func string() throws(CBORTextError) -> String {
-        let start = index
-        index += 1
-        var utf8: [UInt8] = []
-        while true {
-            guard let byte = current else { throw failure(.syntax, "unterminated string", at: start) }
-            index += 1
-            switch byte {
-            case UInt8(ascii: "\""):
-                guard let text = String(validating: utf8, as: UTF8.self) else {
-                    throw failure(.syntax, "the string is not valid UTF-8", at: start)
-                }
-                return text
-            case UInt8(ascii: "\\"):
-                try escape(into: &utf8)
-            case 0x00..<0x20:
-                throw failure(.syntax, "a control character must be escaped in a string", at: index - 1)
-            default:
-                utf8.append(byte)
-            }
-        }
-    }
-
-    private mutating func escape(into utf8: inout [UInt8]) throws(CBORTextError) {
-        guard let byte = current else { throw failure(.syntax, "unterminated escape") }
-        index += 1
-        switch byte {
-        case UInt8(ascii: "\""), UInt8(ascii: "\\"), UInt8(ascii: "/"): utf8.append(byte)
-        case UInt8(ascii: "b"): utf8.append(0x08)
-        case UInt8(ascii: "f"): utf8.append(0x0C)
-        case UInt8(ascii: "n"): utf8.append(0x0A)
-        case UInt8(ascii: "r"): utf8.append(0x0D)
-        case UInt8(ascii: "t"): utf8.append(0x09)
-        case UInt8(ascii: "u"):
-            var scalar = try hexQuad()
-            if (0xD800..<0xDC00).contains(scalar) {
-                guard current == UInt8(ascii: "\\"), index + 1 < text.count, text[index + 1] == UInt8(ascii: "u") else {
-                    throw failure(.syntax, "a high surrogate escape must be followed by a low one")
-                }
-                index += 2
-                let low = try hexQuad()
-                guard (0xDC00..<0xE000).contains(low) else { throw failure(.syntax, "a high surrogate escape must be followed by a low one") }
-                scalar = 0x10000 + ((scalar - 0xD800) << 10) + (low - 0xDC00)
-            }
-            guard let character = Unicode.Scalar(scalar) else { throw failure(.syntax, "the escape is a lone surrogate") }
-            utf8.append(contentsOf: Array(String(Character(character)).utf8))
-        default:
-            throw failure(.syntax, "unknown escape \\\(Character(Unicode.Scalar(byte)))", at: index - 2)
-        }
-    }
-
-    private mutating func hexQuad() throws(CBORTextError) -> UInt32 {
-        guard index + 4 <= text.count, let value = UInt32(String(decoding: text[index..<index + 4], as: UTF8.self), radix: 16) else {
-            throw failure(.syntax, "\\u must be followed by four hex digits")
-        }
-        index += 4
-        return value
-    }
-
     /// A number (RFC 8259 section 6): an integer from -2^64 to 2^64-1, or with a fraction or an
     /// exponent a float.
     private mutating func number() throws(CBORTextError) -> CBOR {
-        let start = index
-        func digits(_ parser: inout LosslessJSONParser) -> Int {
-            let first = parser.index
-            while let byte = parser.current, (UInt8(ascii: "0")...UInt8(ascii: "9")).contains(byte) { parser.index += 1 }
-            return parser.index - first
-        }
-        if current == UInt8(ascii: "-") { index += 1 }
-        let integerStart = index
-        let integerDigits = digits(&self)
-        guard integerDigits > 0 else { throw failure(.syntax, "a number needs digits", at: start) }
-        guard integerDigits == 1 || text[integerStart] != UInt8(ascii: "0") else {
-            throw failure(.syntax, "a number must not have leading zeros", at: start)
-        }
-        var isInteger = true
-        if current == UInt8(ascii: ".") {
-            index += 1
-            isInteger = false
-            guard digits(&self) > 0 else { throw failure(.syntax, "a fraction needs digits after \".\"", at: start) }
-        }
-        if current == UInt8(ascii: "e") || current == UInt8(ascii: "E") {
-            index += 1
-            isInteger = false
-            if current == UInt8(ascii: "+") || current == UInt8(ascii: "-") { index += 1 }
-            guard digits(&self) > 0 else { throw failure(.syntax, "an exponent needs digits", at: start) }
-        }
-        let literal = String(decoding: text[start..<index], as: UTF8.self)
+        let (literal, isInteger, start) = try scanner.number()
         if isInteger {
             guard let integer = Self.integer(literal) else {
                 throw failure(.outOfRange, "the integer \(literal) is outside -2^64 to 2^64-1", at: start)
