@@ -1,0 +1,16 @@
+import MdocOnline
+
+/// The bounds of the online verifier on what its HTTP clients send it, checked before anything
+/// is decoded, and how often it forgets requests that can no longer be answered.
+public enum ServiceLimits {
+    /// 64 KiB: the longest body of `POST /requests`. A request for every element of the mDL
+    /// name space is under 2 KiB.
+    public static let maximumCreationByteCount = 64 * 1024
+
+    /// The longest body of `POST /requests/{id}/response`: the library's limit on an Annex C
+    /// response object, `DCAPILimits.maximumResponseByteCount` (12 MiB).
+    public static let maximumResponseByteCount = DCAPILimits.maximumResponseByteCount
+
+    /// 60 seconds: how often the requests that expired are deleted from the store.
+    public static let purgeInterval: Duration = .seconds(60)
+}

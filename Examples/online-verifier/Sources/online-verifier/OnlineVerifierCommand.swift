@@ -1,0 +1,106 @@
+import ArgumentParser
+import Logging
+import MdocCrypto
+import OnlineVerifier
+
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
+import Foundation
+#endif
+
+/// `online-verifier`: the HTTP verifier of ISO/IEC TS 18013-7 Annex C (docs/online.md).
+@main
+struct OnlineVerifierCommand: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "online-verifier",
+        abstract: "Serve an ISO/IEC TS 18013-7 Annex C (org-iso-mdoc) verifier over HTTP.",
+        discussion: """
+            POST /requests makes a request for a web origin and keeps its state; the page gives \
+            the request to the Digital Credentials API and posts the wallet's answer to POST \
+            /requests/ID/response, which verifies it once and answers with the verification \
+            report. GET / is a page doing both (untested here: it needs a browser with the \
+            Digital Credentials API and a phone wallet). See docs/online.md.
+
+            --store is memory: the requests are kept in this process.
+
+            Examples:
+              online-verifier --trust Certs/demo/iaca.pem --port 8080
+              online-verifier --trust Certs/demo/iaca.pem \\
+                --reader-cert Certs/demo/reader.pem --reader-key Certs/demo/reader-key.pem
+            """
+    )
+
+    @Option(help: "The address to listen on.")
+    var host = "127.0.0.1"
+
+    @Option(help: "The port to listen on; 0 for any free one.")
+    var port = 8080
+
+    @Option(name: .customLong("trust"), help: ArgumentHelp("An IACA certificate file (PEM); repeat for several.", valueName: "file"))
+    var trust: [String]
+
+    @Option(help: ArgumentHelp("memory (default: ONLINE_VERIFIER_STORE, else memory).", valueName: "store"))
+    var store: String?
+
+    @Option(name: .customLong("reader-cert"), help: ArgumentHelp("The reader certificate chain (PEM) that signs each request.", valueName: "file"))
+    var readerCert: String?
+
+    @Option(name: .customLong("reader-key"), help: ArgumentHelp("The reader private key (PEM) of --reader-cert.", valueName: "file"))
+    var readerKey: String?
+
+    func validate() throws {
+        guard !trust.isEmpty else {
+            throw ValidationError("give at least one --trust IACA certificate")
+        }
+        guard (readerCert == nil) == (readerKey == nil) else {
+            throw ValidationError("--reader-cert and --reader-key go together")
+        }
+        guard (0...Int(UInt16.max)).contains(port) else {
+            throw ValidationError("--port \(port) is not a port (0 to 65535)")
+        }
+    }
+
+    func run() async throws {
+        let logger = Logger(label: "online-verifier")
+        let location: StoreLocation
+        do {
+            location = try StoreLocation(store ?? ProcessInfo.processInfo.environment["ONLINE_VERIFIER_STORE"] ?? "memory")
+        } catch {
+            throw ValidationError(error.reason)
+        }
+        var anchors: [Certificate] = []
+        for path in trust {
+            anchors += try Self.certificates(path, option: "--trust")
+        }
+        var authentication: (key: PrivateKey, chain: [Certificate])? = nil
+        if let readerCert, let readerKey {
+            let key: PrivateKey
+            do {
+                key = try PrivateKey(pemRepresentation: try String(contentsOfFile: readerKey, encoding: .utf8))
+            } catch {
+                throw ValidationError("--reader-key \(readerKey): not a PEM private key")
+            }
+            authentication = (key, try Self.certificates(readerCert, option: "--reader-cert"))
+        }
+        let server = VerifierServer(
+            host: host, port: port, storeLocation: location, trustAnchors: anchors, readerAuthentication: authentication, logger: logger)
+        try await server.run { port in
+            logger.info("online-verifier: listening on \(host):\(port)")
+        }
+    }
+
+    /// The certificates of the PEM file `path`, given with `option`.
+    private static func certificates(_ path: String, option: String) throws -> [Certificate] {
+        let certificates: [Certificate]
+        do {
+            certificates = try Certificate.certificates(pemEncoded: try String(contentsOfFile: path, encoding: .utf8))
+        } catch {
+            throw ValidationError("\(option) \(path): not a PEM certificate file")
+        }
+        guard !certificates.isEmpty else {
+            throw ValidationError("\(option) \(path): holds no certificate")
+        }
+        return certificates
+    }
+}
