@@ -9,7 +9,7 @@ import FoundationEssentials
 import Foundation
 #endif
 
-/// The online verifier running: its store, the
+/// The online verifier running: its store (and, for PostgreSQL, the connection pool), the
 /// purge of expired requests every ``ServiceLimits/purgeInterval``, and the HTTP server of
 /// ``VerifierService``, until the task running ``run(onServerRunning:)`` is cancelled or the
 /// process gets SIGTERM or SIGINT.
@@ -47,6 +47,14 @@ public struct VerifierServer: Sendable {
         switch storeLocation {
         case .memory:
             try await serve(store: MemoryRequestStateStore(), onServerRunning: onServerRunning)
+        case .postgres(let configuration):
+            let store = PostgresRequestStateStore(configuration: configuration, logger: logger)
+            try await withThrowingDiscardingTaskGroup { group in
+                group.addTask { await store.run() }
+                try await store.prepare()
+                try await serve(store: store, onServerRunning: onServerRunning)
+                group.cancelAll()
+            }
         }
     }
 

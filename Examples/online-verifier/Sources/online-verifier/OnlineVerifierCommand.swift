@@ -22,11 +22,15 @@ struct OnlineVerifierCommand: AsyncParsableCommand {
             report. GET / is a page doing both (untested here: it needs a browser with the \
             Digital Credentials API and a phone wallet). See docs/online.md.
 
-            --store is memory: the requests are kept in this process.
+            --store is memory (one instance) or a PostgreSQL URL, \
+            postgres://USER@HOST[:PORT]/DATABASE or postgres://USER@/DATABASE?host=/socket/dir, \
+            shared by every instance serving the site. A URL with a password goes in the \
+            environment variable ONLINE_VERIFIER_STORE, never on the command line.
 
             Examples:
               online-verifier --trust Certs/demo/iaca.pem --port 8080
-              online-verifier --trust Certs/demo/iaca.pem \\
+              ONLINE_VERIFIER_STORE=postgres://verifier@db.internal/verifier \\
+                online-verifier --trust Certs/demo/iaca.pem \\
                 --reader-cert Certs/demo/reader.pem --reader-key Certs/demo/reader-key.pem
             """
     )
@@ -40,7 +44,7 @@ struct OnlineVerifierCommand: AsyncParsableCommand {
     @Option(name: .customLong("trust"), help: ArgumentHelp("An IACA certificate file (PEM); repeat for several.", valueName: "file"))
     var trust: [String]
 
-    @Option(help: ArgumentHelp("memory (default: ONLINE_VERIFIER_STORE, else memory).", valueName: "store"))
+    @Option(help: ArgumentHelp("memory, or a PostgreSQL URL (default: ONLINE_VERIFIER_STORE, else memory).", valueName: "store"))
     var store: String?
 
     @Option(name: .customLong("reader-cert"), help: ArgumentHelp("The reader certificate chain (PEM) that signs each request.", valueName: "file"))
@@ -58,6 +62,9 @@ struct OnlineVerifierCommand: AsyncParsableCommand {
         }
         guard (0...Int(UInt16.max)).contains(port) else {
             throw ValidationError("--port \(port) is not a port (0 to 65535)")
+        }
+        if let store, StoreLocation.holdsPassword(store) {
+            throw ValidationError("--store holds a password, which others can read on a command line; give the URL in ONLINE_VERIFIER_STORE")
         }
     }
 

@@ -32,4 +32,29 @@ struct MemoryStoreTests {
         #expect(try await store.purge(expiredBefore: expiring.expires.addingTimeInterval(1)) == 1)
         #expect(try await store.take(other) == nil)
     }
+
+    @Test("store locations: memory and postgres URLs read, others are refused naming why")
+    func locations() throws {
+        guard case .memory = try StoreLocation("memory") else { Issue.record("memory"); return }
+        guard case .postgres(let tcp) = try StoreLocation("postgres://verifier@db.internal:6543/verifier") else { Issue.record("tcp"); return }
+        #expect(tcp.host == "db.internal")
+        #expect(tcp.port == 6543)
+        #expect(tcp.username == "verifier")
+        #expect(tcp.database == "verifier")
+        guard case .postgres(let socket) = try StoreLocation("postgresql://verifier@/verifier?host=/run/postgresql") else { Issue.record("socket"); return }
+        #expect(socket.unixSocketPath == "/run/postgresql/.s.PGSQL.\(StoreLocation.defaultPort)")
+        for (text, why) in [
+            ("mysql://u@h/d", "scheme"), ("postgres://h/d", "no user"), ("postgres://u@h/", "no database"),
+            ("postgres://u@h/d?sslmode=require", "query parameter"), ("postgres://u@/d", "no host"),
+        ] {
+            #expect(throws: ServiceError.self, "\(text)") { try StoreLocation(text) }
+            do {
+                _ = try StoreLocation(text)
+            } catch {
+                #expect(error.reason.contains(why), "\(text): \(error.reason)")
+            }
+        }
+        #expect(StoreLocation.holdsPassword("postgres://u:secret@h/d"))
+        #expect(!StoreLocation.holdsPassword("postgres://u@h/d"))
+    }
 }

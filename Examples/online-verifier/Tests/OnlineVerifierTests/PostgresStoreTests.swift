@@ -1,0 +1,106 @@
+import Foundation
+import Logging
+import MdocModel
+import MdocOnline
+import MdocSession
+import OnlineVerifier
+import Testing
+
+/// The PostgreSQL store on a real PostgreSQL the test starts and stops: two instances of the
+/// service sharing it, and the store's single use under concurrent takes.
+@Suite("online verifier, PostgreSQL store", .serialized)
+struct PostgresStoreTests {
+    static let origin = "https://verifier.example"
+
+    /// Runs `body` with a PostgreSQL of its own, stopped and deleted afterwards.
+    private func withPostgres(_ body: (PostgresServer) async throws -> Void) async throws {
+        let server = try await PostgresServer.start()
+        do {
+            try await body(server)
+            server.stop()
+        } catch {
+            server.stop()
+            throw error
+        }
+    }
+
+    @Test("two instances on one database: an answer verifies at either, and is taken by one of them only")
+    func twoInstances() async throws {
+        try await withPostgres { postgres in
+            let store = try StoreLocation(postgres.storeURL)
+            try await RunningVerifier.with(store: store) { a in
+                try await RunningVerifier.with(store: store) { b in
+                    // Made on A, answered to B: the state is shared.
+                    let first = try await a.makeRequest(origin: Self.origin)
+                    let firstResponse = try Holder.respond(to: first.request, origin: Self.origin)
+                    let atB = try await b.post("/requests/\(first.id)/response", firstResponse)
+                    #expect(atB.status == 200)
+                    #expect(atB.json?["outcome"] as? String == "verified")
+                    // The same answer replayed to A, which never saw it: refused.
+                    let replayAtA = try await a.post("/requests/\(first.id)/response", firstResponse)
+                    #expect(replayAtA.status == 404)
+                    #expect(replayAtA.error == "requestNotPending")
+
+                    // Made and answered on A, then replayed to B: refused.
+                    let second = try await a.makeRequest(origin: Self.origin)
+                    let secondResponse = try Holder.respond(to: second.request, origin: Self.origin)
+                    #expect(try await a.post("/requests/\(second.id)/response", secondResponse).status == 200)
+                    let replayAtB = try await b.post("/requests/\(second.id)/response", secondResponse)
+                    #expect(replayAtB.status == 404)
+                    #expect(replayAtB.error == "requestNotPending")
+                }
+            }
+        }
+    }
+
+    @Test("an expired request in the database is refused with 410")
+    func expired() async throws {
+        try await withPostgres { postgres in
+            let clock = TestClock()
+            try await RunningVerifier.with(store: try StoreLocation(postgres.storeURL), clock: clock) { verifier in
+                let (id, request) = try await verifier.makeRequest(origin: Self.origin, validity: 5)
+                let response = try Holder.respond(to: request, origin: Self.origin)
+                clock.advance(by: 6)
+                let answer = try await verifier.post("/requests/\(id)/response", response)
+                #expect(answer.status == 410)
+                #expect(answer.error == "requestExpired")
+            }
+        }
+    }
+
+    @Test("take is single use under concurrency, and purge deletes only what expired")
+    func takeAndPurge() async throws {
+        try await withPostgres { postgres in
+            guard case .postgres(let configuration) = try StoreLocation(postgres.storeURL) else {
+                Issue.record("a postgres URL read as another store")
+                return
+            }
+            let store = PostgresRequestStateStore(configuration: configuration, logger: RunningVerifier.logger)
+            try await withThrowingDiscardingTaskGroup { group in
+                group.addTask { await store.run() }
+                try await store.prepare()
+                let spec = DocRequestSpec(docType: DocType.mDL, nameSpaces: [NameSpace.mDL: ["age_over_18": false]])
+                let now = Date()
+                let pending = try DCAPIRequestState.make([spec], origin: Self.origin, readerAuthentication: nil, now: now).state
+                let expiring = try DCAPIRequestState.make([spec], origin: Self.origin, readerAuthentication: nil, now: now, validity: .seconds(1)).state
+                let id = RequestID.random()
+                let other = RequestID.random()
+                try await store.put(.annexC(pending), id: id)
+                try await store.put(.annexC(expiring), id: other)
+
+                let takes = try await withThrowingTaskGroup(of: Bool.self) { takers in
+                    for _ in 0..<8 {
+                        takers.addTask { try await store.take(id) != nil }
+                    }
+                    return try await takers.reduce(0) { $0 + ($1 ? 1 : 0) }
+                }
+                #expect(takes == 1)
+
+                #expect(try await store.purge(expiredBefore: expiring.expires) == 0)
+                #expect(try await store.purge(expiredBefore: expiring.expires.addingTimeInterval(1)) == 1)
+                #expect(try await store.take(other) == nil)
+                group.cancelAll()
+            }
+        }
+    }
+}
