@@ -29,5 +29,6 @@ public struct RequestID: Sendable, Hashable, CustomStringConvertible {
         self.text = text
     }
 
+    /// The base64url text.
     public var description: String { text }
 }

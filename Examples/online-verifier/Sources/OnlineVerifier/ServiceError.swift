@@ -30,6 +30,7 @@ public struct ServiceError: Error, HTTPResponseError, CustomStringConvertible {
         .object([("error", .string(code)), ("reason", .string(reason))])
     }
 
+    /// The error object as the HTTP response, with ``status``.
     public func response(from request: Request, context: some RequestContext) throws -> Response {
         JSONResponse.make(json, status: status)
     }
