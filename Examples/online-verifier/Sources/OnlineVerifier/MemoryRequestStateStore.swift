@@ -9,11 +9,21 @@ import Foundation
 /// delivered to another instance of the service does not find them: one instance only.
 public actor MemoryRequestStateStore: RequestStateStore {
     private var requests: [RequestID: StoredRequest] = [:]
+    /// The most requests kept at once.
+    public nonisolated let capacity: Int
 
-    /// An empty store.
-    public init() {}
+    /// An empty store keeping at most `capacity` requests.
+    public init(capacity: Int = ServiceLimits.maximumMemoryRequestCount) {
+        self.capacity = capacity
+    }
 
+    /// Keeps `request` under `id`; throws `storeFull` (503) when ``capacity`` requests are
+    /// kept already.
     public func put(_ request: StoredRequest, id: RequestID) throws(ServiceError) {
+        guard requests.count < capacity else {
+            throw ServiceError(
+                .serviceUnavailable, "storeFull", "\(capacity) requests are pending, the most this verifier keeps; try again later")
+        }
         requests[id] = request
     }
 

@@ -11,6 +11,11 @@ public enum ServiceLimits {
     /// response object, `DCAPILimits.maximumResponseByteCount` (12 MiB).
     public static let maximumResponseByteCount = DCAPILimits.maximumResponseByteCount
 
+    /// 100 000: the most requests the memory store keeps at once (each with its private key,
+    /// about 1 KiB), so that requests made and never answered cannot fill the process's memory;
+    /// past it `POST /requests` is answered 503 until answers or the purge make room.
+    public static let maximumMemoryRequestCount = 100_000
+
     /// 60 seconds: how often the requests that expired are deleted from the store.
     public static let purgeInterval: Duration = .seconds(60)
 }

@@ -33,6 +33,26 @@ struct MemoryStoreTests {
         #expect(try await store.take(other) == nil)
     }
 
+    @Test("capacity: the last request that fits is kept, the next refused with storeFull until one is taken")
+    func capacity() async throws {
+        let store = MemoryRequestStateStore(capacity: 2)
+        #expect(MemoryRequestStateStore().capacity == ServiceLimits.maximumMemoryRequestCount)
+        let spec = DocRequestSpec(docType: DocType.mDL, nameSpaces: [NameSpace.mDL: ["age_over_18": false]])
+        let state = try DCAPIRequestState.make([spec], origin: "https://verifier.example", readerAuthentication: nil, now: Date()).state
+        let first = RequestID.random()
+        try await store.put(.annexC(state), id: first)
+        try await store.put(.annexC(state), id: RequestID.random())
+        await #expect(throws: ServiceError.self) { try await store.put(.annexC(state), id: RequestID.random()) }
+        do {
+            try await store.put(.annexC(state), id: RequestID.random())
+        } catch {
+            #expect(error.code == "storeFull")
+            #expect(error.status == .serviceUnavailable)
+        }
+        #expect(try await store.take(first) != nil)
+        try await store.put(.annexC(state), id: RequestID.random())
+    }
+
     @Test("store locations: memory and postgres URLs read, others are refused naming why")
     func locations() throws {
         guard case .memory = try StoreLocation("memory") else { Issue.record("memory"); return }

@@ -141,12 +141,19 @@ struct VerifierServiceTests {
             #expect(badOrigin.status == 400)
             #expect(badOrigin.error == "invalidOrigin")
             #expect(try await verifier.post("/requests/not-an-id/response", Array("{}".utf8)).error == "malformedID")
+            let unknown = RequestID.random().text
+            for id in [String(unknown.dropLast()), unknown + "A"] {
+                #expect(try await verifier.post("/requests/\(id)/response", Array("{}".utf8)).error == "malformedID", "\(id)")
+            }
 
             let (id, request) = try await verifier.makeRequest(origin: Self.origin)
             let garbage = try await verifier.post("/requests/\(id)/response", Array(#"{"response": "AAAA"}"#.utf8))
             #expect(garbage.status == 400)
             #expect(garbage.error == "malformedResponse")
             let response = try Holder.respond(to: request, origin: Self.origin)
+            let notPending = try await verifier.post("/requests/\(unknown)/response", response)
+            #expect(notPending.status == 404)
+            #expect(notPending.error == "requestNotPending")
             #expect(try await verifier.post("/requests/\(id)/response", response).status == 200)
         }
     }
