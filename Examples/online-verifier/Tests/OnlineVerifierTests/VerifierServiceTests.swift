@@ -1,5 +1,6 @@
 import Foundation
 import MdocCBOR
+import MdocModel
 import MdocOnline
 import MdocSession
 import OnlineVerifier
@@ -66,6 +67,30 @@ struct VerifierServiceTests {
 
             let genuine = try Holder.respond(to: request, origin: Self.origin)
             #expect(try await verifier.post("/requests/\(id)/response", genuine).error == "requestNotPending")
+        }
+    }
+
+    @Test("a DeviceResponse signed for another request, sealed to this one: device authentication fails, no element is verified")
+    func deviceResponseOfAnotherRequest() async throws {
+        try await RunningVerifier.with(store: .memory) { verifier in
+            // The wallet answers a request the test made and holds the state of ...
+            let spec = DocRequestSpec(docType: DocType.mDL, nameSpaces: [NameSpace.mDL: ["family_name": false, "age_over_18": false]])
+            let other = try DCAPIRequestState.make([spec], origin: Self.origin, readerAuthentication: nil, now: Date())
+            let otherAnswer = try Holder.respond(to: Array(other.request.json.serialized().utf8), origin: Self.origin)
+            let signedForOther = try other.state.open(try EncryptedResponse(json: otherAnswer), at: Date())
+            // ... and its DeviceResponse, signed over that request's transcript, is sealed to
+            // the service's request: it opens there, but its DeviceSignature does not verify.
+            let (id, request) = try await verifier.makeRequest(origin: Self.origin)
+            let sealed = try DCAPIRequest(json: request).seal(signedForOther, origin: Self.origin)
+            let answer = try await verifier.post("/requests/\(id)/response", Array(sealed.json.serialized().utf8))
+            #expect(answer.status == 200)
+            let report = try #require(answer.json)
+            #expect(report["outcome"] as? String == "deviceAuthenticationFailed")
+            let document = try #require((report["documents"] as? [[String: Any]])?.first)
+            let elements = try #require(document["elements"] as? [[String: Any]])
+            #expect(!elements.isEmpty)
+            #expect(elements.allSatisfy { $0["issuerAuthenticated"] as? Bool == true && $0["verified"] as? Bool == false })
+            #expect((document["nameSpaces"] as? [String: Any])?.isEmpty == true)
         }
     }
 
