@@ -39,7 +39,7 @@ public final class PostgresRequestStateStore: RequestStateStore {
         try await perform("create the table") {
             _ = try await client.query(
                 """
-                CREATE TABLE IF NOT EXISTS online_verifier_requests (
+                CREATE TABLE IF NOT EXISTS \(unescaped: Self.tableName) (
                     id text PRIMARY KEY, protocol text NOT NULL, state text NOT NULL, expires timestamptz NOT NULL)
                 """, logger: logger)
         }
@@ -48,7 +48,7 @@ public final class PostgresRequestStateStore: RequestStateStore {
     public func put(_ request: StoredRequest, id: RequestID) async throws(ServiceError) {
         try await perform("keep a request") {
             _ = try await client.query(
-                "INSERT INTO online_verifier_requests (id, protocol, state, expires) VALUES (\(id.text), \(request.protocolName), \(request.stateJSON), \(request.expires))",
+                "INSERT INTO \(unescaped: Self.tableName) (id, protocol, state, expires) VALUES (\(id.text), \(request.protocolName), \(request.stateJSON), \(request.expires))",
                 logger: logger)
         }
     }
@@ -56,7 +56,7 @@ public final class PostgresRequestStateStore: RequestStateStore {
     public func take(_ id: RequestID) async throws(ServiceError) -> StoredRequest? {
         let row = try await perform("take a request") { () async throws -> (String, String)? in
             let rows = try await client.query(
-                "DELETE FROM online_verifier_requests WHERE id = \(id.text) RETURNING protocol, state", logger: logger)
+                "DELETE FROM \(unescaped: Self.tableName) WHERE id = \(id.text) RETURNING protocol, state", logger: logger)
             for try await row in rows.decode((String, String).self) {
                 return row
             }
@@ -68,7 +68,7 @@ public final class PostgresRequestStateStore: RequestStateStore {
 
     public func purge(expiredBefore now: Date) async throws(ServiceError) -> Int {
         try await perform("purge expired requests") { () async throws -> Int in
-            let rows = try await client.query("DELETE FROM online_verifier_requests WHERE expires < \(now) RETURNING id", logger: logger)
+            let rows = try await client.query("DELETE FROM \(unescaped: Self.tableName) WHERE expires < \(now) RETURNING id", logger: logger)
             var count = 0
             for try await _ in rows {
                 count += 1
