@@ -31,7 +31,8 @@ import Foundation
 /// request that is not pending (unknown, answered already, or purged after its expiry), 410
 /// for a request that expired, 413 for a body over ``ServiceLimits``, 422 for a response that
 /// does not open with the request's key and transcript (another request or origin, or
-/// altered) or is no DeviceResponse, 503 when the store fails.
+/// altered) or is no DeviceResponse, 500 when the request cannot be made or a stored state does
+/// not read, 503 when the store fails or is full.
 public struct VerifierService: Sendable {
     /// The IACA certificates the documents' signers must chain to.
     public let trustAnchors: [Certificate]
@@ -84,7 +85,9 @@ public struct VerifierService: Sendable {
                 [creation.spec], origin: creation.origin, readerAuthentication: readerAuthentication, now: now(),
                 validity: creation.validity)
         } catch {
-            throw ServiceError(.badRequest, "requestNotMade", "the request cannot be made: \(error)")
+            // The origin and the validity were checked already: what fails here is the
+            // verifier's own key generation or signing.
+            throw ServiceError(.internalServerError, "requestNotMade", "the request cannot be made: \(error)")
         }
         let id = RequestID.random()
         try await store.put(.annexC(made.state), id: id)
