@@ -444,7 +444,7 @@ let package = Package(
             dependencies: [
                 "MdocErrors", "MdocCBOR", "MdocCrypto", "MdocCOSE", "MdocModel", "MdocSession", "MdocBLE", "MdocPresentation",
                 "MdocRadios", "MdocText", "MdocFiles", "MdocCapture", "MdocQR", "MdocStores", "MdocTerminal", "MdocConsent",
-                "MdocCommandLine", "MdocNFC", "MdocPCSC", "MdocOnline",
+                "MdocCommandLine", "MdocNFC", "MdocPCSC", "MdocOnline", "MdocConformance",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "NIOConcurrencyHelpers", package: "swift-nio"),

@@ -5,7 +5,7 @@
 /// test; a case 18013-6 does not name publicly has a descriptive name of the same style
 /// (docs/conformance.md says which). Each case cites the 18013-5 clause its expectation comes
 /// from.
-public struct ConformanceCase: Sendable {
+public struct ConformanceCase: ConformanceTest {
     /// The case's name, unique in its suite.
     public var name: String
     /// The ISO/IEC 18013-5 clause the expected behaviour comes from, such as "9.1.1.4".

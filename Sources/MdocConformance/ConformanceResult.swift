@@ -7,8 +7,8 @@ import Foundation
 /// What one ``ConformanceCase`` came to in a run: its outcome, how long its session took, and
 /// where its capture is.
 public struct ConformanceResult: Sendable {
-    /// The case that ran.
-    public var conformanceCase: ConformanceCase
+    /// The case that ran: a ``ConformanceCase`` or a ``ReaderConformanceCase``.
+    public var conformanceCase: any ConformanceTest
     /// Its outcome.
     public var outcome: ConformanceOutcome
     /// From the engagement's arrival to the session's end.
@@ -18,7 +18,7 @@ public struct ConformanceResult: Sendable {
     public var capturePath: String?
 
     /// A result.
-    public init(conformanceCase: ConformanceCase, outcome: ConformanceOutcome, duration: Duration, capturePath: String?) {
+    public init(conformanceCase: any ConformanceTest, outcome: ConformanceOutcome, duration: Duration, capturePath: String?) {
         self.conformanceCase = conformanceCase
         self.outcome = outcome
         self.duration = duration

@@ -32,7 +32,7 @@ public enum ExitStatus: Int32, Sendable, CaseIterable {
     /// under the ISO/IEC 18013-5 Annex B reader authentication profile, or its signature does
     /// not verify over the SessionTranscript.
     case readerAuthenticationFailed = 9
-    /// A conformance case failed (`test-holder`): the device under test did not show the
+    /// A conformance case failed (`test-holder`, `test-reader`): the device under test did not show the
     /// behaviour ISO/IEC 18013-5 requires of it in the case's session (docs/conformance.md).
     case conformanceFailed = 10
     /// An online response does not belong to its request (`verify --online-state`, ISO/IEC TS

@@ -36,7 +36,8 @@ package enum JSONReport {
         case trustList
         /// `mdoc-issuer vical`: the signed VICAL written.
         case vical
-        /// `mdoc-reader test-holder --report-json`: the outcome of each conformance case.
+        /// `mdoc-reader test-holder --report-json` and `mdoc-holder test-reader --report-json`: the
+        /// outcome of each conformance case.
         case conformanceRun
     }
 

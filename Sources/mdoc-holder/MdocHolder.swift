@@ -26,9 +26,9 @@ struct MdocHolder: AsyncParsableCommand {
             terminal's.
 
             FILES
-              $XDG_DATA_HOME/swift-mdoc/credentials  The credential store: what present shows \
-            without --credential, and what list, show, import and remove work on (mode 0700, \
-            each credential 0600).
+              $XDG_DATA_HOME/swift-mdoc/credentials  The credential store: what present and \
+            test-reader show without --credential, and what list, show, import and remove work \
+            on (mode 0700, each credential 0600).
               $XDG_CONFIG_HOME/swift-mdoc/trust/readers  The reader roots present trusts \
             without --trust-readers or MDOC_TRUST_READERS.
 
@@ -38,16 +38,17 @@ struct MdocHolder: AsyncParsableCommand {
               2  The request to respond to is not an org-iso-mdoc request (respond).
               7  An input or output is unusable: a credential, its key (token absent, PIN \
             refused, passphrase missing or wrong), --trust-readers, --policy, --qr-png, \
-            --save-session or the store.
+            --save-session, a test-reader report, --engagements-out or --captures, or the store.
               8  The session did not complete: no transport, no reader within --timeout, the \
             link lost before the response, no answer to the consent prompt within \
-            --consent-timeout, or status 10 or 11.
+            --consent-timeout, or status 10 or 11; for test-reader, a case inconclusive.
+              10  A conformance case failed (test-reader).
               64  Usage error.
               130  Interrupted by Ctrl-C (SIGINT), after ending a session under way with status 20.
               143  Ended by SIGTERM, after ending a session under way with status 20.
             """,
         version: ToolVersion.current,
-        subcommands: [Present.self, Respond.self, List.self, Show.self, Import.self, Remove.self, Key.self]
+        subcommands: [Present.self, Respond.self, TestReader.self, List.self, Show.self, Import.self, Remove.self, Key.self]
     )
 
     static func main() async {

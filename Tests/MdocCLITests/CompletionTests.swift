@@ -59,6 +59,8 @@ import Testing
         Case(words: ["mdoc-reader", "test-holder", "--case", "mDL_Session_R"], offers: ["mDL_Session_ReplayedCiphertext"]),
         Case(words: ["mdoc-reader", "test-holder", "--captures", "Certs/d"], offers: ["Certs/demo"], omits: ["Certs/demo/iaca.pem"]),
         Case(words: ["mdoc-reader", "test-holder", "--engagements", "Certs/demo/R"], offers: ["Certs/demo/README.md"]),
+        Case(words: ["mdoc-holder", "test-reader", "--case", "mDLR_Session_A"], offers: ["mDLR_Session_AlteredCiphertext"]),
+        Case(words: ["mdoc-holder", "test-reader", "--credential", "Certs/demo/"], offers: ["Certs/demo/mdl.mdoc"], omits: ["Certs/demo/iaca.pem"]),
         Case(words: ["mdoc-holder", "present", "--save-session", "Cert"], offers: ["Certs"]),
         Case(words: ["mdoc-issuer", "pki", "Cert"], offers: ["Certs"]),
         Case(words: ["mdoc-issuer", "issue", "--pki", "Certs/d"], offers: ["Certs/demo"]),

@@ -207,6 +207,28 @@ import Testing
         Case(command: "mdoc-reader test-holder", status: 64, situation: "an unknown --case") { run in
             try await run.run("mdoc-reader", ["test-holder", "--case", "mDL_NoSuchCase"])
         },
+        Case(command: "mdoc-holder test-reader", status: 0, situation: "--list") { run in
+            try await run.run("mdoc-holder", ["test-reader", "--list"])
+        },
+        Case(command: "mdoc-holder test-reader", status: 7, situation: "a --report-json file in a folder that does not exist") { run in
+            try await run.run("mdoc-holder", [
+                "test-reader", "--report-json", run.home + "/missing/report.json", "--transport", "sim", "--credential", "Certs/demo/mdl.mdoc",
+            ])
+        },
+        Case(command: "mdoc-holder test-reader", status: 8, situation: "no reader came: inconclusive") { run in
+            try await run.run("mdoc-holder", [
+                "test-reader", "--timeout", "1", "--no-qr", "--transport", "sim", "--credential", "Certs/demo/mdl.mdoc",
+                "--case", "mDLR_Response_WellFormed",
+            ])
+        },
+        Case(command: "mdoc-holder test-reader", status: 10, situation: "a case failed") { run in
+            try await TestReaderCommandTests.run(
+                run, holder: ["--credential", "Certs/demo/mdl.mdoc", "--case", "mDLR_Response_WellFormed"],
+                reader: ["--termination", "state"] + TestReaderCommandTests.readerRequest, cases: 1).holder
+        },
+        Case(command: "mdoc-holder test-reader", status: 64, situation: "an unknown --case") { run in
+            try await run.run("mdoc-holder", ["test-reader", "--case", "mDLR_NoSuchCase"])
+        },
         Case(command: "mdoc-reader scan", status: 0, situation: "scanned, nothing found") { run in
             try await run.run("mdoc-reader", ["scan", "--transport", "sim", "--timeout", "1"])
         },
@@ -366,7 +388,7 @@ import Testing
 
     static let commands = [
         "mdoc inspect", "mdoc-reader verify", "mdoc-reader request", "mdoc-reader online-request", "mdoc-reader scan",
-        "mdoc-reader test-holder", "mdoc-holder present", "mdoc-holder respond",
+        "mdoc-reader test-holder", "mdoc-holder test-reader", "mdoc-holder present", "mdoc-holder respond",
         "mdoc-holder list", "mdoc-holder show", "mdoc-holder import", "mdoc-holder remove", "mdoc-holder key seal",
         "mdoc-holder key generate", "mdoc-issuer pki", "mdoc-issuer issue",
         "mdoc-issuer vical",

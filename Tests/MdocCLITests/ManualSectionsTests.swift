@@ -11,7 +11,7 @@ import Testing
     /// those of `mdoc-reader request`).
     static let programs: [(String, [String])] = [
         ("mdoc", ["mdoc inspect", "mdoc encode", "mdoc-reader request"]),
-        ("mdoc-holder", ["mdoc-holder present", "mdoc-holder respond", "mdoc-holder list", "mdoc-holder show", "mdoc-holder import",
+        ("mdoc-holder", ["mdoc-holder present", "mdoc-holder respond", "mdoc-holder test-reader", "mdoc-holder list", "mdoc-holder show", "mdoc-holder import",
                          "mdoc-holder remove", "mdoc-holder key seal", "mdoc-holder key generate"]),
         ("mdoc-reader", ["mdoc-reader request", "mdoc-reader verify", "mdoc-reader verify-request", "mdoc-reader scan",
                          "mdoc-reader online-request", "mdoc-reader test-holder",

@@ -40,6 +40,9 @@ package struct HolderDriver: Sendable {
     /// The NFC data retrieval application a tag of the engagement offers (8.3.3.1.2): a reader
     /// may start the session there instead of over BLE.
     package var nfcRetrieval: NFCDataTransferApplication?
+    /// How the session departs from the one the state machine builds, on purpose; ``HolderScript/asBuilt``
+    /// unless a conformance test of a reader says otherwise.
+    package var script = HolderScript.asBuilt
 
     private let session: HolderSession
     private let trust: any ReaderTrustDelegate
@@ -201,7 +204,9 @@ package struct HolderDriver: Sendable {
                         case .interrupted(.cancelled):
                             return await Self.cancel(&session, on: link, messages: &messages)
                         }
-                    case .send(let bytes):
+                    case .send(let built):
+                        // `.send` carries a DeviceResponse: a status alone ends the session.
+                        let bytes = script.response(built)
                         await events(.sending(bytes: bytes.count))
                         do throws(LinkError) {
                             try await link.send(bytes, sending: "the message to the reader")

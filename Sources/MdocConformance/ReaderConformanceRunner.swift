@@ -1,0 +1,149 @@
+import MdocBLE
+import MdocCBOR
+import MdocCapture
+import MdocCrypto
+import MdocFiles
+import MdocModel
+import MdocPresentation
+import MdocSession
+
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
+import Foundation
+#endif
+
+/// Runs ``ReaderConformanceCase``s against an mdoc reader under test: for each, our holder makes
+/// a fresh engagement (ISO/IEC 18013-5 9.1.1: each session belongs to one), shows it, serves the
+/// reader that comes as the case scripts it, and judges what the reader did by the case's
+/// ``ReaderExpectation``. Each session can be captured (`MdocCapture`) for offline study.
+public struct ReaderConformanceRunner: Sendable {
+    /// The documents the holder presents: it releases every requested element they hold.
+    public var credentials: [Credential]
+    /// The BLE modes and service UUIDs each engagement offers.
+    public var bleOptions: BleOptions
+    /// The bounds of each session's waits; the connection's is how long the reader has to come.
+    public var timeouts: SessionTimeouts
+    /// The directory each case's session is captured into (a directory per case, named after
+    /// it); `nil` for none.
+    public var capturesDirectory: String?
+    /// The program, with its version, that captures name.
+    public var program: String
+    /// The transport's name, as captures write it.
+    public var transport: String
+
+    /// A runner presenting `credentials` in engagements offering `bleOptions`; see the
+    /// properties for the others.
+    public init(
+        credentials: [Credential], bleOptions: BleOptions, timeouts: SessionTimeouts = .holder, capturesDirectory: String? = nil,
+        program: String, transport: String
+    ) {
+        self.credentials = credentials
+        self.bleOptions = bleOptions
+        self.timeouts = timeouts
+        self.capturesDirectory = capturesDirectory
+        self.program = program
+        self.transport = transport
+    }
+
+    /// Runs `cases` in order over `radio`. Each case's engagement is given to `engagement` to
+    /// show before the holder waits for the reader; a case whose expectation needs a person asks
+    /// `confirm` once its session ended (`nil`: no answer came); `finished` is told each result as
+    /// it is known.
+    public func run(
+        _ cases: [ReaderConformanceCase], over radio: any MdocRadio, engagement: (MdocURI) async -> Void,
+        confirm: (ReaderConformanceCase) async -> Bool?, finished: (ConformanceResult) async -> Void = { _ in }
+    ) async -> [ConformanceResult] {
+        var results: [ConformanceResult] = []
+        for (index, conformanceCase) in cases.enumerated() {
+            let result = await run(conformanceCase, number: index + 1, over: radio, engagement: engagement, confirm: confirm)
+            results.append(result)
+            await finished(result)
+        }
+        return results
+    }
+
+    /// Runs one case, numbered `number` in its run.
+    func run(
+        _ conformanceCase: ReaderConformanceCase, number: Int, over radio: any MdocRadio, engagement: (MdocURI) async -> Void,
+        confirm: (ReaderConformanceCase) async -> Bool?
+    ) async -> ConformanceResult {
+        let clock = ContinuousClock()
+        let start = clock.now
+        let eDeviceKey: PrivateKey
+        let driver: HolderDriver
+        do {
+            eDeviceKey = try PrivateKey(generating: conformanceCase.session.eDeviceKeyCurve)
+            var made = try HolderDriver(
+                credentials: try Self.credentials(credentials, for: conformanceCase.session.departure), bleOptions: bleOptions,
+                eDeviceKey: eDeviceKey, trust: ReaderRootTrust(trustAnchors: []), consent: HolderConsent.approvingAllAvailable,
+                timeouts: timeouts)
+            made.script = Self.script(for: conformanceCase.session.departure)
+            driver = made
+        } catch {
+            return ConformanceResult(
+                conformanceCase: conformanceCase, outcome: .inconclusive("the session could not be started: \(error)"),
+                duration: clock.now - start, capturePath: nil)
+        }
+        await engagement(driver.mdocURI)
+        let started = Date()
+        let result = await driver.run(over: radio)
+        let answer = conformanceCase.needsPerson && ReaderObservation(result).responseSent ? await confirm(conformanceCase) : nil
+        let outcome = conformanceCase.expectation.judge(result, answer: answer)
+        let duration = clock.now - start
+        guard let capturesDirectory else {
+            return ConformanceResult(conformanceCase: conformanceCase, outcome: outcome, duration: duration, capturePath: nil)
+        }
+        let path = "\(capturesDirectory)/\(number < 10 ? "0" : "")\(number)-\(conformanceCase.name)"
+        let capture = SessionCapture(
+            role: .mdoc, program: program, transport: transport, mode: result.mode, mtu: result.mtu, started: started, ended: Date(),
+            deviceEngagement: Array(driver.deviceEngagement.bytes), engagementURI: "\(driver.mdocURI)",
+            sessionTranscriptBytes: result.sessionTranscript?.taggedBytes, ephemeralKey: eDeviceKey, messages: result.messages,
+            outcome: "\(result.end)", exitStatus: ConformanceRunner.exitStatus(of: outcome).rawValue, verificationTime: nil, report: nil)
+        do {
+            try capture.save(in: path)
+        } catch {
+            return ConformanceResult(
+                conformanceCase: conformanceCase, outcome: outcome == .passed ? .inconclusive("the capture could not be written: \(error)") : outcome,
+                duration: duration, capturePath: nil)
+        }
+        return ConformanceResult(conformanceCase: conformanceCase, outcome: outcome, duration: duration, capturePath: path)
+    }
+
+    /// The script of `departure`.
+    static func script(for departure: ScriptedHolderSession.Departure) -> HolderScript {
+        switch departure {
+        case .none, .alteredDigests:
+            return .asBuilt
+        case .alteredCiphertext:
+            return HolderScript(response: { bytes in
+                guard var message = try? SessionData(encoded: bytes), var data = message.data, let last = data.indices.last else { return bytes }
+                data[last] ^= 0x01
+                message.data = data
+                return message.encoded()
+            })
+        }
+    }
+
+    /// The credentials the holder presents for `departure`: for ``ScriptedHolderSession/Departure/alteredDigests``,
+    /// each with the salt of every IssuerSignedItem altered, so that no item matches its digest
+    /// in the MSO while IssuerAuth is unchanged.
+    static func credentials(_ credentials: [Credential], for departure: ScriptedHolderSession.Departure) throws(CBORError) -> [Credential] {
+        guard departure == .alteredDigests else { return credentials }
+        return try credentials.map { (credential) throws(CBORError) in
+            var issuerSigned = credential.issuerSigned
+            issuerSigned.nameSpaces = issuerSigned.nameSpaces.map { nameSpaces in
+                OrderedMap(nameSpaces.elements.map { nameSpace, items in
+                    (key: nameSpace, value: items.map { item in
+                        var altered = item.value
+                        var salt = Array(altered.random)
+                        if let first = salt.indices.first { salt[first] ^= 0x01 }
+                        altered.random = CBORBytes(salt)
+                        return EmbeddedCBOR(altered)
+                    })
+                })
+            }
+            return try Credential(docType: credential.docType, issuerSigned: issuerSigned, deviceKey: credential.deviceKey)
+        }
+    }
+}

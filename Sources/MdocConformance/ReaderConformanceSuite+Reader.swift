@@ -1,0 +1,32 @@
+import MdocCrypto
+import MdocModel
+
+extension ReaderConformanceSuite {
+    /// The suite for an mdoc reader under test (`mdoc-holder test-reader --suite reader`): a
+    /// well-formed response, a response whose encryption or issuer data is broken, and an
+    /// engagement with EDeviceKey on P-384. The holder answers whatever the reader asks with
+    /// every element its credentials hold; the reader should ask for elements of a document the
+    /// holder has (the demo mDL's, for instance).
+    public static let reader = ReaderConformanceSuite(
+        name: "reader",
+        summary: "an mdoc reader under test: how it ends sessions and what it accepts of a response",
+        cases: [
+            ReaderConformanceCase(
+                name: "mDLR_Response_WellFormed", clause: "8.3.2.1.2.2, 9.1.1.4",
+                summary: "Answers the request with a well-formed response; the reader ends the session with status 20.",
+                session: ScriptedHolderSession(), expectation: .sessionStatus(.sessionTermination)),
+            ReaderConformanceCase(
+                name: "mDLR_Session_AlteredCiphertext", clause: "9.1.1.5, 9.1.1.4",
+                summary: "Alters the authentication tag of the response's ciphertext; the reader ends the session with status 10.",
+                session: ScriptedHolderSession(departure: .alteredCiphertext), expectation: .sessionStatus(.sessionEncryptionError)),
+            ReaderConformanceCase(
+                name: "mDLR_Engagement_EDeviceKeyP384", clause: "9.1.5.2, 9.1.1.4",
+                summary: "Shows an engagement whose EDeviceKey is on P-384; the reader agrees keys on it and ends the session with status 20.",
+                session: ScriptedHolderSession(eDeviceKeyCurve: .p384), expectation: .sessionStatus(.sessionTermination)),
+            ReaderConformanceCase(
+                name: "mDLR_Response_DigestMismatch", clause: "9.1.2.4, 9.3.1",
+                summary: "Returns elements whose digests do not match the MSO's; the reader shows that issuer data authentication failed (a person confirms).",
+                session: ScriptedHolderSession(departure: .alteredDigests),
+                expectation: .confirmedByPerson(question: "did the reader refuse the response because its data elements do not match their digests?")),
+        ])
+}

@@ -1,0 +1,49 @@
+import MdocModel
+import MdocPresentation
+
+/// The one behaviour a ``ReaderConformanceCase`` requires of the mdoc reader under test, and the
+/// judgement of a session against it. The holder sees only what the reader sends; what the
+/// reader shows its user, a person confirms.
+public enum ReaderExpectation: Sendable, Hashable, CustomStringConvertible {
+    /// After the response, the reader ends the session with a SessionData of `status` (9.1.1.4).
+    case sessionStatus(SessionData.Status)
+    /// The reader shows what `question` asks about, which the person watching it confirms; the
+    /// response must have been sent for the question to mean anything.
+    case confirmedByPerson(question: String)
+
+    /// The expectation in a sentence.
+    public var description: String {
+        switch self {
+        case .sessionStatus(let status):
+            return "the session ended by the reader with status \(status)"
+        case .confirmedByPerson(let question):
+            return "the tester's yes to: \(question)"
+        }
+    }
+
+    /// Whether the session `result` shows the expected behaviour; for ``confirmedByPerson(question:)``,
+    /// with `answer` the person's answer (`nil`: none came). A session in which the holder sent
+    /// no response is inconclusive: the reader was never shown what the case is about.
+    public func judge(_ result: HolderSessionResult, answer: Bool?) -> ConformanceOutcome {
+        let observed = ReaderObservation(result)
+        guard observed.responseSent else {
+            return .inconclusive("no response reached the reader: \(observed)")
+        }
+        switch self {
+        case .sessionStatus(let status):
+            return observed.endStatus == status ? .passed : .failed("expected \(self), but \(observed)")
+        case .confirmedByPerson:
+            switch answer {
+            case true?: return .passed
+            case false?: return .failed("expected \(self), but the tester answered no (\(observed))")
+            case nil: return .inconclusive("nobody answered whether the reader showed it (\(observed))")
+            }
+        }
+    }
+
+    /// The question to put to the person, when this expectation needs one.
+    public var question: String? {
+        if case .confirmedByPerson(let question) = self { return question }
+        return nil
+    }
+}

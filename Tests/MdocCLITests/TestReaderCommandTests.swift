@@ -1,0 +1,148 @@
+import Foundation
+import MdocTestSupport
+import Testing
+
+/// `mdoc-holder test-reader` (docs/conformance.md) against the real `mdoc-reader request` over
+/// `sim`: each engagement the holder prints is handed to a reader of its own, and for a case
+/// marked "person" the test answers as a person watching the reader would, from what the
+/// reader reported (its exit status).
+@Suite struct TestReaderCommandTests {
+    /// Runs `mdoc-holder test-reader HOLDER --transport sim`, and for each of its first `cases`
+    /// engagements `mdoc-reader request URI READER --transport sim` to its end; after the
+    /// reader of engagement N, `answer(N, reader's result)` gives the line to send to the
+    /// holder's standard input, if any.
+    static func run(
+        _ run: IsolatedRun, holder holderArguments: [String], reader readerArguments: [String], cases: Int,
+        answer: (Int, ProgramRunner.Result) -> String? = { _, _ in nil }
+    ) async throws -> (holder: ProgramRunner.Result, readers: [ProgramRunner.Result]) {
+        let holder = try run.start("mdoc-holder", [
+            "test-reader", "--transport", "sim", "--no-qr", "--timeout", "\(LiveSession.programTimeout)",
+        ] + holderArguments)
+        defer { holder.stop() }
+        var readers: [ProgramRunner.Result] = []
+        for number in 1...cases {
+            guard let uri = await holder.line(startingWith: "mdoc:", number: number, timeout: LiveSession.waitTimeout) else { break }
+            let reader = try await run.run("mdoc-reader", ["request", uri, "--transport", "sim", "--timeout", "\(LiveSession.programTimeout)"] + readerArguments)
+            readers.append(reader)
+            if let line = answer(number, reader) { holder.send(line + "\n") }
+        }
+        holder.closeInput()
+        return (await holder.wait(timeout: LiveSession.waitTimeout), readers)
+    }
+
+    static let readerRequest = ["--doctype", "mdl", "--elements", "family_name,age_over_18", "--trust", "Certs/demo/iaca.pem"]
+
+    @Test func theReaderSuitePassesAgainstOurReaderWithReportsAndCaptures() async throws {
+        let run = try IsolatedRun()
+        defer { run.remove() }
+        let json = run.home + "/report.json", junit = run.home + "/report.xml", captures = run.home + "/captures"
+        let listed = try await run.run("mdoc-holder", ["test-reader", "--list"])
+        let names = listed.standardOutput.split(separator: "\n").filter { $0.hasPrefix("mDLR_") }.map { String($0.split(separator: " ")[0]) }
+        #expect(names.count == 4, "\(listed.standardOutput)")
+        let person = try #require(names.firstIndex(of: "mDLR_Response_DigestMismatch")) + 1
+
+        // The person's answer: yes when the reader said issuer data authentication failed (3).
+        let (result, readers) = try await Self.run(
+            run, holder: ["--credential", "Certs/demo/mdl.mdoc", "--report-json", json, "--report-junit", junit, "--captures", captures],
+            reader: Self.readerRequest, cases: names.count,
+            answer: { number, reader in number == person ? (reader.status == 3 ? "yes" : "no") : nil })
+        #expect(result.status == 0, "\(result.standardOutput)\(result.standardError)")
+        #expect(result.standardOutput.contains("\n4 passed, 0 failed, 0 inconclusive\n"), "\(result.standardOutput)")
+        for name in names {
+            #expect(result.standardOutput.contains("PASSED  \(name) ("), "\(name)")
+        }
+        // What each reader reported: verified, a session that failed (status 10 sent), verified
+        // over P-384, and issuer data authentication failed.
+        #expect(readers.map(\.status) == [0, 8, 0, 3], "\(readers.map(\.standardError))")
+        #expect(result.standardError.contains(
+            "mdoc-holder: mDLR_Response_DigestMismatch: did the reader refuse the response because its data elements do not match their digests? [yes/no] "),
+            "\(result.standardError)")
+
+        let report = try #require(JSONSerialization.jsonObject(with: Data(contentsOf: URL(fileURLWithPath: json))) as? [String: Any])
+        #expect(report["type"] as? String == "conformanceRun")
+        #expect(report["suite"] as? String == "reader")
+        #expect(report["passed"] as? Int == 4)
+        let cases = try #require(report["cases"] as? [[String: Any]])
+        #expect(cases.map { $0["name"] as? String } == names)
+        #expect(try FileManager.default.contentsOfDirectory(atPath: captures).count == 4)
+        // The holder's capture of the altered ciphertext shows the reader's status 10.
+        let altered = try await run.run("mdoc", ["inspect", "--diagnostic", captures + "/02-mDLR_Session_AlteredCiphertext"])
+        #expect(altered.status == 0, "\(altered.standardError)")
+        #expect(altered.standardOutput.contains(#""status": 10"#), "\(altered.standardOutput)")
+
+        let xml = try String(contentsOfFile: junit, encoding: .utf8)
+        #expect(xml.contains(#"<testsuite name="reader" tests="4" failures="0" errors="0" skipped="0""#), "\(xml)")
+        #expect(xml.contains(#"<testcase name="mDLR_Engagement_EDeviceKeyP384" classname="ISO/IEC 18013-5 9.1.5.2, 9.1.1.4""#), "\(xml)")
+    }
+
+    @Test func aReaderThatEndsWithoutStatusTwentyFailsAndTheTestersNoFailsTheDigestCase() async throws {
+        let run = try IsolatedRun()
+        defer { run.remove() }
+        let engagements = run.home + "/engagements.txt"
+        let holder = try run.start("mdoc-holder", [
+            "test-reader", "--transport", "sim", "--no-qr", "--timeout", "\(LiveSession.programTimeout)", "--credential", "Certs/demo/mdl.mdoc",
+            "--case", "mDLR_Response_WellFormed", "--case", "mDLR_Response_DigestMismatch", "--engagements-out", engagements,
+        ])
+        defer { holder.stop() }
+        // --engagements-out takes the URIs off standard output, which keeps the outcomes.
+        for number in 1...2 {
+            let uri = try #require(await Self.engagement(number, in: engagements))
+            // --termination state: BLE State end only, no SessionData status 20.
+            let reader = try await run.run("mdoc-reader", [
+                "request", uri, "--transport", "sim", "--timeout", "\(LiveSession.programTimeout)", "--termination", "state",
+            ] + Self.readerRequest)
+            if number == 2 {
+                #expect(reader.status == 3, "\(reader.standardError)")
+                holder.send("maybe\nno\n")
+            }
+        }
+        holder.closeInput()
+        let result = await holder.wait(timeout: LiveSession.waitTimeout)
+        #expect(result.status == 10, "\(result.standardOutput)\(result.standardError)")
+        #expect(!result.standardOutput.contains("mdoc:"), "\(result.standardOutput)")
+        #expect(result.standardOutput.contains("""
+            FAILED  mDLR_Response_WellFormed (8.3.2.1.2.2, 9.1.1.4)
+                expected the session ended by the reader with status session termination (20), but the reader ended the link without a status
+            """), "\(result.standardOutput)")
+        #expect(result.standardOutput.contains("""
+            FAILED  mDLR_Response_DigestMismatch (9.1.2.4, 9.3.1)
+                expected the tester's yes to: did the reader refuse the response because its data elements do not match their digests?, \
+            but the tester answered no (the reader ended the link without a status)
+            """), "\(result.standardOutput)")
+        #expect(result.standardError.contains("mdoc-holder: answer yes or no: "), "\(result.standardError)")
+        #expect(result.standardError.contains("mdoc-holder: error: 2 of 2 cases failed"), "\(result.standardError)")
+    }
+
+    @Test func withoutAReaderTheCaseIsInconclusive() async throws {
+        let run = try IsolatedRun()
+        defer { run.remove() }
+        let result = try await run.run("mdoc-holder", [
+            "test-reader", "--transport", "sim", "--no-qr", "--timeout", "1", "--credential", "Certs/demo/mdl.mdoc",
+            "--case", "mDLR_Response_WellFormed",
+        ])
+        #expect(result.status == 8, "\(result.standardError)")
+        #expect(result.standardOutput.contains("INCONCLUSIVE  mDLR_Response_WellFormed (8.3.2.1.2.2, 9.1.1.4)\n    no response reached the reader: "),
+                "\(result.standardOutput)")
+        #expect(result.standardOutput.hasSuffix("0 passed, 0 failed, 1 inconclusive\n"), "\(result.standardOutput)")
+    }
+
+    @Test func anUnknownCaseIsAUsageError() async throws {
+        let run = try IsolatedRun()
+        defer { run.remove() }
+        let result = try await run.run("mdoc-holder", ["test-reader", "--case", "mDLR_No\u{1b}[31mSuch"])
+        #expect(result.status == 64)
+        #expect(result.standardError.contains(#"the suite reader has no case mDLR_No\u{1B}[31mSuch; see 'mdoc-holder test-reader --list'"#),
+                "\(result.standardError)")
+    }
+
+    /// The `number`th line of `path` that starts with `mdoc:`, once it is there.
+    static func engagement(_ number: Int, in path: String) async -> String? {
+        let deadline = Date().addingTimeInterval(LiveSession.waitTimeout)
+        while Date() < deadline {
+            let lines = ((try? String(contentsOfFile: path, encoding: .utf8)) ?? "").split(separator: "\n").filter { $0.hasPrefix("mdoc:") }
+            if lines.count >= number { return String(lines[number - 1]) }
+            try? await Task.sleep(for: .milliseconds(100))
+        }
+        return nil
+    }
+}
