@@ -19,7 +19,9 @@
 #                                              their own as nobody; the cluster Debian's
 #                                              package may create and start through its
 #                                              init script, without systemd, is not used),
-#                                              any PKG named, and the Python test peers of
+#                                              chromium-headless-shell (the browser that
+#                                              opens the HTML conformance report), any PKG
+#                                              named, and the Python test peers of
 #                                              Tests/Interop/requirements.txt
 #   scripts/install-deps.sh --bluez-vm         the build's packages and what scripts/bluez-vm.sh
 #                                              runs: QEMU, Debian's kernel, busybox for its initramfs,
@@ -40,7 +42,8 @@ if [ "${1:-}" = "--test" ]; then
     test_peers=true
     shift
     packages+=(dbus-daemon openssl python3 python3-pip python3-venv pcscd vsmartcard-vpcd mount
-        softhsm2 opensc swtpm swtpm-tools tpm2-tools tpm2-openssl libtss2-tcti-swtpm0 gdb valgrind binutils postgresql "$@")
+        softhsm2 opensc swtpm swtpm-tools tpm2-tools tpm2-openssl libtss2-tcti-swtpm0 gdb valgrind binutils postgresql
+        chromium-headless-shell "$@")
 elif [ "${1:-}" = "--bluez-vm" ]; then
     bluez_vm=true
     packages+=(qemu-system-x86 linux-image-amd64 busybox-static bluez bluez-test-tools dbus-daemon systemd openssl procps

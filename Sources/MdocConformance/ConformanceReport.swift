@@ -73,9 +73,9 @@ public struct ConformanceReport: Sendable {
         return xml
     }
 
-    /// `text` escaped for an XML attribute: control characters and other unsafe characters as
-    /// `UntrustedText` writes them, then the five XML specials as entities.
-    private static func xml(_ text: String) -> String {
+    /// `text` escaped for an XML or HTML attribute or text: control characters and other unsafe
+    /// characters as `UntrustedText` writes them, then the five XML specials as entities.
+    static func xml(_ text: String) -> String {
         var out = ""
         for character in UntrustedText.escaped(text) {
             switch character {

@@ -52,7 +52,9 @@ struct TestReader: AsyncParsableCommand {
             --captures DIR keeps each case's session in DIR/NN-NAME as present --save-session \
             does (docs/session-capture.md); DIR must not exist or be empty. --report-json \
             writes the results as JSON (docs/json-report.md, conformanceRun), --report-junit as \
-            JUnit XML. The outcome of each case goes to standard output as it is known.
+            JUnit XML, --report-html as one self-contained HTML page listing the cases, with a \
+            timeline of each session drawn from its capture (so with --captures). The outcome of \
+            each case goes to standard output as it is known.
 
             Examples:
               mdoc-holder test-reader --credential Certs/demo/mdl.mdoc --transport sim \\
@@ -60,7 +62,7 @@ struct TestReader: AsyncParsableCommand {
               mdoc-holder test-reader --list
 
             Exit codes: 0 every case passed (or --list); 7 a --credential, --engagements-out, \
-            --report-json, --report-junit or --captures path that cannot be used; 8 no case \
+            --report-json, --report-junit, --report-html or --captures path that cannot be used; 8 no case \
             failed but one or more were inconclusive (no reader, no session, no answer); 10 one \
             or more cases failed; 64 usage error (an unknown --suite or --case included).
             """
@@ -109,6 +111,11 @@ struct TestReader: AsyncParsableCommand {
 
     @Option(name: .customLong("report-junit"), help: "Write the results as JUnit XML to this file.", completion: .file())
     var reportJUnit: String?
+
+    @Option(name: .customLong("report-html"),
+            help: "Write the results as one self-contained HTML page, with a timeline of each captured session, to this file.",
+            completion: .file(extensions: ["html"]))
+    var reportHTML: String?
 
     @Option(help: "Capture each case's session into a directory of its own in this directory (new or empty).",
             completion: .directory)
@@ -165,7 +172,7 @@ struct TestReader: AsyncParsableCommand {
     private func runCases(_ selected: [ReaderConformanceCase]) async throws(ProgramFailure) {
         let environment = ProcessInfo.processInfo.environment
         let loaded = try HolderCredentials.load(credentials, store: .standard(environment: environment), pin: nil, passphrase: nil)
-        for (path, option) in [(reportJSON, "--report-json"), (reportJUnit, "--report-junit")] {
+        for (path, option) in [(reportJSON, "--report-json"), (reportJUnit, "--report-junit"), (reportHTML, "--report-html")] {
             if let path { try OutputFile.checkWritable(path, option: option) }
         }
         if let captures {
@@ -200,6 +207,9 @@ struct TestReader: AsyncParsableCommand {
         }
         if let reportJUnit {
             try OutputFile.create(Array(report.junitXML.utf8), at: reportJUnit, mode: 0o644, replacing: true)
+        }
+        if let reportHTML {
+            try OutputFile.create(Array(ConformanceHTMLReport(report: report).html.utf8), at: reportHTML, mode: 0o644, replacing: true)
         }
         let (passed, failed, inconclusive) = report.counts
         ProgramOutput.standardOutput.writeLine("\(passed) passed, \(failed) failed, \(inconclusive) inconclusive")

@@ -41,7 +41,9 @@ struct TestHolder: AsyncParsableCommand {
             --captures DIR keeps each case's session in DIR/NN-NAME as --save-session does for \
             `request` (docs/session-capture.md); DIR must not exist or be empty. --report-json \
             writes the results as JSON (docs/json-report.md, conformanceRun), --report-junit as \
-            JUnit XML. The outcome of each case goes to standard output as it is known.
+            JUnit XML, --report-html as one self-contained HTML page listing the cases, with a \
+            timeline of each session drawn from its capture (so with --captures). The outcome of \
+            each case goes to standard output as it is known.
 
             Examples:
               mdoc-holder present --credential Certs/demo/mdl.mdoc --yes --keep-running \\
@@ -50,7 +52,7 @@ struct TestHolder: AsyncParsableCommand {
               mdoc-reader test-holder --list
 
             Exit codes: 0 every case passed (or --list); 7 a --trust, --engagements, \
-            --report-json, --report-junit or --captures path that cannot be used; 8 no case \
+            --report-json, --report-junit, --report-html or --captures path that cannot be used; 8 no case \
             failed but one or more were inconclusive (no engagement, no link, no session); 10 \
             one or more cases failed; 64 usage error (an unknown --suite or --case included).
             """
@@ -98,6 +100,11 @@ struct TestHolder: AsyncParsableCommand {
 
     @Option(name: .customLong("report-junit"), help: "Write the results as JUnit XML to this file.", completion: .file())
     var reportJUnit: String?
+
+    @Option(name: .customLong("report-html"),
+            help: "Write the results as one self-contained HTML page, with a timeline of each captured session, to this file.",
+            completion: .file(extensions: ["html"]))
+    var reportHTML: String?
 
     @Option(help: "Capture each case's session into a directory of its own in this directory (new or empty).",
             completion: .directory)
@@ -154,7 +161,7 @@ struct TestHolder: AsyncParsableCommand {
     /// outcomes.
     private func runCases(_ selected: [ConformanceCase], policy: DocumentSignerPolicy) async throws(ProgramFailure) {
         let issuers = try ReaderTrust.issuers(trust, store: trustStore, policy: policy, at: Date(), command: "test-holder")
-        for (path, option) in [(reportJSON, "--report-json"), (reportJUnit, "--report-junit")] {
+        for (path, option) in [(reportJSON, "--report-json"), (reportJUnit, "--report-junit"), (reportHTML, "--report-html")] {
             if let path { try OutputFile.checkWritable(path, option: option) }
         }
         if let captures {
@@ -186,6 +193,9 @@ struct TestHolder: AsyncParsableCommand {
         }
         if let reportJUnit {
             try OutputFile.create(Array(report.junitXML.utf8), at: reportJUnit, mode: 0o644, replacing: true)
+        }
+        if let reportHTML {
+            try OutputFile.create(Array(ConformanceHTMLReport(report: report).html.utf8), at: reportHTML, mode: 0o644, replacing: true)
         }
         let (passed, failed, inconclusive) = report.counts
         ProgramOutput.standardOutput.writeLine("\(passed) passed, \(failed) failed, \(inconclusive) inconclusive")

@@ -32,13 +32,16 @@ import Testing
         let run = try IsolatedRun()
         defer { run.remove() }
         let json = run.home + "/report.json", junit = run.home + "/report.xml", captures = run.home + "/captures"
+        let html = run.home + "/report.html"
         let listed = try await run.run("mdoc-reader", ["test-holder", "--list"])
         let names = listed.standardOutput.split(separator: "\n").filter { $0.hasPrefix("mDL_") }.map { String($0.split(separator: " ")[0]) }
         #expect(names.count == 13, "\(listed.standardOutput)")
 
         let result = try await Self.run(
             run, holder: ["--credential", "Certs/demo/mdl.mdoc", "--yes"],
-            reader: ["--trust", "Certs/demo/iaca.pem", "--report-json", json, "--report-junit", junit, "--captures", captures],
+            reader: [
+                "--trust", "Certs/demo/iaca.pem", "--report-json", json, "--report-junit", junit, "--report-html", html, "--captures", captures,
+            ],
             cases: names.count)
         #expect(result.status == 0, "\(result.standardOutput)\(result.standardError)")
         #expect(result.standardOutput.contains("\n13 passed, 0 failed, 0 inconclusive\n"), "\(result.standardOutput)")
@@ -65,6 +68,10 @@ import Testing
 
         let xml = try String(contentsOfFile: junit, encoding: .utf8)
         #expect(xml.contains(#"<testsuite name="holder" tests="13" failures="0" errors="0" skipped="0""#), "\(xml)")
+        // The page lists every case, and carries each session's capture for its timeline.
+        let page = try String(contentsOfFile: html, encoding: .utf8)
+        #expect(page.components(separatedBy: #"<td class="outcome">passed</td>"#).count - 1 == 13, "\(page)")
+        #expect(page.components(separatedBy: #""structure":"SessionEstablishment""#).count - 1 == 13, "\(page)")
         #expect(xml.contains(#"<testcase name="mDL_Session_ReplayedCiphertext" classname="ISO/IEC 18013-5 9.1.1.5, 9.1.1.4""#), "\(xml)")
     }
 

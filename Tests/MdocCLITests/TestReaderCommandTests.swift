@@ -113,6 +113,40 @@ import Testing
         #expect(result.standardError.contains("mdoc-holder: error: 2 of 2 cases failed"), "\(result.standardError)")
     }
 
+    @Test(.enabled(if: HeadlessBrowser.path != nil, HeadlessBrowser.missing))
+    func theHTMLReportListsTheCasesAndDrawsEachSessionsTimelineInABrowser() async throws {
+        let run = try IsolatedRun()
+        defer { run.remove() }
+        let html = run.home + "/report.html", captures = run.home + "/captures"
+        let (result, _) = try await Self.run(
+            run, holder: [
+                "--credential", "Certs/demo/mdl.mdoc", "--case", "mDLR_Response_WellFormed", "--case", "mDLR_Session_AlteredCiphertext",
+                "--report-html", html, "--captures", captures,
+            ],
+            reader: Self.readerRequest, cases: 2)
+        #expect(result.status == 0, "\(result.standardOutput)\(result.standardError)")
+        let page = try String(contentsOfFile: html, encoding: .utf8)
+        // Self-contained: nothing to fetch.
+        #expect(!page.contains("src=") && !page.contains("href=\"http") && !page.contains("@import"), "\(page)")
+
+        let dom = try await HeadlessBrowser.dumpDOM(of: html)
+        #expect(dom.status == 0, "\(dom.standardError)")
+        let drawn = dom.standardOutput
+        // The table lists the cases; the script drew a timeline per session from its capture:
+        // SessionEstablishment, the response, and the reader's status.
+        #expect(drawn.contains("<td class=\"outcome\">passed</td>"), "\(drawn)")
+        #expect(drawn.contains(#"data-timelines="drawn""#), "\(drawn)")
+        for name in ["mDLR_Response_WellFormed", "mDLR_Session_AlteredCiphertext"] {
+            #expect(drawn.contains(">\(name)</a>"), "\(name)")
+        }
+        #expect(drawn.components(separatedBy: #"<ol class="timeline">"#).count - 1 == 2, "\(drawn)")
+        #expect(drawn.components(separatedBy: #"<li class="message from-reader">"#).count - 1 == 4, "\(drawn)")
+        #expect(drawn.components(separatedBy: #"<li class="message from-mdoc">"#).count - 1 == 2, "\(drawn)")
+        #expect(drawn.contains(#"<span class="status">status 20</span>"#) && drawn.contains(#"<span class="status">status 10</span>"#),
+                "\(drawn)")
+        #expect(drawn.contains(#"<span class="structure">SessionEstablishment</span>"#), "\(drawn)")
+    }
+
     @Test func withoutAReaderTheCaseIsInconclusive() async throws {
         let run = try IsolatedRun()
         defer { run.remove() }
