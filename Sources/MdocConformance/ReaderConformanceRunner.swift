@@ -20,8 +20,9 @@ import Foundation
 public struct ReaderConformanceRunner: Sendable {
     /// The documents the holder presents: it releases every requested element they hold.
     public var credentials: [Credential]
-    /// The BLE modes and service UUIDs each engagement offers.
-    public var bleOptions: BleOptions
+    /// The BLE modes each engagement offers (8.3.3.1.1), each with a new service UUID, as
+    /// `BleOptions.offering(peripheralServerMode:centralClientMode:)` makes them for a holder.
+    public var modes: Set<MdocBLEMode>
     /// The bounds of each session's waits; the connection's is how long the reader has to come.
     public var timeouts: SessionTimeouts
     /// The directory each case's session is captured into (a directory per case, named after
@@ -32,14 +33,14 @@ public struct ReaderConformanceRunner: Sendable {
     /// The transport's name, as captures write it.
     public var transport: String
 
-    /// A runner presenting `credentials` in engagements offering `bleOptions`; see the
-    /// properties for the others.
+    /// A runner presenting `credentials` in engagements offering `modes`; see the properties
+    /// for the others.
     public init(
-        credentials: [Credential], bleOptions: BleOptions, timeouts: SessionTimeouts = .holder, capturesDirectory: String? = nil,
+        credentials: [Credential], modes: Set<MdocBLEMode>, timeouts: SessionTimeouts = .holder, capturesDirectory: String? = nil,
         program: String, transport: String
     ) {
         self.credentials = credentials
-        self.bleOptions = bleOptions
+        self.modes = modes
         self.timeouts = timeouts
         self.capturesDirectory = capturesDirectory
         self.program = program
@@ -75,7 +76,9 @@ public struct ReaderConformanceRunner: Sendable {
         do {
             eDeviceKey = try PrivateKey(generating: conformanceCase.session.eDeviceKeyCurve)
             var made = try HolderDriver(
-                credentials: try Self.credentials(credentials, for: conformanceCase.session.departure), bleOptions: bleOptions,
+                credentials: try Self.credentials(credentials, for: conformanceCase.session.departure),
+                bleOptions: BleOptions.offering(
+                    peripheralServerMode: modes.contains(.peripheralServer), centralClientMode: modes.contains(.centralClient)),
                 eDeviceKey: eDeviceKey, trust: ReaderRootTrust(trustAnchors: []), consent: HolderConsent.approvingAllAvailable,
                 timeouts: timeouts)
             made.script = Self.script(for: conformanceCase.session.departure)

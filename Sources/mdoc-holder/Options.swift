@@ -1,4 +1,5 @@
 import ArgumentParser
+import MdocBLE
 import MdocCrypto
 import MdocModel
 import MdocPresentation
@@ -16,6 +17,11 @@ enum BLEModeChoice: String, ExpressibleByArgument, CaseIterable {
     /// The BleOptions of the engagement, with fresh service UUIDs.
     var bleOptions: BleOptions {
         BleOptions.offering(peripheralServerMode: self != .central, centralClientMode: self != .peripheral)
+    }
+
+    /// The modes offered.
+    var modes: Set<MdocBLEMode> {
+        Set(MdocBLEMode.allCases.filter { $0 == .peripheralServer ? self != .central : self != .peripheral })
     }
 }
 

@@ -185,7 +185,7 @@ struct TestReader: AsyncParsableCommand {
         let answerBound = Duration.milliseconds(Int64(answerTimeout * 1000))
         let transport = await live.resolvedTransport()
         let runner = ReaderConformanceRunner(
-            credentials: loaded, bleOptions: bleMode.bleOptions, timeouts: SessionTimeouts(connection: seconds, idle: seconds),
+            credentials: loaded, modes: bleMode.modes, timeouts: SessionTimeouts(connection: seconds, idle: seconds),
             capturesDirectory: captures, program: "mdoc-holder \(ToolVersion.current)", transport: "\(transport)")
         let radio = try await live.openRadio()
         let (drawQR, suiteName) = (!noQR, suite)

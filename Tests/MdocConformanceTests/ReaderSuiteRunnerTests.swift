@@ -21,7 +21,7 @@ import Testing
     /// with `answer` as the person's.
     static func run(_ names: [String], answer: Bool?) async throws -> [ConformanceResult] {
         let runner = ReaderConformanceRunner(
-            credentials: [try DemoMaterial.mDL()], bleOptions: BleOptions.offering(peripheralServerMode: true, centralClientMode: false),
+            credentials: [try DemoMaterial.mDL()], modes: [.peripheralServer],
             timeouts: timeouts, program: "ReaderSuiteRunnerTests", transport: "sim")
         var readers: [Task<Void, any Error>] = []
         let results = await runner.run(try ReaderConformanceSuite.reader.cases(named: names), over: SimAdapter(), engagement: { uri in
@@ -55,7 +55,7 @@ import Testing
 
     @Test func withoutAReaderACaseIsInconclusiveAndNobodyIsAsked() async throws {
         let runner = ReaderConformanceRunner(
-            credentials: [try DemoMaterial.mDL()], bleOptions: BleOptions.offering(peripheralServerMode: true, centralClientMode: false),
+            credentials: [try DemoMaterial.mDL()], modes: [.peripheralServer],
             timeouts: SessionTimeouts(connection: .milliseconds(200), idle: .milliseconds(200)), program: "test", transport: "sim")
         var asked = 0
         let results = await runner.run(try ReaderConformanceSuite.reader.cases(named: ["mDLR_Response_DigestMismatch"]), over: SimAdapter(),
