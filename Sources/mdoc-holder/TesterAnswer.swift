@@ -3,6 +3,10 @@ import MdocPosix
 import MdocTerminal
 import MdocText
 
+#if canImport(Glibc)
+import Glibc
+#endif
+
 /// The tester's answer to what a reader under test showed (`test-reader`, a case marked
 /// "person"): the question on standard error, a line of standard input for the answer, `yes`
 /// (`y`) or `no` (`n`), spaces and case aside; another line is asked again.
@@ -30,7 +34,11 @@ enum TesterAnswer {
         } onCancel: {
             cancellation.cancel()
         }
-        if answer == nil {
+        // A person's answer ended the line on the terminal; an answer from a file or a pipe, or
+        // none, did not: it is written out, so that the next line starts on a line of its own.
+        if let answer, !FileDescriptorWriter.isTerminal(STDIN_FILENO) {
+            ProgramOutput.standardError.writeLine(answer ? "yes" : "no")
+        } else if answer == nil {
             ProgramOutput.standardError.write("\n")
         }
         return answer
