@@ -7,7 +7,8 @@ import MdocSession
 /// failed case: whether the holder's response went out, the status the reader ended the session
 /// with, or how the session ended otherwise.
 struct ReaderObservation: CustomStringConvertible {
-    /// Whether the holder sent a DeviceResponse: a message of its own before the reader's last.
+    /// Whether the holder sent a DeviceResponse: a SessionData with `data` (what else the holder
+    /// sends is a status alone, which ends the session).
     let responseSent: Bool
     /// The status of the last message from the reader that carried one.
     let endStatus: SessionData.Status?
