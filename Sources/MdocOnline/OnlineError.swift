@@ -69,4 +69,17 @@ extension ErrorKind where Domain == OnlineError {
     public static let stateTampered = Self("stateTampered")
     /// The request has expired: the response came after the state's expiry time.
     public static let requestExpired = Self("requestExpired")
+
+    // OpenID4VP 1.0.
+
+    /// The request asks for what is not done here: a signed Request Object (`request`),
+    /// `transaction_data`, a Credential Query of another format than `mso_mdoc`, or DCQL
+    /// `credential_sets`, `claim_sets` or `values`.
+    public static let unsupportedRequest = Self("unsupportedRequest")
+    /// The response is not of the request's `response_mode`: a `vp_token` where a JWE
+    /// `response` was asked for, or the other way round.
+    public static let responseModeMismatch = Self("responseModeMismatch")
+    /// The `vp_token` does not answer the DCQL query: a Credential Query's `id` missing, an `id`
+    /// that was not asked for, or other than one presentation for an `id`.
+    public static let vpTokenMismatch = Self("vpTokenMismatch")
 }
