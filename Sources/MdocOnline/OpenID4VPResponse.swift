@@ -16,7 +16,7 @@ public enum OpenID4VPResponse: Sendable, Equatable {
     case encrypted(String)
 
     /// Reads a response: a JSON object when its first non-blank character is `{`, else a form
-    /// body.
+    /// body (line breaks at its end ignored).
     ///
     /// Throws `.inputTooLarge` for a longer text, `.malformedResponse` for one that is neither,
     /// holds neither or both of `vp_token` and `response`, or whose `vp_token` is not an object
@@ -35,7 +35,8 @@ public enum OpenID4VPResponse: Sendable, Equatable {
             vpToken = object.value("vp_token")
             response = try object.optionalString("response")
         } else {
-            let pairs = try FormEncoding.decode(bytes)
+            // A body kept in a file may end with a line break, which a form never holds.
+            let pairs = try FormEncoding.decode(Array(bytes.reversed().drop { $0 == 0x0A || $0 == 0x0D }.reversed()))
             response = pairs.first(where: { $0.name == "response" })?.value
             if let text = pairs.first(where: { $0.name == "vp_token" })?.value {
                 do {

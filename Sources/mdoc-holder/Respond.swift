@@ -18,10 +18,11 @@ import FoundationEssentials
 import Foundation
 #endif
 
-/// `mdoc-holder respond`: the wallet's answer to an ISO/IEC TS 18013-7 Annex C request.
+/// `mdoc-holder respond`: the wallet's answer to an ISO/IEC TS 18013-7 Annex C or an OpenID4VP
+/// 1.0 request.
 struct Respond: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
-        abstract: "Answer an ISO/IEC TS 18013-7 Annex C (org-iso-mdoc) request from a web origin, as a wallet does.",
+        abstract: "Answer an online request (ISO/IEC TS 18013-7 Annex C org-iso-mdoc, or OpenID4VP 1.0), as a wallet does.",
         discussion: """
             Reads the request object a verifier made for the Digital Credentials API \
             ({"deviceRequest": ..., "encryptionInfo": ...}, as `mdoc-reader online-request` \
@@ -32,6 +33,19 @@ struct Respond: AsyncParsableCommand {
             MAC) over [null, null, ["dcapi", SHA-256([encryptionInfo, origin])]], encrypted \
             with HPKE to the request's key, and written to --out as {"response": ...}, which \
             `mdoc-reader verify --online-state` verifies.
+
+            An OpenID4VP 1.0 request (a JSON object with response_type vp_token and a DCQL \
+            query, as `mdoc-reader online-request --protocol openid4vp` writes it) is answered \
+            the same way, one DeviceResponse per Credential Query, signed over the transcript of \
+            OpenID4VP 1.0 Appendix B.2.6: for dc_api and dc_api.jwt the OpenID4VPDCAPIHandover of \
+            --origin, for direct_post and direct_post.jwt the OpenID4VPHandover of the request's \
+            client_id and response_uri (--origin is then not needed), each with the nonce and the \
+            JWK thumbprint of the request's key when the response is encrypted. --out gets the \
+            vp_token: for the .jwt modes encrypted as a JWE (ECDH-ES, the request's kid and \
+            content encryption); through the Digital Credentials API as the JSON object \
+            {"vp_token": ...} or {"response": ...}, for direct_post as the form body the wallet \
+            posts to the response_uri (vp_token=... or response=...). Signed requests (JAR), \
+            transaction_data and DCQL credential_sets, claim_sets and values are refused.
 
             --origin is the origin of the page that made the request, as the browser would tell \
             the wallet: scheme, host and port, with no path (https://verifier.example). The \
@@ -50,22 +64,24 @@ struct Respond: AsyncParsableCommand {
                 --credential Certs/demo/mdl.mdoc --policy Samples/mdl.json --out response.json
 
             Exit codes: 0 the response was written (also when nothing was approved: it then \
-            holds no document); 2 the --request file is not an org-iso-mdoc request; 7 \
+            holds no document); 2 the --request file is not an org-iso-mdoc or OpenID4VP request, \
+            or asks for what is not answered here; 7 \
             unusable --request, --credential, --trust-readers or --policy file, a credential \
             others can read, a device key whose token is absent or refuses the PIN, a sealed \
             device key without its passphrase or with a wrong one, or an --out file that cannot \
-            be written; 64 usage error (an --origin that is not a web origin, no credential \
-            given or stored included).
+            be written; 64 usage error (an --origin that is not a web origin, no --origin for a \
+            request through the Digital Credentials API, no credential given or stored included).
             """
     )
 
     @Option(help: "The request object (JSON) to answer.", completion: .file(extensions: ["json"]))
     var request: String
 
-    @Option(help: ArgumentHelp("The web origin of the page that made the request: https://host[:port], no path.", valueName: "url"))
-    var origin: String
+    @Option(help: ArgumentHelp(
+        "The web origin of the page that made the request: https://host[:port], no path (org-iso-mdoc, dc_api, dc_api.jwt).", valueName: "url"))
+    var origin: String?
 
-    @Option(help: "Write the encrypted response object here.", completion: .file(extensions: ["json"]))
+    @Option(help: "Write the response here (the encrypted response object, or the OpenID4VP response or form body).", completion: .file(extensions: ["json"]))
     var out: String
 
     @Flag(help: "Replace --out if it exists.")
@@ -86,7 +102,7 @@ struct Respond: AsyncParsableCommand {
 
     func validate() throws {
         do {
-            try DCAPIRequest.checkOrigin(origin)
+            if let origin { try DCAPIRequest.checkOrigin(origin) }
         } catch {
             throw ValidationError("--origin \(error.reason)")
         }
@@ -113,46 +129,109 @@ struct Respond: AsyncParsableCommand {
         let consent = ConsentSource(
             kind: try decision.consentKind(output: .standardOutput), output: .standardOutput, timeout: nil)
 
-        let transcript = received.sessionTranscript(origin: origin)
-        let asked = ReceivedRequest(deviceRequest: received.deviceRequest, sessionTranscript: transcript)
-        let trust = ReaderRootTrust(trustAnchors: anchors)
-        var identities: [ReaderIdentity] = []
-        for docRequest in received.deviceRequest.docRequests {
-            identities.append(trust.identity(of: docRequest, in: asked))
+        /// Shows `deviceRequest` (bound to `transcript`) with each reader's identity and returns what was approved.
+        func decide(_ deviceRequest: DeviceRequest, transcript: SessionTranscriptBinding, heading: TerminalText) async -> ElementSelection {
+            let asked = ReceivedRequest(deviceRequest: deviceRequest, sessionTranscript: transcript)
+            let trust = ReaderRootTrust(trustAnchors: anchors)
+            let identities = deviceRequest.docRequests.map { trust.identity(of: $0, in: asked) }
+            ProgramOutput.standardOutput.writeLine(heading)
+            return await consent.decide(consent.presentation(of: asked, identities: identities, credentials: credentials))
         }
-        ProgramOutput.standardOutput.writeLine("An org-iso-mdoc request from \(origin):")
-        let approved = await consent.decide(consent.presentation(of: asked, identities: identities, credentials: credentials))
-        let response: [UInt8]
+
+        let body: String
+        let approved: ElementSelection
+        let recipient: TerminalText
+        switch received {
+        case .annexC(let request):
+            let origin = try requiredOrigin(for: "an org-iso-mdoc request")
+            let transcript = request.sessionTranscript(origin: origin)
+            approved = await decide(request.deviceRequest, transcript: transcript, heading: "An org-iso-mdoc request from \(origin):")
+            let response = try deviceResponse(request.deviceRequest, credentials: credentials, approved: approved, transcript: transcript)
+            do {
+                body = try request.seal(response, origin: origin).json.serialized(pretty: true)
+            } catch {
+                throw ProgramFailure(.malformedInput, "--request \(request): \(error)")
+            }
+            recipient = "\(origin)"
+        case .openID4VP(let request):
+            let mode = request.responseMode
+            let origin = mode.usesDigitalCredentialsAPI ? try requiredOrigin(for: "an OpenID4VP request with response_mode \(mode)") : nil
+            let transcript: SessionTranscriptBinding
+            do {
+                transcript = try request.sessionTranscript(origin: origin)
+            } catch {
+                throw ProgramFailure(.malformedInput, "--request \(self.request): \(error)")
+            }
+            recipient = origin.map { "\($0)" } ?? "\(request.clientID ?? "") (posted to \(request.responseURI ?? ""))"
+            let queries = request.dcqlQuery.credentials
+            approved = await decide(
+                DeviceRequest(docRequests: queries.flatMap(\.deviceRequest.docRequests)), transcript: transcript,
+                heading: "An OpenID4VP request (\(mode)) from \(recipient):")
+            var answers: [(id: String, deviceResponse: [UInt8])] = []
+            for query in queries {
+                answers.append((query.id, try deviceResponse(query.deviceRequest, credentials: credentials, approved: approved, transcript: transcript)))
+            }
+            do {
+                body = try request.respond(answers).serialized(for: mode)
+            } catch {
+                throw ProgramFailure(.malformedInput, "--request \(self.request): \(error)")
+            }
+        }
+        try OutputFile.create(Array((body + "\n").utf8), at: out, mode: OutputFile.publicMode, replacing: force)
+        ProgramOutput.standardError.writeLine(
+            "mdoc-holder: \(approved.isEmpty ? "sending no elements" : "sending \(TerminalText(count: approved.count, "approved element"))"): "
+                + "the response for \(recipient) is in \(out)")
+    }
+
+    /// `--origin`, which `what` needs (a usage error without it).
+    private func requiredOrigin(for what: String) throws(ProgramFailure) -> String {
+        guard let origin else {
+            throw ProgramFailure(.usage, "\(what) is bound to the origin of the page that made it; give --origin", hint: "see 'mdoc-holder respond --help'")
+        }
+        return origin
+    }
+
+    /// The encoded DeviceResponse to `request`, its approved elements signed over `transcript`.
+    private func deviceResponse(
+        _ request: DeviceRequest, credentials: [Credential], approved: ElementSelection, transcript: SessionTranscriptBinding
+    ) throws(ProgramFailure) -> [UInt8] {
         do {
-            response = try ResponseBuilder().deviceResponse(
-                request: received.deviceRequest, credentials: credentials, approved: approved, sessionTranscript: transcript
+            return try ResponseBuilder().deviceResponse(
+                request: request, credentials: credentials, approved: approved, sessionTranscript: transcript
             ).encoded()
         } catch {
             throw ProgramFailure(.badTrustInput, "the response cannot be made: \(error)")
         }
-        let sealed: EncryptedResponse
-        do {
-            sealed = try received.seal(response, origin: origin)
-        } catch {
-            throw ProgramFailure(.malformedInput, "--request \(request): \(error)")
-        }
-        try OutputFile.create(Array((sealed.json.serialized(pretty: true) + "\n").utf8), at: out, mode: OutputFile.publicMode, replacing: force)
-        ProgramOutput.standardError.writeLine(
-            "mdoc-holder: \(approved.isEmpty ? "sending no elements" : "sending \(TerminalText(count: approved.count, "approved element"))"): "
-                + "the response for \(origin) is in \(out)")
+    }
+
+    /// A request `respond` answers.
+    private enum Received {
+        /// ISO/IEC TS 18013-7 Annex C (`org-iso-mdoc`).
+        case annexC(DCAPIRequest)
+        /// OpenID4VP 1.0.
+        case openID4VP(OpenID4VPRequest)
     }
 
     /// The request of `--request`: a file that cannot be read is unusable (7), one that is no
-    /// org-iso-mdoc request malformed (2).
-    private func readRequest() throws(ProgramFailure) -> DCAPIRequest {
+    /// org-iso-mdoc or OpenID4VP request malformed (2). An object with a `response_type` is read
+    /// as OpenID4VP, any other as Annex C.
+    private func readRequest() throws(ProgramFailure) -> Received {
         let bytes: [UInt8]
         do {
             bytes = try InputSource.readFile(request)
         } catch {
             throw ProgramFailure(.badTrustInput, "--request \(error)")
         }
+        if case .object(let members)? = try? JSONParser.parse(bytes, maximumDepth: OpenID4VPLimits.maximumRequestDepth),
+           members.contains(where: { $0.0 == "response_type" }) {
+            do {
+                return .openID4VP(try OpenID4VPRequest(json: bytes))
+            } catch {
+                throw ProgramFailure(.malformedInput, "--request \(request): not an OpenID4VP request answered here: \(error)")
+            }
+        }
         do {
-            return try DCAPIRequest(json: bytes)
+            return .annexC(try DCAPIRequest(json: bytes))
         } catch {
             throw ProgramFailure(.malformedInput, "--request \(request): not an org-iso-mdoc request: \(error)")
         }

@@ -33,6 +33,28 @@ struct OnlineBinding {
         ]
     }
 
+    /// The binding of an OpenID4VP 1.0 request's state, for the presentation of `credentialID`:
+    /// who the response is bound to (the origin, or the client_id and response_uri), the nonce,
+    /// the JWK thumbprint of the key for an encrypted mode, when the request was made and when
+    /// it expires.
+    init(state: OpenID4VPRequestState, credentialID: String) {
+        // The names of the --handover SPECs of the same Handovers.
+        protocolName = state.responseMode.usesDigitalCredentialsAPI ? OnlineHandoverSpec.Kind.openID4VPDCAPI.rawValue : OnlineHandoverSpec.Kind.openID4VP.rawValue
+        let handover = state.responseMode.usesDigitalCredentialsAPI ? OpenID4VPDCAPIHandover.identifier : OpenID4VPHandover.identifier
+        title = "OpenID4VP 1.0, response_mode \(state.responseMode) (\(handover))"
+        var parameters: [(member: String, value: String)] = [("responseMode", state.responseMode.rawValue)]
+        switch state.verifier {
+        case .origin(let origin): parameters.append(("origin", origin))
+        case .client(let id, let uri): parameters += [("clientId", id), ("responseUri", uri)]
+        }
+        parameters.append(("nonce", state.nonce))
+        if let key = try? state.encryptionKey {
+            parameters.append(("jwkThumbprint", key.keyID))
+        }
+        parameters += [("credentialId", credentialID), ("created", TDate(state.created).text), ("expires", TDate(state.expires).text)]
+        self.parameters = parameters
+    }
+
     /// The binding of a `--handover` SPEC: its protocol and every parameter given.
     init(spec: OnlineHandoverSpec) {
         protocolName = spec.kind.rawValue

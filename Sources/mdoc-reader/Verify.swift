@@ -52,6 +52,17 @@ struct Verify: AsyncParsableCommand {
             request's origin and nonce (docs/online.md). The request's expiry is checked at the \
             verification time (--at, default now).
 
+            For the state of an OpenID4VP 1.0 request (`online-request --protocol openid4vp`) \
+            the response file is what the wallet returned: {"vp_token": ...} or {"response": \
+            JWE} through the Digital Credentials API, or the form body posted to the \
+            response_uri (vp_token=... or response=...). A JWE must be ECDH-ES with a content \
+            encryption the request offered and the request's kid, and decrypt with the state's \
+            key; the vp_token must answer each Credential Query with one DeviceResponse, each \
+            verified (one report each) bound to [null, null, OpenID4VPDCAPIHandover] of the \
+            origin or [null, null, OpenID4VPHandover] of the client_id and response_uri, with \
+            the nonce and the key's JWK thumbprint (OpenID4VP 1.0 Appendix B.2.6). A response \
+            signed for another origin, client or nonce fails device authentication (4).
+
             --handover SPEC verifies a DeviceResponse (binary CBOR or hex) that someone else \
             requested online, bound to the SessionTranscript [null, null, Handover] of SPEC, one \
             of:
@@ -79,8 +90,9 @@ struct Verify: AsyncParsableCommand {
             or reader key); 6 no documents in the response; 7 unusable --trust, --transcript, \
             --reader-key or --online-state file (a state whose nonce or key was changed \
             included); 8 a captured session without a response; 11 the online response does \
-            not belong to the --online-state request (another request or origin, altered) or \
-            came after it expired; 64 usage error (a malformed --handover SPEC included).
+            not belong to the --online-state request (another request or origin, altered, an \
+            OpenID4VP JWE of another kid or algorithm, a vp_token that does not answer the \
+            DCQL query) or came after it expired; 64 usage error (a malformed --handover SPEC included).
             """
     )
 
@@ -230,17 +242,25 @@ struct Verify: AsyncParsableCommand {
     /// `statePath` (ISO/IEC TS 18013-7 Annex C): opened with the state's key and transcript,
     /// then verified bound to that transcript, the request's origin and nonce in the report.
     private func verifyOnline(_ response: String, state statePath: String, issuers: IssuerTrust, at time: Date) async throws(ProgramFailure) {
+        let stateBytes: [UInt8]
+        do {
+            stateBytes = try InputSource.readFile(statePath)
+        } catch {
+            throw ProgramFailure(.badTrustInput, "--online-state \(error)")
+        }
+        if Self.stateFormat(of: stateBytes) == OpenID4VPRequestState.format {
+            try await verifyOpenID4VP(response, state: stateBytes, statePath: statePath, issuers: issuers, at: time)
+            return
+        }
         let state: DCAPIRequestState
         do {
-            state = try DCAPIRequestState(json: try InputSource.readFile(statePath))
-        } catch let error as InputError {
-            throw ProgramFailure(.badTrustInput, "--online-state \(error)")
+            state = try DCAPIRequestState(json: stateBytes)
         } catch {
             throw ProgramFailure(.badTrustInput, "--online-state \(statePath): not a usable request state: \(error)")
         }
         let encrypted: EncryptedResponse
         do {
-            encrypted = try EncryptedResponse(json: try response == "-" ? InputSource.readAll(fd: 0, name: "standard input") : InputSource.readFile(response))
+            encrypted = try EncryptedResponse(json: try readResponse(response))
         } catch {
             throw ProgramFailure(.malformedInput, "\(response): not an org-iso-mdoc response: \(error)")
         }
@@ -263,6 +283,70 @@ struct Verify: AsyncParsableCommand {
         }
         VerificationExit.show(report, json: json, trustEntries: issuers.entries, online: OnlineBinding(state: state))
         try VerificationExit.check(report)
+    }
+
+    /// Verifies `response`, the wallet's answer to the OpenID4VP 1.0 request of the state
+    /// `stateBytes` (read from `statePath`): the `vp_token` taken from it (decrypted for the
+    /// `.jwt` modes), then each DeviceResponse verified bound to the Appendix B.2.6 transcript,
+    /// the request's parameters in the report. The exit is that of the first that fails.
+    private func verifyOpenID4VP(
+        _ response: String, state stateBytes: [UInt8], statePath: String, issuers: IssuerTrust, at time: Date
+    ) async throws(ProgramFailure) {
+        let state: OpenID4VPRequestState
+        let transcript: SessionTranscriptBinding
+        do {
+            state = try OpenID4VPRequestState(json: stateBytes)
+            transcript = try state.sessionTranscript
+        } catch {
+            throw ProgramFailure(.badTrustInput, "--online-state \(statePath): not a usable request state: \(error)")
+        }
+        let received: OpenID4VPResponse
+        do {
+            received = try OpenID4VPResponse(received: try readResponse(response))
+        } catch {
+            throw ProgramFailure(.malformedInput, "\(response): not an OpenID4VP response: \(error)")
+        }
+        let answers: [(id: String, deviceResponse: [UInt8])]
+        do {
+            answers = try state.open(received, at: time)
+        } catch where [.malformedJWE, .jweTooLarge, .malformedResponse].contains(error.code) {
+            throw ProgramFailure(.malformedInput, "\(response): not an OpenID4VP response: \(error)")
+        } catch {
+            throw ProgramFailure(.onlineBindingFailed, "\(response): \(error)")
+        }
+        let verifier = DeviceResponseVerifier(
+            trustAnchors: issuers.anchors, documentSignerPolicy: issuers.policy, sessionTranscript: transcript)
+        var reports: [VerificationReport] = []
+        for answer in answers {
+            var report: VerificationReport
+            do {
+                report = try verifier.verify(answer.deviceResponse, at: time)
+            } catch {
+                throw ProgramFailure(.malformedInput, "\(response): the vp_token presentation \"\(answer.id)\" is not a DeviceResponse: \(error)")
+            }
+            if let decoded = try? DeviceResponse(encoded: answer.deviceResponse) {
+                report = await StatusCheck.check(decoded, report: report, verifier: verifier, options: status)
+            }
+            VerificationExit.show(report, json: json, trustEntries: issuers.entries, online: OnlineBinding(state: state, credentialID: answer.id))
+            reports.append(report)
+        }
+        for report in reports {
+            try VerificationExit.check(report)
+        }
+    }
+
+    /// The response file, or standard input for `-`.
+    private func readResponse(_ response: String) throws(InputError) -> [UInt8] {
+        try response == "-" ? InputSource.readAll(fd: 0, name: "standard input") : InputSource.readFile(response)
+    }
+
+    /// The `format` member of a state file, or `nil` when it is not a JSON object with one.
+    private static func stateFormat(of bytes: [UInt8]) -> String? {
+        guard bytes.count <= OpenID4VPLimits.maximumStateByteCount,
+              case .object(let members)? = try? JSONParser.parse(bytes, maximumDepth: OpenID4VPLimits.maximumResponseDepth),
+              case .string(let format)? = members.first(where: { $0.0 == "format" })?.1
+        else { return nil }
+        return format
     }
 
     /// What the folder `path` is, given where a DeviceResponse file belongs: a session capture
