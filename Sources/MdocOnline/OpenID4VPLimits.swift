@@ -18,6 +18,10 @@ public enum OpenID4VPLimits {
     /// `vp_token`. A request asks for a handful of documents.
     public static let maximumCredentialQueryCount = 16
 
+    /// 16: the most presentations read for one Credential Query `id` of a `vp_token` (one is
+    /// accepted: the queries made here do not set `multiple`).
+    public static let maximumPresentationCount = 16
+
     /// 256: the most Claims Queries of one Credential Query.
     public static let maximumClaimQueryCount = 256
 

@@ -28,7 +28,8 @@ public struct VPToken: Sendable, Equatable {
     }
 
     /// Reads a `vp_token` object. Throws `.malformedResponse` for one that is not an object of
-    /// arrays of strings, or has more than ``OpenID4VPLimits/maximumCredentialQueryCount`` members.
+    /// arrays of strings, has more than ``OpenID4VPLimits/maximumCredentialQueryCount`` members
+    /// or more than ``OpenID4VPLimits/maximumPresentationCount`` presentations for one.
     init(json value: JSONValue) throws(OnlineError) {
         let object = try DCAPIObject(value, name: "vp_token", code: .malformedResponse)
         guard object.names.count <= OpenID4VPLimits.maximumCredentialQueryCount else {
@@ -38,7 +39,7 @@ public struct VPToken: Sendable, Equatable {
         }
         var entries: [Entry] = []
         for id in object.names {
-            entries.append(Entry(id: id, values: try object.strings(id, limit: OpenID4VPLimits.maximumCredentialQueryCount) ?? []))
+            entries.append(Entry(id: id, values: try object.strings(id, limit: OpenID4VPLimits.maximumPresentationCount) ?? []))
         }
         presentations = entries
     }

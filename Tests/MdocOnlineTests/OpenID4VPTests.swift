@@ -218,6 +218,24 @@ struct OpenID4VPTests {
                      #"{"vp_token":{"\#(id)":["AA"]},"response":"x"}"#, "vp_token=%7", "vp_token=1&vp_token=2", "vp_token=%7B"] {
             #expect(throws: OpenID4VPTests.code(.malformedResponse), "\(text)") { try OpenID4VPResponse(received: Array(text.utf8)) }
         }
+        // Presentations for one id: at the limit read (and refused as more than one), one over the limit malformed.
+        let presentations = { (count: Int) in
+            Array(#"{"vp_token":{"\#(id)":[\#(Array(repeating: #""AA""#, count: count).joined(separator: ","))]}}"#.utf8)
+        }
+        #expect(throws: OpenID4VPTests.code(.vpTokenMismatch)) {
+            try state.open(try OpenID4VPResponse(received: presentations(OpenID4VPLimits.maximumPresentationCount)), at: Self.now)
+        }
+        #expect(throws: OpenID4VPTests.code(.malformedResponse)) {
+            try OpenID4VPResponse(received: presentations(OpenID4VPLimits.maximumPresentationCount + 1))
+        }
+        // Members of the vp_token: at the limit read, one over refused.
+        let members = { (count: Int) in
+            Array(#"{"vp_token":{\#((0..<count).map { #""q\#($0)":["AA"]"# }.joined(separator: ","))}}"#.utf8)
+        }
+        #expect(throws: OpenID4VPTests.code(.vpTokenMismatch)) {
+            try state.open(try OpenID4VPResponse(received: members(OpenID4VPLimits.maximumCredentialQueryCount)), at: Self.now)
+        }
+        #expect(throws: OpenID4VPTests.code(.malformedResponse)) { try OpenID4VPResponse(received: members(OpenID4VPLimits.maximumCredentialQueryCount + 1)) }
         // The form of direct_post reads as the JSON does; other members are ignored.
         let form = "state=abc&vp_token=%7B%22\(id)%22%3A%5B%22AA%22%5D%7D"
         #expect(try state.open(try OpenID4VPResponse(received: Array(form.utf8)), at: Self.now).map(\.deviceResponse) == [[0]])
