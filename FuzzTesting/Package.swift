@@ -10,7 +10,7 @@ import PackageDescription
 let fuzzTargets = [
     "FuzzCBOR", "FuzzEngagement", "FuzzSessionData", "FuzzHolderSession", "FuzzReaderSession", "FuzzDeviceRequest",
     "FuzzDeviceResponse", "FuzzATT", "FuzzBLEReassembly", "FuzzHCI", "FuzzDBus", "FuzzCertificateChain", "FuzzVPICC", "FuzzAPDU",
-    "FuzzNDEFHandover", "FuzzStatusListToken", "FuzzVICAL", "FuzzOnline", "FuzzCBORText",
+    "FuzzNDEFHandover", "FuzzStatusListToken", "FuzzVICAL", "FuzzOnline", "FuzzCBORText", "FuzzOnlineMessages",
 ]
 
 let mdoc: [Target.Dependency] = ["MdocCBOR", "MdocCrypto", "MdocCOSE", "MdocModel", "MdocSession", "MdocBLE", "MdocLEHost", "MdocDBus", "MdocNFC", "MdocPCSC", "MdocStatusList", "MdocOnline", "MdocInspection"].map {

@@ -376,6 +376,68 @@ def nfc_commands():
     return ndef, transfer
 
 
+def online_message_seeds():
+    """FuzzOnlineMessages: a selector byte, then what the reader of that selector takes: the
+    EncryptionInfo of the EU age verification request example (DCAPITests), an EncryptedResponse
+    as CBOR and as its response object, an Annex C request of Annex D's DeviceRequest, an Annex C
+    state, an OpenID4VP 1.0 request in dc_api.jwt (the key of the specification's section 8.3
+    example) and in direct_post, responses as JSON, as a form and the section 8.3 example JWE,
+    and an OpenID4VP state of each kind."""
+    import json
+    b64url = lambda data: base64.urlsafe_b64encode(data).rstrip(b"=").decode()
+    info_text = ("gmVkY2FwaaJlbm9uY2VQtJvGiCZ0egQII8fQgu960HJyZWNpcGllbnRQdWJsaWNLZXmkAQIgASFYIMmliVBWgs8KKpAychO3py0Eqagows-"
+                 "CrraFX1rVOniXIlggIMvYr_x55AY4LKiWZLHBlQJmX1R9Y5BkUfnuSddAmyE")
+    info = base64.urlsafe_b64decode(info_text + "=" * (-len(info_text) % 4))
+    enc = bytes([4]) + bytes(range(1, 65))
+    response = (bytes.fromhex("8265") + b"dcapi" + bytes.fromhex("a263") + b"enc" + bytes.fromhex("5841") + enc
+                + bytes.fromhex("6a") + b"cipherText" + bytes.fromhex("5820") + bytes(range(32)))
+    response_json = json.dumps({"response": b64url(response)}).encode()
+    annex_c_request = json.dumps({"deviceRequest": b64url(vector("device_request")), "encryptionInfo": info_text}).encode()
+    # The state's EncryptionInfo holds the public key of the section 8.3 example's private key.
+    unb64url = lambda text: base64.urlsafe_b64decode(text + "=" * (-len(text) % 4))
+    nonce = bytes(range(16))
+    state_info = (bytes.fromhex("8265") + b"dcapi" + bytes.fromhex("a265") + b"nonce" + bytes.fromhex("50") + nonce
+                  + bytes.fromhex("72") + b"recipientPublicKey" + bytes.fromhex("a40102200121 5820".replace(" ", ""))
+                  + unb64url("YO4epjifD-KWeq1sL2tNmm36BhXnkJ0He-WqMYrp9Fk") + bytes.fromhex("225820")
+                  + unb64url("Hekpm0zfK7C-YccH5iBjcIXgf6YdUvNUac_0At55Okk"))
+    annex_c_state = json.dumps({
+        "format": "swift-mdoc ISO/IEC TS 18013-7 Annex C request state", "origin": "https://verifier.example",
+        "nonce": b64url(nonce), "encryptionInfo": b64url(state_info),
+        "recipientPrivateKey": "Et-3ce0omz8_TuZ96Df9lp0GAaaDoUnDe6X-CRO7Aww",
+        "created": "2021-01-01T00:00:00Z", "expires": "2021-01-01T00:05:00Z"}).encode()
+    dcql = {"credentials": [{"id": "mdl", "format": "mso_mdoc", "meta": {"doctype_value": "org.iso.18013.5.1.mDL"},
+                             "claims": [{"path": ["org.iso.18013.5.1", "age_over_18"], "intent_to_retain": False},
+                                        {"path": ["org.iso.18013.5.1", "family_name"]}]}]}
+    key = {"kty": "EC", "crv": "P-256", "x": "YO4epjifD-KWeq1sL2tNmm36BhXnkJ0He-WqMYrp9Fk",
+           "y": "Hekpm0zfK7C-YccH5iBjcIXgf6YdUvNUac_0At55Okk", "use": "enc", "alg": "ECDH-ES", "kid": "ac"}
+    jwt_request = json.dumps({"response_type": "vp_token", "response_mode": "dc_api.jwt", "nonce": "n-0S6_WzA2Mj", "dcql_query": dcql,
+                              "client_metadata": {"jwks": {"keys": [key]}, "encrypted_response_enc_values_supported": ["A128GCM"],
+                                                  "vp_formats_supported": {"mso_mdoc": {}}}}).encode()
+    post_request = json.dumps({"response_type": "vp_token", "response_mode": "direct_post", "client_id": "x509_san_dns:verifier.example",
+                               "response_uri": "https://verifier.example/post", "nonce": "n-0S6_WzA2Mj", "dcql_query": dcql}).encode()
+    device_response = b64url(vector("device_response"))
+    vp_json = json.dumps({"vp_token": {"mdl": [device_response]}}).encode()
+    vp_form = ("state=abc&vp_token=" + json.dumps({"mdl": [device_response]}).replace('"', "%22").replace(":", "%3A")
+               .replace("{", "%7B").replace("}", "%7D").replace("[", "%5B").replace("]", "%5D")).encode()
+    example_jwe = ("eyJhbGciOiJFQ0RILUVTIiwiZW5jIjoiQTEyOEdDTSIsImtpZCI6ImFjIiwiZXBrIjp7Imt0eSI6IkVDIiwieCI6Im5ubVZwbTNWM2piaGNhZlFhUkJr"
+                   "U1ZOSGx3Wkh3dC05ck9wSnVmeVlJdWsiLCJ5IjoicjRmakRxd0p5czlxVU9QLV9iM21SNVNaRy0tQ3dPMm1pYzVWU05UWU45ZyIsImNydiI6IlAtMj"
+                   "U2In19..uAYcHRUSSn2X0WPX.yVzlGSYG4qbg0bq18JcUiDRw56yVnbKR8E7S7YlEtzT00RqE3Pw5oTpUG3hdLN4taHZ9gC1kwak8JOnJgQ.1wR024_3"
+                   "-qtAlx1oFIUpQQ")
+    states = [
+        {"format": "swift-mdoc OpenID4VP 1.0 request state", "responseMode": "dc_api", "origin": "https://verifier.example",
+         "nonce": "n-0S6_WzA2Mj", "credentialIds": ["mdl"], "created": "2021-01-01T00:00:00Z", "expires": "2021-01-01T00:05:00Z"},
+        {"format": "swift-mdoc OpenID4VP 1.0 request state", "responseMode": "direct_post.jwt", "clientId": "x509_san_dns:verifier.example",
+         "responseUri": "https://verifier.example/post", "nonce": "n-0S6_WzA2Mj", "credentialIds": ["mdl"], "encryptions": ["A128GCM"],
+         "recipientPrivateKey": "Et-3ce0omz8_TuZ96Df9lp0GAaaDoUnDe6X-CRO7Aww", "created": "2021-01-01T00:00:00Z",
+         "expires": "2021-01-01T00:05:00Z"},
+    ]
+    return ([bytes([0]) + info, bytes([1]) + response, bytes([2]) + response_json, bytes([3]) + annex_c_request,
+             bytes([4]) + annex_c_state, bytes([5]) + jwt_request, bytes([5]) + post_request, bytes([6]) + vp_json,
+             bytes([6]) + vp_form, bytes([6]) + json.dumps({"response": example_jwe}).encode(),
+             bytes([6]) + ("response=" + example_jwe).encode()]
+            + [bytes([7]) + json.dumps(state).encode() for state in states])
+
+
 def main():
     vectors = sorted(name[:-4] for name in os.listdir(VECTORS) if name.endswith(".hex"))
     credential = open(os.path.join(ROOT, "Certs", "demo", "mdl.mdoc"), "rb").read()
@@ -450,6 +512,7 @@ def main():
     counts["FuzzVICAL"] = write("FuzzVICAL", vical_seeds(demo_certificates[1]))
     counts["FuzzOnline"] = write("FuzzOnline", online_seeds())
     counts["FuzzCBORText"] = write("FuzzCBORText", [text.encode() for text in CBOR_TEXT_SEEDS])
+    counts["FuzzOnlineMessages"] = write("FuzzOnlineMessages", online_message_seeds())
     for target, count in counts.items():
         print(f"{target}: {count} seeds")
     total = sum(os.path.getsize(os.path.join(CORPUS, t, f)) for t in counts for f in os.listdir(os.path.join(CORPUS, t)))

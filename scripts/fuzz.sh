@@ -21,7 +21,7 @@ package=FuzzTesting
 scratch=$package/.build-fuzz
 targets=(FuzzCBOR FuzzEngagement FuzzSessionData FuzzHolderSession FuzzReaderSession FuzzDeviceRequest
     FuzzDeviceResponse FuzzATT FuzzBLEReassembly FuzzHCI FuzzDBus FuzzCertificateChain FuzzVPICC FuzzAPDU FuzzNDEFHandover FuzzStatusListToken FuzzVICAL FuzzOnline
-    FuzzCBORText)
+    FuzzCBORText FuzzOnlineMessages)
 # No leak checking: LeakSanitizer does not recognise a Swift heap pointer whose spare bits hold an
 # enum's case (BluetoothUUID's storage, for one), so it reports such arrays kept by globals as
 # leaked (seen on FuzzATT's GATT service). Memory errors are still caught by AddressSanitizer.

@@ -1,0 +1,7 @@
+import FuzzSupport
+
+#if canImport(Glibc)
+import Glibc
+#endif
+
+exit(FuzzDriver.run(fuzzOnlineMessages))
