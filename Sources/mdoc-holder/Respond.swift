@@ -177,7 +177,9 @@ struct Respond: AsyncParsableCommand {
                 throw ProgramFailure(.malformedInput, "--request \(self.request): \(error)")
             }
         }
-        try OutputFile.create(Array((body + "\n").utf8), at: out, mode: OutputFile.publicMode, replacing: force)
+        // A form body is written as it is posted, with no line break after it; JSON ends its line.
+        let isForm = !body.hasPrefix("{")
+        try OutputFile.create(Array((isForm ? body : body + "\n").utf8), at: out, mode: OutputFile.publicMode, replacing: force)
         ProgramOutput.standardError.writeLine(
             "mdoc-holder: \(approved.isEmpty ? "sending no elements" : "sending \(TerminalText(count: approved.count, "approved element"))"): "
                 + "the response for \(recipient) is in \(out)")

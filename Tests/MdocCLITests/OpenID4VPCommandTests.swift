@@ -85,7 +85,8 @@ import Testing
         // No --origin: the transcript binds the request's client_id and response_uri.
         let answered = try await Self.respond(run, files, origin: nil)
         #expect(answered.status == 0, "\(answered.standardError)")
-        #expect(try Self.text(files.response).hasPrefix("response=ey"))
+        let form = try Self.text(files.response)
+        #expect(form.hasPrefix("response=ey") && !form.hasSuffix("\n"))
         let verified = try await Self.verify(run, files)
         #expect(verified.status == 0, "\(verified.standardOutput)\n\(verified.standardError)")
         #expect(verified.standardOutput.contains("OpenID4VP 1.0, response_mode direct_post.jwt (OpenID4VPHandover)"))
