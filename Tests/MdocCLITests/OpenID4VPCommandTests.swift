@@ -92,6 +92,14 @@ import Testing
         #expect(verified.standardOutput.contains("OpenID4VP 1.0, response_mode direct_post.jwt (OpenID4VPHandover)"))
         #expect(verified.standardOutput.contains("clientId           x509_san_dns:verifier.example"))
 
+        // The request's client_id changed on its way to the wallet: it signs for another client.
+        let otherClient = try Self.text(files.request).replacingOccurrences(of: "x509_san_dns:verifier.example", with: "x509_san_dns:phish.example")
+        try otherClient.write(toFile: files.request, atomically: true, encoding: .utf8)
+        try FileManager.default.removeItem(atPath: files.response)
+        #expect(try await Self.respond(run, files, origin: nil).status == 0)
+        let phished = try await Self.verify(run, files)
+        #expect(phished.status == 4, "\(phished.standardOutput)\n\(phished.standardError)")
+
         // direct_post and dc_api, not encrypted, verify as well.
         for (mode, binding, origin) in [("direct_post", Self.client, nil), ("dc_api", ["--origin", Self.origin], Self.origin)] {
             let plain = OnlineCommandTests.Files(run, "-\(mode)")
