@@ -20,7 +20,9 @@ package struct ProgramOutput: Sendable {
     /// Standard error: progress, notes and failures.
     package static let standardError = ProgramOutput(fileDescriptor: STDERR_FILENO)
 
-    private init(fileDescriptor: Int32) {
+    /// A file the program opened for lines it writes as it goes (`mdoc-holder test-reader
+    /// --engagements-out`), written as the standard streams are; the caller closes it.
+    package init(fileDescriptor: Int32) {
         self.fileDescriptor = fileDescriptor
     }
 

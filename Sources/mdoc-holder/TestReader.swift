@@ -179,8 +179,9 @@ struct TestReader: AsyncParsableCommand {
             try SessionCapture.checkWritable(directory: captures, option: "--captures")
             if !OutputFile.exists(captures) { try OutputFile.makeDirectory(captures) }
         }
-        let engagementLines = try engagementOutput()
-        defer { if engagementLines != STDOUT_FILENO { close(engagementLines) } }
+        let engagementFile = try engagementsFile()
+        defer { if let engagementFile { close(engagementFile) } }
+        let engagementLines = engagementFile.map { ProgramOutput(fileDescriptor: $0) } ?? .standardOutput
         let seconds = Duration.milliseconds(Int64(timeout * 1000))
         let answerBound = Duration.milliseconds(Int64(answerTimeout * 1000))
         let transport = await live.resolvedTransport()
@@ -221,9 +222,10 @@ struct TestReader: AsyncParsableCommand {
         }
     }
 
-    /// Where the engagements' URIs go: `--engagements-out`, made anew, or standard output.
-    private func engagementOutput() throws(ProgramFailure) -> Int32 {
-        guard let engagementsOut else { return STDOUT_FILENO }
+    /// The file of `--engagements-out`, made anew, for the engagements' URIs; `nil` without the
+    /// option, when they go to standard output.
+    private func engagementsFile() throws(ProgramFailure) -> Int32? {
+        guard let engagementsOut else { return nil }
         try OutputFile.checkWritable(engagementsOut, option: "--engagements-out")
         let descriptor = open(engagementsOut, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0o644)
         guard descriptor >= 0 else {
@@ -233,8 +235,8 @@ struct TestReader: AsyncParsableCommand {
     }
 
     /// The engagement of the next case: its QR code on standard error (unless `--no-qr`), its
-    /// URI as a line of its own on `descriptor`.
-    private static func show(_ uri: MdocURI, drawing: Bool, to descriptor: Int32, environment: [String: String]) {
+    /// URI as a line of its own on `lines`.
+    private static func show(_ uri: MdocURI, drawing: Bool, to lines: ProgramOutput, environment: [String: String]) {
         ProgramOutput.standardError.writeLine("mdoc-holder: waiting for the reader with the next case's engagement")
         if drawing {
             do {
@@ -244,7 +246,7 @@ struct TestReader: AsyncParsableCommand {
                 ProgramOutput.standardError.writeLine("mdoc-holder: note: the QR code is not drawn: \(error.reason); the mdoc: URI is the same engagement")
             }
         }
-        FileDescriptorWriter.writeAll("\(uri)\n", to: descriptor)
+        lines.writeLine("\(uri)")
     }
 
     /// One line per case on standard output: the outcome, the name and clause, then the reason

@@ -36,7 +36,7 @@ enum TesterAnswer {
         }
         // A person's answer ended the line on the terminal; an answer from a file or a pipe, or
         // none, did not: it is written out, so that the next line starts on a line of its own.
-        if let answer, !FileDescriptorWriter.isTerminal(STDIN_FILENO) {
+        if let answer, isatty(STDIN_FILENO) != 1 {
             ProgramOutput.standardError.writeLine(answer ? "yes" : "no")
         } else if answer == nil {
             ProgramOutput.standardError.write("\n")
