@@ -9,11 +9,11 @@ package struct JSONScanner<Failure: Error> {
     /// The offset of the next byte to read.
     package private(set) var index = 0
     /// The reader's error for a reason at an offset.
-    private let makeFailure: (_ reason: String, _ offset: Int) -> Failure
+    private let makeFailure: @Sendable (_ reason: String, _ offset: Int) -> Failure
 
     /// A scanner at the start of `bytes`, after a UTF-8 byte order mark if there is one, whose
     /// failures `failure` makes.
-    package init(_ bytes: [UInt8], failure: @escaping (_ reason: String, _ offset: Int) -> Failure) {
+    package init(_ bytes: [UInt8], failure: @escaping @Sendable (_ reason: String, _ offset: Int) -> Failure) {
         self.bytes = bytes
         makeFailure = failure
         if bytes.starts(with: [0xEF, 0xBB, 0xBF]) { index = 3 }
