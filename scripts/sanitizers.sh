@@ -15,13 +15,6 @@
 # (FuzzTesting/README.md). ThreadSanitizer runs with scripts/tsan-suppressions.txt (the reason is
 # in the file). Both slow the programs several times over, so the bounds a correct session must
 # end within are tripled (MDOC_TEST_TIMEOUT_SCALE, Sources/MdocTestSupport/TimeoutScale.swift).
-#
-# ThreadSanitizer also leaves out the suites in which no two threads meet: the value codecs (CBOR,
-# COSE, the 18013-5 model, issuance) and the program tests that decode, verify, issue or document
-# one file in one process and run no session (help, manuals, completion, inspect, the issuer,
-# verify of stored files and requests, VICALs, status lists). AddressSanitizer runs them all, and
-# the fuzz targets run their parsers under it too. Every suite that runs a session, a radio, a
-# driver, a daemon or a signal runs under both.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 bash scripts/install-deps.sh --test
@@ -30,18 +23,12 @@ export MDOC_TEST_TIMEOUT_SCALE=3
 
 suite() {
     local sanitizer=$1
-    shift
     local scratch=.build-$sanitizer
     local options=(--scratch-path "$scratch" --sanitize="$sanitizer" --skip ResourceBoundsTests --skip KeyProviderTests --skip TokenDeviceKeyTests
-        --skip TokenKeyGenerationTests --skip TokenFailureTests --skip TokenKeyExposureTests --skip UnlockEachSessionTests --skip KeyBenchmarkCommandTests "$@")
+        --skip TokenKeyGenerationTests --skip TokenFailureTests --skip TokenKeyExposureTests --skip UnlockEachSessionTests --skip KeyBenchmarkCommandTests)
     swift build --build-tests --scratch-path "$scratch" --sanitize="$sanitizer"
     test_runs "${options[@]}"
 }
 
-single_threaded=(--skip 'MdocCBORTests\.' --skip 'MdocCOSETests\.' --skip 'MdocModelTests\.' --skip 'MdocIssuanceTests\.'
-    --skip '\.CompletionTests' --skip '\.ManualSectionsTests' --skip '\.InspectCommandTests' --skip '\.IssuerCommandTests'
-    --skip '\.VerifyCommandTests'
-    --skip '\.VerifyRequestCommandTests' --skip '\.VICALCommandTests' --skip '\.StatusListCommandTests')
-
 ASAN_OPTIONS=detect_leaks=0 suite address
-TSAN_OPTIONS="suppressions=$PWD/scripts/tsan-suppressions.txt" suite thread "${single_threaded[@]}"
+TSAN_OPTIONS="suppressions=$PWD/scripts/tsan-suppressions.txt" suite thread
