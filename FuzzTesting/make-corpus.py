@@ -413,7 +413,7 @@ def online_message_seeds():
     jwt_request = json.dumps({"response_type": "vp_token", "response_mode": "dc_api.jwt", "nonce": "n-0S6_WzA2Mj", "dcql_query": dcql,
                               "client_metadata": {"jwks": {"keys": [key]}, "encrypted_response_enc_values_supported": ["A128GCM"],
                                                   "vp_formats_supported": {"mso_mdoc": {}}}}).encode()
-    post_request = json.dumps({"response_type": "vp_token", "response_mode": "direct_post", "client_id": "x509_san_dns:verifier.example",
+    post_request = json.dumps({"response_type": "vp_token", "response_mode": "direct_post", "client_id": "redirect_uri:https://verifier.example/post",
                                "response_uri": "https://verifier.example/post", "nonce": "n-0S6_WzA2Mj", "dcql_query": dcql}).encode()
     device_response = b64url(vector("device_response"))
     vp_json = json.dumps({"vp_token": {"mdl": [device_response]}}).encode()
@@ -426,7 +426,7 @@ def online_message_seeds():
     states = [
         {"format": "swift-mdoc OpenID4VP 1.0 request state", "responseMode": "dc_api", "origin": "https://verifier.example",
          "nonce": "n-0S6_WzA2Mj", "credentialIds": ["mdl"], "created": "2021-01-01T00:00:00Z", "expires": "2021-01-01T00:05:00Z"},
-        {"format": "swift-mdoc OpenID4VP 1.0 request state", "responseMode": "direct_post.jwt", "clientId": "x509_san_dns:verifier.example",
+        {"format": "swift-mdoc OpenID4VP 1.0 request state", "responseMode": "direct_post.jwt", "clientId": "redirect_uri:https://verifier.example/post",
          "responseUri": "https://verifier.example/post", "nonce": "n-0S6_WzA2Mj", "credentialIds": ["mdl"], "encryptions": ["A128GCM"],
          "recipientPrivateKey": "Et-3ce0omz8_TuZ96Df9lp0GAaaDoUnDe6X-CRO7Aww", "created": "2021-01-01T00:00:00Z",
          "expires": "2021-01-01T00:05:00Z"},

@@ -27,6 +27,12 @@ public struct OpenID4VPRequest: Sendable {
     public static let responseType = "vp_token"
     /// The JWE `alg` of an encrypted response: ECDH-ES in direct key agreement.
     public static let keyAgreementAlgorithm = CompactJWE.keyAgreementAlgorithm
+    /// The Client Identifier Prefix of a Verifier identified by its Response URI (section
+    /// 5.9.3): `redirect_uri:` followed by the `response_uri`, in a request that is not signed.
+    public static let redirectURIPrefix = "redirect_uri:"
+    /// The Client Identifier Prefixes whose requests must be signed (section 5.9.3), which an
+    /// unsigned request cannot carry.
+    static let signedRequestPrefixes: Set<Substring> = ["x509_san_dns", "x509_hash", "decentralized_identifier", "verifier_attestation", "openid_federation"]
 
     /// `response_mode`.
     public let responseMode: OpenID4VPResponseMode
@@ -65,7 +71,9 @@ public struct OpenID4VPRequest: Sendable {
     /// Throws `.inputTooLarge` for a longer text; `.malformedRequest` for one that is not a
     /// request for a `vp_token` of a known `response_mode` with a `nonce` of URL-safe characters
     /// (at most ``OpenID4VPLimits/maximumNonceLength``), a `client_id` and `response_uri` for
-    /// the `direct_post` modes (and no `redirect_uri`), a `dcql_query`, and for the encrypted
+    /// the `direct_post` modes (and no `redirect_uri`; a `client_id` of the prefix
+    /// ``redirectURIPrefix`` naming the `response_uri`, or of no prefix that needs a signed
+    /// request), a `dcql_query`, and for the encrypted
     /// modes an EC P-256 `ECDH-ES` key with a `kid`; `.unsupportedRequest` for a signed request,
     /// `transaction_data`, a DCQL query not evaluated here, or no content encryption accepted here.
     public init(json bytes: [UInt8]) throws(OnlineError) {
@@ -95,6 +103,7 @@ public struct OpenID4VPRequest: Sendable {
             guard object.value("redirect_uri") == nil else {
                 throw OnlineError(.malformedRequest, "the request has a redirect_uri, which response_mode \(mode) forbids (section 8.2)")
             }
+            try Self.checkUnsignedClientID(clientID ?? "", responseURI: responseURI ?? "", code: .malformedRequest)
         }
         guard let query = object.value("dcql_query") else {
             throw OnlineError(.malformedRequest, "the request has no \"dcql_query\"")
@@ -120,6 +129,32 @@ public struct OpenID4VPRequest: Sendable {
         self.init(
             responseMode: mode, nonce: nonce, clientID: clientID, responseURI: responseURI, dcqlQuery: dcqlQuery,
             encryptionKey: encryptionKey, encryptions: encryptions)
+    }
+
+    /// Throws `code` unless `clientID` may identify the Verifier of an unsigned `direct_post`
+    /// request posting to `responseURI` (section 5.9.3): `redirect_uri:` followed by
+    /// `responseURI` itself, or a Client Identifier of no prefix known here (one registered
+    /// with the wallet beforehand). A prefix whose requests must be signed (`x509_san_dns:`,
+    /// `x509_hash:`...) and `origin:`, which only the Digital Credentials API platform gives,
+    /// are refused.
+    static func checkUnsignedClientID(_ clientID: String, responseURI: String, code: OnlineError.Code) throws(OnlineError) {
+        if clientID.hasPrefix(redirectURIPrefix) {
+            guard clientID.dropFirst(redirectURIPrefix.count) == responseURI else {
+                throw OnlineError(
+                    code,
+                    "the client_id \"\(UntrustedText.escaped(clientID))\" names another URI than the response_uri \"\(UntrustedText.escaped(responseURI))\" (section 5.9.3)")
+            }
+            return
+        }
+        guard let colon = clientID.firstIndex(of: ":") else { return }
+        let prefix = clientID[..<colon]
+        if signedRequestPrefixes.contains(prefix) {
+            throw OnlineError(
+                code, "the client_id has the prefix \(UntrustedText.escaped(prefix)):, whose requests must be signed (section 5.9.3); this request is not")
+        }
+        if prefix == "origin" {
+            throw OnlineError(code, "the client_id has the prefix origin:, which only the Digital Credentials API platform gives (section 5.9.3)")
+        }
     }
 
     /// The request object.

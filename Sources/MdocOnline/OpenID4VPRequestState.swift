@@ -98,8 +98,10 @@ public struct OpenID4VPRequestState: Sendable {
     /// expires `validity` after `now` (whole seconds).
     ///
     /// Throws `.invalidOrigin` for an origin that is not a serialised origin,
-    /// `.malformedRequest` for a `verifier` of the other kind than `responseMode` needs or an
-    /// empty `client_id` or `response_uri`, `.malformedState` for a validity outside
+    /// `.malformedRequest` for a `verifier` of the other kind than `responseMode` needs, an
+    /// empty `client_id` or `response_uri`, or a `client_id` an unsigned request cannot carry
+    /// (``OpenID4VPRequest/redirectURIPrefix`` and another URI than the `response_uri`, or a
+    /// prefix whose requests must be signed, section 5.9.3), `.malformedState` for a validity outside
     /// ``DCAPILimits/minimumValidity`` to ``DCAPILimits/maximumValidity`` or no `encryptions`
     /// for an encrypted mode, `.requestConstructionFailed` when no key can be made.
     public static func make(
@@ -273,7 +275,8 @@ public struct OpenID4VPRequestState: Sendable {
     }
 
     /// Throws `code` unless `verifier` is the kind `mode` needs, `.invalidOrigin` for an origin
-    /// that is not one, `code` for an empty `client_id` or `response_uri`.
+    /// that is not one, `code` for an empty `client_id` or `response_uri` or a `client_id` an
+    /// unsigned request cannot carry.
     private static func check(_ verifier: Verifier, for mode: OpenID4VPResponseMode, code: OnlineError.Code) throws(OnlineError) {
         switch verifier {
         case .origin(let origin):
@@ -288,6 +291,7 @@ public struct OpenID4VPRequestState: Sendable {
             guard !id.isEmpty, !uri.isEmpty else {
                 throw OnlineError(code, "a request for \(mode) needs a client_id and a response_uri")
             }
+            try OpenID4VPRequest.checkUnsignedClientID(id, responseURI: uri, code: code)
         }
     }
 

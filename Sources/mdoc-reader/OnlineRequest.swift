@@ -39,8 +39,10 @@ struct OnlineRequest: AsyncParsableCommand {
             its kid the key's JWK thumbprint) in client_metadata.jwks. dc_api and dc_api.jwt go \
             through the Digital Credentials API (protocol openid4vp-v1-unsigned) and bind the \
             response to --origin; direct_post and direct_post.jwt are posted to --response-uri and \
-            bind it to --client-id (with its prefix, x509_san_dns:verifier.example) and \
-            --response-uri (OpenID4VP 1.0 Appendix B.2.6). The response mode is dc_api.jwt with \
+            bind it to --client-id and --response-uri (OpenID4VP 1.0 Appendix B.2.6). The \
+            request being unsigned, --client-id is redirect_uri: followed by the --response-uri \
+            (section 5.9.3), or a client_id the wallet knows beforehand; prefixes whose requests \
+            must be signed (x509_san_dns:, x509_hash:...) are refused. The response mode is dc_api.jwt with \
             --origin and direct_post.jwt with --client-id unless --response-mode says otherwise. \
             The request is not signed (no JAR): --reader-cert does not apply.
 
@@ -64,7 +66,7 @@ struct OnlineRequest: AsyncParsableCommand {
               mdoc-reader online-request --protocol openid4vp --origin https://verifier.example \\
                 --preset age-over-18 --state state.json --out request.json
               mdoc-reader online-request --protocol openid4vp \\
-                --client-id x509_san_dns:verifier.example --response-uri https://verifier.example/post \\
+                --client-id redirect_uri:https://verifier.example/post --response-uri https://verifier.example/post \\
                 --preset age-over-18 --state state.json --out request.json
 
             Exit codes: 0 the request and state were written; 7 unusable --reader-cert or \

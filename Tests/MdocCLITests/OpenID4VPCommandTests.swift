@@ -10,7 +10,7 @@ import Testing
 @Suite struct OpenID4VPCommandTests {
     static let origin = OnlineCommandTests.origin
     static let trust = OnlineCommandTests.trust
-    static let client = ["--client-id", "x509_san_dns:verifier.example", "--response-uri", "https://verifier.example/post"]
+    static let client = ["--client-id", "redirect_uri:https://verifier.example/post", "--response-uri", "https://verifier.example/post"]
 
     /// `online-request --protocol openid4vp` for the demo mDL's age_over_18 and family_name.
     static func makeRequest(_ run: IsolatedRun, _ files: OnlineCommandTests.Files, _ binding: [String]) async throws {
@@ -90,10 +90,12 @@ import Testing
         let verified = try await Self.verify(run, files)
         #expect(verified.status == 0, "\(verified.standardOutput)\n\(verified.standardError)")
         #expect(verified.standardOutput.contains("OpenID4VP 1.0, response_mode direct_post.jwt (OpenID4VPHandover)"))
-        #expect(verified.standardOutput.contains("clientId           x509_san_dns:verifier.example"))
+        #expect(verified.standardOutput.contains("clientId           redirect_uri:https://verifier.example/post"))
 
-        // The request's client_id changed on its way to the wallet: it signs for another client.
-        let otherClient = try Self.text(files.request).replacingOccurrences(of: "x509_san_dns:verifier.example", with: "x509_san_dns:phish.example")
+        // The request's client_id changed on its way to the wallet (to one the wallet would know
+        // beforehand, so that it answers): it signs for another client.
+        let otherClient = try Self.text(files.request).replacingOccurrences(of: #""redirect_uri:https://verifier.example/post""#, with: #""phish.example""#)
+        #expect(otherClient != (try Self.text(files.request)))
         try otherClient.write(toFile: files.request, atomically: true, encoding: .utf8)
         try FileManager.default.removeItem(atPath: files.response)
         #expect(try await Self.respond(run, files, origin: nil).status == 0)
@@ -155,12 +157,12 @@ import Testing
         let files = OnlineCommandTests.Files(run)
         let refused: [[String]] = [
             ["--protocol", "openid4vp", "--origin", Self.origin] + OnlineCommandTests.readerAuthentication,
-            ["--protocol", "openid4vp", "--client-id", "x509_san_dns:verifier.example"],
+            ["--protocol", "openid4vp", "--client-id", "redirect_uri:https://verifier.example/post"],
             ["--protocol", "openid4vp", "--origin", Self.origin, "--response-mode", "direct_post.jwt"],
             ["--protocol", "openid4vp", "--origin", Self.origin, "--response-mode", "query"],
             ["--protocol", "openid4vp"] + Self.client + ["--origin", Self.origin],
             ["--origin", Self.origin] + Self.client,
-            ["--client-id", "x509_san_dns:verifier.example"],
+            ["--client-id", "redirect_uri:https://verifier.example/post"],
         ]
         for arguments in refused {
             let result = try await run.run("mdoc-reader", [

@@ -20,7 +20,7 @@ import Foundation
 struct OpenID4VPTests {
     private static let origin = "https://verifier.example"
     private static let client = OpenID4VPRequestState.Verifier.client(
-        id: "x509_san_dns:verifier.example", responseURI: "https://verifier.example/post")
+        id: "redirect_uri:https://verifier.example/post", responseURI: "https://verifier.example/post")
     private static let now = TestPKI.referenceTime
 
     private static func query() throws -> DCQLQuery {
@@ -93,7 +93,7 @@ struct OpenID4VPTests {
         // direct_post carries client_id and response_uri, and no key.
         let (plain, _) = try OpenID4VPRequestState.make(try Self.query(), responseMode: .directPost, verifier: Self.client, now: Self.now)
         let text = plain.json.serialized()
-        #expect(text.contains(#""client_id":"x509_san_dns:verifier.example","response_uri":"https://verifier.example/post""#))
+        #expect(text.contains(#""client_id":"redirect_uri:https://verifier.example/post","response_uri":"https://verifier.example/post""#))
         #expect(!text.contains("jwks"))
     }
 
@@ -124,7 +124,7 @@ struct OpenID4VPTests {
         let cases: [(OpenID4VPResponseMode, any OnlineHandover)] = [
             (.digitalCredentialsAPI, OpenID4VPDCAPIHandover(origin: "https://phish.example", nonce: "", jwkThumbprint: nil)),
             (.directPost, OpenID4VPHandover(clientID: "x509_san_dns:phish.example", nonce: "", jwkThumbprint: nil, responseURI: "https://verifier.example/post")),
-            (.directPostJWT, OpenID4VPHandover(clientID: "x509_san_dns:verifier.example", nonce: "another-nonce", jwkThumbprint: nil, responseURI: "https://verifier.example/post")),
+            (.directPostJWT, OpenID4VPHandover(clientID: "redirect_uri:https://verifier.example/post", nonce: "another-nonce", jwkThumbprint: nil, responseURI: "https://verifier.example/post")),
         ]
         for (mode, handover) in cases {
             let (request, state) = try OpenID4VPRequestState.make(try Self.query(), responseMode: mode, verifier: Self.verifier(for: mode), now: Self.now)
@@ -261,6 +261,35 @@ struct OpenID4VPTests {
             if let value { members.append((name, value)) }
         }
         return json(.object(members))
+    }
+
+    @Test("An unsigned direct_post request's client_id: redirect_uri: of its response_uri or no known prefix; never a prefix that needs a signature")
+    func unsignedClientIdentifiers() throws {
+        let responseURI = "https://verifier.example/post"
+        let accepted = ["redirect_uri:\(responseURI)", "verifier.example", "https://verifier.example"]
+        let refused = [
+            "redirect_uri:https://verifier.example/other", "redirect_uri:", "x509_san_dns:verifier.example", "x509_hash:Uvo3HtuIxuhC92rShpgqcT3YXwrqRxWEviRiA0OZszk",
+            "decentralized_identifier:did:example:123", "verifier_attestation:verifier.example", "openid_federation:https://verifier.example",
+            "origin:https://verifier.example",
+        ]
+        for mode in [OpenID4VPResponseMode.directPost, .directPostJWT] {
+            for clientID in accepted {
+                let (request, _) = try OpenID4VPRequestState.make(
+                    try Self.query(), responseMode: mode, verifier: .client(id: clientID, responseURI: responseURI), now: Self.now)
+                #expect(try OpenID4VPRequest(json: Self.json(request.json)).clientID == clientID)
+            }
+            for clientID in refused {
+                // The verifier does not make such a request ...
+                #expect(throws: Self.code(.malformedRequest), "\(clientID)") {
+                    try OpenID4VPRequestState.make(
+                        try Self.query(), responseMode: mode, verifier: .client(id: clientID, responseURI: responseURI), now: Self.now)
+                }
+                // ... and the wallet does not answer one.
+                #expect(throws: Self.code(.malformedRequest), "\(clientID)") {
+                    try OpenID4VPRequest(json: try Self.request(mode, [("client_id", .string(clientID))]))
+                }
+            }
+        }
     }
 
     @Test("Requests the wallet refuses: signed, with transaction data, another response type or mode, a bad nonce, no response_uri")

@@ -14,7 +14,7 @@ private let openID4VPStates: [OpenID4VPRequestState] = {
     guard let query,
           let plain = try? OpenID4VPRequestState.make(query, responseMode: .digitalCredentialsAPI, verifier: .origin("https://verifier.example"), now: AnnexD.time),
           let encrypted = try? OpenID4VPRequestState.make(
-              query, responseMode: .directPostJWT, verifier: .client(id: "x509_san_dns:verifier.example", responseURI: "https://verifier.example/post"),
+              query, responseMode: .directPostJWT, verifier: .client(id: "redirect_uri:https://verifier.example/post", responseURI: "https://verifier.example/post"),
               now: AnnexD.time)
     else { fatalError("the OpenID4VP states cannot be made") }
     return [plain.state, encrypted.state]
