@@ -15,11 +15,15 @@ import Foundation
 public enum StoredRequest: Sendable {
     /// ISO/IEC TS 18013-7 Annex C, Digital Credentials API protocol `org-iso-mdoc`.
     case annexC(DCAPIRequestState)
+    /// OpenID4VP 1.0, in any response mode.
+    case openID4VP(OpenID4VPRequestState)
 
-    /// The protocol tag a store keeps with the state: `org-iso-mdoc` for Annex C.
+    /// The protocol tag a store keeps with the state: `org-iso-mdoc` for Annex C, `openid4vp`
+    /// for OpenID4VP 1.0.
     public var protocolName: String {
         switch self {
         case .annexC: DCAPIRequest.protocolIdentifier
+        case .openID4VP: RequestCreation.openID4VPProtocolName
         }
     }
 
@@ -27,6 +31,7 @@ public enum StoredRequest: Sendable {
     public var expires: Date {
         switch self {
         case .annexC(let state): state.expires
+        case .openID4VP(let state): state.expires
         }
     }
 
@@ -35,6 +40,7 @@ public enum StoredRequest: Sendable {
     public var stateJSON: String {
         switch self {
         case .annexC(let state): state.json.serialized()
+        case .openID4VP(let state): state.json.serialized()
         }
     }
 
@@ -48,6 +54,12 @@ public enum StoredRequest: Sendable {
                 self = .annexC(try DCAPIRequestState(json: Array(stateJSON.utf8)))
             } catch {
                 throw ServiceError(.internalServerError, "storeCorrupt", "a stored org-iso-mdoc state does not read: \(error)")
+            }
+        case RequestCreation.openID4VPProtocolName:
+            do {
+                self = .openID4VP(try OpenID4VPRequestState(json: Array(stateJSON.utf8)))
+            } catch {
+                throw ServiceError(.internalServerError, "storeCorrupt", "a stored OpenID4VP state does not read: \(error)")
             }
         default:
             throw ServiceError(.internalServerError, "storeCorrupt", "a stored request has the protocol \"\(UntrustedText.escaped(protocolName))\", which this verifier does not speak")

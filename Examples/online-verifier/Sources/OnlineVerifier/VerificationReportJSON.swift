@@ -15,8 +15,9 @@ import MdocText
 /// Trust store entries and status lists are not part of the service: `trustEntry` and `status`
 /// are never present.
 public enum VerificationReportJSON {
-    /// The report of `report` with the online binding of `state`.
-    public static func make(_ report: VerificationReport, state: DCAPIRequestState) -> JSONValue {
+    /// The report of `report` with `online`, the binding of its request (``online(_:)``,
+    /// ``online(_:credentialID:)``).
+    public static func make(_ report: VerificationReport, online: JSONValue) -> JSONValue {
         .object([
             ("schemaVersion", .int(1)),
             ("type", .string("verificationReport")),
@@ -28,7 +29,7 @@ public enum VerificationReportJSON {
             ("documentErrors", .array(report.documentErrors.map {
                 .object([("docType", .string($0.docType)), ("errorCode", .int($0.code))])
             })),
-            ("online", online(state)),
+            ("online", online),
         ])
     }
 
@@ -42,6 +43,31 @@ public enum VerificationReportJSON {
             ("created", .string(TDate(state.created).text)),
             ("expires", .string(TDate(state.expires).text)),
         ])
+    }
+
+    /// `verificationReport.online` of an OpenID4VP 1.0 request, for the presentation of
+    /// `credentialID`: the protocol as `mdoc-reader verify` names it (`openid4vp-dcapi` through
+    /// the Digital Credentials API, else `openid4vp`), the response mode, the origin or the
+    /// client_id and response_uri, the nonce, the JWK thumbprint of the request's key for an
+    /// encrypted mode, the Credential Query id, and when the request was made and expires.
+    static func online(_ state: OpenID4VPRequestState, credentialID: String) -> JSONValue {
+        var members: [(String, JSONValue)] = [
+            ("protocol", .string(state.responseMode.usesDigitalCredentialsAPI ? "openid4vp-dcapi" : "openid4vp")),
+            ("responseMode", .string(state.responseMode.rawValue)),
+        ]
+        switch state.verifier {
+        case .origin(let origin): members.append(("origin", .string(origin)))
+        case .client(let id, let uri): members += [("clientId", .string(id)), ("responseUri", .string(uri))]
+        }
+        members.append(("nonce", .string(state.nonce)))
+        if let key = try? state.encryptionKey {
+            members.append(("jwkThumbprint", .string(key.keyID)))
+        }
+        members += [
+            ("credentialId", .string(credentialID)), ("created", .string(TDate(state.created).text)),
+            ("expires", .string(TDate(state.expires).text)),
+        ]
+        return .object(members)
     }
 
     private static func document(_ document: DocumentReport) -> JSONValue {

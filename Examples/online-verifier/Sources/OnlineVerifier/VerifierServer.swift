@@ -24,6 +24,8 @@ public struct VerifierServer: Sendable {
     public let trustAnchors: [Certificate]
     /// The key and chain that sign each DocRequest, or `nil`.
     public let readerAuthentication: (key: PrivateKey, chain: [Certificate])?
+    /// The URL at which wallets reach the service (``VerifierService/publicURL``), or `nil`.
+    public let publicURL: String?
     /// The current time.
     public let now: @Sendable () -> Date
     private let logger: Logger
@@ -31,15 +33,30 @@ public struct VerifierServer: Sendable {
     /// A server on `host`:`port` with these settings.
     public init(
         host: String, port: Int, storeLocation: StoreLocation, trustAnchors: [Certificate],
-        readerAuthentication: (key: PrivateKey, chain: [Certificate])?, logger: Logger, now: @escaping @Sendable () -> Date = { Date() }
+        readerAuthentication: (key: PrivateKey, chain: [Certificate])?, publicURL: String? = nil, logger: Logger,
+        now: @escaping @Sendable () -> Date = { Date() }
     ) {
         self.host = host
         self.port = port
         self.storeLocation = storeLocation
         self.trustAnchors = trustAnchors
         self.readerAuthentication = readerAuthentication
+        self.publicURL = publicURL
         self.logger = logger
         self.now = now
+    }
+
+    /// `text` as a ``publicURL``: an `https` or `http` URL with a host and no query or
+    /// fragment, its trailing `/`s removed; `nil` when it is not one.
+    public static func publicURL(_ text: String) -> String? {
+        guard let scheme = ["https://", "http://"].first(where: text.hasPrefix) else { return nil }
+        var url = Substring(text)
+        while url.hasSuffix("/") { url = url.dropLast() }
+        let rest = url.dropFirst(scheme.count)
+        guard !rest.isEmpty, !rest.hasPrefix("/"),
+              !rest.contains(where: { "?#".contains($0) || $0.isWhitespace || $0.unicodeScalars.contains { $0.value < 0x20 || $0.value == 0x7F } })
+        else { return nil }
+        return String(url)
     }
 
     /// Runs the server; `onServerRunning` gets the port it listens on once it does.
@@ -60,7 +77,8 @@ public struct VerifierServer: Sendable {
 
     private func serve(store: any RequestStateStore, onServerRunning: @escaping @Sendable (Int) async -> Void) async throws {
         let service = VerifierService(
-            trustAnchors: trustAnchors, readerAuthentication: readerAuthentication, store: store, logger: logger, now: now)
+            trustAnchors: trustAnchors, readerAuthentication: readerAuthentication, store: store, publicURL: publicURL, logger: logger,
+            now: now)
         let application = Application(
             router: service.router(), configuration: ApplicationConfiguration(address: .hostname(host, port: port), serverName: nil),
             onServerRunning: { channel in await onServerRunning(channel.localAddress?.port ?? 0) }, logger: logger)

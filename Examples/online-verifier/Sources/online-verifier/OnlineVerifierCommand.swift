@@ -9,18 +9,25 @@ import FoundationEssentials
 import Foundation
 #endif
 
-/// `online-verifier`: the HTTP verifier of ISO/IEC TS 18013-7 Annex C (docs/online.md).
+/// `online-verifier`: the HTTP verifier of ISO/IEC TS 18013-7 Annex C and OpenID4VP 1.0
+/// (docs/online.md).
 @main
 struct OnlineVerifierCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "online-verifier",
-        abstract: "Serve an ISO/IEC TS 18013-7 Annex C (org-iso-mdoc) verifier over HTTP.",
+        abstract: "Serve an ISO/IEC TS 18013-7 Annex C (org-iso-mdoc) and OpenID4VP 1.0 verifier over HTTP.",
         discussion: """
             POST /requests makes a request for a web origin and keeps its state; the page gives \
             the request to the Digital Credentials API and posts the wallet's answer to POST \
             /requests/ID/response, which verifies it once and answers with the verification \
             report. GET / is a page doing both (untested here: it needs a browser with the \
             Digital Credentials API and a phone wallet). See docs/online.md.
+
+            A request is org-iso-mdoc unless its body says "protocol": "openid4vp", with a \
+            "responseMode": dc_api or dc_api.jwt through the Digital Credentials API, \
+            direct_post or direct_post.jwt for a wallet that posts its answer to the \
+            request's response_uri, which --public-url makes: the URL at which wallets reach \
+            this service.
 
             --store is memory (one instance) or a PostgreSQL URL, \
             postgres://USER@HOST[:PORT]/DATABASE or postgres://USER@/DATABASE?host=/socket/dir, \
@@ -47,6 +54,11 @@ struct OnlineVerifierCommand: AsyncParsableCommand {
     @Option(help: ArgumentHelp("memory, or a PostgreSQL URL (default: ONLINE_VERIFIER_STORE, else memory).", valueName: "store"))
     var store: String?
 
+    @Option(name: .customLong("public-url"), help: ArgumentHelp(
+        "The URL at which wallets reach this service (https://verifier.example): the base of OpenID4VP response_uris; without it direct_post requests are refused.",
+        valueName: "url"))
+    var publicURL: String?
+
     @Option(name: .customLong("reader-cert"), help: ArgumentHelp("The reader certificate chain (PEM) that signs each request.", valueName: "file"))
     var readerCert: String?
 
@@ -62,6 +74,9 @@ struct OnlineVerifierCommand: AsyncParsableCommand {
         }
         guard (0...Int(UInt16.max)).contains(port) else {
             throw ValidationError("--port \(port) is not a port (0 to 65535)")
+        }
+        if let publicURL, VerifierServer.publicURL(publicURL) == nil {
+            throw ValidationError("--public-url must be an https:// or http:// URL with a host and no query or fragment")
         }
         if let store, StoreLocation.holdsPassword(store) {
             throw ValidationError("--store holds a password, which others can read on a command line; give the URL in ONLINE_VERIFIER_STORE")
@@ -91,7 +106,8 @@ struct OnlineVerifierCommand: AsyncParsableCommand {
             authentication = (key, try Self.certificates(readerCert, option: "--reader-cert"))
         }
         let server = VerifierServer(
-            host: host, port: port, storeLocation: location, trustAnchors: anchors, readerAuthentication: authentication, logger: logger)
+            host: host, port: port, storeLocation: location, trustAnchors: anchors, readerAuthentication: authentication,
+            publicURL: publicURL.flatMap(VerifierServer.publicURL), logger: logger)
         try await server.run { port in
             logger.info("online-verifier: listening on \(host):\(port)")
         }

@@ -24,7 +24,7 @@ struct PostgresStoreTests {
         }
     }
 
-    @Test("two instances on one database: an answer verifies at either, and is taken by one of them only")
+    @Test("two instances on one database: an answer of either protocol verifies at either, and is taken by one of them only")
     func twoInstances() async throws {
         try await withPostgres { postgres in
             let store = try StoreLocation(postgres.storeURL)
@@ -48,6 +48,15 @@ struct PostgresStoreTests {
                     let replayAtB = try await b.post("/requests/\(second.id)/response", secondResponse)
                     #expect(replayAtB.status == 404)
                     #expect(replayAtB.error == "requestNotPending")
+
+                    // An OpenID4VP request, its state (and private key) kept under its own
+                    // protocol tag: made on B, answered to A, replayed to B.
+                    let third = try await b.makeRequest(["protocol": "openid4vp", "responseMode": "dc_api.jwt", "origin": Self.origin])
+                    let thirdResponse = try Holder.respond(to: third.request, origin: Self.origin)
+                    let atA = try await a.post("/requests/\(third.id)/response", thirdResponse)
+                    #expect(atA.json?["outcome"] as? String == "verified")
+                    #expect((atA.json?["online"] as? [String: Any])?["protocol"] as? String == "openid4vp-dcapi")
+                    #expect(try await b.post("/requests/\(third.id)/response", thirdResponse).error == "requestNotPending")
                 }
             }
         }

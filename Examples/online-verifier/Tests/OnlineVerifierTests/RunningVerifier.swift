@@ -73,13 +73,14 @@ struct RunningVerifier {
     }()
 
     /// Starts a server on `store`, its time read from `clock`, signing its requests with
-    /// `readerAuthentication`.
+    /// `readerAuthentication`, reached by wallets at `publicURL`.
     static func start(
-        store: StoreLocation, clock: TestClock = TestClock(), readerAuthentication: (key: PrivateKey, chain: [Certificate])? = nil
+        store: StoreLocation, clock: TestClock = TestClock(), readerAuthentication: (key: PrivateKey, chain: [Certificate])? = nil,
+        publicURL: String? = nil
     ) async throws -> RunningVerifier {
         let server = VerifierServer(
             host: "127.0.0.1", port: 0, storeLocation: store, trustAnchors: try Repository.demoIACA,
-            readerAuthentication: readerAuthentication,
+            readerAuthentication: readerAuthentication, publicURL: publicURL,
             logger: Self.logger, now: { clock.now() })
         let (ports, continuation) = AsyncStream<Int>.makeStream()
         let task = Task {
@@ -94,13 +95,13 @@ struct RunningVerifier {
         return RunningVerifier(port: port, task: task)
     }
 
-    /// Runs `body` with a server started on `store` (``start(store:clock:)``), then stops it,
-    /// whether `body` returned or threw.
+    /// Runs `body` with a server started on `store` (``start(store:clock:readerAuthentication:publicURL:)``),
+    /// then stops it, whether `body` returned or threw.
     static func with<T>(
         store: StoreLocation, clock: TestClock = TestClock(), readerAuthentication: (key: PrivateKey, chain: [Certificate])? = nil,
-        _ body: (RunningVerifier) async throws -> T
+        publicURL: String? = nil, _ body: (RunningVerifier) async throws -> T
     ) async throws -> T {
-        let verifier = try await start(store: store, clock: clock, readerAuthentication: readerAuthentication)
+        let verifier = try await start(store: store, clock: clock, readerAuthentication: readerAuthentication, publicURL: publicURL)
         do {
             let value = try await body(verifier)
             await verifier.stop()
@@ -138,26 +139,35 @@ struct RunningVerifier {
         return Answer(status: response.status.code, body: response.body.map { Array(buffer: $0) } ?? [])
     }
 
-    /// Makes a request for `origin` asking the mDL's family_name and age_over_18; returns its
-    /// id and its request object's JSON.
+    /// Makes an org-iso-mdoc request for `origin` asking the mDL's family_name and
+    /// age_over_18; returns its id and its request object's JSON.
     func makeRequest(origin: String, validity: Int? = nil) async throws -> (id: String, request: [UInt8]) {
-        var body: [String: Any] = [
-            "origin": origin, "docType": "org.iso.18013.5.1.mDL", "elements": ["org.iso.18013.5.1": ["family_name", "age_over_18"]],
-        ]
+        var body: [String: Any] = ["origin": origin]
         if let validity { body["validity"] = validity }
+        let made = try await makeRequest(body)
+        return (made.id, made.request)
+    }
+
+    /// Makes a request of `body`'s members, asking the mDL's family_name and age_over_18; returns
+    /// its id, its request object's JSON and the whole 201 answer.
+    func makeRequest(_ body: [String: Any]) async throws -> (id: String, request: [UInt8], answer: [String: Any]) {
+        var body = body
+        body["docType"] = "org.iso.18013.5.1.mDL"
+        body["elements"] = ["org.iso.18013.5.1": ["family_name", "age_over_18"]]
         let answer = try await post("/requests", json: body)
         guard answer.status == 201, let json = answer.json, let id = json["id"] as? String, let request = json["request"] else {
             throw Failure(description: "POST /requests answered \(answer.status): \(String(decoding: answer.body, as: UTF8.self))")
         }
-        return (id, Array(try JSONSerialization.data(withJSONObject: request)))
+        return (id, Array(try JSONSerialization.data(withJSONObject: request)), json)
     }
 }
 
 /// The wallet: the toolkit's `mdoc-holder respond --yes` with the demo mDL, built in the
 /// repository's `.build/debug` (`swift build` there) or found in `MDOC_BIN`.
 enum Holder {
-    /// The wallet's answer to `request` (the request object's JSON) for `origin`.
-    static func respond(to request: [UInt8], origin: String) throws -> [UInt8] {
+    /// The wallet's answer to `request` (the request object's JSON) for `origin` (none for an
+    /// OpenID4VP request in `direct_post` or `direct_post.jwt`).
+    static func respond(to request: [UInt8], origin: String?) throws -> [UInt8] {
         let binaries = ProcessInfo.processInfo.environment["MDOC_BIN"] ?? "\(Repository.root)/.build/debug"
         let work = FileManager.default.temporaryDirectory.appendingPathComponent("online-verifier-holder-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: work, withIntermediateDirectories: false)
@@ -166,9 +176,9 @@ enum Holder {
         let process = Process()
         process.executableURL = URL(fileURLWithPath: "\(binaries)/mdoc-holder")
         process.arguments = [
-            "respond", "--request", work.appendingPathComponent("request.json").path, "--origin", origin,
+            "respond", "--request", work.appendingPathComponent("request.json").path,
             "--credential", "\(Repository.root)/Certs/demo/mdl.mdoc", "--yes", "--out", work.appendingPathComponent("response.json").path,
-        ]
+        ] + (origin.map { ["--origin", $0] } ?? [])
         // A home of its own: no stored credential or reader trust of the machine's.
         process.environment = ["HOME": work.path, "PATH": "/usr/bin:/bin"]
         let errors = Pipe()
