@@ -72,7 +72,8 @@ struct OnlineRequest: AsyncParsableCommand {
             Exit codes: 0 the request and state were written; 7 unusable --reader-cert or \
             --reader-key, or a --state or --out file that cannot be written; 64 usage error (an \
             --origin that is not a web origin, an --expires-in out of range, an unknown \
-            --doctype, options of the other protocol or response mode included).
+            --doctype, options of the other protocol or response mode, a --client-id an \
+            unsigned request cannot carry included).
             """
     )
 
@@ -227,6 +228,8 @@ struct OnlineRequest: AsyncParsableCommand {
             do {
                 made = try OpenID4VPRequestState.make(
                     try DCQLQuery(specs: specs), responseMode: mode, verifier: verifier, now: Date(), validity: .seconds(expiresIn))
+            } catch where error.code == .malformedRequest {
+                throw ProgramFailure(.usage, "\(error.reason)", hint: "see 'mdoc-reader online-request --help'")
             } catch {
                 throw ProgramFailure(.badTrustInput, "the request cannot be made: \(error)")
             }

@@ -163,6 +163,10 @@ import Testing
             ["--protocol", "openid4vp"] + Self.client + ["--origin", Self.origin],
             ["--origin", Self.origin] + Self.client,
             ["--client-id", "redirect_uri:https://verifier.example/post"],
+            // An unsigned request cannot carry a client_id whose prefix needs a signature, nor
+            // a redirect_uri: one naming another URI than the response_uri (OpenID4VP 1.0 5.9.3).
+            ["--protocol", "openid4vp", "--client-id", "x509_san_dns:verifier.example", "--response-uri", "https://verifier.example/post"],
+            ["--protocol", "openid4vp", "--client-id", "redirect_uri:https://verifier.example/other", "--response-uri", "https://verifier.example/post"],
         ]
         for arguments in refused {
             let result = try await run.run("mdoc-reader", [
