@@ -1,5 +1,13 @@
 import MdocCBOR
+import MdocCrypto
+import MdocModel
 import MdocText
+
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
+import Foundation
+#endif
 
 /// One JSON object of online presentation (an ISO/IEC TS 18013-7 Annex C or OpenID4VP 1.0
 /// request, a response, a verifier's state, or an object inside one), read with its size, depth
@@ -70,6 +78,26 @@ struct DCAPIObject {
             throw OnlineError(code, "the \(name) member \"\(member)\" is not base64url without padding")
         }
         return bytes
+    }
+
+    /// The string member `member`, an RFC 3339 date-time.
+    func date(_ member: String) throws(OnlineError) -> Date {
+        let text = try string(member)
+        do {
+            return try TDate(text: text).date
+        } catch {
+            throw OnlineError(code, "the \(name) member \"\(member)\" is not an RFC 3339 date-time")
+        }
+    }
+
+    /// The string member `member`, the base64url scalar of a P-256 private key.
+    func privateKey(_ member: String) throws(OnlineError) -> PrivateKey {
+        let scalar = try bytes(member)
+        do {
+            return try PrivateKey(rawRepresentation: scalar, curve: .p256)
+        } catch {
+            throw OnlineError(code, "the \(name) member \"\(member)\" is not a P-256 private key: \(error.reason)")
+        }
     }
 
     /// The object member `member`, named `"name"."member"` in errors, or `nil` when absent.

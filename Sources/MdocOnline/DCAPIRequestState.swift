@@ -48,14 +48,7 @@ public struct DCAPIRequestState: Sendable {
         guard encryptionInfo.recipientPublicKey == recipientKey.publicKey else {
             throw OnlineError(.stateTampered, "the state's recipient key is not the key of its encryptionInfo")
         }
-        let validity = expires.timeIntervalSince(created)
-        guard validity >= Double(DCAPILimits.minimumValidity.components.seconds),
-              validity <= Double(DCAPILimits.maximumValidity.components.seconds)
-        else {
-            throw OnlineError(
-                .stateTampered,
-                "the state is valid for \(validity) seconds from its creation; a request is valid for \(DCAPILimits.minimumValidity.components.seconds) to \(DCAPILimits.maximumValidity.components.seconds)")
-        }
+        try Self.checkLifetime(created: created, expires: expires)
         self.origin = origin
         self.encryptionInfoText = encryptionInfoText
         self.encryptionInfo = encryptionInfo
@@ -118,16 +111,9 @@ public struct DCAPIRequestState: Sendable {
         guard try object.string("format") == Self.format else {
             throw OnlineError(.malformedState, "the request state's \"format\" is not \"\(Self.format)\"")
         }
-        let scalar = try object.bytes("recipientPrivateKey")
-        let recipientKey: PrivateKey
-        do {
-            recipientKey = try PrivateKey(rawRepresentation: scalar, curve: .p256)
-        } catch {
-            throw OnlineError(.malformedState, "the request state's recipientPrivateKey is not a P-256 private key: \(error.reason)")
-        }
         try self.init(
-            origin: try object.string("origin"), encryptionInfoText: try object.string("encryptionInfo"), recipientKey: recipientKey,
-            created: try Self.date("created", of: object), expires: try Self.date("expires", of: object))
+            origin: try object.string("origin"), encryptionInfoText: try object.string("encryptionInfo"),
+            recipientKey: try object.privateKey("recipientPrivateKey"), created: try object.date("created"), expires: try object.date("expires"))
         guard try object.bytes("nonce") == encryptionInfo.nonce else {
             throw OnlineError(.stateTampered, "the request state's nonce is not the nonce of its encryptionInfo")
         }
@@ -187,12 +173,17 @@ public struct DCAPIRequestState: Sendable {
         }
     }
 
-    private static func date(_ member: String, of object: DCAPIObject) throws(OnlineError) -> Date {
-        let text = try object.string(member)
-        do {
-            return try TDate(text: text).date
-        } catch {
-            throw OnlineError(.malformedState, "the request state's \"\(member)\" is not an RFC 3339 date-time")
+    /// Throws `.stateTampered` unless a state made at `created` expires within
+    /// ``DCAPILimits/minimumValidity`` to ``DCAPILimits/maximumValidity`` after it: a state
+    /// read back is held to the bounds a request is made with.
+    static func checkLifetime(created: Date, expires: Date) throws(OnlineError) {
+        let validity = expires.timeIntervalSince(created)
+        guard validity >= Double(DCAPILimits.minimumValidity.components.seconds),
+              validity <= Double(DCAPILimits.maximumValidity.components.seconds)
+        else {
+            throw OnlineError(
+                .stateTampered,
+                "the state is valid for \(validity) seconds from its creation; a request is valid for \(DCAPILimits.minimumValidity.components.seconds) to \(DCAPILimits.maximumValidity.components.seconds)")
         }
     }
 }

@@ -73,14 +73,7 @@ public struct OpenID4VPRequestState: Sendable {
         for id in credentialIDs {
             try DCQLCredentialQuery.checkID(id)
         }
-        let validity = expires.timeIntervalSince(created)
-        guard validity >= Double(DCAPILimits.minimumValidity.components.seconds),
-              validity <= Double(DCAPILimits.maximumValidity.components.seconds)
-        else {
-            throw OnlineError(
-                .stateTampered,
-                "the state is valid for \(validity) seconds from its creation; a request is valid for \(DCAPILimits.minimumValidity.components.seconds) to \(DCAPILimits.maximumValidity.components.seconds)")
-        }
+        try DCAPIRequestState.checkLifetime(created: created, expires: expires)
         self.responseMode = responseMode
         self.nonce = nonce
         self.verifier = verifier
@@ -162,15 +155,7 @@ public struct OpenID4VPRequestState: Sendable {
         } else {
             verifier = .client(id: try object.string("clientId"), responseURI: try object.string("responseUri"))
         }
-        var recipientKey: PrivateKey? = nil
-        if object.value("recipientPrivateKey") != nil {
-            let scalar = try object.bytes("recipientPrivateKey")
-            do {
-                recipientKey = try PrivateKey(rawRepresentation: scalar, curve: .p256)
-            } catch {
-                throw OnlineError(.malformedState, "the request state's recipientPrivateKey is not a P-256 private key: \(error.reason)")
-            }
-        }
+        let recipientKey = object.value("recipientPrivateKey") == nil ? nil : try object.privateKey("recipientPrivateKey")
         var encryptions: [JWEContentEncryption] = []
         for name in try object.strings("encryptions", limit: OpenID4VPLimits.maximumListCount) ?? [] {
             guard let encryption = JWEContentEncryption(rawValue: name) else {
@@ -182,7 +167,7 @@ public struct OpenID4VPRequestState: Sendable {
             responseMode: mode, nonce: try object.string("nonce"), verifier: verifier,
             credentialIDs: try object.strings("credentialIds", limit: OpenID4VPLimits.maximumCredentialQueryCount) ?? [],
             encryptions: encryptions, recipientKey: recipientKey,
-            created: try Self.date("created", of: object), expires: try Self.date("expires", of: object))
+            created: try object.date("created"), expires: try object.date("expires"))
     }
 
     /// The state as JSON, the private key included.
@@ -292,15 +277,6 @@ public struct OpenID4VPRequestState: Sendable {
                 throw OnlineError(code, "a request for \(mode) needs a client_id and a response_uri")
             }
             try OpenID4VPRequest.checkUnsignedClientID(id, responseURI: uri, code: code)
-        }
-    }
-
-    private static func date(_ member: String, of object: DCAPIObject) throws(OnlineError) -> Date {
-        let text = try object.string(member)
-        do {
-            return try TDate(text: text).date
-        } catch {
-            throw OnlineError(.malformedState, "the request state's \"\(member)\" is not an RFC 3339 date-time")
         }
     }
 }
