@@ -35,6 +35,9 @@ The workloads (`mdoc-benchmark`, release build, .build/release by default; `make
                                             a response of 1,000 short text elements (made by
                                             `scaling --save-inputs`), the cost that grows with
                                             the elements a response holds
+  online        online --soak N             an ISO/IEC TS 18013-7 Annex C answer of the demo
+                                            mDL (every element): opened (HPKE) and verified
+                                            with a new verifier, as a verifier service does
 Valgrind 3.19 cannot read the DWARF 5 of Swift 6's toolchain, so a copy of the program without
 its debugging information is measured; and it crashes in the tasks of `presentations` (the
 drivers over the in-memory radio), so the session is measured through the state machines, which
@@ -63,6 +66,7 @@ WORKLOADS = {
     "verify-1000": (["verify", "{elements}/response.cbor", "--trust", "{elements}/iaca.pem",
                      "--transcript", "{elements}/session_transcript_bytes.cbor", "--reader-key", "{elements}/eReaderKey.pem",
                      "--soak", "{n}", "--warm"], 10, 20),
+    "online": (["online", "--soak", "{n}"], 10, 30),
 }
 
 # The response of verify-1000: a thousand short text elements, issued and presented by

@@ -264,8 +264,15 @@ struct MdocBenchmark: ParsableCommand {
                 HKDFs, AES-128-GCM; the signatures and digests of verification), measured in the \
                 same run.
 
-                Example:
+                With --soak N it times nothing: it opens and verifies the one answer N times, \
+                each with a new verifier, as a verifier service does with each answer, and \
+                prints resident memory and open descriptors at the start and after each tenth of \
+                the run. Under valgrind --tool=callgrind, the instructions of --soak 30 less those \
+                of --soak 10, divided by 20, are those of one answer (scripts/perf-gates.py).
+
+                Examples:
                   swift run -c release mdoc-benchmark online
+                  valgrind --tool=callgrind mdoc-benchmark online --soak 10
 
                 Exit codes: 0 measured; 1 an input was missing or an operation gave a wrong \
                 result; 64 usage error.
@@ -276,11 +283,16 @@ struct MdocBenchmark: ParsableCommand {
                                    valueName: "N"))
         var iterations: Int?
 
+        @Option(help: ArgumentHelp("Open and verify the answer N times instead of timing anything.", valueName: "N"))
+        var soak: Int?
+
         @Flag(help: "Print the figures as JSON.")
         var json = false
 
         func validate() throws {
             if let iterations, iterations <= 0 { throw ValidationError("--iterations needs a positive whole number") }
+            if let soak, soak <= 0 { throw ValidationError("--soak needs a positive whole number") }
+            if soak != nil, iterations != nil || json { throw ValidationError("--soak times nothing: it goes without --iterations and --json") }
         }
     }
 

@@ -11,6 +11,8 @@
 //     transcript, against the verification floor of `mdoc-benchmark verify`
 //     (VerificationFloor.swift);
 //   - both, as `mdoc-reader verify --online-state` and a verifier service do them.
+// `online --soak N` opens and verifies the answer N times, for the counts of instructions and
+// allocations of scripts/perf-gates.py.
 
 import MdocCBOR
 import MdocCrypto
@@ -29,17 +31,8 @@ enum OnlineBenchmark {
     static let origin = "https://verifier.example"
 
     static func run(iterations: Int?, json: Bool, scratch: String) throws {
-        let (credential, iaca) = Checkout.demoMaterial()
         let now = Date()
-        let (request, state) = prepare("an Annex C request for every element of the demo mDL") {
-            try DCAPIRequestState.make(PresentationSoak.everyElementOfTheDemoMDL, origin: origin, readerAuthentication: nil, now: now)
-        }
-        let sealed = prepare("the demo mDL's response, sealed to the request") {
-            let response = try ResponseBuilder().deviceResponse(
-                request: request.deviceRequest, credentials: [credential], approved: .all(requestedIn: request.deviceRequest),
-                sessionTranscript: request.sessionTranscript(origin: origin))
-            return try request.seal(response.cbor.encoded(), origin: origin)
-        }
+        let (state, sealed, iaca) = answer(at: now)
         let responseBytes = prepare("the response, opened") { try state.open(sealed, at: now) }
         // The opened response with what `mdoc-reader verify` takes beside it, as for every input.
         let files = VerificationInput.Files(
@@ -70,6 +63,45 @@ enum OnlineBenchmark {
         report(
             measured, responseBytes: responseBytes.count, ciphertextBytes: sealed.sealed.ciphertext.count,
             hpkeFloor: hpkeFloorMedian, verificationFloor: verificationFloorMedian, json: json)
+    }
+
+    /// An Annex C request made at `now` for every element of the demo mDL, its state, the
+    /// answer the holder's ResponseBuilder makes and seals to it, and the demo IACA.
+    private static func answer(at now: Date) -> (state: DCAPIRequestState, sealed: EncryptedResponse, iaca: Certificate) {
+        let (credential, iaca) = Checkout.demoMaterial()
+        let (request, state) = prepare("an Annex C request for every element of the demo mDL") {
+            try DCAPIRequestState.make(PresentationSoak.everyElementOfTheDemoMDL, origin: origin, readerAuthentication: nil, now: now)
+        }
+        let sealed = prepare("the demo mDL's response, sealed to the request") {
+            let response = try ResponseBuilder().deviceResponse(
+                request: request.deviceRequest, credentials: [credential], approved: .all(requestedIn: request.deviceRequest),
+                sessionTranscript: request.sessionTranscript(origin: origin))
+            return try request.seal(response.cbor.encoded(), origin: origin)
+        }
+        return (state, sealed, iaca)
+    }
+
+    /// Opens and verifies one answer `count` times, each with a new verifier, printing resident
+    /// memory and open descriptors at the start and after each tenth of the run; ends the
+    /// program when an answer does not open or verify.
+    static func soak(count: Int) {
+        let now = Date()
+        let (state, sealed, iaca) = answer(at: now)
+        print("online: 0 of \(count): \(ProcessResources.current())")
+        let step = max(1, count / 10)
+        for done in 1...count {
+            let report: VerificationReport
+            do {
+                let verifier = DeviceResponseVerifier(trustAnchors: [iaca], sessionTranscript: state.sessionTranscript)
+                report = try verifier.verify(try state.open(sealed, at: now), at: now)
+            } catch {
+                fail("the answer did not open or verify: \(error)")
+            }
+            guard report.outcome == .verified else { fail("the answer did not verify: \(report.outcome)") }
+            if done % step == 0 || done == count {
+                print("online: \(done) of \(count): \(ProcessResources.current())")
+            }
+        }
     }
 
     /// The OpenSSL calls of opening `message`, each on inputs of the same sizes as HPKE's, with a

@@ -116,6 +116,8 @@ do {
         try withScratchFolder { scratch in
             StatusBenchmark.run(iterations: status.iterations, json: status.json, scratch: scratch)
         }
+    case let online as MdocBenchmark.Online where online.soak != nil:
+        OnlineBenchmark.soak(count: online.soak ?? 0)
     case let online as MdocBenchmark.Online:
         try withScratchFolder { scratch in
             try OnlineBenchmark.run(iterations: online.iterations, json: online.json, scratch: scratch)

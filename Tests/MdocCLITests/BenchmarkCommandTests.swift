@@ -109,4 +109,17 @@ import Testing
         let none = try await ProgramRunner.run("mdoc-benchmark", ["sessions", "--soak", "0"], timeout: 120)
         #expect(none.status == 64)
     }
+
+    @Test("online --soak opens and verifies one Annex C answer again and again, and reports memory each tenth")
+    func onlineSoak() async throws {
+        let run = try await ProgramRunner.run("mdoc-benchmark", ["online", "--soak", "10"], timeout: 120)
+        #expect(run.status == 0, "\(run.standardError)")
+        let lines = run.standardOutput.split(separator: "\n")
+        #expect(lines.count == 11, "\(run.standardOutput)")
+        #expect(lines.last?.hasPrefix("online: 10 of 10: RSS ") == true, "\(run.standardOutput)")
+
+        for refused in [["--soak", "0"], ["--soak", "10", "--json"], ["--soak", "10", "--iterations", "5"]] {
+            #expect(try await ProgramRunner.run("mdoc-benchmark", ["online"] + refused, timeout: 120).status == 64, "\(refused)")
+        }
+    }
 }
