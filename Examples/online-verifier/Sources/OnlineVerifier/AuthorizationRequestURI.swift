@@ -6,10 +6,6 @@ import MdocText
 /// an object or array member as its JSON text, for a QR code on another device or a link on
 /// this one.
 enum AuthorizationRequestURI {
-    /// The `client_id` prefix of a Verifier identified by its redirect or response URI
-    /// (section 5.9.3): a request with it is not signed.
-    static let redirectURIPrefix = "redirect_uri:"
-
     /// The scheme and authority the wallet registers for (section 13.1.2).
     static let base = "openid4vp://"
 

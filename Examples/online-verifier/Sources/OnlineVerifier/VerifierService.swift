@@ -122,7 +122,7 @@ public struct VerifierService: Sendable {
                         "a \(mode) response is posted to the verifier's response_uri, and this verifier has no public URL to make one of (online-verifier --public-url); use dc_api or dc_api.jwt")
                 }
                 let responseURI = "\(publicURL)/requests/\(id.text)/response"
-                verifier = .client(id: AuthorizationRequestURI.redirectURIPrefix + responseURI, responseURI: responseURI)
+                verifier = .client(id: OpenID4VPRequest.redirectURIPrefix + responseURI, responseURI: responseURI)
             }
             let made: (request: OpenID4VPRequest, state: OpenID4VPRequestState)
             do {
