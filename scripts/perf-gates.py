@@ -38,6 +38,10 @@ The workloads (`mdoc-benchmark`, release build, .build/release by default; `make
   online        online --soak N             an ISO/IEC TS 18013-7 Annex C answer of the demo
                                             mDL (every element): opened (HPKE) and verified
                                             with a new verifier, as a verifier service does
+  status        status --soak N             one document's status read from a Status List
+                                            Token of 2^20 entries the reader holds: decoding,
+                                            ES256, the binding to the document signer, the
+                                            list inflated, the entry read
 Valgrind 3.19 cannot read the DWARF 5 of Swift 6's toolchain, so a copy of the program without
 its debugging information is measured; and it crashes in the tasks of `presentations` (the
 drivers over the in-memory radio), so the session is measured through the state machines, which
@@ -67,6 +71,7 @@ WORKLOADS = {
                      "--transcript", "{elements}/session_transcript_bytes.cbor", "--reader-key", "{elements}/eReaderKey.pem",
                      "--soak", "{n}", "--warm"], 10, 20),
     "online": (["online", "--soak", "{n}"], 10, 30),
+    "status": (["status", "--soak", "{n}"], 10, 30),
 }
 
 # The response of verify-1000: a thousand short text elements, issued and presented by

@@ -231,8 +231,16 @@ struct MdocBenchmark: ParsableCommand {
                 binding of the token to the document signer), beside the ES256 verification and \
                 the zlib inflation they cannot avoid, measured in the same run.
 
-                Example:
+                With --soak N it times nothing: it checks one document's status N times through \
+                TokenStatusListChecker from a token of 2^20 entries (every hundredth revoked, the \
+                same list each run), and prints resident memory and open descriptors at the start \
+                and after each tenth of the run. Under valgrind --tool=callgrind, the \
+                instructions of --soak 30 less those of --soak 10, divided by 20, are those of \
+                one check (scripts/perf-gates.py).
+
+                Examples:
                   swift run -c release mdoc-benchmark status
+                  valgrind --tool=callgrind mdoc-benchmark status --soak 10
 
                 Exit codes: 0 measured; 1 an operation gave a wrong result; 64 usage error.
                 """
@@ -242,11 +250,16 @@ struct MdocBenchmark: ParsableCommand {
                                    valueName: "N"))
         var iterations: Int?
 
+        @Option(help: ArgumentHelp("Check one document's status N times instead of timing anything.", valueName: "N"))
+        var soak: Int?
+
         @Flag(help: "Print the figures as JSON.")
         var json = false
 
         func validate() throws {
             if let iterations, iterations <= 0 { throw ValidationError("--iterations needs a positive whole number") }
+            if let soak, soak <= 0 { throw ValidationError("--soak needs a positive whole number") }
+            if soak != nil, iterations != nil || json { throw ValidationError("--soak times nothing: it goes without --iterations and --json") }
         }
     }
 

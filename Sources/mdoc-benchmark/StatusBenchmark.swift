@@ -9,6 +9,8 @@
 // inflation of its list (zlib). Lists of 2^14 and 2^20 one-bit entries, 1 % of them revoked at
 // random, as an issuer of that many documents publishes them. Then getting each token, from the
 // cache and over loopback HTTP, beside its floor (StatusFetchBenchmark.swift).
+// `status --soak N` checks one document's status N times, for the counts of instructions and
+// allocations of scripts/perf-gates.py.
 
 import MdocCBOR
 import MdocCOSE
@@ -60,22 +62,14 @@ enum StatusBenchmark {
         for _ in 0..<Int(Double(entries) * revokedShare) { values[Int.random(in: 0..<entries, using: &generator)] = .invalid }
         let index = UInt64(entries / 2)
         let signer = pki.issuer.documentSignerChain[0]
-        let issuedAt = Int64(pki.time.timeIntervalSince1970) - 3600
-        let token = prepare("a Status List Token of \(entries) entries") {
-            let claims = StatusListTokenClaims(
-                subject: uri, issuedAt: issuedAt, expiration: issuedAt + 86_400, timeToLive: 43_200,
-                statusList: try StatusList(bits: 1, values: values))
-            return try StatusListTokenBuilder(claims: claims, x5chain: [signer.derRepresentation]).sign(with: pki.issuer.documentSignerKey)
-        }
+        let token = self.token(of: values, pki: pki)
         let bytes = token.bytes
         let expected = values[Int(index)]
         let key = signer.publicKey
         guard case .sign1(let message) = token.message else { fail("the token is not a COSE_Sign1") }
         let toBeSigned = message.toBeSigned()
         let compressed = token.statusList.compressed
-        let query = RevocationQuery(
-            docType: DocType.mDL, certificatePath: [signer, pki.iaca],
-            status: .map(statusEntry(index: index)), time: pki.time)
+        let query = self.query(index: index, pki: pki)
         let checker = TokenStatusListChecker(fetched: [uri: .token(bytes)])
         let benchmarks = [
             Benchmark("token check", {
@@ -101,6 +95,47 @@ enum StatusBenchmark {
         return Row(
             entries: entries, tokenBytes: bytes.count, check: measured[0], checker: measured[1], signature: measured[2], inflate: measured[3],
             fetching: fetching)
+    }
+
+    /// Checks the status of one document `count` times through TokenStatusListChecker, from
+    /// a token of 2^20 one-bit entries (every hundredth INVALID, the same list each run) it
+    /// holds, printing resident memory and open descriptors at the start and after each tenth
+    /// of the run; ends the program when a status is not the one listed.
+    static func soak(count: Int) {
+        let pki = prepare("a P-256 IACA and document signer") { try GeneratedResponses() }
+        let entries = listSizes[listSizes.count - 1]
+        let values = (0..<entries).map { $0 % 100 == 0 ? StatusValue.invalid : .valid }
+        let index = UInt64(entries / 2)
+        let checker = TokenStatusListChecker(fetched: [uri: .token(token(of: values, pki: pki).bytes)])
+        let query = query(index: index, pki: pki)
+        print("status: 0 of \(count): \(ProcessResources.current())")
+        let step = max(1, count / 10)
+        for done in 1...count {
+            guard case .good = checker.status(of: query) else { fail("the status of entry \(index) is not the valid one listed") }
+            if done % step == 0 || done == count {
+                print("status: \(done) of \(count): \(ProcessResources.current())")
+            }
+        }
+    }
+
+    /// A Status List Token of `values`, one bit each, for ``uri``, signed ES256 by the document
+    /// signer of `pki`, issued an hour before its time and valid for a day.
+    private static func token(of values: [StatusValue], pki: GeneratedResponses) -> StatusListToken {
+        let issuedAt = Int64(pki.time.timeIntervalSince1970) - 3600
+        return prepare("a Status List Token of \(values.count) entries") {
+            let claims = StatusListTokenClaims(
+                subject: uri, issuedAt: issuedAt, expiration: issuedAt + 86_400, timeToLive: 43_200,
+                statusList: try StatusList(bits: 1, values: values))
+            return try StatusListTokenBuilder(claims: claims, x5chain: [pki.issuer.documentSignerChain[0].derRepresentation])
+                .sign(with: pki.issuer.documentSignerKey)
+        }
+    }
+
+    /// The query of a document of `pki`'s signer whose MSO points at entry `index` of ``uri``.
+    private static func query(index: UInt64, pki: GeneratedResponses) -> RevocationQuery {
+        RevocationQuery(
+            docType: DocType.mDL, certificatePath: [pki.issuer.documentSignerChain[0], pki.iaca],
+            status: .map(statusEntry(index: index)), time: pki.time)
     }
 
     /// `{"status_list": {"idx": index, "uri": uri}}`, the MSO's `status`.

@@ -112,6 +112,8 @@ do {
                 elementCounts: scaling.elements, responseSizes: scaling.sizes, iterations: scaling.iterations,
                 json: scaling.json, scratch: scratch, saveInputs: scaling.saveInputs)
         }
+    case let status as MdocBenchmark.Status where status.soak != nil:
+        StatusBenchmark.soak(count: status.soak ?? 0)
     case let status as MdocBenchmark.Status:
         try withScratchFolder { scratch in
             StatusBenchmark.run(iterations: status.iterations, json: status.json, scratch: scratch)

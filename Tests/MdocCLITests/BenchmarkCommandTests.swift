@@ -122,4 +122,17 @@ import Testing
             #expect(try await ProgramRunner.run("mdoc-benchmark", ["online"] + refused, timeout: 120).status == 64, "\(refused)")
         }
     }
+
+    @Test("status --soak checks one document's status again and again, and reports memory each tenth")
+    func statusSoak() async throws {
+        let run = try await ProgramRunner.run("mdoc-benchmark", ["status", "--soak", "10"], timeout: 120)
+        #expect(run.status == 0, "\(run.standardError)")
+        let lines = run.standardOutput.split(separator: "\n")
+        #expect(lines.count == 11, "\(run.standardOutput)")
+        #expect(lines.last?.hasPrefix("status: 10 of 10: RSS ") == true, "\(run.standardOutput)")
+
+        for refused in [["--soak", "0"], ["--soak", "10", "--json"], ["--soak", "10", "--iterations", "5"]] {
+            #expect(try await ProgramRunner.run("mdoc-benchmark", ["status"] + refused, timeout: 120).status == 64, "\(refused)")
+        }
+    }
 }
