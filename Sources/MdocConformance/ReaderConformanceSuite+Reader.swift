@@ -1,12 +1,17 @@
+import MdocCBOR
 import MdocCrypto
 import MdocModel
 
 extension ReaderConformanceSuite {
+    /// The key of the entry ``reader``'s `mDLR_Engagement_RFUKey` adds to the DeviceEngagement:
+    /// one 18013-5 does not define (8.2.1.1 defines 0 to 4, later editions 5 and 6).
+    public static let rfuEngagementKey: Int64 = 99
+
     /// The suite for an mdoc reader under test (`mdoc-holder test-reader --suite reader`): a
-    /// well-formed response, a response whose encryption or issuer data is broken, and an
-    /// engagement with EDeviceKey on P-384. The holder answers whatever the reader asks with
-    /// every element its credentials hold; the reader should ask for elements of a document the
-    /// holder has (the demo mDL's, for instance).
+    /// well-formed response, responses whose encryption, plaintext or issuer data is broken, and
+    /// engagements with EDeviceKey on P-384 or an RFU key. The holder answers whatever the
+    /// reader asks with every element its credentials hold; the reader should ask for elements
+    /// of a document the holder has (the demo mDL's, for instance).
     public static let reader = ReaderConformanceSuite(
         name: "reader",
         summary: "an mdoc reader under test: how it ends sessions and what it accepts of a response",
@@ -19,6 +24,23 @@ extension ReaderConformanceSuite {
                 name: "mDLR_Session_AlteredCiphertext", clause: "9.1.1.5, 9.1.1.4",
                 summary: "Alters the authentication tag of the response's ciphertext; the reader ends the session with status 10.",
                 session: ScriptedHolderSession(departure: .alteredCiphertext), expectation: .sessionStatus(.sessionEncryptionError)),
+            ReaderConformanceCase(
+                name: "mDLR_Session_SkippedCounter", clause: "9.1.1.5, 9.1.1.4",
+                summary: "Encrypts the response under message counter 2 instead of 1; the reader ends the session with status 10.",
+                session: ScriptedHolderSession(departure: .skippedMessageCounter), expectation: .sessionStatus(.sessionEncryptionError)),
+            ReaderConformanceCase(
+                name: "mDLR_Session_EncryptedWithSKReader", clause: "9.1.1.5, 9.1.1.4",
+                summary: "Encrypts the response with SKReader instead of SKDevice; the reader ends the session with status 10.",
+                session: ScriptedHolderSession(departure: .encryptedWithSKReader), expectation: .sessionStatus(.sessionEncryptionError)),
+            ReaderConformanceCase(
+                name: "mDLR_Response_NotCBOR", clause: "9.1.1.4",
+                summary: "Sends a response that decrypts to a DeviceResponse cut one byte short; the reader ends the session with status 11 (CBOR decoding).",
+                session: ScriptedHolderSession(departure: .plaintextNotCBOR), expectation: .sessionStatus(.cborDecodingError)),
+            ReaderConformanceCase(
+                name: "mDLR_Engagement_RFUKey", clause: "8.2.1.1, 9.1.5.1",
+                summary: "Shows an engagement with an entry under a key 18013-5 does not define; the reader takes it as shown and ends the session with status 20.",
+                session: ScriptedHolderSession(additionalEngagementEntries: CBORMap([CBORMap.Entry(key: CBOR(rfuEngagementKey), value: .textString("RFU"))])),
+                expectation: .engagementAccepted),
             ReaderConformanceCase(
                 name: "mDLR_Engagement_EDeviceKeyP384", clause: "9.1.5.2, 9.1.1.4",
                 summary: "Shows an engagement whose EDeviceKey is on P-384; the reader agrees keys on it and ends the session with status 20.",

@@ -7,6 +7,12 @@ import MdocPresentation
 public enum ReaderExpectation: Sendable, Hashable, CustomStringConvertible {
     /// After the response, the reader ends the session with a SessionData of `status` (9.1.1.4).
     case sessionStatus(SessionData.Status)
+    /// The reader takes the engagement as shown: its request decrypts, which needs the
+    /// SessionTranscript to hold DeviceEngagementBytes exactly as shown (9.1.5.1), and after the
+    /// response it ends the session with status 20 (9.1.1.4). Unlike the other expectations, a
+    /// reader that came but whose request the holder could not read fails: the engagement is
+    /// what the case is about.
+    case engagementAccepted
     /// The reader shows what `question` asks about, which the person watching it confirms; the
     /// response must have been sent for the question to mean anything.
     case confirmedByPerson(question: String)
@@ -16,6 +22,8 @@ public enum ReaderExpectation: Sendable, Hashable, CustomStringConvertible {
         switch self {
         case .sessionStatus(let status):
             return "the session ended by the reader with status \(status)"
+        case .engagementAccepted:
+            return "the engagement taken, the request readable and the session ended by the reader with status \(SessionData.Status.sessionTermination)"
         case .confirmedByPerson(let question):
             return "the tester's yes to: \(question)"
         }
@@ -23,16 +31,26 @@ public enum ReaderExpectation: Sendable, Hashable, CustomStringConvertible {
 
     /// Whether the session `result` shows the expected behaviour; for ``confirmedByPerson(question:)``,
     /// with `answer` the person's answer (`nil`: none came). A session in which the holder sent
-    /// no response is inconclusive: the reader was never shown what the case is about.
+    /// no response is inconclusive: the reader was never shown what the case is about; except
+    /// for ``engagementAccepted``, where only a reader that sent nothing is (one that refused
+    /// the engagement cannot be told from one nobody started).
     public func judge(_ result: HolderSessionResult, answer: Bool?) -> ConformanceOutcome {
         let observed = ReaderObservation(result)
-        guard observed.responseSent else {
-            return .inconclusive("no response reached the reader: \(observed)")
-        }
         switch self {
+        case .engagementAccepted:
+            guard observed.readerSentMessage else {
+                return .inconclusive("the reader sent nothing: \(observed)")
+            }
+            return observed.responseSent && observed.endStatus == .sessionTermination ? .passed : .failed("expected \(self), but \(observed)")
         case .sessionStatus(let status):
+            guard observed.responseSent else {
+                return .inconclusive("no response reached the reader: \(observed)")
+            }
             return observed.endStatus == status ? .passed : .failed("expected \(self), but \(observed)")
         case .confirmedByPerson:
+            guard observed.responseSent else {
+                return .inconclusive("no response reached the reader: \(observed)")
+            }
             switch answer {
             case true?: return .passed
             case false?: return .failed("expected \(self), but the tester answered no (\(observed))")

@@ -10,6 +10,8 @@ struct ReaderObservation: CustomStringConvertible {
     /// Whether the holder sent a DeviceResponse: a SessionData with `data` (what else the holder
     /// sends is a status alone, which ends the session).
     let responseSent: Bool
+    /// Whether the reader sent anything: a SessionEstablishment at least.
+    let readerSentMessage: Bool
     /// The status of the last message from the reader that carried one.
     let endStatus: SessionData.Status?
     let result: HolderSessionResult
@@ -19,6 +21,7 @@ struct ReaderObservation: CustomStringConvertible {
         responseSent = result.messages.contains { message in
             message.direction == .sent && (try? SessionData(encoded: message.bytes))?.data != nil
         }
+        readerSentMessage = result.messages.contains { $0.direction == .received }
         endStatus = result.messages.filter { $0.direction == .received }
             .compactMap { try? SessionData(encoded: $0.bytes).status }.last
     }

@@ -1,3 +1,4 @@
+import MdocCBOR
 import MdocCrypto
 
 /// The session a ``ReaderConformanceCase`` runs with the mdoc reader under test: the engagement
@@ -15,16 +16,30 @@ public struct ScriptedHolderSession: Sendable {
         /// returned element matches its digest in the MSO (9.1.2.4) while IssuerAuth still
         /// verifies.
         case alteredDigests
+        /// The response is encrypted with SKDevice under the message counter after the one
+        /// 9.1.1.5 gives it (2 for the first response), as if a message had been skipped.
+        case skippedMessageCounter
+        /// The response is encrypted with SKReader, the reader's own key, instead of SKDevice
+        /// (9.1.1.5), under the right counter and the mdoc's IV identifier.
+        case encryptedWithSKReader
+        /// The response's plaintext is the DeviceResponse cut one byte short, so that it
+        /// decrypts but is not well-formed CBOR (9.1.1.4, status 11).
+        case plaintextNotCBOR
     }
 
     /// The curve of the engagement's EDeviceKey (9.1.5.2).
     public var eDeviceKeyCurve: Curve
+    /// Entries the DeviceEngagement holds after the ones 18013-5 defines, with keys it leaves
+    /// open (8.2.1.1: `* int => any`); empty for none.
+    public var additionalEngagementEntries: CBORMap
     /// How the session departs from the usual one.
     public var departure: Departure
 
-    /// A session with EDeviceKey on `eDeviceKeyCurve` departing as `departure` says.
-    public init(eDeviceKeyCurve: Curve = .p256, departure: Departure = .none) {
+    /// A session with EDeviceKey on `eDeviceKeyCurve` and `additionalEngagementEntries` in its
+    /// engagement, departing as `departure` says.
+    public init(eDeviceKeyCurve: Curve = .p256, additionalEngagementEntries: CBORMap = CBORMap(), departure: Departure = .none) {
         self.eDeviceKeyCurve = eDeviceKeyCurve
+        self.additionalEngagementEntries = additionalEngagementEntries
         self.departure = departure
     }
 }

@@ -65,9 +65,11 @@ package final class HostileReader {
 
     /// A reader for the holder that showed `uri`, asking for `specs` (age_over_18 of the mDL
     /// unless given), enabling the notifications of `subscriptions` (both by default, as
-    /// 8.3.3.1.1.4 has it).
+    /// 8.3.3.1.1.4 has it), with `eReaderKey` as its ephemeral key (a new one when `nil`), so
+    /// that a test can derive the session keys (9.1.1.5) and read the holder's messages its own
+    /// way.
     package init(uri: String, link: any HostileLink, asking specs: [DocRequestSpec]? = nil,
-                subscriptions: Set<Notification> = [.state, .server2Client]) throws {
+                subscriptions: Set<Notification> = [.state, .server2Client], eReaderKey: PrivateKey? = nil) throws {
         self.link = link
         self.subscriptions = subscriptions
         let engagement = try MdocURI(uri)
@@ -78,7 +80,8 @@ package final class HostileReader {
         var elements = OrderedMap<String, Bool>()
         elements["age_over_18"] = false
         let spec = DocRequestSpec(docType: DocType.mDL, nameSpaces: [NameSpace.mDL: elements])
-        session = try ReaderSession(uri: engagement, request: specs ?? [spec], trustAnchors: [try DemoMaterial.iaca()], now: { Date() })
+        session = try ReaderSession(
+            uri: engagement, request: specs ?? [spec], trustAnchors: [try DemoMaterial.iaca()], eReaderKey: eReaderKey, now: { Date() })
         guard case .send(let establishment) = try session.start() else {
             throw PeerError("the reader session did not start")
         }
@@ -107,6 +110,12 @@ package final class HostileReader {
     /// ``run(until:)`` reached `.started`.
     package func sendFlood(bytes: Int) async throws {
         try await send(ChunkFault.flood(bytes: bytes, mtu: mtu))
+    }
+
+    /// Sends `message` whole in correct chunks, after ``run(until:)`` reached `.started`: a
+    /// SessionData of the test's own making, such as the status that ends a session.
+    package func send(message: [UInt8]) async throws {
+        try await send(ChunkFault.pieces(of: message))
     }
 
     /// The holder's next whole message on Server2Client, after the request was sent.

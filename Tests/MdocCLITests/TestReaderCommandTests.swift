@@ -38,7 +38,7 @@ import Testing
         let json = run.home + "/report.json", junit = run.home + "/report.xml", captures = run.home + "/captures"
         let listed = try await run.run("mdoc-holder", ["test-reader", "--list"])
         let names = listed.standardOutput.split(separator: "\n").filter { $0.hasPrefix("mDLR_") }.map { String($0.split(separator: " ")[0]) }
-        #expect(names.count == 4, "\(listed.standardOutput)")
+        #expect(names.count == 8, "\(listed.standardOutput)")
         let person = try #require(names.firstIndex(of: "mDLR_Response_DigestMismatch")) + 1
 
         // The person's answer: yes when the reader said issuer data authentication failed (3).
@@ -47,13 +47,14 @@ import Testing
             reader: Self.readerRequest, cases: names.count,
             answer: { number, reader in number == person ? (reader.status == 3 ? "yes" : "no") : nil })
         #expect(result.status == 0, "\(result.standardOutput)\(result.standardError)")
-        #expect(result.standardOutput.contains("\n4 passed, 0 failed, 0 inconclusive\n"), "\(result.standardOutput)")
+        #expect(result.standardOutput.contains("\n8 passed, 0 failed, 0 inconclusive\n"), "\(result.standardOutput)")
         for name in names {
             #expect(result.standardOutput.contains("PASSED  \(name) ("), "\(name)")
         }
-        // What each reader reported: verified, a session that failed (status 10 sent), verified
-        // over P-384, and issuer data authentication failed.
-        #expect(readers.map(\.status) == [0, 8, 0, 3], "\(readers.map(\.standardError))")
+        // What each reader reported: verified, four sessions that failed (status 10 sent three
+        // times, 11 once), verified with an RFU key in the engagement and over P-384, and issuer
+        // data authentication failed.
+        #expect(readers.map(\.status) == [0, 8, 8, 8, 8, 0, 0, 3], "\(readers.map(\.standardError))")
         #expect(result.standardError.contains(
             "mdoc-holder: mDLR_Response_DigestMismatch: did the reader refuse the response because its data elements do not match their digests? [yes/no] "),
             "\(result.standardError)")
@@ -61,17 +62,21 @@ import Testing
         let report = try #require(JSONSerialization.jsonObject(with: Data(contentsOf: URL(fileURLWithPath: json))) as? [String: Any])
         #expect(report["type"] as? String == "conformanceRun")
         #expect(report["suite"] as? String == "reader")
-        #expect(report["passed"] as? Int == 4)
+        #expect(report["passed"] as? Int == 8)
         let cases = try #require(report["cases"] as? [[String: Any]])
         #expect(cases.map { $0["name"] as? String } == names)
-        #expect(try FileManager.default.contentsOfDirectory(atPath: captures).count == 4)
+        #expect(try FileManager.default.contentsOfDirectory(atPath: captures).count == 8)
         // The holder's capture of the altered ciphertext shows the reader's status 10.
         let altered = try await run.run("mdoc", ["inspect", "--diagnostic", captures + "/02-mDLR_Session_AlteredCiphertext"])
         #expect(altered.status == 0, "\(altered.standardError)")
         #expect(altered.standardOutput.contains(#""status": 10"#), "\(altered.standardOutput)")
+        // And of the response that is not CBOR, the reader's status 11.
+        let notCBOR = try await run.run("mdoc", ["inspect", "--diagnostic", captures + "/05-mDLR_Response_NotCBOR"])
+        #expect(notCBOR.status == 0, "\(notCBOR.standardError)")
+        #expect(notCBOR.standardOutput.contains(#""status": 11"#), "\(notCBOR.standardOutput)")
 
         let xml = try String(contentsOfFile: junit, encoding: .utf8)
-        #expect(xml.contains(#"<testsuite name="reader" tests="4" failures="0" errors="0" skipped="0""#), "\(xml)")
+        #expect(xml.contains(#"<testsuite name="reader" tests="8" failures="0" errors="0" skipped="0""#), "\(xml)")
         #expect(xml.contains(#"<testcase name="mDLR_Engagement_EDeviceKeyP384" classname="ISO/IEC 18013-5 9.1.5.2, 9.1.1.4""#), "\(xml)")
     }
 

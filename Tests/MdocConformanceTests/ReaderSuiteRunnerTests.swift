@@ -1,5 +1,8 @@
 import MdocBLE
+import MdocCBOR
+import MdocCOSE
 import MdocConformance
+import MdocCrypto
 import MdocModel
 import MdocPresentation
 import MdocSession
@@ -8,11 +11,12 @@ import MdocTestPeers
 import MdocTestSupport
 import Testing
 
-/// The reader suite's runner against a reader that misbehaves on purpose: a `HostileReader`
+/// The reader suite's runner against readers that misbehave on purpose. A `HostileReader`
 /// takes the response and vanishes, sending neither the status 20 that ends a session
 /// (ISO/IEC 18013-5 9.1.1.4) nor the status 10 of a message that does not decrypt. The cases
 /// expecting those fail, naming what was expected and what came; a case for a person is judged
-/// by the answer, and without one is inconclusive.
+/// by the answer, and without one is inconclusive. Readers of ``Reader`` kinds show the session
+/// and engagement cases pass against a conforming reader and fail against the one each targets.
 @Suite struct ReaderSuiteRunnerTests {
     /// Each wait of the holder, generous: no case waits for one to run out.
     static let timeouts = SessionTimeouts(connection: .seconds(60 * TimeoutScale.factor), idle: .seconds(60 * TimeoutScale.factor))
@@ -45,6 +49,128 @@ import Testing
         let report = ConformanceReport(suite: "reader", results: results)
         #expect(report.counts == (passed: 0, failed: 2, inconclusive: 0))
         #expect(report.junitXML.contains(#"<testcase name="mDLR_Session_AlteredCiphertext" classname="ISO/IEC 18013-5 9.1.1.5, 9.1.1.4""#))
+    }
+
+    /// How a reader in this process treats the holder's response and engagement.
+    enum Reader {
+        /// Reads the response with its `ReaderSession` and sends what the session answers:
+        /// status 20 once a response is taken, 10 for one that does not decrypt, 11 for a
+        /// plaintext that is not a DeviceResponse (ISO/IEC 18013-5 9.1.1.4, 9.1.1.5).
+        case conforming
+        /// Opens the response under any of the first three counters and with either session
+        /// key, and ends the session with status 20 when it opens to a DeviceResponse and with
+        /// status 10 otherwise, a plaintext that is not CBOR included: the departures from
+        /// 9.1.1.5 and Table 20 the session cases are meant to catch.
+        case lenient
+        /// Re-encodes the engagement from the fields it knows before using it, so that an entry
+        /// under a key it does not know is lost from its SessionTranscript (9.1.5.1); otherwise
+        /// conforming.
+        case reencodingEngagement
+    }
+
+    /// Runs `names` of the reader suite, each session served by a reader behaving as `kind`.
+    static func run(_ names: [String], against kind: Reader) async throws -> [ConformanceResult] {
+        let runner = ReaderConformanceRunner(
+            credentials: [try DemoMaterial.mDL()], modes: [.peripheralServer],
+            timeouts: timeouts, program: "ReaderSuiteRunnerTests", transport: "sim")
+        var readers: [Task<Void, any Error>] = []
+        let results = await runner.run(try ReaderConformanceSuite.reader.cases(named: names), over: SimAdapter(), engagement: { uri in
+            readers.append(Task { try await serve(uri, as: kind) })
+        }, confirm: { _ in nil })
+        for reader in readers { try await reader.value }
+        return results
+    }
+
+    /// A reader behaving as `kind` with the holder that showed `uri`, until the holder ends the link.
+    static func serve(_ uri: MdocURI, as kind: Reader) async throws {
+        let eReaderKey = try PrivateKey(generating: uri.deviceEngagementBytes.value.security.eDeviceKeyBytes.value.publicKey().curve)
+        var shown = uri
+        if kind == .reencodingEngagement {
+            var engagement = uri.deviceEngagementBytes.value
+            engagement.additionalEntries = CBORMap()
+            shown = MdocURI(deviceEngagementBytes: EmbeddedCBOR(engagement))
+        }
+        let reader = try HostileReader(uri: "\(shown)", link: SimHostileLink(), eReaderKey: eReaderKey)
+        defer { reader.close() }
+        try await reader.run(until: .requestSent)
+        guard let message = try? await reader.receiveResponse() else { return }
+        switch kind {
+        case .conforming, .reencodingEngagement:
+            var session = reader.session
+            switch session.receive(message) {
+            case .received:
+                try await reader.send(message: SessionData(status: .sessionTermination).encoded())
+            case .sendAndFinish(let status, _):
+                try await reader.send(message: status)
+            case .send, .finished:
+                return
+            }
+        case .lenient:
+            let keys = try SessionKeys(
+                privateKey: eReaderKey, peerPublicKey: try uri.deviceEngagementBytes.value.security.eDeviceKeyBytes.value.publicKey(),
+                sessionTranscriptBytes: reader.session.sessionTranscript.taggedBytes)
+            let sealed = try SessionData(encoded: message).data ?? []
+            let opened = [keys.skDevice, keys.skReader].lazy.flatMap { key in
+                (1...3).lazy.compactMap { counter in
+                    try? AESGCM.open(sealed, key: key, nonce: SessionEncryption.nonce(identifier: SessionRole.mdoc.identifier, counter: counter))
+                }
+            }.first
+            let taken = opened.flatMap { try? DeviceResponse(encoded: $0) } != nil
+            try await reader.send(message: SessionData(status: taken ? .sessionTermination : .sessionEncryptionError).encoded())
+        }
+        try await reader.awaitLinkEnd()
+    }
+
+    static let sessionCases = ["mDLR_Session_SkippedCounter", "mDLR_Session_EncryptedWithSKReader", "mDLR_Response_NotCBOR"]
+
+    @Test func theSessionCasesPassAgainstAConformingReader() async throws {
+        let results = try await Self.run(["mDLR_Response_WellFormed"] + Self.sessionCases + ["mDLR_Engagement_RFUKey"], against: .conforming)
+        #expect(results.map(\.outcome) == Array(repeating: .passed, count: 5), "\(results.map(\.outcome))")
+    }
+
+    @Test func theSessionCasesFailAgainstAReaderThatTriesOtherCountersAndKeysAndCallsEveryFailureTen() async throws {
+        let results = try await Self.run(["mDLR_Response_WellFormed"] + Self.sessionCases, against: .lenient)
+        // The reader takes a well-formed response as it should: what fails is what it lets through.
+        #expect(results.map(\.outcome) == [
+            .passed,
+            .failed("expected the session ended by the reader with status session encryption error (10), " +
+                    "but the reader ended the session with status session termination (20)"),
+            .failed("expected the session ended by the reader with status session encryption error (10), " +
+                    "but the reader ended the session with status session termination (20)"),
+            .failed("expected the session ended by the reader with status CBOR decoding error (11), " +
+                    "but the reader ended the session with status session encryption error (10)"),
+        ], "\(results.map(\.outcome))")
+    }
+
+    @Test func theRFUKeyCaseFailsAgainstAReaderThatDropsTheKeyFromItsTranscript() async throws {
+        // The cases run in the suite's order: the well-formed response first.
+        let results = try await Self.run(["mDLR_Response_WellFormed", "mDLR_Engagement_RFUKey"], against: .reencodingEngagement)
+        #expect(results.map(\.outcome) == [
+            .passed,
+            .failed("expected the engagement taken, the request readable and the session ended by the reader with status session termination (20), " +
+                    "but the session failed: message 1 from the reader did not decrypt (wrong key, wrong counter, or altered)"),
+        ], "\(results.map(\.outcome))")
+    }
+
+    @Test func theRFUKeyCaseIsInconclusiveWhenNoReaderCame() async throws {
+        let runner = ReaderConformanceRunner(
+            credentials: [try DemoMaterial.mDL()], modes: [.peripheralServer],
+            timeouts: SessionTimeouts(connection: .milliseconds(200), idle: .milliseconds(200)), program: "test", transport: "sim")
+        let results = await runner.run(try ReaderConformanceSuite.reader.cases(named: ["mDLR_Engagement_RFUKey"]), over: SimAdapter(),
+                                       engagement: { _ in }, confirm: { _ in nil })
+        #expect(results.first?.outcome.reason?.hasPrefix("the reader sent nothing: ") == true, "\(results.map(\.outcome))")
+        #expect(results.first?.outcome.name == "inconclusive")
+    }
+
+    @Test func theRFUKeyCaseShowsTheKeyInTheEngagement() async throws {
+        let runner = ReaderConformanceRunner(
+            credentials: [try DemoMaterial.mDL()], modes: [.peripheralServer],
+            timeouts: SessionTimeouts(connection: .milliseconds(200), idle: .milliseconds(200)), program: "test", transport: "sim")
+        var shown: [MdocURI] = []
+        _ = await runner.run(try ReaderConformanceSuite.reader.cases(named: ["mDLR_Response_WellFormed", "mDLR_Engagement_RFUKey"]),
+                             over: SimAdapter(), engagement: { shown.append($0) }, confirm: { _ in nil })
+        let entries = shown.map { $0.deviceEngagementBytes.value.additionalEntries }
+        #expect(entries == [CBORMap(), CBORMap([CBORMap.Entry(key: CBOR(ReaderConformanceSuite.rfuEngagementKey), value: .textString("RFU"))])])
     }
 
     @Test(arguments: [(true, "passed"), (false, "failed"), (nil, "inconclusive")] as [(Bool?, String)])

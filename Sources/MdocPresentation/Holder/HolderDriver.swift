@@ -76,8 +76,26 @@ package struct HolderDriver: Sendable {
         logger: Logger = Logger(label: "mdoc.ble"), events: @escaping @Sendable (HolderEvent) async -> Void = { _ in },
         clock: any Clock<Duration> = ContinuousClock()
     ) throws(SessionError) {
+        try self.init(
+            credentials: credentials, bleOptions: bleOptions, eDeviceKey: eDeviceKey, additionalEngagementEntries: CBORMap(),
+            responseBuilder: responseBuilder, trust: trust, consent: consent, timeouts: timeouts,
+            endsAfterResponse: endsAfterResponse, logger: logger, events: events, clock: clock)
+    }
+
+    /// A new engagement presenting `credentials` whose DeviceEngagement also holds
+    /// `additionalEngagementEntries`, with keys 18013-5 does not define (8.2.1.1 `* int => any`):
+    /// a conformance test of a reader, which must take such an engagement. The other parameters
+    /// are those of the initialiser without it.
+    package init(
+        credentials: [Credential], bleOptions: BleOptions, eDeviceKey: PrivateKey? = nil, additionalEngagementEntries: CBORMap,
+        responseBuilder: ResponseBuilder = ResponseBuilder(), trust: any ReaderTrustDelegate,
+        consent: any HolderConsentDelegate, timeouts: SessionTimeouts = .holder, endsAfterResponse: Bool = false,
+        logger: Logger = Logger(label: "mdoc.ble"), events: @escaping @Sendable (HolderEvent) async -> Void = { _ in },
+        clock: any Clock<Duration> = ContinuousClock()
+    ) throws(SessionError) {
         self.session = try HolderSession(
-            credentials: credentials, eDeviceKey: eDeviceKey, bleOptions: bleOptions, responseBuilder: responseBuilder)
+            credentials: credentials, eDeviceKey: eDeviceKey, bleOptions: bleOptions, responseBuilder: responseBuilder,
+            additionalEngagementEntries: additionalEngagementEntries)
         self.credentials = credentials
         self.trust = trust
         self.consent = consent
@@ -206,7 +224,12 @@ package struct HolderDriver: Sendable {
                         }
                     case .send(let built):
                         // `.send` carries a DeviceResponse: a status alone ends the session.
-                        let bytes = script.response(built)
+                        // The session sent `responsesSent` encrypted messages: this one used
+                        // that counter (9.1.1.5); a response follows SessionEstablishment.
+                        let bytes = session.sessionTranscript.map { transcript in
+                            script.response(HolderScript.Response(
+                                message: built, sessionTranscript: transcript, counter: UInt32(session.responsesSent)))
+                        } ?? built
                         await events(.sending(bytes: bytes.count))
                         do throws(LinkError) {
                             try await link.send(bytes, sending: "the message to the reader")

@@ -56,6 +56,22 @@ public struct HolderSession: Sendable {
         bleOptions: BleOptions,
         responseBuilder: ResponseBuilder = ResponseBuilder()
     ) throws(SessionError) {
+        try self.init(
+            credentials: credentials, eDeviceKey: eDeviceKey, bleOptions: bleOptions, responseBuilder: responseBuilder,
+            additionalEngagementEntries: CBORMap())
+    }
+
+    /// A new engagement for `credentials` whose DeviceEngagement also holds
+    /// `additionalEngagementEntries` after the entries it defines: keys 18013-5 does not define,
+    /// which its CDDL allows (8.2.1.1 `* int => any`) and a reader must take, for a conformance
+    /// test of a reader. The other parameters are those of the public initialiser.
+    package init(
+        credentials: [Credential],
+        eDeviceKey: PrivateKey?,
+        bleOptions: BleOptions,
+        responseBuilder: ResponseBuilder,
+        additionalEngagementEntries: CBORMap
+    ) throws(SessionError) {
         if let problem = bleOptions.engagementProblem {
             throw SessionError(.invalidEngagement, problem)
         }
@@ -76,7 +92,7 @@ public struct HolderSession: Sendable {
         let engagement = EmbeddedCBOR(DeviceEngagement(
             version: "1.0",
             security: Security(cipherSuiteIdentifier: .suite1, eDeviceKeyBytes: eDeviceKeyBytes),
-            deviceRetrievalMethods: [.ble(bleOptions)]))
+            deviceRetrievalMethods: [.ble(bleOptions)], additionalEntries: additionalEngagementEntries))
         do {
             self.bleIdent = try BLEIdent.compute(eDeviceKeyBytes: eDeviceKeyBytes)
         } catch {
