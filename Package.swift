@@ -292,7 +292,7 @@ let package = Package(
             dependencies: [
                 "MdocErrors",
                 .product(name: "NIOConcurrencyHelpers", package: "swift-nio"),
-                "MdocCBOR", "MdocCrypto", "MdocModel", "MdocSession", "MdocBLE", "MdocNFC",
+                "MdocCBOR", "MdocCrypto", "MdocCOSE", "MdocModel", "MdocSession", "MdocBLE", "MdocNFC",
                 .product(name: "Logging", package: "swift-log"),
             ],
             swiftSettings: strictSettings
@@ -444,7 +444,7 @@ let package = Package(
             dependencies: [
                 "MdocErrors", "MdocCBOR", "MdocCrypto", "MdocCOSE", "MdocModel", "MdocSession", "MdocBLE", "MdocPresentation",
                 "MdocRadios", "MdocText", "MdocFiles", "MdocCapture", "MdocQR", "MdocStores", "MdocTerminal", "MdocConsent",
-                "MdocCommandLine", "MdocNFC", "MdocPCSC", "MdocOnline", "MdocConformance",
+                "MdocCommandLine", "MdocNFC", "MdocPCSC", "MdocOnline", "MdocConformance", "MdocInspection",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "NIOConcurrencyHelpers", package: "swift-nio"),

@@ -1,6 +1,5 @@
 import MdocBLE
 import MdocCBOR
-import MdocCOSE
 import MdocCapture
 import MdocCrypto
 import MdocFiles
@@ -129,12 +128,12 @@ public struct ReaderConformanceRunner: Sendable {
                 return message.encoded()
             })
         case .skippedMessageCounter:
-            return resealing(eDeviceKey: eDeviceKey) { (deviceResponse, keys, counter) throws(SessionError) in
+            return .resealing(eDeviceKey: eDeviceKey) { (deviceResponse, keys, counter) throws(SessionError) in
                 var encryption = SessionEncryption(role: .mdoc, keys: keys, sendCounter: counter &+ 1, receiveCounter: 1)
                 return try encryption.encrypt(deviceResponse)
             }
         case .encryptedWithSKReader:
-            return resealing(eDeviceKey: eDeviceKey) { (deviceResponse, keys, counter) throws(SessionError) in
+            return .resealing(eDeviceKey: eDeviceKey) { (deviceResponse, keys, counter) throws(SessionError) in
                 do {
                     return try AESGCM.seal(
                         deviceResponse, key: keys.skReader, nonce: SessionEncryption.nonce(identifier: SessionRole.mdoc.identifier, counter: counter))
@@ -143,33 +142,11 @@ public struct ReaderConformanceRunner: Sendable {
                 }
             }
         case .plaintextNotCBOR:
-            return resealing(eDeviceKey: eDeviceKey) { (deviceResponse, keys, counter) throws(SessionError) in
+            return .resealing(eDeviceKey: eDeviceKey) { (deviceResponse, keys, counter) throws(SessionError) in
                 var encryption = SessionEncryption(role: .mdoc, keys: keys, sendCounter: counter, receiveCounter: 1)
                 return try encryption.encrypt(Array(deviceResponse.dropLast()))
             }
         }
-    }
-
-    /// A script that opens each response the session built (the session keys derived again
-    /// from `eDeviceKey`, the EReaderKey and the SessionTranscript, 9.1.1.5) and sends in its
-    /// place the SessionData of what `seal` makes of its DeviceResponse, the keys and the
-    /// counter the response was encrypted with. A response that cannot be opened again, which
-    /// one the session built cannot be, goes out as built.
-    private static func resealing(
-        eDeviceKey: PrivateKey, seal: @escaping @Sendable ([UInt8], SessionKeys, UInt32) throws(SessionError) -> [UInt8]
-    ) -> HolderScript {
-        HolderScript(response: { response in
-            let transcript = response.sessionTranscript
-            guard let eReaderKey = try? transcript.transcript.eReaderKeyBytes?.value.publicKey(),
-                  let keys = try? SessionKeys(privateKey: eDeviceKey, peerPublicKey: eReaderKey, sessionTranscriptBytes: transcript.taggedBytes),
-                  let sealed = try? SessionData(encoded: response.message).data
-            else { return response.message }
-            var opening = SessionEncryption(role: .reader, keys: keys, sendCounter: 1, receiveCounter: response.counter)
-            guard let deviceResponse = try? opening.decrypt(sealed), let resealed = try? seal(deviceResponse, keys, response.counter) else {
-                return response.message
-            }
-            return SessionData(data: resealed).encoded()
-        })
     }
 
     /// The credentials the holder presents for `departure`: for ``ScriptedHolderSession/Departure/alteredDigests``,

@@ -6,6 +6,7 @@ import MdocCapture
 import MdocCommandLine
 import MdocCrypto
 import MdocFiles
+import MdocInspection
 import MdocModel
 import MdocNFC
 import MdocPresentation
@@ -99,12 +100,23 @@ struct Present: AsyncParsableCommand {
             session is captured: not with --keep-running. \
             `mdoc inspect DIR` shows the messages (docs/session-capture.md).
 
+            --response-override FILE is for test material only: each session sends the \
+            DeviceResponse in FILE (binary CBOR, hex, base64url, diagnostic notation or the JSON \
+            of `mdoc inspect --json`, detected as `mdoc encode` does) in place of the one the \
+            holder builds, encrypted in the session as usual, byte for byte as given, whether \
+            or not it is a valid DeviceResponse, so that a reader under test can be shown a \
+            crafted answer. No consent is asked and nothing of the credentials is disclosed: \
+            the request is answered as if every element were refused, and that answer is \
+            replaced. A warning on standard error says so for each session, and the options \
+            that decide consent (--yes, --policy) are refused with it \
+            (docs/crafted-sessions.md).
+
             With --json standard output carries JSON only, one object per line: the engagement \
             of each session, then how the session ended (docs/json-report.md); the QR code, the \
             request and the consent prompt go to standard error.
 
             Exit codes: 0 the session ended normally (with --keep-running: interrupted); 7 \
-            unusable --credential, --trust-readers or --policy file, a credential others can \
+            unusable --credential, --trust-readers, --policy or --response-override file, a credential others can \
             read, a device key whose token or TPM is absent, refuses the PIN or is locked out, a sealed device key without its passphrase or with a wrong one, or a --qr-png file or --save-session directory that cannot be written; 8 the transport could not be \
             opened, no reader within --timeout, the link was lost before the response was \
             delivered, nobody answered the consent prompt within --consent-timeout (the \
@@ -187,6 +199,11 @@ struct Present: AsyncParsableCommand {
           help: "Before each session, read the PIN of the token or TPM key (or the sealed key's passphrase) from standard input, the terminal's echo off, and lock the key again when the session ends.")
     var unlockEachSession = false
 
+    @Option(name: .customLong("response-override"),
+            help: "Test material only: send the DeviceResponse in this file (CBOR, hex, diagnostic notation or lossless JSON) in place of the one built; no consent is asked, nothing is disclosed.",
+            completion: .file())
+    var responseOverride: String?
+
     @OptionGroup var token: TokenPINOptions
 
     @OptionGroup var keyPassphrase: KeyPassphraseOptions
@@ -197,6 +214,9 @@ struct Present: AsyncParsableCommand {
         }
         if unlockEachSession && (token.pinFile != nil || keyPassphrase.passphraseFile != nil) {
             throw ValidationError("--unlock-each-session asks for the PIN or passphrase before each session; leave out --pin-file and --passphrase-file")
+        }
+        if responseOverride != nil && (decision.yes || decision.policy != nil) {
+            throw ValidationError("--response-override sends the file's DeviceResponse and asks no consent; leave out --yes and --policy")
         }
         guard consentTimeout > 0 else {
             throw ValidationError("--consent-timeout must be more than 0 seconds")
@@ -224,12 +244,15 @@ struct Present: AsyncParsableCommand {
         if let saveSession {
             try SessionCapture.checkWritable(directory: saveSession, option: "--save-session")
         }
+        let override = try responseOverride.map { (file) throws(ProgramFailure) in try Self.overridingResponse(file) }
         // With --unlock-each-session, the credentials are loaded before each session instead.
         let credentials = try unlockEachSession ? nil : keyPassphrase.withPassphrase { (passphrase) throws(ProgramFailure) in
             try HolderCredentials.load(self.credentials, store: .standard(environment: environment), pin: try token.pin(), passphrase: passphrase)
         }
         let anchors = try decision.readerRoots(environment: environment)
-        let consent = try decision.consentKind(output: humanOutput)
+        // With --response-override nobody is asked: the request is answered as if every element
+        // were refused, and that answer replaced.
+        let consent = try override == nil ? decision.consentKind(output: humanOutput) : nil
 
         // One adapter for every session: a transport that cannot be opened ends the program at
         // once, with or without --keep-running.
@@ -253,7 +276,8 @@ struct Present: AsyncParsableCommand {
                 } else {
                     unlocked = try Self.unlock(self.credentials, with: &secret, environment: environment)
                 }
-                try await presentOnce(credentials: unlocked, anchors: anchors, consent: consent, adapter: adapter, transport: transport)
+                try await presentOnce(
+                    credentials: unlocked, anchors: anchors, consent: consent, override: override, adapter: adapter, transport: transport)
                 Interruption.count(failed: false)
             } catch {
                 guard keepRunning else {
@@ -320,10 +344,24 @@ struct Present: AsyncParsableCommand {
         }
     }
 
+    /// The DeviceResponse of `--response-override FILE` (`-`: standard input), read as its form
+    /// is (``CraftedCBOR``), as `mdoc-reader request --request` reads a DeviceRequest, and kept
+    /// byte for byte.
+    private static func overridingResponse(_ file: String) throws(ProgramFailure) -> CraftedCBOR {
+        do {
+            let raw = try file == "-" ? InputSource.readAll(fd: 0, name: "standard input") : InputSource.readFile(file)
+            return try CraftedCBOR(raw, name: file == "-" ? "standard input" : file)
+        } catch {
+            throw ProgramFailure(.badTrustInput, "--response-override \(error)")
+        }
+    }
+
     /// One session on `adapter`: a fresh ephemeral key and engagement, shown, then served to its
-    /// end; with `--json`, its outcome as one line of JSON.
+    /// end; with `--json`, its outcome as one line of JSON. `consent` decides what is released,
+    /// unless `override` (`--response-override`) replaces every response and nothing is.
     private func presentOnce(
-        credentials: [Credential], anchors: [Certificate], consent: ConsentSource.Kind, adapter: any MdocRadio, transport: TransportSpec
+        credentials: [Credential], anchors: [Certificate], consent: ConsentSource.Kind?, override: CraftedCBOR?, adapter: any MdocRadio,
+        transport: TransportSpec
     ) async throws(ProgramFailure) {
         let seconds = Duration.milliseconds(Int64(timeout * 1000))
         var driver: HolderDriver
@@ -340,11 +378,16 @@ struct Present: AsyncParsableCommand {
                 credentials: credentials, bleOptions: bleMode.bleOptions, eDeviceKey: eDeviceKey,
                 responseBuilder: ResponseBuilder(deviceAuthentication: deviceAuthentication.policy),
                 trust: ReaderRootTrust(trustAnchors: anchors),
-                consent: ConsentSource(kind: consent, output: humanOutput, timeout: consentLimit),
+                consent: consent.map { ConsentSource(kind: $0, output: humanOutput, timeout: consentLimit) } ?? HolderConsent.refusingAll,
                 timeouts: SessionTimeouts(connection: seconds, idle: seconds), endsAfterResponse: terminateAfterResponse,
                 events: { Self.show($0, transport: transport) })
         } catch {
             throw ProgramFailure(.badTrustInput, "cannot start a session: \(error)")
+        }
+        if let override, let responseOverride, let eDeviceKey {
+            driver.script = .replacingResponses(with: override.bytes, eDeviceKey: eDeviceKey)
+            ProgramOutput.standardError.writeLine(
+                "mdoc-holder: warning: test material: this session answers with the DeviceResponse of \(responseOverride) (\(override.bytes.count) bytes, from \(override.form.rawValue)) in place of the one it builds; no consent is asked and nothing of the credentials is disclosed")
         }
         try showEngagement(driver.mdocURI.description)
 

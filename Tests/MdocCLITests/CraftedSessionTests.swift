@@ -170,6 +170,62 @@ import Testing
         #expect(inspected.standardOutput.contains("a \(name) public key"), "\(inspected.standardOutput)")
     }
 
+    /// A DeviceResponse of status 12 and no documents, in diagnostic notation with an RFU key
+    /// and the status in a head longer than it needs to be (`18 0c`), as a tester writes one.
+    static let overridingResponse = #"{"version": "1.0", "status": 12_0, "rfu": "x"} / crafted /"#
+
+    @Test func theReaderReceivesTheOverriddenResponseByteForByte() async throws {
+        let run = try IsolatedRun()
+        defer { run.remove() }
+        let file = run.home + "/response.diag", capture = run.home + "/capture"
+        try Data(Self.overridingResponse.utf8).write(to: URL(fileURLWithPath: file))
+        let encoded = try await run.run("mdoc", ["encode", file, "--hex"])
+        #expect(encoded.standardOutput == "a36776657273696f6e63312e3066737461747573180c637266756178\n", "\(encoded.standardOutput)")
+        let session = try await run.session(
+            holder: ["--credential", "Certs/demo/mdl.mdoc", "--no-qr", "--response-override", file],
+            reader: ["--preset", "age-over-18", "--trust", "Certs/demo/iaca.pem", "--json", "--save-session", capture])
+        // The reader decrypted exactly the file's bytes (its capture keeps the plaintext) and
+        // reported the response's status 12 without documents.
+        let received = try Data(contentsOf: URL(fileURLWithPath: capture + "/02-received-device-response.cbor"))
+        #expect(Hex.encode(received) + "\n" == encoded.standardOutput)
+        #expect(session.reader.status == 6, "\(session.reader.standardError)")
+        let report = try JSONSerialization.jsonObject(with: Data(session.reader.standardOutput.utf8)) as? [String: Any]
+        #expect(report?["status"] as? Int == 12)
+        #expect(session.holder.status == 0, "\(session.holder.standardError)")
+        #expect(session.holder.standardError.contains(
+            "mdoc-holder: warning: test material: this session answers with the DeviceResponse of \(file) (28 bytes, from diagnostic notation) " +
+            "in place of the one it builds; no consent is asked and nothing of the credentials is disclosed\n"), "\(session.holder.standardError)")
+        // Nobody was asked, and nothing of the credential was released.
+        #expect(session.holder.standardError.contains("mdoc-holder: sending no elements"), "\(session.holder.standardError)")
+        #expect(!session.holder.standardOutput.contains("family_name") && !session.holder.standardError.contains("[y/N]"),
+                "\(session.holder.standardError)")
+    }
+
+    @Test func anUnreadableResponseOverrideIsNamedBeforeTheEngagement() async throws {
+        let path = try ProgramRunner.temporaryFile(Array("{1: @}".utf8), suffix: ".diag")
+        defer { try? FileManager.default.removeItem(atPath: path) }
+        let result = try await ProgramRunner.run(
+            "mdoc-holder", ["present", "--credential", "Certs/demo/mdl.mdoc", "--transport", "sim", "--no-qr", "--response-override", path])
+        #expect(result.status == 7)
+        #expect(result.standardError == "mdoc-holder: error: --response-override \(path): line 1, column 5: unexpected character, expected a data item\n",
+                "\(result.standardError)")
+        #expect(!result.standardOutput.contains("mdoc:"), "\(result.standardOutput)")
+        let missing = try await ProgramRunner.run(
+            "mdoc-holder", ["present", "--credential", "Certs/demo/mdl.mdoc", "--transport", "sim", "--no-qr", "--response-override", path + ".none"])
+        #expect(missing.status == 7)
+        #expect(missing.standardError.hasPrefix("mdoc-holder: error: --response-override \(path).none"), "\(missing.standardError)")
+    }
+
+    @Test(arguments: [["--yes"], ["--policy", "policy.json"]])
+    func aResponseOverrideAsksNoConsentSoTheConsentOptionsAreRefused(_ consent: [String]) async throws {
+        let result = try await ProgramRunner.run(
+            "mdoc-holder", ["present", "--credential", "Certs/demo/mdl.mdoc", "--response-override", "x.diag"] + consent)
+        #expect(result.status == 64)
+        #expect(result.standardError.hasPrefix(
+            "mdoc-holder: error: --response-override sends the file's DeviceResponse and asks no consent; leave out --yes and --policy\n"),
+                "\(result.standardError)")
+    }
+
     @Test func anUnreadableRequestFileIsNamedBeforeConnecting() async throws {
         let path = try ProgramRunner.temporaryFile(Array("[1, @]".utf8), suffix: ".diag")
         defer { try? FileManager.default.removeItem(atPath: path) }

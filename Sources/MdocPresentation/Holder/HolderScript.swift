@@ -1,3 +1,7 @@
+import MdocCBOR
+import MdocCOSE
+import MdocCrypto
+import MdocModel
 import MdocSession
 
 /// How a ``HolderDriver`` departs from the session ISO/IEC 18013-5 9.1.1.4 describes, on
@@ -37,4 +41,38 @@ package struct HolderScript: Sendable {
 
     /// The session as built: nothing rewritten.
     package static let asBuilt = HolderScript()
+
+    /// A script that opens each response the session built, with the session keys derived
+    /// again from `eDeviceKey`, the EReaderKey and the SessionTranscript (9.1.1.5), and sends in
+    /// its place the SessionData of what `seal` makes of its DeviceResponse, the keys and the
+    /// counter it was encrypted with. A response that cannot be opened again, which one a
+    /// session with `eDeviceKey` built cannot be, goes out as built.
+    package static func resealing(
+        eDeviceKey: PrivateKey, seal: @escaping @Sendable ([UInt8], SessionKeys, UInt32) throws(SessionError) -> [UInt8]
+    ) -> HolderScript {
+        HolderScript(response: { response in
+            let transcript = response.sessionTranscript
+            guard let eReaderKey = try? transcript.transcript.eReaderKeyBytes?.value.publicKey(),
+                  let keys = try? SessionKeys(privateKey: eDeviceKey, peerPublicKey: eReaderKey, sessionTranscriptBytes: transcript.taggedBytes),
+                  let sealed = try? SessionData(encoded: response.message).data
+            else { return response.message }
+            var opening = SessionEncryption(role: .reader, keys: keys, sendCounter: 1, receiveCounter: response.counter)
+            guard let deviceResponse = try? opening.decrypt(sealed), let resealed = try? seal(deviceResponse, keys, response.counter) else {
+                return response.message
+            }
+            return SessionData(data: resealed).encoded()
+        })
+    }
+
+    /// A script sending `deviceResponse`, encrypted as the session encrypts (SKDevice and the
+    /// message's own counter, 9.1.1.5), in place of every DeviceResponse a session with
+    /// `eDeviceKey` builds: test material for a reader (`mdoc-holder present
+    /// --response-override`). The bytes are sent as given, whether or not they are a
+    /// DeviceResponse.
+    package static func replacingResponses(with deviceResponse: [UInt8], eDeviceKey: PrivateKey) -> HolderScript {
+        resealing(eDeviceKey: eDeviceKey) { (_, keys, counter) throws(SessionError) in
+            var encryption = SessionEncryption(role: .mdoc, keys: keys, sendCounter: counter, receiveCounter: 1)
+            return try encryption.encrypt(deviceResponse)
+        }
+    }
 }
