@@ -141,6 +141,8 @@ public struct ReaderConformanceRunner: Sendable {
                     throw SessionError(.encryptionFailed, "AES-256-GCM encryption failed: \(error)")
                 }
             }
+        case .responseStatus(let status):
+            return .replacingResponses(with: DeviceResponse(status: status).encoded(), eDeviceKey: eDeviceKey)
         case .plaintextNotCBOR:
             return .resealing(eDeviceKey: eDeviceKey) { (deviceResponse, keys, counter) throws(SessionError) in
                 var encryption = SessionEncryption(role: .mdoc, keys: keys, sendCounter: counter, receiveCounter: 1)

@@ -8,10 +8,11 @@ extension ReaderConformanceSuite {
     public static let rfuEngagementKey: Int64 = 99
 
     /// The suite for an mdoc reader under test (`mdoc-holder test-reader --suite reader`): a
-    /// well-formed response, responses whose encryption, plaintext or issuer data is broken, and
-    /// engagements with EDeviceKey on P-384 or an RFU key. The holder answers whatever the
-    /// reader asks with every element its credentials hold; the reader should ask for elements
-    /// of a document the holder has (the demo mDL's, for instance).
+    /// well-formed response, responses whose encryption, plaintext or issuer data is broken,
+    /// responses reporting an error (status 10, 11, 12), and engagements with EDeviceKey on
+    /// P-384 or an RFU key. The holder answers whatever the reader asks with every element its
+    /// credentials hold; the reader should ask for elements of a document the holder has (the
+    /// demo mDL's, for instance).
     public static let reader = ReaderConformanceSuite(
         name: "reader",
         summary: "an mdoc reader under test: how it ends sessions and what it accepts of a response",
@@ -45,10 +46,23 @@ extension ReaderConformanceSuite {
                 name: "mDLR_Engagement_EDeviceKeyP384", clause: "9.1.5.2, 9.1.1.4",
                 summary: "Shows an engagement whose EDeviceKey is on P-384; the reader agrees keys on it and ends the session with status 20.",
                 session: ScriptedHolderSession(eDeviceKeyCurve: .p384), expectation: .sessionStatus(.sessionTermination)),
+            statusCase("mDLR_Response_StatusGeneralError", .generalError),
+            statusCase("mDLR_Response_StatusCBORDecodingError", .cborDecodingError),
+            statusCase("mDLR_Response_StatusCBORValidationError", .cborValidationError),
             ReaderConformanceCase(
                 name: "mDLR_Response_DigestMismatch", clause: "9.1.2.4, 9.3.1",
                 summary: "Returns elements whose digests do not match the MSO's; the reader shows that issuer data authentication failed (a person confirms).",
                 session: ScriptedHolderSession(departure: .alteredDigests),
                 expectation: .confirmedByPerson(question: "did the reader refuse the response because its data elements do not match their digests?")),
         ])
+
+    /// The case named `name` answering with a DeviceResponse of `status` and no document
+    /// (8.3.2.1.2.3): the reader shows that the mdoc reported an error, which a person confirms.
+    private static func statusCase(_ name: String, _ status: DeviceResponse.Status) -> ReaderConformanceCase {
+        ReaderConformanceCase(
+            name: name, clause: "8.3.2.1.2.3",
+            summary: "Answers with a DeviceResponse of status \(status) and no document; the reader shows that the mdoc reported an error (a person confirms).",
+            session: ScriptedHolderSession(departure: .responseStatus(status)),
+            expectation: .confirmedByPerson(question: "did the reader show that the mdoc answered with status \(status) and no document?"))
+    }
 }

@@ -1,5 +1,6 @@
 import MdocCBOR
 import MdocCrypto
+import MdocModel
 
 /// The session a ``ReaderConformanceCase`` runs with the mdoc reader under test: the engagement
 /// the holder shows, and how the holder departs on purpose from the session ISO/IEC 18013-5
@@ -25,6 +26,9 @@ public struct ScriptedHolderSession: Sendable {
         /// The response's plaintext is the DeviceResponse cut one byte short, so that it
         /// decrypts but is not well-formed CBOR (9.1.1.4, status 11).
         case plaintextNotCBOR
+        /// The response is a DeviceResponse of version "1.0" with `status` and no document
+        /// (8.3.2.1.2.3), encrypted as usual: an mdoc that reports an error.
+        case responseStatus(DeviceResponse.Status)
     }
 
     /// The curve of the engagement's EDeviceKey (9.1.5.2).

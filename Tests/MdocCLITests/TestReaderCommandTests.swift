@@ -38,23 +38,28 @@ import Testing
         let json = run.home + "/report.json", junit = run.home + "/report.xml", captures = run.home + "/captures"
         let listed = try await run.run("mdoc-holder", ["test-reader", "--list"])
         let names = listed.standardOutput.split(separator: "\n").filter { $0.hasPrefix("mDLR_") }.map { String($0.split(separator: " ")[0]) }
-        #expect(names.count == 8, "\(listed.standardOutput)")
-        let person = try #require(names.firstIndex(of: "mDLR_Response_DigestMismatch")) + 1
-
-        // The person's answer: yes when the reader said issuer data authentication failed (3).
+        #expect(names.count == 11, "\(listed.standardOutput)")
+        // The person's answer, from what the reader reported: for the digests, issuer data
+        // authentication failed (3); for a status, a response of it without documents (6).
+        let answers: [String: (ProgramRunner.Result) -> Bool] = [
+            "mDLR_Response_DigestMismatch": { $0.status == 3 },
+            "mDLR_Response_StatusGeneralError": { $0.status == 6 && $0.standardError.contains("(status general error (10))") },
+            "mDLR_Response_StatusCBORDecodingError": { $0.status == 6 && $0.standardError.contains("(status CBOR decoding error (11))") },
+            "mDLR_Response_StatusCBORValidationError": { $0.status == 6 && $0.standardError.contains("(status CBOR validation error (12))") },
+        ]
         let (result, readers) = try await Self.run(
             run, holder: ["--credential", "Certs/demo/mdl.mdoc", "--report-json", json, "--report-junit", junit, "--captures", captures],
             reader: Self.readerRequest, cases: names.count,
-            answer: { number, reader in number == person ? (reader.status == 3 ? "yes" : "no") : nil })
+            answer: { number, reader in answers[names[number - 1]].map { $0(reader) ? "yes" : "no" } })
         #expect(result.status == 0, "\(result.standardOutput)\(result.standardError)")
-        #expect(result.standardOutput.contains("\n8 passed, 0 failed, 0 inconclusive\n"), "\(result.standardOutput)")
+        #expect(result.standardOutput.contains("\n11 passed, 0 failed, 0 inconclusive\n"), "\(result.standardOutput)")
         for name in names {
             #expect(result.standardOutput.contains("PASSED  \(name) ("), "\(name)")
         }
         // What each reader reported: verified, four sessions that failed (status 10 sent three
-        // times, 11 once), verified with an RFU key in the engagement and over P-384, and issuer
-        // data authentication failed.
-        #expect(readers.map(\.status) == [0, 8, 8, 8, 8, 0, 0, 3], "\(readers.map(\.standardError))")
+        // times, 11 once), verified with an RFU key in the engagement and over P-384, three
+        // responses without documents, and issuer data authentication failed.
+        #expect(readers.map(\.status) == [0, 8, 8, 8, 8, 0, 0, 6, 6, 6, 3], "\(readers.map(\.standardError))")
         #expect(result.standardError.contains(
             "mdoc-holder: mDLR_Response_DigestMismatch: did the reader refuse the response because its data elements do not match their digests? [yes/no] "),
             "\(result.standardError)")
@@ -62,10 +67,10 @@ import Testing
         let report = try #require(JSONSerialization.jsonObject(with: Data(contentsOf: URL(fileURLWithPath: json))) as? [String: Any])
         #expect(report["type"] as? String == "conformanceRun")
         #expect(report["suite"] as? String == "reader")
-        #expect(report["passed"] as? Int == 8)
+        #expect(report["passed"] as? Int == 11)
         let cases = try #require(report["cases"] as? [[String: Any]])
         #expect(cases.map { $0["name"] as? String } == names)
-        #expect(try FileManager.default.contentsOfDirectory(atPath: captures).count == 8)
+        #expect(try FileManager.default.contentsOfDirectory(atPath: captures).count == 11)
         // The holder's capture of the altered ciphertext shows the reader's status 10.
         let altered = try await run.run("mdoc", ["inspect", "--diagnostic", captures + "/02-mDLR_Session_AlteredCiphertext"])
         #expect(altered.status == 0, "\(altered.standardError)")
@@ -76,7 +81,7 @@ import Testing
         #expect(notCBOR.standardOutput.contains(#""status": 11"#), "\(notCBOR.standardOutput)")
 
         let xml = try String(contentsOfFile: junit, encoding: .utf8)
-        #expect(xml.contains(#"<testsuite name="reader" tests="8" failures="0" errors="0" skipped="0""#), "\(xml)")
+        #expect(xml.contains(#"<testsuite name="reader" tests="11" failures="0" errors="0" skipped="0""#), "\(xml)")
         #expect(xml.contains(#"<testcase name="mDLR_Engagement_EDeviceKeyP384" classname="ISO/IEC 18013-5 9.1.5.2, 9.1.1.4""#), "\(xml)")
     }
 

@@ -81,8 +81,10 @@ import Testing
         return results
     }
 
-    /// A reader behaving as `kind` with the holder that showed `uri`, until the holder ends the link.
-    static func serve(_ uri: MdocURI, as kind: Reader) async throws {
+    /// A reader behaving as `kind` with the holder that showed `uri`, until the holder ends the
+    /// link; the DeviceResponse a conforming reader took, if it took one.
+    @discardableResult
+    static func serve(_ uri: MdocURI, as kind: Reader) async throws -> DeviceResponse? {
         let eReaderKey = try PrivateKey(generating: uri.deviceEngagementBytes.value.security.eDeviceKeyBytes.value.publicKey().curve)
         var shown = uri
         if kind == .reencodingEngagement {
@@ -93,17 +95,19 @@ import Testing
         let reader = try HostileReader(uri: "\(shown)", link: SimHostileLink(), eReaderKey: eReaderKey)
         defer { reader.close() }
         try await reader.run(until: .requestSent)
-        guard let message = try? await reader.receiveResponse() else { return }
+        guard let message = try? await reader.receiveResponse() else { return nil }
+        var taken: DeviceResponse?
         switch kind {
         case .conforming, .reencodingEngagement:
             var session = reader.session
             switch session.receive(message) {
-            case .received:
+            case .received(_, let response):
+                taken = response
                 try await reader.send(message: SessionData(status: .sessionTermination).encoded())
             case .sendAndFinish(let status, _):
                 try await reader.send(message: status)
             case .send, .finished:
-                return
+                return nil
             }
         case .lenient:
             let keys = try SessionKeys(
@@ -119,6 +123,7 @@ import Testing
             try await reader.send(message: SessionData(status: taken ? .sessionTermination : .sessionEncryptionError).encoded())
         }
         try await reader.awaitLinkEnd()
+        return taken
     }
 
     static let sessionCases = ["mDLR_Session_SkippedCounter", "mDLR_Session_EncryptedWithSKReader", "mDLR_Response_NotCBOR"]
@@ -150,6 +155,26 @@ import Testing
             .failed("expected the engagement taken, the request readable and the session ended by the reader with status session termination (20), " +
                     "but the session failed: message 1 from the reader did not decrypt (wrong key, wrong counter, or altered)"),
         ], "\(results.map(\.outcome))")
+    }
+
+    @Test(arguments: [
+        ("mDLR_Response_StatusGeneralError", 10), ("mDLR_Response_StatusCBORDecodingError", 11), ("mDLR_Response_StatusCBORValidationError", 12),
+    ] as [(String, UInt64)])
+    func aStatusCaseAnswersWithADeviceResponseOfItsStatusAndNoDocument(name: String, status: UInt64) async throws {
+        let runner = ReaderConformanceRunner(
+            credentials: [try DemoMaterial.mDL()], modes: [.peripheralServer],
+            timeouts: Self.timeouts, program: "ReaderSuiteRunnerTests", transport: "sim")
+        var reader: Task<DeviceResponse?, any Error>?
+        let results = await runner.run(try ReaderConformanceSuite.reader.cases(named: [name]), over: SimAdapter(), engagement: { uri in
+            reader = Task { try await Self.serve(uri, as: .conforming) }
+        }, confirm: { conformanceCase in
+            // The person answers from what the reader took: a response of the status, no document.
+            #expect(conformanceCase.expectation.question == "did the reader show that the mdoc answered with status " +
+                    "\(DeviceResponse.Status(rawValue: status)) and no document?")
+            guard let response = try? await reader?.value else { return false }
+            return response.status.rawValue == status && response.documents == nil && response.version == "1.0"
+        })
+        #expect(results.map(\.outcome) == [.passed], "\(results.map(\.outcome))")
     }
 
     @Test func theRFUKeyCaseIsInconclusiveWhenNoReaderCame() async throws {
