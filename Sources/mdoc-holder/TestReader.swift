@@ -44,6 +44,11 @@ struct TestReader: AsyncParsableCommand {
             credentials hold. A case whose reader does not come within --timeout is \
             inconclusive, and the next case's engagement is shown.
 
+            The credentials are loaded once, before the first case, as present loads them: a \
+            device key in a PKCS#11 token or a TPM with the PIN of --pin-file or \
+            MDOC_TOKEN_PIN, a device key sealed with a passphrase with the passphrase of \
+            --passphrase-file or MDOC_KEY_PASSPHRASE.
+
             Cases marked "person" need the tester's word: once the session ended, the question \
             (did the reader refuse the response?) is asked on standard error, and the answer, \
             yes or no, read from standard input within --answer-timeout; no answer leaves the \
@@ -62,7 +67,9 @@ struct TestReader: AsyncParsableCommand {
               mdoc-holder test-reader --list
 
             Exit codes: 0 every case passed (or --list); 7 a --credential, --engagements-out, \
-            --report-json, --report-junit, --report-html or --captures path that cannot be used; 8 no case \
+            --report-json, --report-junit, --report-html or --captures path that cannot be used, \
+            a device key whose token or TPM is absent, refuses the PIN or is locked out, or a \
+            sealed device key without its passphrase or with a wrong one; 8 no case \
             failed but one or more were inconclusive (no reader, no session, no answer); 10 one \
             or more cases failed; 64 usage error (an unknown --suite or --case included).
             """
@@ -85,6 +92,10 @@ struct TestReader: AsyncParsableCommand {
                 valueName: "file-or-name"),
             completion: CredentialCompletion.namesAndFiles)
     var credentials: [String] = []
+
+    @OptionGroup var token: TokenPINOptions
+
+    @OptionGroup var keyPassphrase: KeyPassphraseOptions
 
     @OptionGroup var live: LiveTransportOptions
 
@@ -171,7 +182,9 @@ struct TestReader: AsyncParsableCommand {
     /// status of the outcomes.
     private func runCases(_ selected: [ReaderConformanceCase]) async throws(ProgramFailure) {
         let environment = ProcessInfo.processInfo.environment
-        let loaded = try HolderCredentials.load(credentials, store: .standard(environment: environment), pin: nil, passphrase: nil)
+        let loaded = try keyPassphrase.withPassphrase { (passphrase) throws(ProgramFailure) in
+            try HolderCredentials.load(credentials, store: .standard(environment: environment), pin: try token.pin(), passphrase: passphrase)
+        }
         for (path, option) in [(reportJSON, "--report-json"), (reportJUnit, "--report-junit"), (reportHTML, "--report-html")] {
             if let path { try OutputFile.checkWritable(path, option: option) }
         }

@@ -157,6 +157,36 @@ import Testing
         #expect(drawn.contains(#"<span class="structure">SessionEstablishment</span>"#), "\(drawn)")
     }
 
+    @Test func aSealedCredentialIsOpenedWithThePassphraseFileAndThePINFileIsRead() async throws {
+        let run = try IsolatedRun()
+        defer { run.remove() }
+        let issued = try await SealedDeviceKeyTests.issue(run)
+        let imported = try await run.run(
+            "mdoc-holder", ["import", issued, "--name", "mdl"], extra: ["MDOC_KEY_PASSPHRASE": SealedDeviceKeyTests.passphrase])
+        try #require(imported.status == 0, "\(imported.standardError)")
+        let passphrase = run.home + "/passphrase"
+        try Data((SealedDeviceKeyTests.passphrase + "\n").utf8).write(to: URL(fileURLWithPath: passphrase))
+        let holder = ["--credential", "mdl", "--case", "mDLR_Response_WellFormed"]
+
+        let without = try await run.run("mdoc-holder", ["test-reader", "--transport", "sim", "--no-qr"] + holder)
+        #expect(without.status == 7)
+        #expect(without.standardError == """
+            mdoc-holder: error: --credential \(run.credentialStore)/mdl.mdoc: its device key is sealed with a passphrase and none was given (--passphrase-file FILE or MDOC_KEY_PASSPHRASE)
+
+            """, "\(without.standardError)")
+        #expect(!without.standardOutput.contains("mdoc:"), "no engagement may be shown")
+
+        let noPIN = try await run.run("mdoc-holder", ["test-reader", "--transport", "sim", "--no-qr", "--pin-file", run.home + "/no-pin"] + holder)
+        #expect(noPIN.status == 7)
+        #expect(noPIN.standardError.hasPrefix("mdoc-holder: error: --pin-file \(run.home)/no-pin"), "\(noPIN.standardError)")
+
+        let (result, readers) = try await Self.run(
+            run, holder: holder + ["--passphrase-file", passphrase], reader: Self.readerRequest, cases: 1)
+        #expect(readers.map(\.status) == [0], "\(readers.map(\.standardError))")
+        #expect(result.status == 0, "\(result.standardOutput)\(result.standardError)")
+        #expect(result.standardOutput.contains("PASSED  mDLR_Response_WellFormed ("), "\(result.standardOutput)")
+    }
+
     @Test func withoutAReaderTheCaseIsInconclusive() async throws {
         let run = try IsolatedRun()
         defer { run.remove() }
