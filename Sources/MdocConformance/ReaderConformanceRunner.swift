@@ -32,6 +32,11 @@ public struct ReaderConformanceRunner: Sendable {
     public var program: String
     /// The transport's name, as captures write it.
     public var transport: String
+    /// The credentials a case departing by ``ScriptedHolderSession/Departure/expiredDocumentSigner``
+    /// presents: documents whose document signer certificate has expired, issued under a root
+    /// the reader trusts (`mdoc-issuer issue --ds-not-after`). Empty, such a case is
+    /// inconclusive.
+    public var expiredSignerCredentials: [Credential] = []
 
     /// A runner presenting `credentials` in engagements offering `modes`; see the properties
     /// for the others.
@@ -71,12 +76,19 @@ public struct ReaderConformanceRunner: Sendable {
     ) async -> ConformanceResult {
         let clock = ContinuousClock()
         let start = clock.now
+        let departure = conformanceCase.session.departure
+        if departure == .expiredDocumentSigner && expiredSignerCredentials.isEmpty {
+            return ConformanceResult(
+                conformanceCase: conformanceCase,
+                outcome: .inconclusive("the case needs a credential whose document signer certificate has expired, and none was given"),
+                duration: clock.now - start, capturePath: nil)
+        }
         let eDeviceKey: PrivateKey
         let driver: HolderDriver
         do {
             eDeviceKey = try PrivateKey(generating: conformanceCase.session.eDeviceKeyCurve)
             var made = try HolderDriver(
-                credentials: try Self.credentials(credentials, for: conformanceCase.session.departure),
+                credentials: try Self.credentials(departure == .expiredDocumentSigner ? expiredSignerCredentials : credentials, for: departure),
                 bleOptions: BleOptions.offering(
                     peripheralServerMode: modes.contains(.peripheralServer), centralClientMode: modes.contains(.centralClient)),
                 eDeviceKey: eDeviceKey, additionalEngagementEntries: conformanceCase.session.additionalEngagementEntries,
@@ -116,7 +128,7 @@ public struct ReaderConformanceRunner: Sendable {
     /// The script of `departure`, in a session whose EDeviceKey is `eDeviceKey`.
     static func script(for departure: ScriptedHolderSession.Departure, eDeviceKey: PrivateKey) -> HolderScript {
         switch departure {
-        case .none, .alteredDigests:
+        case .none, .alteredDigests, .expiredDocumentSigner:
             return .asBuilt
         case .alteredCiphertext:
             return HolderScript(response: { response in

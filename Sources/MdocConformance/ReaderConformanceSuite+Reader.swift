@@ -9,8 +9,8 @@ extension ReaderConformanceSuite {
 
     /// The suite for an mdoc reader under test (`mdoc-holder test-reader --suite reader`): a
     /// well-formed response, responses whose encryption, plaintext or issuer data is broken,
-    /// responses reporting an error (status 10, 11, 12), and engagements with EDeviceKey on
-    /// P-384 or an RFU key. The holder answers whatever the reader asks with every element its
+    /// responses reporting an error (status 10, 11, 12) or from an expired document signer, and
+    /// engagements with EDeviceKey on P-384 or an RFU key. The holder answers whatever the reader asks with every element its
     /// credentials hold; the reader should ask for elements of a document the holder has (the
     /// demo mDL's, for instance).
     public static let reader = ReaderConformanceSuite(
@@ -54,6 +54,11 @@ extension ReaderConformanceSuite {
                 summary: "Returns elements whose digests do not match the MSO's; the reader shows that issuer data authentication failed (a person confirms).",
                 session: ScriptedHolderSession(departure: .alteredDigests),
                 expectation: .confirmedByPerson(question: "did the reader refuse the response because its data elements do not match their digests?")),
+            ReaderConformanceCase(
+                name: "mDLR_Response_ExpiredDocumentSigner", clause: "9.3.1, 9.3.3",
+                summary: "Presents a document whose document signer certificate has expired while its MSO is valid; the reader shows that issuer data authentication failed (a person confirms).",
+                session: ScriptedHolderSession(departure: .expiredDocumentSigner),
+                expectation: .confirmedByPerson(question: "did the reader refuse the response because its document signer certificate has expired?")),
         ])
 
     /// The case named `name` answering with a DeviceResponse of `status` and no document

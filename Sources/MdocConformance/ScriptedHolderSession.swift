@@ -29,6 +29,10 @@ public struct ScriptedHolderSession: Sendable {
         /// The response is a DeviceResponse of version "1.0" with `status` and no document
         /// (8.3.2.1.2.3), encrypted as usual: an mdoc that reports an error.
         case responseStatus(DeviceResponse.Status)
+        /// The holder presents, in place of its credentials, the runner's credentials whose
+        /// document signer certificate has expired (``ReaderConformanceRunner/expiredSignerCredentials``),
+        /// so that the chain a reader validates (9.3.3) fails while the MSO itself is valid.
+        case expiredDocumentSigner
     }
 
     /// The curve of the engagement's EDeviceKey (9.1.5.2).

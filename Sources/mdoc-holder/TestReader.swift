@@ -44,6 +44,11 @@ struct TestReader: AsyncParsableCommand {
             credentials hold. A case whose reader does not come within --timeout is \
             inconclusive, and the next case's engagement is shown.
 
+            mDLR_Response_ExpiredDocumentSigner presents the credential of \
+            --expired-signer-credential instead: one whose document signer certificate has \
+            expired, issued under a root the reader trusts (mdoc-issuer issue --ds-not-before \
+            and --ds-not-after make one); without it, the case is inconclusive.
+
             The credentials are loaded once, before the first case, as present loads them: a \
             device key in a PKCS#11 token or a TPM with the PIN of --pin-file or \
             MDOC_TOKEN_PIN, a device key sealed with a passphrase with the passphrase of \
@@ -92,6 +97,13 @@ struct TestReader: AsyncParsableCommand {
                 valueName: "file-or-name"),
             completion: CredentialCompletion.namesAndFiles)
     var credentials: [String] = []
+
+    @Option(name: .customLong("expired-signer-credential"),
+            help: ArgumentHelp(
+                "A credential whose document signer certificate has expired, under a root the reader trusts, for mDLR_Response_ExpiredDocumentSigner.",
+                valueName: "file-or-name"),
+            completion: CredentialCompletion.namesAndFiles)
+    var expiredSignerCredential: String?
 
     @OptionGroup var token: TokenPINOptions
 
@@ -183,7 +195,12 @@ struct TestReader: AsyncParsableCommand {
     private func runCases(_ selected: [ReaderConformanceCase]) async throws(ProgramFailure) {
         let environment = ProcessInfo.processInfo.environment
         let loaded = try keyPassphrase.withPassphrase { (passphrase) throws(ProgramFailure) in
-            try HolderCredentials.load(credentials, store: .standard(environment: environment), pin: try token.pin(), passphrase: passphrase)
+            let pin = try token.pin()
+            let store = CredentialStore.standard(environment: environment)
+            return (credentials: try HolderCredentials.load(credentials, store: store, pin: pin, passphrase: passphrase),
+                    expiredSigner: try expiredSignerCredential.map { (file) throws(ProgramFailure) in
+                        try HolderCredentials.load([file], store: store, pin: pin, passphrase: passphrase)
+                    } ?? [])
         }
         for (path, option) in [(reportJSON, "--report-json"), (reportJUnit, "--report-junit"), (reportHTML, "--report-html")] {
             if let path { try OutputFile.checkWritable(path, option: option) }
@@ -198,9 +215,11 @@ struct TestReader: AsyncParsableCommand {
         let seconds = Duration.milliseconds(Int64(timeout * 1000))
         let answerBound = Duration.milliseconds(Int64(answerTimeout * 1000))
         let transport = await live.resolvedTransport()
-        let runner = ReaderConformanceRunner(
-            credentials: loaded, modes: bleMode.modes, timeouts: SessionTimeouts(connection: seconds, idle: seconds),
+        var configured = ReaderConformanceRunner(
+            credentials: loaded.credentials, modes: bleMode.modes, timeouts: SessionTimeouts(connection: seconds, idle: seconds),
             capturesDirectory: captures, program: "mdoc-holder \(ToolVersion.current)", transport: "\(transport)")
+        configured.expiredSignerCredentials = loaded.expiredSigner
+        let runner = configured
         let radio = try await live.openRadio()
         let (drawQR, suiteName) = (!noQR, suite)
         let results = await ProgramSignals.cancellingOnSignals {

@@ -1,4 +1,5 @@
 import Foundation
+import MdocCrypto
 import MdocTestSupport
 import Testing
 
@@ -32,34 +33,56 @@ import Testing
 
     static let readerRequest = ["--doctype", "mdl", "--elements", "family_name,age_over_18", "--trust", "Certs/demo/iaca.pem"]
 
+    /// The demo mDL issued into the home of `run` under the demo IACA with a document signer
+    /// certificate valid for one hour after the IACA's start and long expired, its MSO valid
+    /// (`mdoc-issuer issue --ds-not-before --ds-not-after`); its path.
+    static func expiredSignerCredential(_ run: IsolatedRun) async throws -> String {
+        let iaca = try Certificate(pemEncoded: String(contentsOfFile: "Certs/demo/iaca.pem", encoding: .utf8))
+        let start = iaca.notValidBefore.addingTimeInterval(60)
+        try #require(start.addingTimeInterval(3600) < Date(), "the demo IACA is too new for an expired document signer under it")
+        let time: (TimeInterval) -> String = { ISO8601DateFormatter().string(from: start.addingTimeInterval($0)) }
+        let path = run.home + "/expired-signer.mdoc"
+        let issued = try await run.run("mdoc-issuer", [
+            "issue", "--pki", "Certs/demo", "--doctype", "mdl", "--data", "Samples/mdl.json", "--out", path,
+            "--ds-not-before", time(0), "--ds-not-after", time(3600), "--valid-from", time(1800), "--valid-until", "2030-01-01T00:00:00Z",
+        ])
+        try #require(issued.status == 0, "\(issued.standardError)")
+        return path
+    }
+
     @Test func theReaderSuitePassesAgainstOurReaderWithReportsAndCaptures() async throws {
         let run = try IsolatedRun()
         defer { run.remove() }
         let json = run.home + "/report.json", junit = run.home + "/report.xml", captures = run.home + "/captures"
         let listed = try await run.run("mdoc-holder", ["test-reader", "--list"])
         let names = listed.standardOutput.split(separator: "\n").filter { $0.hasPrefix("mDLR_") }.map { String($0.split(separator: " ")[0]) }
-        #expect(names.count == 11, "\(listed.standardOutput)")
-        // The person's answer, from what the reader reported: for the digests, issuer data
-        // authentication failed (3); for a status, a response of it without documents (6).
+        #expect(names.count == 12, "\(listed.standardOutput)")
+        // The person's answer, from what the reader reported: for the digests and the expired
+        // document signer, issuer data authentication failed (3); for a status, a response of it
+        // without documents (6).
         let answers: [String: (ProgramRunner.Result) -> Bool] = [
             "mDLR_Response_DigestMismatch": { $0.status == 3 },
+            "mDLR_Response_ExpiredDocumentSigner": { $0.status == 3 && $0.standardError.contains("validity: expired on") },
             "mDLR_Response_StatusGeneralError": { $0.status == 6 && $0.standardError.contains("(status general error (10))") },
             "mDLR_Response_StatusCBORDecodingError": { $0.status == 6 && $0.standardError.contains("(status CBOR decoding error (11))") },
             "mDLR_Response_StatusCBORValidationError": { $0.status == 6 && $0.standardError.contains("(status CBOR validation error (12))") },
         ]
         let (result, readers) = try await Self.run(
-            run, holder: ["--credential", "Certs/demo/mdl.mdoc", "--report-json", json, "--report-junit", junit, "--captures", captures],
+            run, holder: [
+                "--credential", "Certs/demo/mdl.mdoc", "--expired-signer-credential", try await Self.expiredSignerCredential(run),
+                "--report-json", json, "--report-junit", junit, "--captures", captures,
+            ],
             reader: Self.readerRequest, cases: names.count,
             answer: { number, reader in answers[names[number - 1]].map { $0(reader) ? "yes" : "no" } })
         #expect(result.status == 0, "\(result.standardOutput)\(result.standardError)")
-        #expect(result.standardOutput.contains("\n11 passed, 0 failed, 0 inconclusive\n"), "\(result.standardOutput)")
+        #expect(result.standardOutput.contains("\n12 passed, 0 failed, 0 inconclusive\n"), "\(result.standardOutput)")
         for name in names {
             #expect(result.standardOutput.contains("PASSED  \(name) ("), "\(name)")
         }
         // What each reader reported: verified, four sessions that failed (status 10 sent three
         // times, 11 once), verified with an RFU key in the engagement and over P-384, three
-        // responses without documents, and issuer data authentication failed.
-        #expect(readers.map(\.status) == [0, 8, 8, 8, 8, 0, 0, 6, 6, 6, 3], "\(readers.map(\.standardError))")
+        // responses without documents, and issuer data authentication failed twice.
+        #expect(readers.map(\.status) == [0, 8, 8, 8, 8, 0, 0, 6, 6, 6, 3, 3], "\(readers.map(\.standardError))")
         #expect(result.standardError.contains(
             "mdoc-holder: mDLR_Response_DigestMismatch: did the reader refuse the response because its data elements do not match their digests? [yes/no] "),
             "\(result.standardError)")
@@ -67,10 +90,10 @@ import Testing
         let report = try #require(JSONSerialization.jsonObject(with: Data(contentsOf: URL(fileURLWithPath: json))) as? [String: Any])
         #expect(report["type"] as? String == "conformanceRun")
         #expect(report["suite"] as? String == "reader")
-        #expect(report["passed"] as? Int == 11)
+        #expect(report["passed"] as? Int == 12)
         let cases = try #require(report["cases"] as? [[String: Any]])
         #expect(cases.map { $0["name"] as? String } == names)
-        #expect(try FileManager.default.contentsOfDirectory(atPath: captures).count == 11)
+        #expect(try FileManager.default.contentsOfDirectory(atPath: captures).count == 12)
         // The holder's capture of the altered ciphertext shows the reader's status 10.
         let altered = try await run.run("mdoc", ["inspect", "--diagnostic", captures + "/02-mDLR_Session_AlteredCiphertext"])
         #expect(altered.status == 0, "\(altered.standardError)")
@@ -81,7 +104,7 @@ import Testing
         #expect(notCBOR.standardOutput.contains(#""status": 11"#), "\(notCBOR.standardOutput)")
 
         let xml = try String(contentsOfFile: junit, encoding: .utf8)
-        #expect(xml.contains(#"<testsuite name="reader" tests="11" failures="0" errors="0" skipped="0""#), "\(xml)")
+        #expect(xml.contains(#"<testsuite name="reader" tests="12" failures="0" errors="0" skipped="0""#), "\(xml)")
         #expect(xml.contains(#"<testcase name="mDLR_Engagement_EDeviceKeyP384" classname="ISO/IEC 18013-5 9.1.5.2, 9.1.1.4""#), "\(xml)")
     }
 

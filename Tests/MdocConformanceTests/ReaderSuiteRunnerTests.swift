@@ -177,6 +177,18 @@ import Testing
         #expect(results.map(\.outcome) == [.passed], "\(results.map(\.outcome))")
     }
 
+    @Test func theExpiredSignerCaseWithoutItsCredentialIsInconclusiveAndShowsNoEngagement() async throws {
+        let runner = ReaderConformanceRunner(
+            credentials: [try DemoMaterial.mDL()], modes: [.peripheralServer], timeouts: Self.timeouts, program: "test", transport: "sim")
+        var shown = 0
+        let results = await runner.run(try ReaderConformanceSuite.reader.cases(named: ["mDLR_Response_ExpiredDocumentSigner"]),
+                                       over: SimAdapter(), engagement: { _ in shown += 1 }, confirm: { _ in true })
+        #expect(shown == 0)
+        #expect(results.map(\.outcome) == [
+            .inconclusive("the case needs a credential whose document signer certificate has expired, and none was given"),
+        ])
+    }
+
     @Test func theRFUKeyCaseIsInconclusiveWhenNoReaderCame() async throws {
         let runner = ReaderConformanceRunner(
             credentials: [try DemoMaterial.mDL()], modes: [.peripheralServer],

@@ -224,8 +224,9 @@ package struct HolderDriver: Sendable {
                         }
                     case .send(let built):
                         // `.send` carries a DeviceResponse: a status alone ends the session.
-                        // The session sent `responsesSent` encrypted messages: this one used
-                        // that counter (9.1.1.5); a response follows SessionEstablishment.
+                        // The holder encrypts responses only, so this one, the session's
+                        // `responsesSent`th, used that message counter (9.1.1.5); a session that
+                        // built a response has its transcript.
                         let bytes = session.sessionTranscript.map { transcript in
                             script.response(HolderScript.Response(
                                 message: built, sessionTranscript: transcript, counter: UInt32(session.responsesSent)))
