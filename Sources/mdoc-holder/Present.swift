@@ -215,6 +215,9 @@ struct Present: AsyncParsableCommand {
         if unlockEachSession && (token.pinFile != nil || keyPassphrase.passphraseFile != nil) {
             throw ValidationError("--unlock-each-session asks for the PIN or passphrase before each session; leave out --pin-file and --passphrase-file")
         }
+        if responseOverride == "-" && unlockEachSession {
+            throw ValidationError("--unlock-each-session reads the PIN or passphrase from standard input: give --response-override a file, not -")
+        }
         if responseOverride != nil && (decision.yes || decision.policy != nil) {
             throw ValidationError("--response-override sends the file's DeviceResponse and asks no consent; leave out --yes and --policy")
         }

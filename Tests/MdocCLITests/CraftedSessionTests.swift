@@ -226,6 +226,15 @@ import Testing
                 "\(result.standardError)")
     }
 
+    @Test func aResponseOverrideFromStandardInputIsNotCombinedWithUnlockingEachSession() async throws {
+        let result = try await ProgramRunner.run(
+            "mdoc-holder", ["present", "--credential", "Certs/demo/mdl.mdoc", "--response-override", "-", "--unlock-each-session"])
+        #expect(result.status == 64)
+        #expect(result.standardError.hasPrefix(
+            "mdoc-holder: error: --unlock-each-session reads the PIN or passphrase from standard input: give --response-override a file, not -\n"),
+                "\(result.standardError)")
+    }
+
     @Test func anUnreadableRequestFileIsNamedBeforeConnecting() async throws {
         let path = try ProgramRunner.temporaryFile(Array("[1, @]".utf8), suffix: ".diag")
         defer { try? FileManager.default.removeItem(atPath: path) }
