@@ -465,7 +465,7 @@ let package = Package(
             dependencies: [
                 .product(name: "NIOConcurrencyHelpers", package: "swift-nio"),
                 "MdocCBOR", "MdocCrypto", "MdocCOSE", "MdocModel", "MdocSession", "MdocIssuance", "MdocBLE", "MdocPosix",
-                "MdocLEHost", "MdocPresentation", "MdocFiles", "MdocStores", "MdocStatusList", "MdocHTTP", "MdocOnline", "MdocTerminal",
+                "MdocLEHost", "MdocPresentation", "MdocFiles", "MdocStores", "MdocStatusList", "MdocHTTP", "MdocOnline", "MdocNFC", "MdocTerminal",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ],
             swiftSettings: strictSettings

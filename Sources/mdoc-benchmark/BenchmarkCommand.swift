@@ -37,7 +37,7 @@ struct MdocBenchmark: ParsableCommand {
               64  Usage error.
             """,
         version: ToolVersion.current,
-        subcommands: [Verification.self, Scaling.self, Link.self, Presentations.self, Sessions.self, Status.self, Online.self, Keys.self, MemoryProbe.self],
+        subcommands: [Verification.self, Scaling.self, Link.self, NFC.self, Presentations.self, Sessions.self, Status.self, Online.self, Keys.self, MemoryProbe.self],
         defaultSubcommand: Verification.self
     )
 
@@ -448,6 +448,41 @@ struct MdocBenchmark: ParsableCommand {
 
         @Option(help: ArgumentHelp("Sessions per BLE mode.", valueName: "N"))
         var sessions = 10
+
+        @Flag(help: "Print the figures as JSON.")
+        var json = false
+
+        func validate() throws {
+            guard sessions > 0 else {
+                throw ValidationError("--sessions needs a positive whole number")
+            }
+        }
+    }
+
+    /// `mdoc-benchmark nfc`: sessions by tap and NFC retrieval in this process.
+    struct NFC: ParsableCommand {
+        static let configuration = CommandConfiguration(
+            commandName: "nfc",
+            abstract: "Time the demo mDL presented by tap and NFC retrieval in this process, beside the session's state machines alone.",
+            discussion: """
+                Presents the demo mDL (every element) by tap, static handover (ISO/IEC 18013-5 \
+                8.2.2.1), and retrieves it over NFC (8.3.3.1.2): the holder's card (the NDEF \
+                Type 4 Tag and the data retrieval application) and the reader's tag reader and \
+                session in this process, each command APDU carried to the card in turn, with \
+                extended APDUs and with short ones only (chaining and GET RESPONSE). Reports the \
+                command APDUs of the tap and of the retrieval, and the times of the tap, the \
+                retrieval and both, beside the same session through the state machines with no \
+                transport, measured in the same run.
+
+                Example:
+                  swift run -c release mdoc-benchmark nfc --sessions 50
+
+                Exit codes: 0 measured; 1 a session failed or did not verify; 64 usage error.
+                """
+        )
+
+        @Option(help: ArgumentHelp("Sessions per APDU size.", valueName: "N"))
+        var sessions = 20
 
         @Flag(help: "Print the figures as JSON.")
         var json = false

@@ -34,7 +34,7 @@ enum SessionSoak {
     }
 
     /// One session, from the engagement to the reader's termination.
-    private static func session(credential: Credential, iaca: Certificate, request: [DocRequestSpec]) {
+    static func session(credential: Credential, iaca: Certificate, request: [DocRequestSpec]) {
         var holder = prepare("a holder session") {
             try HolderSession(credentials: [credential], bleOptions: .offering(peripheralServerMode: true, centralClientMode: false))
         }

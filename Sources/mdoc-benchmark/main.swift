@@ -80,7 +80,7 @@ do {
     MdocBenchmark.exit(withError: error)
 }
 switch command {
-case is MdocBenchmark.Link, is MdocBenchmark.Verification, is MdocBenchmark.Scaling, is MdocBenchmark.Status, is MdocBenchmark.Online,
+case is MdocBenchmark.Link, is MdocBenchmark.NFC, is MdocBenchmark.Verification, is MdocBenchmark.Scaling, is MdocBenchmark.Status, is MdocBenchmark.Online,
     is MdocBenchmark.Keys, is MdocBenchmark.Presentations, is MdocBenchmark.Sessions, is MdocBenchmark.MemoryProbe:
     break
 default:
@@ -97,6 +97,8 @@ do {
     switch command {
     case let link as MdocBenchmark.Link:
         await LinkBenchmark.run(sessions: link.sessions, json: link.json)
+    case let nfc as MdocBenchmark.NFC:
+        await NFCBenchmark.run(sessions: nfc.sessions, json: nfc.json)
     case let verification as MdocBenchmark.Verification:
         let input = try verification.input.load()
         if let count = verification.soak {

@@ -123,6 +123,31 @@ import Testing
         }
     }
 
+    @Test("nfc presents by tap and NFC retrieval with extended and short APDUs, each verified, beside the state machines alone")
+    func nfc() async throws {
+        let run = try await ProgramRunner.run("mdoc-benchmark", ["nfc", "--sessions", "3", "--json"], timeout: 120)
+        #expect(run.status == 0, "\(run.standardError)")
+        let object = try #require(try JSONSerialization.jsonObject(with: Data(run.standardOutput.utf8)) as? [String: Any])
+        let nfc = try #require(object["nfc"] as? [String: Any])
+        #expect((nfc["floorMedianMicroseconds"] as? Double ?? 0) > 0)
+        let runs = try #require(nfc["runs"] as? [[String: Any]])
+        #expect(runs.map { $0["apdus"] as? String } == ["extended", "short"])
+        let extended = try #require(runs.first)
+        let short = try #require(runs.last)
+        for figures in runs {
+            #expect(figures["sessions"] as? Int == 3)
+            #expect((figures["tapCommands"] as? Int ?? 0) >= 4, "SELECT, the capability container, the NDEF length and message: \(figures)")
+            #expect((figures["sessionOverFloor"] as? Double ?? 0) > 1)
+        }
+        // The response (about 20 KB) takes one extended APDU exchange, but many short ones.
+        #expect((short["retrievalCommands"] as? Int ?? 0) > (extended["retrievalCommands"] as? Int ?? 0) * 10, "\(runs)")
+
+        let text = try await ProgramRunner.run("mdoc-benchmark", ["nfc", "--sessions", "2"], timeout: 120)
+        #expect(text.status == 0, "\(text.standardError)")
+        #expect(text.standardOutput.contains("tap + retrieval / the session's state machines alone:"))
+        #expect(try await ProgramRunner.run("mdoc-benchmark", ["nfc", "--sessions", "0"], timeout: 120).status == 64)
+    }
+
     @Test("status --soak checks one document's status again and again, and reports memory each tenth")
     func statusSoak() async throws {
         let run = try await ProgramRunner.run("mdoc-benchmark", ["status", "--soak", "10"], timeout: 120)
