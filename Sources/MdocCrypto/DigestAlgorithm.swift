@@ -62,7 +62,7 @@ public enum DigestAlgorithm: String, Sendable, CaseIterable, CustomStringConvert
     }
 
     /// The length of the longest digest, SHA-512's.
-    private static let largestDigestByteCount = 64
+    static let largestDigestByteCount = 64
 
     /// This function's `EVP_MD` fetched once from OpenSSL's default library context, for the
     /// digests and signature checks made here. With the static `EVP_MD` of ``messageDigest``,

@@ -37,6 +37,29 @@ struct SymmetricTests {
         }
     }
 
+    @Test("One digest context, used again and again: each digest as EVP_Digest gives it, compared as DigestAlgorithm compares")
+    func digestContextReused() {
+        // Lengths across the block boundaries of SHA-256 (64 bytes) and SHA-384/512 (128 bytes),
+        // one after the other in the same context, a mismatch among them.
+        let message = (0..<300).map { UInt8(truncatingIfNeeded: $0 &* 31 &+ 7) }
+        for algorithm in DigestAlgorithm.allCases {
+            let context = DigestContext(algorithm)
+            #expect(context.algorithm == algorithm)
+            for length in [0, 1, 55, 56, 64, 111, 112, 128, 129, 300, 3, 0] {
+                let part = message[..<length]
+                let expected = algorithm.hash(Array(part))
+                func matches(_ candidate: [UInt8]) -> Bool {
+                    part.withUnsafeBytes { bytes in candidate.withUnsafeBytes { context.digest(of: bytes, equals: $0) } }
+                }
+                #expect(matches(expected), "\(algorithm) of \(length) bytes")
+                #expect(!matches(expected.dropLast() + [expected.last! ^ 1]))
+                #expect(!matches(Array(expected.dropLast())))
+                #expect(!matches(expected + [0]))
+                #expect(matches(expected), "\(algorithm) of \(length) bytes, after a mismatch")
+            }
+        }
+    }
+
     @Test("HKDF-SHA-256, RFC 5869 test case 1")
     func hkdfCase1() throws {
         let key = try HKDF.deriveKey(

@@ -39,6 +39,8 @@ public struct ValueDigestPolicy: DocumentVerifierPolicy {
         }
         verification.record(VerificationCheck(.digestAlgorithm, subject: .mobileSecurityObject, outcome: .passed, detail: algorithm.rawValue))
         var results: [String: [Bool]] = [:]
+        // One digest context for every element of the document (DigestContext).
+        let context = DigestContext(algorithm)
         for (nameSpace, items) in verification.document.issuerSigned.nameSpaces ?? OrderedMap() {
             let digests = mso.valueDigests[nameSpace]
             // A digestID used twice is found by the MSO entry it names, or, for one the MSO does
@@ -73,7 +75,7 @@ public struct ValueDigestPolicy: DocumentVerifierPolicy {
                         let expected = digests.elements[position].value
                         // The digest covers IssuerSignedItemBytes (9.1.2.5), #6.24(bstr),
                         // exactly as received, heads included, where it lies in the response.
-                        let matches = items[index].taggedBytes.withUnsafeBytes { bytes in expected.withUnsafeBytes { algorithm.digest(of: bytes, equals: $0) } }
+                        let matches = items[index].taggedBytes.withUnsafeBytes { bytes in expected.withUnsafeBytes { context.digest(of: bytes, equals: $0) } }
                         outcome = matches
                             ? .passed
                             : .failed(.digestMismatch, "the \(algorithm.rawValue) digest of the element does not match digestID \(digestID) in the MSO")
