@@ -126,7 +126,8 @@ extension IssuerSigned {
             items.reserveCapacity(reader.reservation(itemCount, minimumByteCount: 3))
             for _ in 0..<itemCount {
                 guard let bytes = reader.readEmbeddedBytes(), let item = IssuerSignedItem(reading: bytes) else { return nil }
-                items.append(EmbeddedCBOR(bytes: bytes, readValue: item))
+                // Moved into place: a copy would retain each reference the item holds.
+                items.append(EmbeddedCBOR(bytes: bytes, readValue: consume item))
             }
             nameSpaces[nameSpace] = items
         }
