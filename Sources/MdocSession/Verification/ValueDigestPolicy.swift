@@ -43,6 +43,7 @@ public struct ValueDigestPolicy: DocumentVerifierPolicy {
         let context = DigestContext(algorithm)
         for (nameSpace, items) in verification.document.issuerSigned.nameSpaces ?? OrderedMap() {
             let digests = mso.valueDigests[nameSpace]
+            let positions = digests.map { DigestIDPositions($0, returnedCount: items.count) }
             // A digestID used twice is found by the MSO entry it names, or, for one the MSO does
             // not hold, among those: a flag per MSO entry instead of a set of every digestID.
             var returned = [Bool](repeating: false, count: digests?.count ?? 0)
@@ -55,7 +56,7 @@ public struct ValueDigestPolicy: DocumentVerifierPolicy {
             // reference it holds, and a response may hold thousands.
             for index in items.indices {
                 let digestID = items[index].value.digestID
-                let position = digests?.position(of: digestID)
+                let position = positions?.position(of: digestID)
                 let duplicate: Bool
                 if let position {
                     duplicate = returned[position]
