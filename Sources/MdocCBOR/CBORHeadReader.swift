@@ -59,9 +59,12 @@ package struct CBORHeadReader {
         return true
     }
 
-    /// The head at ``offset``: its major type, its argument and its length in bytes, or `nil` for
-    /// an indefinite length, reserved additional information or a head cut short.
-    private func head() -> (majorType: UInt8, argument: UInt64, length: Int)? {
+    /// The head at `offset` of `buffer` (the reader's ``offset`` and memory): its major type, its
+    /// argument and its length in bytes, or `nil` for an indefinite length, reserved additional
+    /// information or a head cut short. Static, as ``string(ofMajorType:in:at:)`` is: every head
+    /// of every data element is read through these, and a method would be given a copy of the
+    /// reader, retaining the bytes it reads, each time.
+    private static func head(in buffer: UnsafeRawBufferPointer, at offset: Int) -> (majorType: UInt8, argument: UInt64, length: Int)? {
         guard offset < buffer.count else { return nil }
         let initial = buffer[offset]
         let additional = initial & 0x1f
@@ -82,10 +85,10 @@ package struct CBORHeadReader {
         return (initial >> 5, argument, 1 + argumentLength)
     }
 
-    /// The content of a definite-length string of major type `majorType` at ``offset``, as a
-    /// range of ``bytes``, with the offset after it.
-    private func string(ofMajorType majorType: UInt8) -> (content: Range<Int>, next: Int)? {
-        guard let head = head(), head.majorType == majorType, head.argument <= UInt64(buffer.count - offset - head.length) else {
+    /// The content of a definite-length string of major type `majorType` at `offset` of `buffer`
+    /// (the reader's ``offset`` and memory), as a range of ``bytes``, with the offset after it.
+    private static func string(ofMajorType majorType: UInt8, in buffer: UnsafeRawBufferPointer, at offset: Int) -> (content: Range<Int>, next: Int)? {
+        guard let head = head(in: buffer, at: offset), head.majorType == majorType, head.argument <= UInt64(buffer.count - offset - head.length) else {
             return nil
         }
         let start = offset + head.length
@@ -95,14 +98,14 @@ package struct CBORHeadReader {
 
     /// The number of entries of a definite-length map (major type 5).
     package mutating func readMapCount() -> Int? {
-        guard let head = head(), head.majorType == 5, head.argument <= UInt64(buffer.count - offset), countItem() else { return nil }
+        guard let head = Self.head(in: buffer, at: offset), head.majorType == 5, head.argument <= UInt64(buffer.count - offset), countItem() else { return nil }
         offset += head.length
         return Int(head.argument)
     }
 
     /// The number of elements of a definite-length array (major type 4).
     package mutating func readArrayCount() -> Int? {
-        guard let head = head(), head.majorType == 4, head.argument <= UInt64(buffer.count - offset), countItem() else { return nil }
+        guard let head = Self.head(in: buffer, at: offset), head.majorType == 4, head.argument <= UInt64(buffer.count - offset), countItem() else { return nil }
         offset += head.length
         return Int(head.argument)
     }
@@ -111,7 +114,7 @@ package struct CBORHeadReader {
     /// of the input that knows where its tag head begins, as the decoder gives it
     /// (``EmbeddedCBOR/taggedBytes``).
     package mutating func readEmbeddedBytes() -> CBORBytes? {
-        guard let tag = head(), tag.majorType == 6, tag.argument == CBOR.Tag.encodedCBOR else { return nil }
+        guard let tag = Self.head(in: buffer, at: offset), tag.majorType == 6, tag.argument == CBOR.Tag.encodedCBOR else { return nil }
         let (start, count) = (offset, itemCount)
         guard countItem() else { return nil }
         offset += tag.length
@@ -127,7 +130,7 @@ package struct CBORHeadReader {
     /// ``readDefiniteItem(depth:)`` reads it: `true`, with the reader at the tag content, when it
     /// is that tag within the depth the limits leave; `false`, reading nothing, otherwise.
     package mutating func readTag(_ tag: UInt64, depth: Int) -> Bool {
-        guard depth < limits.maximumDepth, let head = head(), head.majorType == 6, head.argument == tag, countItem() else { return false }
+        guard depth < limits.maximumDepth, let head = Self.head(in: buffer, at: offset), head.majorType == 6, head.argument == tag, countItem() else { return false }
         offset += head.length
         return true
     }
@@ -142,21 +145,21 @@ package struct CBORHeadReader {
 
     /// An unsigned integer (major type 0).
     package mutating func readUnsignedInt() -> UInt64? {
-        guard let head = head(), head.majorType == 0, countItem() else { return nil }
+        guard let head = Self.head(in: buffer, at: offset), head.majorType == 0, countItem() else { return nil }
         offset += head.length
         return head.argument
     }
 
     /// A definite-length byte string (major type 2), as a view of the input.
     package mutating func readByteString() -> CBORBytes? {
-        guard let (content, next) = string(ofMajorType: 2), countItem() else { return nil }
+        guard let (content, next) = Self.string(ofMajorType: 2, in: buffer, at: offset), countItem() else { return nil }
         offset = next
         return bytes[content]
     }
 
     /// A definite-length text string (major type 3) of valid UTF-8.
     package mutating func readText() -> String? {
-        guard let (content, next) = string(ofMajorType: 3) else { return nil }
+        guard let (content, next) = Self.string(ofMajorType: 3, in: buffer, at: offset) else { return nil }
         let utf8 = UnsafeRawBufferPointer(rebasing: buffer[content]).assumingMemoryBound(to: UInt8.self)
         guard let span = try? UTF8Span(validating: utf8.span), countItem() else { return nil }
         offset = next
@@ -167,7 +170,7 @@ package struct CBORHeadReader {
     /// equals. Compares the received bytes in place, without making a `String`; `nil` when the
     /// string is none of them.
     package mutating func readText(among candidates: [StaticString]) -> Int? {
-        guard let (content, next) = string(ofMajorType: 3) else { return nil }
+        guard let (content, next) = Self.string(ofMajorType: 3, in: buffer, at: offset) else { return nil }
         let received = UnsafeRawBufferPointer(rebasing: buffer[content])
         let match = candidates.firstIndex { candidate in
             candidate.utf8CodeUnitCount == received.count
@@ -241,7 +244,7 @@ package struct CBORHeadReader {
     /// anything else, without restoring ``offset``: floats, other simple values and indefinite
     /// lengths are the decoder's, as is every error.
     package mutating func readDefiniteItem(depth: Int) -> CBOR? {
-        guard let head = head() else { return nil }
+        guard let head = Self.head(in: buffer, at: offset) else { return nil }
         switch head.majorType {
         case 0:
             return readUnsignedInt().map { .unsignedInt($0) }
