@@ -64,6 +64,7 @@ package struct CBORHeadReader {
     /// information or a head cut short. Static, as ``string(ofMajorType:in:at:)`` is: every head
     /// of every data element is read through these, and a method would be given a copy of the
     /// reader, retaining the bytes it reads, each time.
+    @inline(__always)
     private static func head(in buffer: UnsafeRawBufferPointer, at offset: Int) -> (majorType: UInt8, argument: UInt64, length: Int)? {
         guard offset < buffer.count else { return nil }
         let initial = buffer[offset]
