@@ -52,7 +52,9 @@ package struct CBORHeadReader {
     /// `true` when every byte has been read.
     package var isAtEnd: Bool { offset == buffer.count }
 
-    /// Counts one more item; `false` when that exceeds the limits.
+    /// Counts one more item; `false` when that exceeds the limits. Inlined into every read, as
+    /// the head and string readers below are: a data element's reads call them a dozen times.
+    @inline(__always)
     private mutating func countItem() -> Bool {
         guard itemCount < limits.maximumItemCount, buffer.count <= limits.maximumInputSize else { return false }
         itemCount += 1
@@ -88,6 +90,7 @@ package struct CBORHeadReader {
 
     /// The content of a definite-length string of major type `majorType` at `offset` of `buffer`
     /// (the reader's ``offset`` and memory), as a range of ``bytes``, with the offset after it.
+    @inline(__always)
     private static func string(ofMajorType majorType: UInt8, in buffer: UnsafeRawBufferPointer, at offset: Int) -> (content: Range<Int>, next: Int)? {
         guard let head = head(in: buffer, at: offset), head.majorType == majorType, head.argument <= UInt64(buffer.count - offset - head.length) else {
             return nil
