@@ -110,19 +110,6 @@ import Testing
         #expect(none.status == 64)
     }
 
-    @Test("online --soak opens and verifies one Annex C answer again and again, and reports memory each tenth")
-    func onlineSoak() async throws {
-        let run = try await ProgramRunner.run("mdoc-benchmark", ["online", "--soak", "10"], timeout: 120)
-        #expect(run.status == 0, "\(run.standardError)")
-        let lines = run.standardOutput.split(separator: "\n")
-        #expect(lines.count == 11, "\(run.standardOutput)")
-        #expect(lines.last?.hasPrefix("online: 10 of 10: RSS ") == true, "\(run.standardOutput)")
-
-        for refused in [["--soak", "0"], ["--soak", "10", "--json"], ["--soak", "10", "--iterations", "5"]] {
-            #expect(try await ProgramRunner.run("mdoc-benchmark", ["online"] + refused, timeout: 120).status == 64, "\(refused)")
-        }
-    }
-
     @Test("nfc presents by tap and NFC retrieval with extended and short APDUs, each verified, beside the state machines alone")
     func nfc() async throws {
         let run = try await ProgramRunner.run("mdoc-benchmark", ["nfc", "--sessions", "3", "--json"], timeout: 120)
@@ -149,16 +136,17 @@ import Testing
         #expect(try await ProgramRunner.run("mdoc-benchmark", ["nfc", "--sessions", "0"], timeout: 120).status == 64)
     }
 
-    @Test("status --soak checks one document's status again and again, and reports memory each tenth")
-    func statusSoak() async throws {
-        let run = try await ProgramRunner.run("mdoc-benchmark", ["status", "--soak", "10"], timeout: 120)
+    @Test("online --soak and status --soak repeat one answer opened and verified, or one status checked, and report memory each tenth",
+          arguments: ["online", "status"])
+    func soak(_ command: String) async throws {
+        let run = try await ProgramRunner.run("mdoc-benchmark", [command, "--soak", "10"], timeout: 120)
         #expect(run.status == 0, "\(run.standardError)")
         let lines = run.standardOutput.split(separator: "\n")
         #expect(lines.count == 11, "\(run.standardOutput)")
-        #expect(lines.last?.hasPrefix("status: 10 of 10: RSS ") == true, "\(run.standardOutput)")
+        #expect(lines.last?.hasPrefix("\(command): 10 of 10: RSS ") == true, "\(run.standardOutput)")
 
         for refused in [["--soak", "0"], ["--soak", "10", "--json"], ["--soak", "10", "--iterations", "5"]] {
-            #expect(try await ProgramRunner.run("mdoc-benchmark", ["status"] + refused, timeout: 120).status == 64, "\(refused)")
+            #expect(try await ProgramRunner.run("mdoc-benchmark", [command] + refused, timeout: 120).status == 64, "\(refused)")
         }
     }
 }
