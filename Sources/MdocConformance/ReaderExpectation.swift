@@ -30,12 +30,17 @@ public enum ReaderExpectation: Sendable, Hashable, CustomStringConvertible {
     }
 
     /// Whether the session `result` shows the expected behaviour; for ``confirmedByPerson(question:)``,
-    /// with `answer` the person's answer (`nil`: none came). A session in which the holder sent
+    /// with `answer` the person's answer (`nil`: none came). A reader whose request broke
+    /// 18013-5 (its chunks, 8.3.3.1.1.6, or a message that is not a SessionEstablishment the
+    /// holder can read, 9.1.1.4) fails every case. Otherwise a session in which the holder sent
     /// no response is inconclusive: the reader was never shown what the case is about; except
     /// for ``engagementAccepted``, where only a reader that sent nothing is (one that refused
     /// the engagement cannot be told from one nobody started).
     public func judge(_ result: HolderSessionResult, answer: Bool?) -> ConformanceOutcome {
         let observed = ReaderObservation(result)
+        if observed.readerBrokeRequest {
+            return .failed("expected \(self), but the reader's request broke ISO/IEC 18013-5: \(observed)")
+        }
         switch self {
         case .engagementAccepted:
             guard observed.readerSentMessage else {

@@ -12,6 +12,10 @@ struct ReaderObservation: CustomStringConvertible {
     let responseSent: Bool
     /// Whether the reader sent anything: a SessionEstablishment at least.
     let readerSentMessage: Bool
+    /// Whether the reader's request broke 18013-5 before the holder could answer it: its chunks
+    /// broke 8.3.3.1.1.6, or the message they made is not a SessionEstablishment the holder
+    /// could decode and decrypt (9.1.1.4).
+    let readerBrokeRequest: Bool
     /// The status of the last message from the reader that carried one.
     let endStatus: SessionData.Status?
     let result: HolderSessionResult
@@ -22,6 +26,15 @@ struct ReaderObservation: CustomStringConvertible {
             message.direction == .sent && (try? SessionData(encoded: message.bytes))?.data != nil
         }
         readerSentMessage = result.messages.contains { $0.direction == .received }
+        switch result.end {
+        case .link(let error):
+            readerBrokeRequest = !responseSent && error.code == .brokenChunking
+        case .session(.failed(let error)):
+            readerBrokeRequest = !responseSent && readerSentMessage
+                && (error.code == .messageDecodingFailed || error.code == .decryptionFailed)
+        case .session:
+            readerBrokeRequest = false
+        }
         endStatus = result.messages.filter { $0.direction == .received }
             .compactMap { try? SessionData(encoded: $0.bytes).status }.last
     }

@@ -63,6 +63,65 @@ import Testing
         #expect(report.junitXML.contains(#"<testcase name="mDL_Request_NotCBOR" classname="ISO/IEC 18013-5 8.3.2.1.2.3""#))
     }
 
+    /// The outcome of `mDL_Request_WellFormed` against one `HostileHolder` that `behave` drives
+    /// through its session; the holder is closed once the case ended.
+    static func wellFormedCase(
+        timeouts: SessionTimeouts = timeouts, _ behave: (HostileHolder) async throws -> Void
+    ) async throws -> ConformanceOutcome {
+        let runner = ConformanceRunner(
+            trustAnchors: [try DemoMaterial.iaca()], timeouts: timeouts, program: "HolderSuiteRunnerTests", transport: "sim")
+        let cases = try ConformanceSuite.holder.cases(named: ["mDL_Request_WellFormed"])
+        let (engagements, feed) = AsyncStream.makeStream(of: MdocURI.self)
+        let running = Task {
+            var next = engagements.makeAsyncIterator()
+            return await runner.run(cases, over: SimAdapter(), engagement: { await next.next() })
+        }
+        let holder = try HostileHolder(link: SimHostileLink())
+        feed.yield(try MdocURI(holder.uri))
+        feed.finish()
+        try await behave(holder)
+        let results = await running.value
+        holder.close()
+        return try #require(results.first?.outcome)
+    }
+
+    /// Every fault a `HostileHolder` can inject into the chunking of its response
+    /// (8.3.3.1.1.6) fails the well-formed case, the reason naming what the reader met.
+    @Test(arguments: ChunkFault.allCases)
+    func aResponseWithBrokenChunkingFailsTheWellFormedCase(fault: ChunkFault) async throws {
+        let outcome = try await Self.wellFormedCase { holder in
+            try await holder.run(until: .requestReceived)
+            try await holder.sendResponse(fault)
+        }
+        let reason = try #require(outcome.reason)
+        #expect(outcome.name == "failed", "\(outcome)")
+        #expect(reason.hasPrefix("expected a verified response with org.iso.18013.5.1.mDL holding "), "\(reason)")
+        #expect(reason.contains(fault.readerFailure), "\(reason)")
+    }
+
+    /// A holder that vanishes once it has the request, before or while it sends the response,
+    /// fails the well-formed case: it was asked and did not answer.
+    @Test(arguments: [HolderPhase.requestReceived, .midResponse])
+    func aHolderVanishingAfterTheRequestFailsTheWellFormedCase(at phase: HolderPhase) async throws {
+        let outcome = try await Self.wellFormedCase { holder in
+            try await holder.vanish(at: phase)
+        }
+        #expect(outcome.name == "failed", "\(outcome)")
+        #expect(outcome.reason?.hasPrefix("expected a verified response with org.iso.18013.5.1.mDL holding ") == true, "\(outcome)")
+    }
+
+    /// A holder that takes the request and stalls, sending nothing, fails the well-formed case
+    /// once the reader's bound for the answer ran out.
+    @Test func aHolderStallingAfterTheRequestFailsTheWellFormedCase() async throws {
+        let timeouts = SessionTimeouts(
+            connection: Self.timeouts.connection, idle: Self.timeouts.idle, response: .seconds(2 * TimeoutScale.factor))
+        let outcome = try await Self.wellFormedCase(timeouts: timeouts) { holder in
+            try await holder.run(until: .requestReceived)
+        }
+        #expect(outcome.name == "failed", "\(outcome)")
+        #expect(outcome.reason?.hasPrefix("expected a verified response with org.iso.18013.5.1.mDL holding ") == true, "\(outcome)")
+    }
+
     @Test func aCaseWithoutAnEngagementAndEveryCaseAfterItAreInconclusive() async throws {
         let cases = try ConformanceSuite.holder.cases(named: ["mDL_Request_NotCBOR", "mDL_Request_UnknownDocType"])
         let runner = ConformanceRunner(trustAnchors: [try DemoMaterial.iaca()], timeouts: Self.timeouts, program: "test", transport: "sim")

@@ -153,7 +153,8 @@ import Testing
         #expect(results.map(\.outcome) == [
             .passed,
             .failed("expected the engagement taken, the request readable and the session ended by the reader with status session termination (20), " +
-                    "but the session failed: message 1 from the reader did not decrypt (wrong key, wrong counter, or altered)"),
+                    "but the reader's request broke ISO/IEC 18013-5: the session failed: message 1 from the reader did not decrypt " +
+                    "(wrong key, wrong counter, or altered)"),
         ], "\(results.map(\.outcome))")
     }
 
@@ -175,6 +176,34 @@ import Testing
             return response.status.rawValue == status && response.documents == nil && response.version == "1.0"
         })
         #expect(results.map(\.outcome) == [.passed], "\(results.map(\.outcome))")
+    }
+
+    /// Every fault a `HostileReader` can inject into the chunking of its request
+    /// (8.3.3.1.1.6) fails the well-formed case: the reader broke 18013-5 before the holder
+    /// could answer, which is no inconclusive session.
+    @Test(arguments: ChunkFault.allCases)
+    func aRequestWithBrokenChunkingFailsTheWellFormedCase(fault: ChunkFault) async throws {
+        let runner = ReaderConformanceRunner(
+            credentials: [try DemoMaterial.mDL()], modes: [.peripheralServer],
+            timeouts: Self.timeouts, program: "ReaderSuiteRunnerTests", transport: "sim")
+        var reader: Task<Void, any Error>?
+        let results = await runner.run(try ReaderConformanceSuite.reader.cases(named: ["mDLR_Response_WellFormed"]), over: SimAdapter(),
+                                       engagement: { uri in
+            reader = Task {
+                let hostile = try HostileReader(uri: "\(uri)", link: SimHostileLink())
+                try await hostile.run(until: .started)
+                try await hostile.sendRequest(fault)
+                try? await hostile.awaitLinkEnd()
+                hostile.close()
+            }
+        }, confirm: { _ in nil })
+        try await reader?.value
+        let outcome = try #require(results.first?.outcome)
+        let reason = try #require(outcome.reason)
+        #expect(outcome.name == "failed", "\(outcome)")
+        #expect(reason.hasPrefix("expected the session ended by the reader with status session termination (20), "
+                + "but the reader's request broke ISO/IEC 18013-5: "), "\(reason)")
+        #expect(reason.contains(fault.holderFailure), "\(reason)")
     }
 
     @Test func theExpiredSignerCaseWithoutItsCredentialIsInconclusiveAndShowsNoEngagement() async throws {

@@ -192,7 +192,7 @@ struct DriverLink {
         case .success(let event):
             return .event(event)
         case .failure(let error):
-            return .failed(SessionLink.linkError(error, "while waiting for \(what)"))
+            return .failed(SessionLink.linkError(error, "while waiting for \(what)", receiving: true))
         }
     }
 }

@@ -23,6 +23,10 @@ extension ErrorKind where Domain == LinkError {
     public static let busy = Self("busy")
     /// The BLE layer failed (see the message).
     public static let bluetooth = Self("bluetooth")
+    /// The peer broke the chunking of its messages (ISO/IEC 18013-5 8.3.3.1.1.6): a chunk
+    /// whose header is neither 0x00 nor 0x01, a chunk above ATT_MTU − 3 octets, or a message
+    /// beyond the size or chunk count this side takes (`MessageReassembler`).
+    public static let brokenChunking = Self("brokenChunking")
     /// NFC data retrieval could not start: the card did not answer the SELECT of the mdoc
     /// application (ISO/IEC 18013-5 8.3.3.1.2).
     public static let nfc = Self("nfc")

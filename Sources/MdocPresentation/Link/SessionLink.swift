@@ -214,12 +214,17 @@ public enum SessionLink {
         modes.isEmpty ? "none" : modes.map(\.rawValue).joined(separator: ", ")
     }
 
-    /// The failure of an operation on an open link, in `context`.
-    static func linkError(_ error: BLEError, _ context: String) -> LinkError {
-        if error.code == .timeout || error.code == .peerNotFound {
+    /// The failure of an operation on an open link, in `context`; `receiving` when it came from
+    /// what the peer sent, whose chunking errors are the peer's (8.3.3.1.1.6).
+    static func linkError(_ error: BLEError, _ context: String, receiving: Bool = false) -> LinkError {
+        switch error.code {
+        case .timeout, .peerNotFound:
             return LinkError(.timeout, context)
+        case .invalidChunkHeader, .pduTooLarge, .messageTooLarge, .tooManyChunks:
+            return LinkError(receiving ? .brokenChunking : .bluetooth, "\(context): \(error)")
+        default:
+            return LinkError(.bluetooth, "\(context): \(error)")
         }
-        return LinkError(.bluetooth, "\(context): \(error)")
     }
 
     /// The failure of the link to the `peer` ("reader" or "mdoc") on service `uuid` in `mode`:
