@@ -68,6 +68,12 @@ actor BlueZClientTransport: MdocTransport {
     /// bluetoothd keeps a link up after the program that asked for it has gone, so every device
     /// connected is in `links` until it is disconnected, for the radio to disconnect when it
     /// closes.
+    ///
+    /// A link that drops before the session started (before State 0x01 was written) is no
+    /// session, and the device is connected to again while `timeout` lasts (ISO/IEC 18013-5
+    /// 8.3.3.1.1.4). Between the same two adapters there is one link at a time: a session that
+    /// follows another with the same device may meet the earlier link still going down, which
+    /// Device1.Connect takes for the link it asked for.
     static func connect(
         over connection: DBusConnection, adapter: String, links: BlueZRadio.ClientLinks, mode: MdocBLEMode, serviceUUID: UUID,
         expectedIdent: [UInt8]?, timeout: Duration, logger: Logger
@@ -81,22 +87,31 @@ actor BlueZClientTransport: MdocTransport {
             logger.debug("connecting through bluetoothd", metadata: [
                 "device": "\(candidate.path)", "advertises": "\(candidate.isAdvertisingService ? "the service" : "unknown: checking its services")",
             ])
-            links.insert(candidate.path)
-            do {
-                _ = try await connection.call(BlueZInterface.service, candidate.path, BlueZInterface.device, "Connect",
-                                              timeout: max(deadline - ContinuousClock.now, .milliseconds(1)))
-            } catch {
-                try? await links.disconnect(candidate.path, over: connection).get()
-                throw BLEError(.linkClosed, "bluetoothd could not connect to \(candidate.path): \(error)")
-            }
-            do {
-                return try await open(candidate.path, uuid: uuid, over: connection, links: links, mode: mode,
-                                      expectedIdent: expectedIdent, until: deadline, logger: logger)
-            } catch {
-                try? await links.disconnect(candidate.path, over: connection).get()
-                guard error.code == .serviceNotFound, !candidate.isAdvertisingService else { throw error }
-                logger.debug("the device does not have the service", metadata: ["device": "\(candidate.path)"])
-                discovery.exclude(candidate.path)
+            while true {
+                links.insert(candidate.path)
+                do {
+                    _ = try await connection.call(BlueZInterface.service, candidate.path, BlueZInterface.device, "Connect",
+                                                  timeout: max(deadline - ContinuousClock.now, .milliseconds(1)))
+                } catch {
+                    try? await links.disconnect(candidate.path, over: connection).get()
+                    throw BLEError(.linkClosed, "bluetoothd could not connect to \(candidate.path): \(error)")
+                }
+                do {
+                    return try await open(candidate.path, uuid: uuid, over: connection, links: links, mode: mode,
+                                          expectedIdent: expectedIdent, until: deadline, logger: logger)
+                } catch {
+                    try? await links.disconnect(candidate.path, over: connection).get()
+                    if error.code == .linkClosed, ContinuousClock.now < deadline {
+                        logger.debug("the link dropped before the session started: connecting again", metadata: [
+                            "device": "\(candidate.path)", "error": "\(error)",
+                        ])
+                        continue
+                    }
+                    guard error.code == .serviceNotFound, !candidate.isAdvertisingService else { throw error }
+                    logger.debug("the device does not have the service", metadata: ["device": "\(candidate.path)"])
+                    discovery.exclude(candidate.path)
+                    break
+                }
             }
         }
     }
