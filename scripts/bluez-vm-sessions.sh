@@ -22,6 +22,14 @@
 #                 (--terminate-after-response), the reader waits for it
 #   mixed-MODE    the holder on bluez:hci0, the reader on its own LE host through the HCI user
 #                 channel of hci1 (hci:user:1), which bluetoothd lets go of while it is off
+# The conformance suites (docs/conformance.md) over bluetoothd:
+#   holder-suite  `mdoc-reader test-holder` on hci1 runs every case of the holder suite against a
+#                 --keep-running `mdoc-holder present --yes` on hci0 (peripheral mode), each case
+#                 from the engagement the holder printed for it: every case must pass
+#   reader-suite  `mdoc-holder test-reader` on hci0 runs every case of the reader suite against
+#                 `mdoc-reader request` on hci1 (central mode), one reader per engagement; the
+#                 cases marked person are answered from the reader's exit status and error, as a
+#                 person watching it would: every case must pass
 # A side that goes away mid-session (SIGKILL while the holder asks for consent):
 #   reader-gone   bluetoothd stops the notifications the dead reader had enabled (the link stays
 #                 up): the holder must end within seconds, not after its --timeout
@@ -293,6 +301,103 @@ gone() {
     return 1
 }
 
+# The holder suite: the runner reads the holder's engagements as it prints them, and the holder is
+# interrupted once the runner ended.
+holder_suite() {
+    local out=$logs/holder-suite started cases holder_pid runner_status holder_status registered
+    started=$(date +%s%N)
+    cases=$("$bin/mdoc-reader" test-holder --list | grep -c '^mDL_')
+    "$bin/mdoc-holder" present --yes --no-qr --keep-running --log-level debug --transport bluez:hci0 \
+        --ble-mode peripheral --timeout "$program_timeout" --credential "$work/mdl.mdoc" >"$out.holder.out" 2>"$out.holder.err" &
+    holder_pid=$!
+    timeout --kill-after=10 $((session_timeout * cases)) "$bin/mdoc-reader" test-holder --log-level debug \
+        --transport bluez:hci1 --ble-mode peripheral --timeout "$program_timeout" "${trust[@]}" \
+        --report-json "$out.json" --report-html "$out.html" --captures "$out.captures" \
+        < <(tail -n +1 -f --pid="$holder_pid" "$out.holder.out") >"$out.runner.out" 2>"$out.runner.err"
+    runner_status=$?
+    kill -INT "$holder_pid"
+    wait "$holder_pid"
+    holder_status=$?
+    registrations_settle
+    registered=$(registrations)
+    if [ "$runner_status" = 0 ] && grep -q "^$cases passed, 0 failed, 0 inconclusive$" "$out.runner.out" &&
+        [ "$holder_status" = 0 ] && [ "$registered" = "$(expected_registrations)" ]; then
+        say "holder-suite: $cases cases passed in $(elapsed "$started"); nothing left registered"
+        return 0
+    fi
+    say "holder-suite: FAILED after $(elapsed "$started"): runner status $runner_status ($(grep -E -A1 '^(FAILED|INCONCLUSIVE) ' "$out.runner.out" | tr '\n' ' ')$(tail -1 "$out.runner.err"));" \
+        "holder status $holder_status; $(echo "$registered" | tr '\n' ' ')"
+    return 1
+}
+
+# The demo mDL under the demo IACA from a document signer whose certificate was valid for one hour
+# after the IACA's start and has long expired, its MSO valid (for mDLR_Response_ExpiredDocumentSigner).
+expired_signer_credential() {
+    [ -e "$work/expired-signer.mdoc" ] && return 0
+    local start
+    start=$(date -u -d "$(openssl x509 -in Certs/demo/iaca.pem -noout -startdate | cut -d= -f2)" +%s) || return 1
+    at() { date -u -d "@$((start + 60 + $1))" +%Y-%m-%dT%H:%M:%SZ; }
+    "$bin/mdoc-issuer" issue --pki Certs/demo --doctype mdl --data Samples/mdl.json --out "$work/expired-signer.mdoc" \
+        --ds-not-before "$(at 0)" --ds-not-after "$(at 3600)" --valid-from "$(at 1800)" --valid-until 2030-01-01T00:00:00Z >/dev/null
+}
+
+# What a person watching `mdoc-reader request` would answer to the question of case $1, from its
+# exit status $2 and its error output in file $3: issuer data authentication failed (3), naming a
+# value digest that does not match or the expired document signer; a response of the case's status
+# without documents (6); nothing for a case that asks no question.
+person_answer() {
+    local name=$1 status=$2 err=$3 expected
+    case $name in
+        mDLR_Response_DigestMismatch) expected="3 does not match digestID" ;;
+        mDLR_Response_ExpiredDocumentSigner) expected="3 validity: expired on" ;;
+        mDLR_Response_StatusGeneralError) expected="6 (status general error (10))" ;;
+        mDLR_Response_StatusCBORDecodingError) expected="6 (status CBOR decoding error (11))" ;;
+        mDLR_Response_StatusCBORValidationError) expected="6 (status CBOR validation error (12))" ;;
+        *) return 0 ;;
+    esac
+    if [ "$status" = "${expected%% *}" ] && grep -qF "${expected#* }" "$err"; then echo yes; else echo no; fi
+}
+
+# The reader suite: a reader for each engagement the runner prints, and the answer to each case
+# marked person on the runner's standard input.
+reader_suite() {
+    local out=$logs/reader-suite started names=() number=0 line reader_status answer runner_pid runner_status registered
+    started=$(date +%s%N)
+    mapfile -t names < <("$bin/mdoc-holder" test-reader --list | sed -n 's/^\(mDLR_[A-Za-z0-9_]*\) .*/\1/p')
+    expired_signer_credential || { say "reader-suite: could not issue the credential with an expired document signer"; return 1; }
+    : >"$out.runner.out"
+    coproc runner {
+        exec timeout --kill-after=10 $((session_timeout * ${#names[@]})) "$bin/mdoc-holder" test-reader --no-qr --log-level debug \
+            --transport bluez:hci0 --ble-mode central --timeout "$program_timeout" --answer-timeout "$program_timeout" \
+            --credential "$work/mdl.mdoc" --expired-signer-credential "$work/expired-signer.mdoc" \
+            --report-json "$out.json" --report-html "$out.html" --captures "$out.captures" 2>"$out.runner.err"
+    }
+    runner_pid=$runner_PID
+    while IFS= read -r line <&"${runner[0]}"; do
+        echo "$line" >>"$out.runner.out"
+        [[ $line == mdoc:* ]] || continue
+        number=$((number + 1))
+        "$bin/mdoc-reader" request "$line" --json --log-level debug --transport bluez:hci1 --ble-mode central \
+            --timeout "$program_timeout" "${trust[@]}" --doctype mdl --elements family_name,age_over_18 \
+            </dev/null >"$out.$number.reader.out" 2>"$out.$number.reader.err"
+        reader_status=$?
+        answer=$(person_answer "${names[number - 1]:-}" "$reader_status" "$out.$number.reader.err")
+        [ -z "$answer" ] || echo "$answer" >&"${runner[1]}"
+    done
+    wait "$runner_pid"
+    runner_status=$?
+    registrations_settle
+    registered=$(registrations)
+    if [ "$runner_status" = 0 ] && grep -q "^${#names[@]} passed, 0 failed, 0 inconclusive$" "$out.runner.out" &&
+        [ "$registered" = "$(expected_registrations)" ]; then
+        say "reader-suite: ${#names[@]} cases passed in $(elapsed "$started"); nothing left registered"
+        return 0
+    fi
+    say "reader-suite: FAILED after $(elapsed "$started"): runner status $runner_status ($(grep -E -A1 '^(FAILED|INCONCLUSIVE) ' "$out.runner.out" | tr '\n' ' ')$(tail -1 "$out.runner.err"));" \
+        "$(echo "$registered" | tr '\n' ' ')"
+    return 1
+}
+
 # bluetoothd restarts under a --keep-running holder that waits for a reader: the waiting session
 # ends at once, and the holder's next session is served through the restarted bluetoothd.
 restart() {
@@ -377,6 +482,10 @@ run() {
             local status=$?
             power hci1 on || { say "$name: bluetoothd did not power hci1 on again"; return 1; }
             return $status ;;
+        holder-suite)
+            holder_suite ;;
+        reader-suite)
+            reader_suite ;;
         reader-gone | holder-gone)
             gone "${name%-gone}" ;;
         powered-off)
@@ -399,7 +508,7 @@ run() {
 
 names=("$@")
 [ ${#names[@]} -gt 0 ] || names=(peripheral-status peripheral-state peripheral-holder central-status central-state
-    central-holder mixed-peripheral mixed-central reader-gone holder-gone restart powered-off slots bearers)
+    central-holder mixed-peripheral mixed-central holder-suite reader-suite reader-gone holder-gone restart powered-off slots bearers)
 failures=()
 for name in "${names[@]}"; do
     if run "$name"; then
