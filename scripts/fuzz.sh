@@ -6,10 +6,13 @@
 #   scripts/fuzz.sh TARGET [SECONDS]      one target (default 60 s), from its seeds and its earlier finds
 #   scripts/fuzz.sh all [SECONDS]         every target in turn
 #   scripts/fuzz.sh regressions           replays every input in FuzzTesting/Regressions/TARGET/
-#   scripts/fuzz.sh ci                    regressions, then every target for FUZZ_CI_SECONDS (10)
+#   scripts/fuzz.sh ci                    regressions, then every target for FUZZ_CI_SECONDS (5),
+#                                         built unoptimised unless FUZZ_CONFIGURATION says
 #
 # FUZZ_RUNS=N ends each run after N executions, or at SECONDS if that comes first (the long run
-# of RESULTS.md: FUZZ_RUNS=10000000 scripts/fuzz.sh all 7200).
+# of RESULTS.md: FUZZ_RUNS=10000000 scripts/fuzz.sh all 7200). FUZZ_CONFIGURATION (release, or
+# debug for `ci`) chooses the build: debug is shorter to build and makes fewer executions a
+# second, which CI's short runs near the seeds can spare; release is for runs that search.
 #
 # Finds accumulate in FuzzTesting/.build-fuzz/corpus/TARGET; a crashing input is written to
 # FuzzTesting/.build-fuzz/artifacts/TARGET/ and the script exits 1. Each run ends with a line
@@ -19,6 +22,11 @@ cd "$(dirname "$0")/.."
 
 package=FuzzTesting
 scratch=$package/.build-fuzz
+[ "${1:-}" = ci ] && configuration=${FUZZ_CONFIGURATION:-debug} || configuration=${FUZZ_CONFIGURATION:-release}
+case $configuration in
+    debug | release) ;;
+    *) echo "fuzz: FUZZ_CONFIGURATION is debug or release, not $configuration" >&2; exit 64 ;;
+esac
 targets=(FuzzCBOR FuzzEngagement FuzzSessionData FuzzHolderSession FuzzReaderSession FuzzDeviceRequest
     FuzzDeviceResponse FuzzATT FuzzBLEReassembly FuzzHCI FuzzDBus FuzzCertificateChain FuzzVPICC FuzzAPDU FuzzNDEFHandover FuzzStatusListToken FuzzVICAL FuzzOnline
     FuzzCBORText FuzzOnlineMessages)
@@ -29,10 +37,10 @@ leaks=(-detect_leaks=0)
 export ASAN_OPTIONS=${ASAN_OPTIONS:-detect_leaks=0}
 
 build() {
-    swift build -c release --package-path "$package" --scratch-path "$scratch" -Xswiftc -sanitize=fuzzer,address 2>&1 \
+    swift build -c "$configuration" --package-path "$package" --scratch-path "$scratch" -Xswiftc -sanitize=fuzzer,address 2>&1 \
         | grep -v "Cannot export local symbol '__asan_extra_spill_area'" || true
     for target in "${targets[@]}"; do
-        test -x "$scratch/release/$target" || { echo "fuzz: $target was not built" >&2; exit 1; }
+        test -x "$scratch/$configuration/$target" || { echo "fuzz: $target was not built" >&2; exit 1; }
     done
 }
 
@@ -50,7 +58,7 @@ run() {
     log=$(mktemp)
     local status=0 started
     started=$(date +%s)
-    "$scratch/release/$target" "${leaks[@]}" -max_total_time="$seconds" ${FUZZ_RUNS:+-runs="$FUZZ_RUNS"} \
+    "$scratch/$configuration/$target" "${leaks[@]}" -max_total_time="$seconds" ${FUZZ_RUNS:+-runs="$FUZZ_RUNS"} \
         -print_final_stats=1 -rss_limit_mb=3072 -artifact_prefix="$artifacts" "$corpus" "$package/Corpus/$target" \
         >"$log" 2>&1 || status=$?
     local elapsed=$(( $(date +%s) - started ))
@@ -74,9 +82,9 @@ regressions() {
     for target in "${targets[@]}"; do
         inputs=("$package/Regressions/$target"/*)
         [ -e "${inputs[0]}" ] || continue
-        "$scratch/release/$target" "${leaks[@]}" "${inputs[@]}" >/dev/null 2>&1 || {
+        "$scratch/$configuration/$target" "${leaks[@]}" "${inputs[@]}" >/dev/null 2>&1 || {
             echo "fuzz: a regression input of $target fails again:" >&2
-            "$scratch/release/$target" "${leaks[@]}" "${inputs[@]}" 2>&1 | tail -40 >&2
+            "$scratch/$configuration/$target" "${leaks[@]}" "${inputs[@]}" 2>&1 | tail -40 >&2
             exit 1
         }
         replayed=$(( replayed + ${#inputs[@]} ))
@@ -88,7 +96,7 @@ case "${1:-}" in
     list) printf '%s\n' "${targets[@]}" ;;
     all) build; for target in "${targets[@]}"; do run "$target" "${2:-60}"; done ;;
     regressions) build; regressions ;;
-    ci) build; regressions; for target in "${targets[@]}"; do run "$target" "${FUZZ_CI_SECONDS:-10}"; done ;;
+    ci) build; regressions; for target in "${targets[@]}"; do run "$target" "${FUZZ_CI_SECONDS:-5}"; done ;;
     "") sed -n '2,16p' "$0" >&2; exit 64 ;;
     *) known "$1"; build; run "$1" "${2:-60}" ;;
 esac

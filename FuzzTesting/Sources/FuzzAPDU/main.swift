@@ -4,4 +4,4 @@ import FuzzSupport
 import Glibc
 #endif
 
-exit(FuzzDriver.run(fuzzAPDU))
+exit(FuzzDriver.run { fuzzAPDU($0, $1) })

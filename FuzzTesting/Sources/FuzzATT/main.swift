@@ -4,4 +4,4 @@ import FuzzSupport
 import Glibc
 #endif
 
-exit(FuzzDriver.run(fuzzATT))
+exit(FuzzDriver.run { fuzzATT($0, $1) })

@@ -4,4 +4,4 @@ import FuzzSupport
 import Glibc
 #endif
 
-exit(FuzzDriver.run(fuzzBLEReassembly))
+exit(FuzzDriver.run { fuzzBLEReassembly($0, $1) })

@@ -4,4 +4,4 @@ import FuzzSupport
 import Glibc
 #endif
 
-exit(FuzzDriver.run(fuzzCBOR))
+exit(FuzzDriver.run { fuzzCBOR($0, $1) })

@@ -4,4 +4,4 @@ import FuzzSupport
 import Glibc
 #endif
 
-exit(FuzzDriver.run(fuzzCBORText))
+exit(FuzzDriver.run { fuzzCBORText($0, $1) })

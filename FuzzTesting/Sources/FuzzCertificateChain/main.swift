@@ -4,4 +4,4 @@ import FuzzSupport
 import Glibc
 #endif
 
-exit(FuzzDriver.run(fuzzCertificateChain))
+exit(FuzzDriver.run { fuzzCertificateChain($0, $1) })

@@ -4,4 +4,4 @@ import FuzzSupport
 import Glibc
 #endif
 
-exit(FuzzDriver.run(fuzzDBus))
+exit(FuzzDriver.run { fuzzDBus($0, $1) })

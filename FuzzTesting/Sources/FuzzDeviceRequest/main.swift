@@ -4,4 +4,4 @@ import FuzzSupport
 import Glibc
 #endif
 
-exit(FuzzDriver.run(fuzzDeviceRequest))
+exit(FuzzDriver.run { fuzzDeviceRequest($0, $1) })

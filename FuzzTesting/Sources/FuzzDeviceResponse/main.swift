@@ -4,4 +4,4 @@ import FuzzSupport
 import Glibc
 #endif
 
-exit(FuzzDriver.run(fuzzDeviceResponse))
+exit(FuzzDriver.run { fuzzDeviceResponse($0, $1) })

@@ -4,4 +4,4 @@ import FuzzSupport
 import Glibc
 #endif
 
-exit(FuzzDriver.run(fuzzEngagement))
+exit(FuzzDriver.run { fuzzEngagement($0, $1) })

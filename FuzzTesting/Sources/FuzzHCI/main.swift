@@ -4,4 +4,4 @@ import FuzzSupport
 import Glibc
 #endif
 
-exit(FuzzDriver.run(fuzzHCI))
+exit(FuzzDriver.run { fuzzHCI($0, $1) })

@@ -4,4 +4,4 @@ import FuzzSupport
 import Glibc
 #endif
 
-exit(FuzzDriver.run(fuzzHolderSession))
+exit(FuzzDriver.run { fuzzHolderSession($0, $1) })

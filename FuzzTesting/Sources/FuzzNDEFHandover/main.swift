@@ -4,4 +4,4 @@ import FuzzSupport
 import Glibc
 #endif
 
-exit(FuzzDriver.run(fuzzNDEFHandover))
+exit(FuzzDriver.run { fuzzNDEFHandover($0, $1) })

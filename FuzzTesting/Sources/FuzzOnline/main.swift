@@ -4,4 +4,4 @@ import FuzzSupport
 import Glibc
 #endif
 
-exit(FuzzDriver.run(fuzzOnline))
+exit(FuzzDriver.run { fuzzOnline($0, $1) })

@@ -4,4 +4,4 @@ import FuzzSupport
 import Glibc
 #endif
 
-exit(FuzzDriver.run(fuzzOnlineMessages))
+exit(FuzzDriver.run { fuzzOnlineMessages($0, $1) })

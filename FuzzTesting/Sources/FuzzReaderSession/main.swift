@@ -4,4 +4,4 @@ import FuzzSupport
 import Glibc
 #endif
 
-exit(FuzzDriver.run(fuzzReaderSession))
+exit(FuzzDriver.run { fuzzReaderSession($0, $1) })

@@ -4,4 +4,4 @@ import FuzzSupport
 import Glibc
 #endif
 
-exit(FuzzDriver.run(fuzzSessionData))
+exit(FuzzDriver.run { fuzzSessionData($0, $1) })

@@ -4,4 +4,4 @@ import FuzzSupport
 import Glibc
 #endif
 
-exit(FuzzDriver.run(fuzzStatusListToken))
+exit(FuzzDriver.run { fuzzStatusListToken($0, $1) })

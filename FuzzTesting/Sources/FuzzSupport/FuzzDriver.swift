@@ -1,8 +1,11 @@
 import CLibFuzzer
 
 /// Runs libFuzzer with the program's arguments and `target` as the function under test, and
-/// returns its exit status. A target's main.swift is `exit(FuzzDriver.run(target))`: SwiftPM
-/// gives every executable a main of its own, so libFuzzer's main cannot be used.
+/// returns its exit status. A target's main.swift is `exit(FuzzDriver.run { target($0, $1) })`:
+/// SwiftPM gives every executable a main of its own, so libFuzzer's main cannot be used. The
+/// closure calls the target's Swift function: a debug build that takes the `@_cdecl` function
+/// itself as the C pointer emits its C entry in main.swift's object too, and the link fails on
+/// two definitions of `LLVMFuzzerTestOneInput` (seen with Swift 6.3.1).
 public enum FuzzDriver {
     public static func run(_ target: @convention(c) (UnsafePointer<UInt8>?, Int) -> Int32) -> Int32 {
         // The fixed context is made before the first input: libFuzzer counts what an input

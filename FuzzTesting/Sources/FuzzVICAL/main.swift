@@ -4,4 +4,4 @@ import FuzzSupport
 import Glibc
 #endif
 
-exit(FuzzDriver.run(fuzzVICAL))
+exit(FuzzDriver.run { fuzzVICAL($0, $1) })

@@ -4,4 +4,4 @@ import FuzzSupport
 import Glibc
 #endif
 
-exit(FuzzDriver.run(fuzzVPICC))
+exit(FuzzDriver.run { fuzzVPICC($0, $1) })
