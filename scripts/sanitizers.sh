@@ -21,28 +21,14 @@ bash scripts/install-deps.sh --test
 source scripts/test-runs.sh
 export MDOC_TEST_TIMEOUT_SCALE=3
 
-build() {
-    swift build --build-tests --scratch-path ".build-$1" --sanitize="$1"
+suite() {
+    local sanitizer=$1
+    local scratch=.build-$sanitizer
+    local options=(--scratch-path "$scratch" --sanitize="$sanitizer" --skip ResourceBoundsTests --skip KeyProviderTests --skip TokenDeviceKeyTests
+        --skip TokenKeyGenerationTests --skip TokenFailureTests --skip TokenKeyExposureTests --skip UnlockEachSessionTests --skip KeyBenchmarkCommandTests)
+    swift build --build-tests --scratch-path "$scratch" --sanitize="$sanitizer"
+    test_runs "${options[@]}"
 }
 
-runs() {
-    test_runs --scratch-path ".build-$1" --sanitize="$1" --skip ResourceBoundsTests --skip KeyProviderTests --skip TokenDeviceKeyTests \
-        --skip TokenKeyGenerationTests --skip TokenFailureTests --skip TokenKeyExposureTests --skip UnlockEachSessionTests --skip KeyBenchmarkCommandTests
-}
-
-# The AddressSanitizer runs wait on peers and programs more than they compute (in a CI rehearsal
-# on two cores, 257 s for the suite, after a build of 514 s), so they go on while ThreadSanitizer's
-# build keeps the cores busy; their output is shown when both have ended. The suite must pass on
-# a busy machine: its bounds are inactivity bounds, tripled here.
-build address
-address_log=$(mktemp)
-ASAN_OPTIONS=detect_leaks=0 runs address >"$address_log" 2>&1 &
-address=$!
-trap 'kill "$address" 2>/dev/null || true' EXIT
-build thread
-address_status=0
-wait "$address" || address_status=$?
-trap - EXIT
-cat "$address_log"
-[ "$address_status" -eq 0 ] || { echo "sanitizers: the suite failed under AddressSanitizer (status $address_status)" >&2; exit "$address_status"; }
-TSAN_OPTIONS="suppressions=$PWD/scripts/tsan-suppressions.txt" runs thread
+ASAN_OPTIONS=detect_leaks=0 suite address
+TSAN_OPTIONS="suppressions=$PWD/scripts/tsan-suppressions.txt" suite thread
