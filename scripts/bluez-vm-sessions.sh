@@ -304,7 +304,7 @@ gone() {
 # The holder suite: the runner reads the holder's engagements as it prints them, and the holder is
 # interrupted once the runner ended.
 holder_suite() {
-    local out=$logs/holder-suite started cases holder_pid runner_status holder_status registered
+    local out=$logs/holder-suite started cases holder_pid runner_status holder_status
     started=$(date +%s%N)
     cases=$("$bin/mdoc-reader" test-holder --list | grep -c '^mDL_')
     "$bin/mdoc-holder" present --yes --no-qr --keep-running --log-level debug --transport bluez:hci0 \
@@ -318,15 +318,23 @@ holder_suite() {
     kill -INT "$holder_pid"
     wait "$holder_pid"
     holder_status=$?
+    suite_outcome holder-suite "$cases" "$runner_status" "$started" "$([ "$holder_status" = 0 ] || echo "holder status $holder_status")"
+}
+
+# Says how suite check $1 ended and succeeds when it passed: all $2 of its cases passed (the
+# runner's status $3, its counts in $logs/$1.runner.out), nothing else went wrong ($5, empty or
+# what did) and nothing stayed registered with bluetoothd; $4 is when it started.
+suite_outcome() {
+    local name=$1 cases=$2 runner_status=$3 started=$4 other=$5 out=$logs/$1 registered
     registrations_settle
     registered=$(registrations)
     if [ "$runner_status" = 0 ] && grep -q "^$cases passed, 0 failed, 0 inconclusive$" "$out.runner.out" &&
-        [ "$holder_status" = 0 ] && [ "$registered" = "$(expected_registrations)" ]; then
-        say "holder-suite: $cases cases passed in $(elapsed "$started"); nothing left registered"
+        [ -z "$other" ] && [ "$registered" = "$(expected_registrations)" ]; then
+        say "$name: $cases cases passed in $(elapsed "$started"); nothing left registered"
         return 0
     fi
-    say "holder-suite: FAILED after $(elapsed "$started"): runner status $runner_status ($(grep -E -A1 '^(FAILED|INCONCLUSIVE) ' "$out.runner.out" | tr '\n' ' ')$(tail -1 "$out.runner.err"));" \
-        "holder status $holder_status; $(echo "$registered" | tr '\n' ' ')"
+    say "$name: FAILED after $(elapsed "$started"): runner status $runner_status ($(grep -E -A1 '^(FAILED|INCONCLUSIVE) ' "$out.runner.out" | tr '\n' ' ')$(tail -1 "$out.runner.err"));" \
+        "${other:+$other; }$(echo "$registered" | tr '\n' ' ')"
     return 1
 }
 
@@ -361,7 +369,7 @@ person_answer() {
 # The reader suite: a reader for each engagement the runner prints, and the answer to each case
 # marked person on the runner's standard input.
 reader_suite() {
-    local out=$logs/reader-suite started names=() number=0 line reader_status answer runner_pid runner_status registered
+    local out=$logs/reader-suite started names=() number=0 line reader_status answer runner_pid runner_status
     started=$(date +%s%N)
     mapfile -t names < <("$bin/mdoc-holder" test-reader --list | sed -n 's/^\(mDLR_[A-Za-z0-9_]*\) .*/\1/p')
     expired_signer_credential || { say "reader-suite: could not issue the credential with an expired document signer"; return 1; }
@@ -386,16 +394,7 @@ reader_suite() {
     done
     wait "$runner_pid"
     runner_status=$?
-    registrations_settle
-    registered=$(registrations)
-    if [ "$runner_status" = 0 ] && grep -q "^${#names[@]} passed, 0 failed, 0 inconclusive$" "$out.runner.out" &&
-        [ "$registered" = "$(expected_registrations)" ]; then
-        say "reader-suite: ${#names[@]} cases passed in $(elapsed "$started"); nothing left registered"
-        return 0
-    fi
-    say "reader-suite: FAILED after $(elapsed "$started"): runner status $runner_status ($(grep -E -A1 '^(FAILED|INCONCLUSIVE) ' "$out.runner.out" | tr '\n' ' ')$(tail -1 "$out.runner.err"));" \
-        "$(echo "$registered" | tr '\n' ' ')"
-    return 1
+    suite_outcome reader-suite "${#names[@]}" "$runner_status" "$started" ""
 }
 
 # bluetoothd restarts under a --keep-running holder that waits for a reader: the waiting session
