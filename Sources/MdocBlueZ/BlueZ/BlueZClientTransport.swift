@@ -70,8 +70,9 @@ actor BlueZClientTransport: MdocTransport {
     /// closes.
     ///
     /// A link that drops before the session started (before State 0x01 was written) is no
-    /// session, and the device is connected to again while `timeout` lasts (ISO/IEC 18013-5
-    /// 8.3.3.1.1.4). Between the same two adapters there is one link at a time: a session that
+    /// session, and the device is connected to again while `timeout` lasts, up to
+    /// `MdocBLEConnector.maximumConnectionAttempts` links in all, as the other transports'
+    /// connector does (ISO/IEC 18013-5 8.3.3.1.1.4). Between the same two adapters there is one link at a time: a session that
     /// follows another with the same device may meet the earlier link still going down, which
     /// Device1.Connect takes for the link it asked for.
     static func connect(
@@ -87,7 +88,9 @@ actor BlueZClientTransport: MdocTransport {
             logger.debug("connecting through bluetoothd", metadata: [
                 "device": "\(candidate.path)", "advertises": "\(candidate.isAdvertisingService ? "the service" : "unknown: checking its services")",
             ])
+            var attempts = 0
             while true {
+                attempts += 1
                 links.insert(candidate.path)
                 do {
                     _ = try await connection.call(BlueZInterface.service, candidate.path, BlueZInterface.device, "Connect",
@@ -101,9 +104,9 @@ actor BlueZClientTransport: MdocTransport {
                                           expectedIdent: expectedIdent, until: deadline, logger: logger)
                 } catch {
                     try? await links.disconnect(candidate.path, over: connection).get()
-                    if error.code == .linkClosed, ContinuousClock.now < deadline {
+                    if error.code == .linkClosed, ContinuousClock.now < deadline, attempts < MdocBLEConnector.maximumConnectionAttempts {
                         logger.debug("the link dropped before the session started: connecting again", metadata: [
-                            "device": "\(candidate.path)", "error": "\(error)",
+                            "device": "\(candidate.path)", "error": "\(error)", "attempt": "\(attempts + 1)",
                         ])
                         continue
                     }
