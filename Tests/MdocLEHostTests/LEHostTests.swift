@@ -23,7 +23,7 @@ struct LEHostTests {
                                                                           bufferCount: bufferCount)
         let advertisement = try await host.advertise(serviceUUID: uuid)
         try await controller.connect(handle: 0x0040, role: .peripheral, peer: peer)
-        let bearer = try await advertisement.accept(timeout: .seconds(5))
+        let bearer = try await advertisement.accept(timeout: ScriptedController.patience)
         await advertisement.stop()
         return (host, controller, bearer)
     }
@@ -122,10 +122,10 @@ struct LEHostTests {
         let advertisement = try await host.advertise(serviceUUID: Self.uuid)
         #expect(await controller.awaitCommands(.leSetAdvertisingEnable, parameters: [0x01], count: 1) == 1)
         try await controller.connect(handle: 0x40, role: .peripheral, peer: Self.peer)
-        let first = try await advertisement.accept(timeout: .seconds(5))
+        let first = try await advertisement.accept(timeout: ScriptedController.patience)
         #expect(await controller.awaitCommands(.leSetAdvertisingEnable, parameters: [0x01], count: 2) == 2)
         try await controller.connect(handle: 0x41, role: .peripheral, peer: [0xC5, 0, 0, 0, 0, 2])
-        let second = try await advertisement.accept(timeout: .seconds(5))
+        let second = try await advertisement.accept(timeout: ScriptedController.patience)
         #expect(await controller.awaitCommands(.leSetAdvertisingEnable, parameters: [0x01], count: 3) == 3)
         try await controller.sendFrame([0x02, 0x17, 0x00], channelID: Self.att, handle: 0x41)
         #expect(try await ATTBearerInbox(second).receive() == [0x02, 0x17, 0x00])
@@ -146,14 +146,14 @@ struct LEHostTests {
         let (host, controller) = try await ScriptedController.startedHost(refusesAdvertisingWhileConnected: true)
         let advertisement = try await host.advertise(serviceUUID: Self.uuid)
         try await controller.connect(handle: 0x40, role: .peripheral, peer: Self.peer)
-        let bearer = try await advertisement.accept(timeout: .seconds(5))
+        let bearer = try await advertisement.accept(timeout: ScriptedController.patience)
         // Asked at once and refused (Command Disallowed): not advertising while the link lasts.
         #expect(await controller.awaitCommands(.leSetAdvertisingEnable, parameters: [0x01], count: 2) == 2)
         try await controller.disconnect(handle: 0x40)
         #expect(try await ATTBearerInbox(bearer).receive() == nil)
         #expect(await controller.awaitCommands(.leSetAdvertisingEnable, parameters: [0x01], count: 3) == 3)
         try await controller.connect(handle: 0x41, role: .peripheral, peer: Self.peer)
-        _ = try await advertisement.accept(timeout: .seconds(5))
+        _ = try await advertisement.accept(timeout: ScriptedController.patience)
         await advertisement.stop()
         await host.close()
     }
@@ -263,7 +263,7 @@ struct LEHostTests {
     func central() async throws {
         let (host, controller) = try await ScriptedController.startedHost()
         let connecting = Task { () async throws -> any ATTBearer in
-            try await host.connect(serviceUUID: Self.uuid, timeout: .seconds(5))
+            try await host.connect(serviceUUID: Self.uuid, timeout: ScriptedController.patience)
         }
         #expect(await controller.command(.leSetScanEnable) != nil)
         let data = AdvertisingData.advertising(serviceUUID: Self.uuid).bytes
@@ -291,13 +291,13 @@ struct LEHostTests {
         let (host, controller) = try await ScriptedController.startedHost()
         let connecting = Task { () async throws -> any ATTBearer in
             // Long enough for the scan to see the peer on a slow machine; the connection is never made.
-            try await host.connect(serviceUUID: Self.uuid, timeout: .seconds(2))
+            try await host.connect(serviceUUID: Self.uuid, timeout: .seconds(2 * TimeoutScale.factor))
         }
         _ = await controller.command(.leSetScanEnable)
         let data = AdvertisingData.advertising(serviceUUID: Self.uuid).bytes
         try await controller.event(0x3E, [0x02, 0x01, 0x00, 0x01] + Self.peer.reversed() + [UInt8(data.count)] + data + [0xC0])
         _ = await controller.command(.leCreateConnection)
-        #expect(await controller.command(.leCreateConnectionCancel, timeout: .seconds(10)) != nil)
+        #expect(await controller.command(.leCreateConnectionCancel, timeout: ScriptedController.answerBound) != nil)
         try await controller.connect(handle: 0x42, role: .central, peer: Self.peer, status: .unknownConnectionIdentifier)
         await #expect(throws: BLEError(.timeout, "")) { try await connecting.value }
         await host.close()

@@ -2,6 +2,7 @@ import Glibc
 import Logging
 @testable import MdocBLE
 @testable import MdocLEHost
+import MdocTestSupport
 import NIOCore
 
 /// Test double of a Bluetooth controller: the far end of an H4 byte stream (a socket pair) that
@@ -61,8 +62,16 @@ actor ScriptedController {
         return (controller, transport)
     }
 
+    /// How long a test waits for what the host or this controller does next: an inactivity bound,
+    /// stretched under the sanitizers (``TimeoutScale``), which nothing waits out when a test passes.
+    static let patience: Duration = .seconds(5 * TimeoutScale.factor)
+
+    /// The host's bound on this controller's answers: this controller answers at once, so the
+    /// bound is only met on a machine too busy to run it, as under the sanitizers beside a build.
+    static let answerBound: Duration = .seconds(10 * TimeoutScale.factor)
+
     /// A host on a fresh scripted controller, started.
-    static func startedHost(commandTimeout: Duration = .seconds(2), completesPackets: Bool = true, bufferCount: Int = 8,
+    static func startedHost(commandTimeout: Duration = answerBound, completesPackets: Bool = true, bufferCount: Int = 8,
                             aclLength: Int = 27, refusesAdvertisingWhileConnected: Bool = false) async throws -> (LEHost, ScriptedController) {
         let (controller, transport) = try await make(aclLength: aclLength, bufferCount: bufferCount,
                                                refusesAdvertisingWhileConnected: refusesAdvertisingWhileConnected,
@@ -126,7 +135,7 @@ actor ScriptedController {
 
     /// Waits up to `timeout` until the host sent `count` commands `opcode` with `parameters`;
     /// returns how many it sent.
-    func awaitCommands(_ opcode: HCIOpcode, parameters: [UInt8], count: Int, timeout: Duration = .seconds(5)) async -> Int {
+    func awaitCommands(_ opcode: HCIOpcode, parameters: [UInt8], count: Int, timeout: Duration = patience) async -> Int {
         let sent = sentCount(opcode, parameters)
         guard sent < count else { return sent }
         let id = nextWaiter
@@ -174,7 +183,7 @@ actor ScriptedController {
     }
 
     /// The next ACL packet from the host, nil when none came within `timeout`.
-    func nextACL(timeout: Duration = .seconds(5)) async -> HCIACLData? {
+    func nextACL(timeout: Duration = patience) async -> HCIACLData? {
         if !acl.isEmpty { return acl.removeFirst() }
         let timer = Task { [weak self] in
             try? await Task.sleep(for: timeout)
@@ -188,7 +197,7 @@ actor ScriptedController {
     var pendingACLCount: Int { acl.count }
 
     /// The next L2CAP frame the host sent on `handle`, reassembled.
-    func nextFrame(timeout: Duration = .seconds(5)) async -> L2CAPBasicFrame? {
+    func nextFrame(timeout: Duration = patience) async -> L2CAPBasicFrame? {
         var reassembler = L2CAPReassembler()
         while let packet = await nextACL(timeout: timeout) {
             let received = HCIACLData(handle: packet.handle,
@@ -201,7 +210,7 @@ actor ScriptedController {
 
     /// Waits up to `timeout` for the host to send a command with `opcode` (taken already or
     /// later); nil when it did not.
-    func command(_ opcode: HCIOpcode, timeout: Duration = .seconds(5)) async -> HCICommand? {
+    func command(_ opcode: HCIOpcode, timeout: Duration = patience) async -> HCICommand? {
         if let earlier = commands.first(where: { $0.opcode == opcode }) { return earlier }
         let timer = Task { [weak self] in
             try? await Task.sleep(for: timeout)
