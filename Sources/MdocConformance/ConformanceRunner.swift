@@ -61,7 +61,15 @@ public struct ConformanceRunner: Sendable {
         var engagementsEnded = false
         for (index, conformanceCase) in cases.enumerated() {
             let result: ConformanceResult
-            if !engagementsEnded, let uri = await engagement() {
+            if conformanceCase.session.link != .standard, !(radio is any BLEAdapter) {
+                // Asked before an engagement is taken: the mdoc keeps showing its engagement
+                // for the next case.
+                result = ConformanceResult(
+                    conformanceCase: conformanceCase,
+                    outcome: .inconclusive(
+                        "this transport does not let the reader choose \(conformanceCase.session.link.sizing): bluetoothd exchanges the ATT_MTU itself; run the case over hci: or sim"),
+                    duration: .zero, capturePath: nil)
+            } else if !engagementsEnded, let uri = await engagement() {
                 result = await run(conformanceCase, number: index + 1, over: radio, engagement: uri)
             } else {
                 engagementsEnded = true
@@ -90,6 +98,7 @@ public struct ConformanceRunner: Sendable {
         }
         var driver = ReaderDriver(session: prepared.session, timeouts: timeouts, termination: .status)
         driver.script = prepared.script
+        driver.linkSizing = conformanceCase.session.link.sizing
         let result = await driver.run(over: radio, mode: preferredMode)
         let outcome = conformanceCase.expectation.judge(result)
         let duration = clock.now - start

@@ -4,13 +4,14 @@ import MdocSession
 
 extension ConformanceSuite {
     /// The suite for an mdoc under test (`mdoc-reader test-holder --suite holder`): requests
-    /// well-formed and not, and sessions whose encryption departs from ISO/IEC 18013-5 9.1.1.
+    /// well-formed and not, sessions whose encryption departs from ISO/IEC 18013-5 9.1.1, and
+    /// BLE links of the smallest and largest ATT_MTU and of short chunks (8.3.3.1.1.6).
     /// The mdoc under test must hold an mDL (org.iso.18013.5.1.mDL) with `family_name` and
     /// `age_over_18`; the cases that expect a disclosure need a person to approve it, or a
     /// holder that approves on its own.
     public static let holder = ConformanceSuite(
         name: "holder",
-        summary: "an mdoc under test: its answers to well-formed and malformed requests and to broken session encryption",
+        summary: "an mdoc under test: its answers to well-formed and malformed requests, to broken session encryption and over BLE links of every size",
         cases: [
             ConformanceCase(
                 name: "mDL_Request_WellFormed", clause: "8.3.2.1.2.1",
@@ -98,5 +99,27 @@ extension ConformanceSuite {
                 needsPerson: false,
                 session: ScriptedSession(request: .built([HolderRequests.mDL(HolderRequests.asked)]), departure: .eReaderKeyOnOtherCurve),
                 expectation: .sessionStatus(.sessionEncryptionError)),
+            ConformanceCase(
+                name: "mDL_BLE_MTU23", clause: "8.3.3.1.1.4, 8.3.3.1.1.6",
+                summary: "The reader takes an ATT_MTU of 23; the mdoc returns both elements, verified, in chunks of at most 20 octets.",
+                needsPerson: true, session: ScriptedSession(request: .built([HolderRequests.mDL(HolderRequests.asked)]), link: .mtu(23)),
+                expectation: .verifiedResponse(docType: DocType.mDL, returned: HolderRequests.askedElements, withheld: [])),
+            ConformanceCase(
+                name: "mDL_BLE_MTU517", clause: "8.3.3.1.1.4, 8.3.3.1.1.6",
+                summary: "The reader takes an ATT_MTU of up to 517; the mdoc returns both elements, verified, in chunks that fit the ATT_MTU agreed.",
+                needsPerson: true, session: ScriptedSession(request: .built([HolderRequests.mDL(HolderRequests.asked)]), link: .mtu(517)),
+                expectation: .verifiedResponse(docType: DocType.mDL, returned: HolderRequests.askedElements, withheld: [])),
+            ConformanceCase(
+                name: "mDL_BLE_ShortChunks", clause: "8.3.3.1.1.6",
+                summary: "The reader writes its request in chunks of 20 octets whatever the ATT_MTU; the mdoc reassembles it and returns both elements, verified.",
+                needsPerson: true,
+                session: ScriptedSession(request: .built([HolderRequests.mDL(HolderRequests.asked)]), link: .chunksOfAtMost(20)),
+                expectation: .verifiedResponse(docType: DocType.mDL, returned: HolderRequests.askedElements, withheld: [])),
+            ConformanceCase(
+                name: "mDL_BLE_LastChunkOneOctet", clause: "8.3.3.1.1.6",
+                summary: "The reader's last chunk carries one octet of the request; the mdoc waits for it and returns both elements, verified.",
+                needsPerson: true,
+                session: ScriptedSession(request: .built([HolderRequests.mDL(HolderRequests.asked)]), link: .lastChunkOfOneOctet),
+                expectation: .verifiedResponse(docType: DocType.mDL, returned: HolderRequests.askedElements, withheld: [])),
         ])
 }

@@ -1,3 +1,4 @@
+import MdocBLE
 import MdocCBOR
 import MdocModel
 import MdocSession
@@ -28,14 +29,53 @@ public struct ScriptedSession: Sendable {
         case eReaderKeyOnOtherCurve
     }
 
+    /// How the reader sizes the BLE link: the ATT_MTU it takes in the Exchange MTU of
+    /// 8.3.3.1.1.4 and the chunks of 8.3.3.1.1.6 it sends. Only a transport whose ATT layer the
+    /// reader runs (`sim`, `hci:`) can size it; through bluetoothd, which exchanges the ATT_MTU
+    /// itself, a case sized otherwise than `.standard` is inconclusive.
+    public enum Link: Sendable, Hashable {
+        /// The usual link: the largest ATT_MTU of use, chunks as large as it allows.
+        case standard
+        /// The reader takes an ATT_MTU of at most this many octets (23 to 517), as its Client Rx
+        /// MTU in mdoc peripheral server mode and its Server Rx MTU in central client mode; the
+        /// mdoc's chunks must then fit min(512, ATT_MTU − 3) octets.
+        case mtu(Int)
+        /// The reader's chunks carry at most this many octets, header included, however large
+        /// the ATT_MTU: 8.3.3.1.1.6 bounds a chunk's size from above only.
+        case chunksOfAtMost(Int)
+        /// The reader's chunks are full but the last, which carries one octet of the message.
+        case lastChunkOfOneOctet
+    }
+
     /// The first DeviceRequest.
     public var request: Request
     /// How the session departs from the usual one.
     public var departure: Departure
+    /// How the reader sizes the BLE link.
+    public var link: Link = .standard
 
     /// A session sending `request` and departing as `departure` says.
     public init(request: Request, departure: Departure = .none) {
         self.request = request
         self.departure = departure
+    }
+
+    /// A session sending `request` over a BLE link sized as `link` says.
+    public init(request: Request, link: Link) {
+        self.request = request
+        self.departure = .none
+        self.link = link
+    }
+}
+
+extension ScriptedSession.Link {
+    /// The sizing the reader's side of the link takes.
+    var sizing: MdocLinkSizing {
+        switch self {
+        case .standard: .standard
+        case .mtu(let mtu): MdocLinkSizing(receiveMTU: mtu)
+        case .chunksOfAtMost(let size): MdocLinkSizing(chunking: .atMost(size))
+        case .lastChunkOfOneOctet: MdocLinkSizing(chunking: .lastOctetAlone)
+        }
     }
 }

@@ -49,6 +49,7 @@ package final class HostileHolder {
     private var bearer: (any ATTBearer)?
     private var reassembler = MessageReassembler(mtu: 23)
     private var mtu = 23
+    private var exchangedMTU = false
     private var started = false
     private var chunksReceived = 0
     /// The encoded response SessionData, once the request was answered.
@@ -87,7 +88,9 @@ package final class HostileHolder {
         }
     }
 
-    /// Sends the response in correct chunks (after `.requestReceived`).
+    /// Sends the response (after `.requestReceived`) in chunks of ``ChunkFault/pieceSize``
+    /// octets and a header: correct on a link whose ATT_MTU is 52 or more, too large for a
+    /// smaller one, as from a holder that ignores the ATT_MTU the reader took.
     package func sendResponse() async throws {
         try await send(ChunkFault.pieces(of: try builtResponse()))
     }
@@ -148,7 +151,7 @@ package final class HostileHolder {
             self.bearer = bearer
             connection = GATTServerConnection(server: server, bearer: bearer)
         case .mtuExchanged:
-            try await awaitEvents { (holder: HostileHolder) -> Bool in holder.mtu > 23 }
+            try await awaitEvents { (holder: HostileHolder) -> Bool in holder.exchangedMTU }
         case .subscribed:
             let state = MdocGATTProfile.state(mode: .peripheralServer)
             let server2Client = MdocGATTProfile.server2Client(mode: .peripheralServer)
@@ -184,6 +187,7 @@ package final class HostileHolder {
     private func handle(_ event: GATTServerEvent) throws {
         switch event {
         case .mtuExchanged(let agreed):
+            exchangedMTU = true
             mtu = agreed
             reassembler.mtu = agreed
         case .subscriptionChanged:

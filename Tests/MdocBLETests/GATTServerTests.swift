@@ -270,6 +270,17 @@ struct GATTServerTests {
         #expect(server.mtu == effective)
     }
 
+    @Test("a server taking a smaller ATT_MTU announces it, kept from 23 to 517; the effective ATT_MTU is the minimum",
+          arguments: [(23, 515, 23, 23), (22, 515, 23, 23), (185, 515, 185, 185), (185, 100, 185, 100),
+                      (517, 515, 517, 515), (518, 600, 517, 517)])
+    func smallerReceiveMTU(receiveMTU: Int, clientMTU: Int, announced: Int, effective: Int) {
+        var server = F.server()
+        server.receiveMTU = receiveMTU
+        let output = server.receive(ATTPDU.exchangeMTURequest(clientRxMTU: UInt16(clientMTU)).bytes)
+        #expect(output.responses == [ATTPDU.exchangeMTUResponse(serverRxMTU: UInt16(announced)).bytes])
+        #expect(output.events == [.mtuExchanged(effective)])
+    }
+
     @Test("unsupported and malformed requests get Error Responses; other PDUs get nothing")
     func unsupportedAndMalformed() {
         var server = F.server()

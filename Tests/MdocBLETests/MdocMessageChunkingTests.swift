@@ -1,4 +1,4 @@
-import MdocBLE
+@testable import MdocBLE
 import Testing
 
 @Suite("Message chunking and reassembly (ISO/IEC 18013-5 8.3.3.1.1.6)")
@@ -45,6 +45,32 @@ struct MdocMessageChunkingTests {
         #expect(chunks.map(\.count) == [20, 20, 13])
         #expect(chunks.map { $0.first } == [0x01, 0x01, 0x00])
         #expect(chunks.flatMap { $0.dropFirst() } == Self.message(50))
+    }
+
+    @Test("chunks of at most n octets: n from 2 (a header and one octet) up to what the link allows",
+          arguments: [(1, [2, 2, 2, 2, 2]), (2, [2, 2, 2, 2, 2]), (3, [3, 3, 2]), (20, [6]), (600, [6])])
+    func chunksOfAtMost(size: Int, counts: [Int]) {
+        let chunks = MessageChunker.chunks(of: Self.message(5), mtu: 517, chunking: .atMost(size))
+        #expect(chunks.map(\.count) == counts)
+        #expect(chunks.dropLast().allSatisfy { $0.first == MessageChunker.moreChunksHeader })
+        #expect(chunks.last?.first == MessageChunker.lastChunkHeader)
+        #expect(chunks.flatMap { $0.dropFirst() } == Self.message(5))
+        // Never over ATT_MTU − 3, whatever n.
+        #expect(MessageChunker.chunks(of: Self.message(50), mtu: 23, chunking: .atMost(100)).map(\.count) == [20, 20, 13])
+    }
+
+    @Test("a last chunk of one octet: full chunks before it, a one-octet message in one chunk",
+          arguments: [(50, [20, 20, 12, 2]), (39, [20, 20, 2]), (19, [19, 2]), (2, [2, 2]), (1, [2])])
+    func lastOctetAlone(size: Int, counts: [Int]) {
+        let chunks = MessageChunker.chunks(of: Self.message(size), mtu: 23, chunking: .lastOctetAlone)
+        #expect(chunks.map(\.count) == counts)
+        #expect(chunks.dropLast().allSatisfy { $0.first == MessageChunker.moreChunksHeader })
+        #expect(chunks.last?.first == MessageChunker.lastChunkHeader)
+        #expect(chunks.flatMap { $0.dropFirst() } == Self.message(size))
+        var reassembler = MessageReassembler(mtu: 23)
+        var message: [UInt8]?
+        for chunk in chunks { message = try? reassembler.append(chunk) }
+        #expect(message == Self.message(size))
     }
 
     @Test("a message filling whole chunks ends with a full 0x00 chunk, not an empty one")

@@ -63,14 +63,15 @@ import Testing
         #expect(report.junitXML.contains(#"<testcase name="mDL_Request_NotCBOR" classname="ISO/IEC 18013-5 8.3.2.1.2.3""#))
     }
 
-    /// The outcome of `mDL_Request_WellFormed` against one `HostileHolder` that `behave` drives
-    /// through its session; the holder is closed once the case ended.
+    /// The outcome of case `name`, `mDL_Request_WellFormed` unless given, against one
+    /// `HostileHolder` that `behave` drives through its session; the holder is closed once the
+    /// case ended.
     static func wellFormedCase(
-        timeouts: SessionTimeouts = timeouts, _ behave: (HostileHolder) async throws -> Void
+        _ name: String = "mDL_Request_WellFormed", timeouts: SessionTimeouts = timeouts, _ behave: (HostileHolder) async throws -> Void
     ) async throws -> ConformanceOutcome {
         let runner = ConformanceRunner(
             trustAnchors: [try DemoMaterial.iaca()], timeouts: timeouts, program: "HolderSuiteRunnerTests", transport: "sim")
-        let cases = try ConformanceSuite.holder.cases(named: ["mDL_Request_WellFormed"])
+        let cases = try ConformanceSuite.holder.cases(named: [name])
         let (engagements, feed) = AsyncStream.makeStream(of: MdocURI.self)
         let running = Task {
             var next = engagements.makeAsyncIterator()
@@ -120,6 +121,54 @@ import Testing
         }
         #expect(outcome.name == "failed", "\(outcome)")
         #expect(outcome.reason?.hasPrefix("expected a verified response with org.iso.18013.5.1.mDL holding ") == true, "\(outcome)")
+    }
+
+    /// A holder that cuts its response for a large ATT_MTU whatever the reader took (chunks of
+    /// 49 octets) passes the well-formed case, whose ATT_MTU is 515, and fails mDL_BLE_MTU23:
+    /// its chunks do not fit the 20 octets an ATT_MTU of 23 leaves (8.3.3.1.1.6).
+    @Test(arguments: ["mDL_Request_WellFormed", "mDL_BLE_MTU23"])
+    func aHolderIgnoringTheATTMTUFailsOnlyTheSmallMTUCase(name: String) async throws {
+        let outcome = try await Self.wellFormedCase(name) { holder in
+            try await holder.run(until: .requestReceived)
+            try await holder.sendResponse()
+        }
+        if name == "mDL_Request_WellFormed" {
+            #expect(outcome == .passed, "\(outcome)")
+        } else {
+            #expect(outcome.name == "failed", "\(outcome)")
+            #expect(outcome.reason?.contains("pduTooLarge") == true, "\(outcome)")
+        }
+    }
+
+    /// The holder receives the request in the chunks each sized case cuts it into, and its
+    /// answer in correct chunks verifies: short chunks and a last chunk of one octet are chunks
+    /// of 8.3.3.1.1.6, whose reassembly a holder must manage.
+    @Test(arguments: ["mDL_BLE_ShortChunks", "mDL_BLE_LastChunkOneOctet", "mDL_BLE_MTU517"])
+    func aHolderThatReassemblesAnyChunksPassesTheSizedCases(name: String) async throws {
+        let outcome = try await Self.wellFormedCase(name) { holder in
+            try await holder.run(until: .requestReceived)
+            try await holder.sendResponse()
+        }
+        #expect(outcome == .passed, "\(outcome)")
+    }
+
+    /// Over a radio whose ATT layer the reader does not run (bluetoothd's, here the in-memory
+    /// radio), a sized case is inconclusive and takes no engagement, so the mdoc's engagement
+    /// is the next case's.
+    @Test func aSizedCaseOverARadioThatCannotSizeTheLinkTakesNoEngagement() async throws {
+        let cases = try ConformanceSuite.holder.cases(named: ["mDL_BLE_MTU23"]) + ConformanceSuite.holder.cases(named: ["mDL_Request_NotCBOR"])
+        let runner = ConformanceRunner(trustAnchors: [try DemoMaterial.iaca()], timeouts: Self.timeouts, program: "test", transport: "memory")
+        var asked = 0
+        let results = await runner.run(cases, over: InMemoryRadio(), engagement: {
+            asked += 1
+            return nil
+        })
+        #expect(results.map(\.conformanceCase.name) == ["mDL_BLE_MTU23", "mDL_Request_NotCBOR"])
+        #expect(asked == 1)
+        #expect(results[0].outcome.name == "inconclusive")
+        #expect(results[0].outcome.reason?.hasPrefix("this transport does not let the reader choose ATT_MTU at most 23") == true,
+                "\(results[0].outcome)")
+        #expect(results[1].outcome == .inconclusive("no engagement of the mdoc came for this case"))
     }
 
     @Test func aCaseWithoutAnEngagementAndEveryCaseAfterItAreInconclusive() async throws {

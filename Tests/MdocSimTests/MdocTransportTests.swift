@@ -317,6 +317,29 @@ struct MdocTransportTests {
         holder.close()
     }
 
+    @Test("a reader sizing the link takes an ATT_MTU of 23 and sends short chunks; the holder reads its message whole",
+          arguments: MdocBLEMode.allCases)
+    func sizedConnector(mode: MdocBLEMode) async throws {
+        let uuid = UUID()
+        let timeout = Duration.seconds(10 * TimeoutScale.factor)
+        async let holderSide = MdocBLEConnector.holder(mode: mode, serviceUUID: uuid, ident: Self.ident, timeout: timeout, over: SimAdapter())
+        let reader = try await MdocBLEConnector.reader(
+            mode: mode, serviceUUID: uuid, ident: Self.ident, sizing: MdocLinkSizing(receiveMTU: 23, chunking: .atMost(7)),
+            timeout: timeout, over: SimAdapter())
+        let holder = try await holderSide
+        let establishment = Self.message(900, seed: 5)
+        try await reader.send(establishment)
+        #expect(try await holder.receive() == .message(establishment))
+        #expect(await reader.mtu == 23)
+        #expect(await holder.mtu == 23)
+        let response = Self.message(300, seed: 6)
+        try await holder.send(response)
+        #expect(try await reader.receive() == .message(response))
+        await reader.end()
+        #expect(try await holder.receive() == .ended)
+        holder.close()
+    }
+
     @Test("the connector reports a missing peer")
     func connectorTimeout() async {
         #expect(await SimTestSupport.errorCode { () throws(BLEError) in

@@ -62,14 +62,15 @@ extension GATTServer {
         ATTPDU.errorResponse(requestOpcode: opcode, handle: handle, error: code).bytes
     }
 
-    /// Exchange MTU (Part F 3.4.2): answer with ``serverReceiveMTU``; the first exchange sets
+    /// Exchange MTU (Part F 3.4.2): answer with ``receiveMTU``; the first exchange sets
     /// the ATT_MTU, a Client Rx MTU below 23 leaving it at 23. Later exchanges change nothing
     /// (the client sends it once per connection, 3.4.2.1).
     private mutating func exchangeMTU(clientRxMTU: Int) -> Output {
-        let response = ATTPDU.exchangeMTUResponse(serverRxMTU: UInt16(Self.serverReceiveMTU)).bytes
+        let serverRxMTU = min(max(receiveMTU, Self.defaultMTU), Self.serverReceiveMTU)
+        let response = ATTPDU.exchangeMTUResponse(serverRxMTU: UInt16(serverRxMTU)).bytes
         guard !hasExchangedMTU else { return Output(responses: [response]) }
         hasExchangedMTU = true
-        mtu = clientRxMTU < Self.defaultMTU ? Self.defaultMTU : min(clientRxMTU, Self.serverReceiveMTU)
+        mtu = clientRxMTU < Self.defaultMTU ? Self.defaultMTU : min(clientRxMTU, serverRxMTU)
         return Output(responses: [response], events: [.mtuExchanged(mtu)])
     }
 

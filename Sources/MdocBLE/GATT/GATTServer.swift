@@ -25,8 +25,14 @@ public struct GATTServer: Sendable {
     /// Client Characteristic Configuration bit: indications enabled (Part G 3.3.3.3).
     static let indicationsEnabled: UInt16 = 0x0002
 
+    /// The Server Rx MTU this server announces in its Exchange MTU Response:
+    /// ``serverReceiveMTU`` unless a conformance runner takes less on purpose
+    /// (`MdocLinkSizing`); what it announces is kept from 23 (Core Vol 3 Part F 3.2.8) to
+    /// ``serverReceiveMTU``.
+    package var receiveMTU = GATTServer.serverReceiveMTU
+
     /// The effective ATT_MTU: 23 until the client exchanges MTUs, then
-    /// max(23, min(Client Rx MTU, ``serverReceiveMTU``)) (Core Vol 3 Part F 3.4.2.2).
+    /// max(23, min(Client Rx MTU, Server Rx MTU)) (Core Vol 3 Part F 3.4.2.2).
     public internal(set) var mtu = GATTServer.defaultMTU
 
     /// What one received PDU produced.

@@ -32,13 +32,22 @@ public enum MdocBLEConnector: Sendable {
     public static func holder(mode: MdocBLEMode, serviceUUID: UUID, ident: [UInt8], timeout: Duration,
                               clock: any Clock<Duration> = ContinuousClock(), over adapter: any BLEAdapter,
                               logger: Logger = Logger(label: "mdoc.ble")) async throws(BLEError) -> any MdocTransport {
+        try await holder(mode: mode, serviceUUID: serviceUUID, ident: ident, sizing: .standard, timeout: timeout, clock: clock,
+                         over: adapter, logger: logger)
+    }
+
+    /// The holder's side as ``holder(mode:serviceUUID:ident:timeout:clock:over:logger:)`` makes
+    /// it, its ATT_MTU and chunks sized as `sizing` says.
+    package static func holder(mode: MdocBLEMode, serviceUUID: UUID, ident: [UInt8], sizing: MdocLinkSizing, timeout: Duration,
+                               clock: any Clock<Duration> = ContinuousClock(), over adapter: any BLEAdapter,
+                               logger: Logger = Logger(label: "mdoc.ble")) async throws(BLEError) -> any MdocTransport {
         let deadline = LinkDeadline(timeout: timeout, clock: clock)
         switch mode {
         case .peripheralServer:
-            return try await MdocSessionAcceptor(mode: mode, serviceUUID: serviceUUID, ident: nil, logger: logger)
+            return try await MdocSessionAcceptor(mode: mode, serviceUUID: serviceUUID, ident: nil, sizing: sizing, logger: logger)
                 .accept(over: adapter, until: deadline)
         case .centralClient:
-            return try await connect(mode: mode, serviceUUID: serviceUUID, expectedIdent: ident, until: deadline,
+            return try await connect(mode: mode, serviceUUID: serviceUUID, expectedIdent: ident, sizing: sizing, until: deadline,
                                      over: adapter, logger: logger)
         }
     }
@@ -56,13 +65,22 @@ public enum MdocBLEConnector: Sendable {
     public static func reader(mode: MdocBLEMode, serviceUUID: UUID, ident: [UInt8], timeout: Duration,
                               clock: any Clock<Duration> = ContinuousClock(), over adapter: any BLEAdapter,
                               logger: Logger = Logger(label: "mdoc.ble")) async throws(BLEError) -> any MdocTransport {
+        try await reader(mode: mode, serviceUUID: serviceUUID, ident: ident, sizing: .standard, timeout: timeout, clock: clock,
+                         over: adapter, logger: logger)
+    }
+
+    /// The reader's side as ``reader(mode:serviceUUID:ident:timeout:clock:over:logger:)`` makes
+    /// it, its ATT_MTU and chunks sized as `sizing` says.
+    package static func reader(mode: MdocBLEMode, serviceUUID: UUID, ident: [UInt8], sizing: MdocLinkSizing, timeout: Duration,
+                               clock: any Clock<Duration> = ContinuousClock(), over adapter: any BLEAdapter,
+                               logger: Logger = Logger(label: "mdoc.ble")) async throws(BLEError) -> any MdocTransport {
         let deadline = LinkDeadline(timeout: timeout, clock: clock)
         switch mode {
         case .peripheralServer:
-            return try await connect(mode: mode, serviceUUID: serviceUUID, expectedIdent: nil, until: deadline,
+            return try await connect(mode: mode, serviceUUID: serviceUUID, expectedIdent: nil, sizing: sizing, until: deadline,
                                      over: adapter, logger: logger)
         case .centralClient:
-            return try await MdocSessionAcceptor(mode: mode, serviceUUID: serviceUUID, ident: ident, logger: logger)
+            return try await MdocSessionAcceptor(mode: mode, serviceUUID: serviceUUID, ident: ident, sizing: sizing, logger: logger)
                 .accept(over: adapter, until: deadline)
         }
     }
@@ -71,12 +89,13 @@ public enum MdocBLEConnector: Sendable {
     /// to State 0x01. A link that drops before then is no session: the client connects again,
     /// as phones' links drop early and their clients retry, until `deadline` and for at most
     /// ``maximumConnectionAttempts`` links.
-    private static func connect(mode: MdocBLEMode, serviceUUID: UUID, expectedIdent: [UInt8]?, until deadline: LinkDeadline,
-                                over adapter: any BLEAdapter, logger: Logger) async throws(BLEError) -> any MdocTransport {
+    private static func connect(mode: MdocBLEMode, serviceUUID: UUID, expectedIdent: [UInt8]?, sizing: MdocLinkSizing,
+                                until deadline: LinkDeadline, over adapter: any BLEAdapter,
+                                logger: Logger) async throws(BLEError) -> any MdocTransport {
         let progress = NIOLockedValueBox(ConnectionProgress())
         return try await deadline.bound(expiry: { progress.withLockedValue { $0.expiry(of: serviceUUID, within: deadline.timeout) } }) {
             () async throws(BLEError) -> any MdocTransport in
-            try await attempts(mode: mode, serviceUUID: serviceUUID, expectedIdent: expectedIdent, until: deadline,
+            try await attempts(mode: mode, serviceUUID: serviceUUID, expectedIdent: expectedIdent, sizing: sizing, until: deadline,
                                progress: progress, over: adapter, logger: logger)
         }
     }
@@ -99,7 +118,8 @@ public enum MdocBLEConnector: Sendable {
     }
 
     /// The GATT client's links, one after the other while they drop before State 0x01.
-    private static func attempts(mode: MdocBLEMode, serviceUUID: UUID, expectedIdent: [UInt8]?, until deadline: LinkDeadline,
+    private static func attempts(mode: MdocBLEMode, serviceUUID: UUID, expectedIdent: [UInt8]?, sizing: MdocLinkSizing,
+                                 until deadline: LinkDeadline,
                                  progress: NIOLockedValueBox<ConnectionProgress>, over adapter: any BLEAdapter,
                                  logger: Logger) async throws(BLEError) -> any MdocTransport {
         // A link that ended before State 0x01, `after` it was made: connect again, or give up.
@@ -132,7 +152,7 @@ public enum MdocBLEConnector: Sendable {
             progress.withLockedValue { $0.linking = true }
             do {
                 return try await MdocGATTClientTransport(mode: mode, serviceUUID: serviceUUID, expectedIdent: expectedIdent,
-                                                         bearer: bearer, logger: logger)
+                                                         bearer: bearer, sizing: sizing, logger: logger)
             } catch where error.code == .linkClosed {
                 try droppedBeforeStart(after: deadline.elapsed - connected, error)
             }

@@ -27,6 +27,8 @@ public actor MdocGATTClientTransport: MdocTransport {
     public nonisolated let mode: MdocBLEMode?
     /// The ATT_MTU agreed with the server (Core Vol 3 Part F 3.4.2).
     public nonisolated let mtu: Int
+    /// How the Client2Server chunks are cut.
+    private let chunking: MdocLinkSizing.Chunking
     private nonisolated let eventLoop: any EventLoop
     private let client: GATTClient
     private let state: GATTRemoteCharacteristic
@@ -50,11 +52,19 @@ public actor MdocGATTClientTransport: MdocTransport {
     public init(mode: MdocBLEMode, serviceUUID: UUID, expectedIdent: [UInt8]? = nil, bearer: any ATTBearer,
                 transactionTimeout: Duration = GATTClient.transactionTimeout,
                 logger: Logger = Logger(label: "mdoc.ble")) async throws(BLEError) {
+        try await self.init(mode: mode, serviceUUID: serviceUUID, expectedIdent: expectedIdent, bearer: bearer,
+                            sizing: .standard, transactionTimeout: transactionTimeout, logger: logger)
+    }
+
+    /// Connects as ``init(mode:serviceUUID:expectedIdent:bearer:transactionTimeout:logger:)``
+    /// does, offering the Client Rx MTU and cutting the Client2Server chunks as `sizing` says.
+    package init(mode: MdocBLEMode, serviceUUID: UUID, expectedIdent: [UInt8]?, bearer: any ATTBearer, sizing: MdocLinkSizing,
+                 transactionTimeout: Duration = GATTClient.transactionTimeout, logger: Logger) async throws(BLEError) {
         let client = GATTClient(bearer: bearer, transactionTimeout: transactionTimeout)
         let characteristics: Characteristics
         let mtu: Int
         do {
-            mtu = try await Self.exchangeMTU(client, logger: logger)
+            mtu = try await Self.exchangeMTU(client, offering: sizing.receiveMTU ?? Self.requestedMTU, logger: logger)
             characteristics = try await Self.discover(client, mode: mode, serviceUUID: serviceUUID,
                                                       expectedIdent: expectedIdent, logger: logger)
         } catch {
@@ -65,6 +75,7 @@ public actor MdocGATTClientTransport: MdocTransport {
         self.client = client
         self.logger = logger
         self.mtu = mtu
+        chunking = sizing.chunking
         eventLoop = bearer.eventLoop
         state = characteristics.state
         client2Server = characteristics.client2Server
@@ -91,7 +102,7 @@ public actor MdocGATTClientTransport: MdocTransport {
     /// (``MessageChunker/maximumWriteChunkSize``); the chunks of one message leave together.
     public func send(_ message: [UInt8]) async throws(BLEError) {
         let limit = MessageChunker.maximumWriteChunkSize
-        let chunks = MessageChunker.chunks(of: message, mtu: mtu, limit: limit)
+        let chunks = MessageChunker.chunks(of: message, mtu: mtu, limit: limit, chunking: chunking)
         logger.debug("sending a message as Client2Server write commands", metadata: [
             "bytes": "\(message.count)", "chunks": "\(chunks.count)", "chunkSize": "\(MessageChunker.chunkSize(mtu: mtu, limit: limit))",
             "mtu": "\(mtu)",
@@ -158,11 +169,12 @@ public actor MdocGATTClientTransport: MdocTransport {
         let server2Client: GATTRemoteCharacteristic
     }
 
-    /// The first step of ISO/IEC 18013-5 8.3.3.1.1.4: Exchange MTU offering ``requestedMTU``.
-    private static func exchangeMTU(_ client: GATTClient, logger: Logger) async throws(BLEError) -> Int {
-        let mtu = try await step("exchanging the ATT MTU") { () throws(BLEError) in try await client.exchangeMTU(requestedMTU) }
+    /// The first step of ISO/IEC 18013-5 8.3.3.1.1.4: Exchange MTU offering `offer`,
+    /// ``requestedMTU`` unless a conformance runner offers less.
+    private static func exchangeMTU(_ client: GATTClient, offering offer: Int, logger: Logger) async throws(BLEError) -> Int {
+        let mtu = try await step("exchanging the ATT MTU") { () throws(BLEError) in try await client.exchangeMTU(offer) }
         logger.debug("ATT MTU exchanged", metadata: [
-            "requested": "\(requestedMTU)", "mtu": "\(mtu)",
+            "requested": "\(offer)", "mtu": "\(mtu)",
             "chunkSize": "\(MessageChunker.chunkSize(mtu: mtu, limit: MessageChunker.maximumWriteChunkSize))",
         ])
         return mtu

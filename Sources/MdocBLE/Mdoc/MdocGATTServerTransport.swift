@@ -31,6 +31,8 @@ public actor MdocGATTServerTransport: MdocTransport {
     private let client2Server: BluetoothUUID
     private let server2Client: BluetoothUUID
     private var reassembler = MessageReassembler(mtu: GATTServer.defaultMTU)
+    /// How the Server2Client chunks are cut.
+    private let chunking: MdocLinkSizing.Chunking
     /// The inactivity bounds of the session, told of each Client2Server chunk.
     public nonisolated let inactivity = InactivityWatch()
     private let events: ReceiveQueue<MdocTransportEvent>
@@ -61,14 +63,23 @@ public actor MdocGATTServerTransport: MdocTransport {
     /// server mode. The ATT_MTU, State changes and chunking are logged at debug level.
     public init(mode: MdocBLEMode, serviceUUID: UUID, ident: [UInt8]? = nil, bearer: any ATTBearer,
                 logger: Logger = Logger(label: "mdoc.ble")) {
+        self.init(mode: mode, serviceUUID: serviceUUID, ident: ident, bearer: bearer, sizing: .standard, logger: logger)
+    }
+
+    /// Serves the service as ``init(mode:serviceUUID:ident:bearer:logger:)`` does, announcing
+    /// the Server Rx MTU and cutting the Server2Client chunks as `sizing` says.
+    package init(mode: MdocBLEMode, serviceUUID: UUID, ident: [UInt8]?, bearer: any ATTBearer, sizing: MdocLinkSizing,
+                 logger: Logger) {
         self.mode = mode
+        self.chunking = sizing.chunking
         self.logger = logger
         eventLoop = bearer.eventLoop
         events = ReceiveQueue(on: bearer.eventLoop, limit: Self.maximumQueuedEvents, itemName: "messages")
         state = MdocGATTProfile.state(mode: mode)
         client2Server = MdocGATTProfile.client2Server(mode: mode)
         server2Client = MdocGATTProfile.server2Client(mode: mode)
-        let server = GATTServer(services: [MdocGATTProfile.service(mode: mode, serviceUUID: serviceUUID, ident: ident)])
+        var server = GATTServer(services: [MdocGATTProfile.service(mode: mode, serviceUUID: serviceUUID, ident: ident)])
+        if let receiveMTU = sizing.receiveMTU { server.receiveMTU = receiveMTU }
         connection = GATTServerConnection(server: server, bearer: bearer)
         eventLoop.execute { [weak self] in
             self?.assumeIsolated { $0.listen() }
@@ -117,7 +128,7 @@ public actor MdocGATTServerTransport: MdocTransport {
                                "the GATT client started the session but never enabled notifications of Server2Client (\(subscriptionText)), so the message could not be sent")
             }
         }
-        let chunks = MessageChunker.chunks(of: message, mtu: linkMTU)
+        let chunks = MessageChunker.chunks(of: message, mtu: linkMTU, chunking: chunking)
         logger.debug("sending a message as Server2Client notifications", metadata: [
             "bytes": "\(message.count)", "chunks": "\(chunks.count)", "chunkSize": "\(MessageChunker.chunkSize(mtu: linkMTU))",
             "mtu": "\(linkMTU)",

@@ -21,6 +21,8 @@ struct MdocSessionAcceptor {
     let serviceUUID: UUID
     /// The Ident served in mdoc central client mode.
     let ident: [UInt8]?
+    /// The Server Rx MTU announced and how the Server2Client chunks are cut.
+    let sizing: MdocLinkSizing
     let logger: Logger
 
     /// What a task of the wait reports.
@@ -68,7 +70,7 @@ struct MdocSessionAcceptor {
                 switch step {
                 case .connected(let bearer):
                     let candidate = MdocGATTServerTransport(mode: mode, serviceUUID: serviceUUID, ident: ident, bearer: bearer,
-                                                            logger: logger)
+                                                            sizing: sizing, logger: logger)
                     candidates[ObjectIdentifier(candidate)] = candidate
                     logger.debug("a central connected; waiting for it to start the session (State 0x01)",
                                  metadata: ["service": "\(serviceUUID)", "centrals": "\(candidates.count)"])

@@ -52,4 +52,25 @@ public struct MessageChunker: Sendable {
         let payloadSize = chunkSize(mtu: mtu, limit: limit) - 1
         return max(1, (messageSize + payloadSize - 1) / payloadSize)
     }
+
+    /// `message` as chunks cut as `chunking` says, none over ``chunkSize(mtu:limit:)`` octets:
+    /// ``chunks(of:mtu:limit:)`` for `.full`; for `.atMost(n)`, chunks of at most n octets (2 at
+    /// least: a header and one octet); for `.lastOctetAlone`, full chunks and a last chunk
+    /// holding the message's last octet alone. Chunks shorter than ATT_MTU − 3 are still chunks
+    /// of 8.3.3.1.1.6, which bounds their size from above only.
+    package static func chunks(of message: [UInt8], mtu: Int, limit: Int = maximumChunkSize,
+                               chunking: MdocLinkSizing.Chunking) -> [[UInt8]] {
+        switch chunking {
+        case .full:
+            return chunks(of: message, mtu: mtu, limit: limit)
+        case .atMost(let size):
+            return chunks(of: message, mtu: mtu, limit: min(limit, max(size, 2)))
+        case .lastOctetAlone:
+            guard let last = message.last else { return chunks(of: message, mtu: mtu, limit: limit) }
+            var cut = chunks(of: Array(message.dropLast()), mtu: mtu, limit: limit)
+            if message.count > 1 { cut[cut.count - 1][0] = moreChunksHeader } else { cut.removeAll() }
+            cut.append([lastChunkHeader, last])
+            return cut
+        }
+    }
 }

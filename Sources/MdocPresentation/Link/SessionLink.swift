@@ -72,6 +72,31 @@ public enum SessionLink {
         }
     }
 
+    /// The reader's side as ``reader(over:options:mode:ident:timeout:clock:logger:)`` makes it,
+    /// its ATT_MTU and chunks sized as `sizing` says. Only a radio that is a `BLEAdapter` (`sim`,
+    /// `hci:`) lets the reader size them: bluetoothd exchanges the ATT_MTU itself, so over any
+    /// other radio a sizing other than the standard one throws `unsupportedTransport`.
+    package static func reader(
+        over radio: any MdocRadio, options: BleOptions, mode: MdocBLEMode, ident: [UInt8], sizing: MdocLinkSizing,
+        timeout: Duration, clock: any Clock<Duration>, logger: Logger
+    ) async throws(LinkError) -> any MdocTransport {
+        guard sizing != .standard else {
+            return try await reader(over: radio, options: options, mode: mode, ident: ident, timeout: timeout, clock: clock, logger: logger)
+        }
+        guard let adapter = radio as? any BLEAdapter else {
+            throw LinkError(.unsupportedTransport, "this transport does not let the reader choose \(sizing)")
+        }
+        guard let uuid = serviceUUID(of: mode, in: options) else {
+            throw LinkError(.noCommonMode, "the mdoc does not offer \(mode.rawValue) mode")
+        }
+        do throws(BLEError) {
+            return try await MdocBLEConnector.reader(mode: mode, serviceUUID: uuid, ident: ident, sizing: sizing, timeout: timeout,
+                                                     clock: clock, over: adapter, logger: logger)
+        } catch {
+            throw linkError(error, peer: "mdoc", uuid: uuid, mode: mode, timeout: timeout)
+        }
+    }
+
     /// The mode a reader uses with an mdoc offering `options`: `preferred` when given (and
     /// offered), else mdoc peripheral server mode when offered, since every mdoc reader can be
     /// a GATT client, else central client mode.

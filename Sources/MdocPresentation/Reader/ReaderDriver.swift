@@ -32,6 +32,10 @@ package struct ReaderDriver: Sendable {
     /// How the session departs from the one the state machine builds, on purpose; ``ReaderScript/asBuilt``
     /// unless a conformance test says otherwise.
     package var script = ReaderScript.asBuilt
+    /// The ATT_MTU the reader takes and how it cuts its chunks, over a radio that lets it
+    /// choose (`SessionLink`); ``MdocLinkSizing/standard`` unless a conformance test says
+    /// otherwise.
+    package var linkSizing = MdocLinkSizing.standard
 
     private let session: ReaderSession
     private let events: @Sendable (ReaderEvent) async -> Void
@@ -99,8 +103,8 @@ package struct ReaderDriver: Sendable {
         let link: any MdocTransport
         do {
             link = try await SessionLink.reader(
-                over: radio, options: options, mode: mode, ident: session.bleIdent, timeout: timeouts.connection, clock: clock,
-                logger: logger)
+                over: radio, options: options, mode: mode, ident: session.bleIdent, sizing: linkSizing, timeout: timeouts.connection,
+                clock: clock, logger: logger)
         } catch {
             let end = Task.isCancelled ? LinkError(.cancelled, "the session was cancelled while looking for the mdoc") : error
             return ReaderSessionResult(end: .link(end), mode: mode, report: nil, response: nil)
