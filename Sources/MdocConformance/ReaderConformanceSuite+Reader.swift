@@ -10,7 +10,8 @@ extension ReaderConformanceSuite {
     /// The suite for an mdoc reader under test (`mdoc-holder test-reader --suite reader`): a
     /// well-formed response, responses whose encryption, plaintext or issuer data is broken,
     /// responses reporting an error (status 10, 11, 12) or from an expired document signer, and
-    /// engagements with EDeviceKey on P-384 or an RFU key. The holder answers whatever the reader asks with every element its
+    /// engagements with EDeviceKey on P-384 or an RFU key, and BLE links of the smallest and
+    /// largest ATT_MTU and of short chunks (8.3.3.1.1.6). The holder answers whatever the reader asks with every element its
     /// credentials hold; the reader should ask for elements of a document the holder has (the
     /// demo mDL's, for instance).
     public static let reader = ReaderConformanceSuite(
@@ -59,6 +60,22 @@ extension ReaderConformanceSuite {
                 summary: "Presents a document whose document signer certificate has expired while its MSO is valid; the reader shows that issuer data authentication failed (a person confirms).",
                 session: ScriptedHolderSession(departure: .expiredDocumentSigner),
                 expectation: .confirmedByPerson(question: "did the reader refuse the response because its document signer certificate has expired?")),
+            ReaderConformanceCase(
+                name: "mDLR_BLE_MTU23", clause: "8.3.3.1.1.4, 8.3.3.1.1.6",
+                summary: "The holder takes an ATT_MTU of 23; the reader writes its request in chunks of at most 20 octets, takes the response and ends the session with status 20.",
+                session: ScriptedHolderSession(link: .mtu(23)), expectation: .sessionStatus(.sessionTermination)),
+            ReaderConformanceCase(
+                name: "mDLR_BLE_MTU517", clause: "8.3.3.1.1.4, 8.3.3.1.1.6",
+                summary: "The holder takes an ATT_MTU of up to 517; the reader's chunks fit the ATT_MTU agreed, and it ends the session with status 20.",
+                session: ScriptedHolderSession(link: .mtu(517)), expectation: .sessionStatus(.sessionTermination)),
+            ReaderConformanceCase(
+                name: "mDLR_BLE_ShortChunks", clause: "8.3.3.1.1.6",
+                summary: "The holder sends its response in chunks of 20 octets whatever the ATT_MTU; the reader reassembles it and ends the session with status 20.",
+                session: ScriptedHolderSession(link: .chunksOfAtMost(20)), expectation: .sessionStatus(.sessionTermination)),
+            ReaderConformanceCase(
+                name: "mDLR_BLE_LastChunkOneOctet", clause: "8.3.3.1.1.6",
+                summary: "The holder's last chunk carries one octet of the response; the reader waits for it and ends the session with status 20.",
+                session: ScriptedHolderSession(link: .lastChunkOfOneOctet), expectation: .sessionStatus(.sessionTermination)),
         ])
 
     /// The case named `name` answering with a DeviceResponse of `status` and no document

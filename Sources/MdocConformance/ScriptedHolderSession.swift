@@ -42,6 +42,10 @@ public struct ScriptedHolderSession: Sendable {
     public var additionalEngagementEntries: CBORMap
     /// How the session departs from the usual one.
     public var departure: Departure
+    /// How the holder sizes the BLE link: the ATT_MTU it takes in the Exchange MTU of
+    /// 8.3.3.1.1.4 (its Server Rx MTU in mdoc peripheral server mode, its Client Rx MTU in
+    /// central client mode) and the chunks of 8.3.3.1.1.6 it sends.
+    public var link: ScriptedSession.Link = .standard
 
     /// A session with EDeviceKey on `eDeviceKeyCurve` and `additionalEngagementEntries` in its
     /// engagement, departing as `departure` says.
@@ -49,5 +53,11 @@ public struct ScriptedHolderSession: Sendable {
         self.eDeviceKeyCurve = eDeviceKeyCurve
         self.additionalEngagementEntries = additionalEngagementEntries
         self.departure = departure
+    }
+
+    /// A session as usual over a BLE link sized as `link` says.
+    public init(link: ScriptedSession.Link) {
+        self.init()
+        self.link = link
     }
 }

@@ -29,21 +29,22 @@ public struct ScriptedSession: Sendable {
         case eReaderKeyOnOtherCurve
     }
 
-    /// How the reader sizes the BLE link: the ATT_MTU it takes in the Exchange MTU of
+    /// How the runner's side sizes the BLE link (the reader's in a ``ScriptedSession``, the
+    /// holder's in a ``ScriptedHolderSession``): the ATT_MTU it takes in the Exchange MTU of
     /// 8.3.3.1.1.4 and the chunks of 8.3.3.1.1.6 it sends. Only a transport whose ATT layer the
-    /// reader runs (`sim`, `hci:`) can size it; through bluetoothd, which exchanges the ATT_MTU
+    /// runner runs (`sim`, `hci:`) can size it; through bluetoothd, which exchanges the ATT_MTU
     /// itself, a case sized otherwise than `.standard` is inconclusive.
     public enum Link: Sendable, Hashable {
         /// The usual link: the largest ATT_MTU of use, chunks as large as it allows.
         case standard
-        /// The reader takes an ATT_MTU of at most this many octets (23 to 517), as its Client Rx
-        /// MTU in mdoc peripheral server mode and its Server Rx MTU in central client mode; the
-        /// mdoc's chunks must then fit min(512, ATT_MTU − 3) octets.
+        /// The runner's side takes an ATT_MTU of at most this many octets (23 to 517), as its
+        /// Client Rx MTU when it is the GATT client and its Server Rx MTU when it is the server;
+        /// the chunks of the device under test must then fit min(512, ATT_MTU − 3) octets.
         case mtu(Int)
-        /// The reader's chunks carry at most this many octets, header included, however large
+        /// The runner's chunks carry at most this many octets, header included, however large
         /// the ATT_MTU: 8.3.3.1.1.6 bounds a chunk's size from above only.
         case chunksOfAtMost(Int)
-        /// The reader's chunks are full but the last, which carries one octet of the message.
+        /// The runner's chunks are full but the last, which carries one octet of the message.
         case lastChunkOfOneOctet
     }
 

@@ -56,7 +56,7 @@ import Testing
         let json = run.home + "/report.json", junit = run.home + "/report.xml", captures = run.home + "/captures"
         let listed = try await run.run("mdoc-holder", ["test-reader", "--list"])
         let names = listed.standardOutput.split(separator: "\n").filter { $0.hasPrefix("mDLR_") }.map { String($0.split(separator: " ")[0]) }
-        #expect(names.count == 12, "\(listed.standardOutput)")
+        #expect(names.count == 16, "\(listed.standardOutput)")
         // The person's answer, from what the reader reported: for the digests and the expired
         // document signer, issuer data authentication failed (3); for a status, a response of it
         // without documents (6).
@@ -75,14 +75,15 @@ import Testing
             reader: Self.readerRequest, cases: names.count,
             answer: { number, reader in answers[names[number - 1]].map { $0(reader) ? "yes" : "no" } })
         #expect(result.status == 0, "\(result.standardOutput)\(result.standardError)")
-        #expect(result.standardOutput.contains("\n12 passed, 0 failed, 0 inconclusive\n"), "\(result.standardOutput)")
+        #expect(result.standardOutput.contains("\n16 passed, 0 failed, 0 inconclusive\n"), "\(result.standardOutput)")
         for name in names {
             #expect(result.standardOutput.contains("PASSED  \(name) ("), "\(name)")
         }
         // What each reader reported: verified, four sessions that failed (status 10 sent three
         // times, 11 once), verified with an RFU key in the engagement and over P-384, three
-        // responses without documents, and issuer data authentication failed twice.
-        #expect(readers.map(\.status) == [0, 8, 8, 8, 8, 0, 0, 6, 6, 6, 3, 3], "\(readers.map(\.standardError))")
+        // responses without documents, issuer data authentication failed twice, and verified
+        // over the four sized links.
+        #expect(readers.map(\.status) == [0, 8, 8, 8, 8, 0, 0, 6, 6, 6, 3, 3, 0, 0, 0, 0], "\(readers.map(\.standardError))")
         #expect(result.standardError.contains(
             "mdoc-holder: mDLR_Response_DigestMismatch: did the reader refuse the response because its data elements do not match their digests? [yes/no] "),
             "\(result.standardError)")
@@ -90,10 +91,10 @@ import Testing
         let report = try #require(JSONSerialization.jsonObject(with: Data(contentsOf: URL(fileURLWithPath: json))) as? [String: Any])
         #expect(report["type"] as? String == "conformanceRun")
         #expect(report["suite"] as? String == "reader")
-        #expect(report["passed"] as? Int == 12)
+        #expect(report["passed"] as? Int == 16)
         let cases = try #require(report["cases"] as? [[String: Any]])
         #expect(cases.map { $0["name"] as? String } == names)
-        #expect(try FileManager.default.contentsOfDirectory(atPath: captures).count == 12)
+        #expect(try FileManager.default.contentsOfDirectory(atPath: captures).count == 16)
         // The holder's capture of the altered ciphertext shows the reader's status 10.
         let altered = try await run.run("mdoc", ["inspect", "--diagnostic", captures + "/02-mDLR_Session_AlteredCiphertext"])
         #expect(altered.status == 0, "\(altered.standardError)")
@@ -103,8 +104,17 @@ import Testing
         #expect(notCBOR.status == 0, "\(notCBOR.standardError)")
         #expect(notCBOR.standardOutput.contains(#""status": 11"#), "\(notCBOR.standardOutput)")
 
+        // The sized cases' captures keep the ATT_MTU each session agreed with our reader, the
+        // GATT client here: 23 or 515 (what it offers) where the holder took 23 or up to 517,
+        // 515 else.
+        for (number, name, mtu) in [(13, "mDLR_BLE_MTU23", 23), (14, "mDLR_BLE_MTU517", 515), (15, "mDLR_BLE_ShortChunks", 515)] {
+            let index = try #require(JSONSerialization.jsonObject(
+                with: Data(contentsOf: URL(fileURLWithPath: "\(captures)/\(number)-\(name)/index.json"))) as? [String: Any])
+            #expect(index["mtu"] as? Int == mtu, "\(name): \(index)")
+        }
+
         let xml = try String(contentsOfFile: junit, encoding: .utf8)
-        #expect(xml.contains(#"<testsuite name="reader" tests="12" failures="0" errors="0" skipped="0""#), "\(xml)")
+        #expect(xml.contains(#"<testsuite name="reader" tests="16" failures="0" errors="0" skipped="0""#), "\(xml)")
         #expect(xml.contains(#"<testcase name="mDLR_Engagement_EDeviceKeyP384" classname="ISO/IEC 18013-5 9.1.5.2, 9.1.1.4""#), "\(xml)")
     }
 

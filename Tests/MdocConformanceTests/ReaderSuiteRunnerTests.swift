@@ -206,6 +206,35 @@ import Testing
         #expect(reason.contains(fault.holderFailure), "\(reason)")
     }
 
+    /// A reader that cuts its request into 49-octet chunks whatever the ATT_MTU passes the
+    /// well-formed case (ATT_MTU 515) and fails mDLR_BLE_MTU23, whose 20 octets its chunks do not
+    /// fit (8.3.3.1.1.6); the same reader, which reassembles any chunks, passes the other sized
+    /// cases.
+    @Test func aReaderIgnoringTheATTMTUFailsOnlyTheSmallMTUCase() async throws {
+        let names = ["mDLR_Response_WellFormed", "mDLR_BLE_MTU23", "mDLR_BLE_MTU517", "mDLR_BLE_ShortChunks", "mDLR_BLE_LastChunkOneOctet"]
+        let results = try await Self.run(names, against: .conforming)
+        #expect(results.map(\.conformanceCase.name) == names)
+        #expect(results.map(\.outcome.name) == ["passed", "failed", "passed", "passed", "passed"], "\(results.map(\.outcome))")
+        let reason = try #require(results[1].outcome.reason)
+        #expect(reason.hasPrefix("expected the session ended by the reader with status session termination (20), "
+                + "but the reader's request broke ISO/IEC 18013-5: "), "\(reason)")
+        #expect(reason.contains("pduTooLarge"), "\(reason)")
+    }
+
+    /// Over a radio whose ATT layer the holder does not run (bluetoothd's, here the in-memory
+    /// radio), a sized case is inconclusive and shows no engagement.
+    @Test func aSizedCaseOverARadioThatCannotSizeTheLinkShowsNoEngagement() async throws {
+        let runner = ReaderConformanceRunner(
+            credentials: [try DemoMaterial.mDL()], modes: [.peripheralServer], timeouts: Self.timeouts, program: "test", transport: "memory")
+        var shown = 0
+        let results = await runner.run(try ReaderConformanceSuite.reader.cases(named: ["mDLR_BLE_ShortChunks"]),
+                                       over: InMemoryRadio(), engagement: { _ in shown += 1 }, confirm: { _ in true })
+        #expect(shown == 0)
+        #expect(results.first?.outcome.name == "inconclusive")
+        #expect(results.first?.outcome.reason?.hasPrefix("this transport does not let the holder choose chunks of at most 20 octets") == true,
+                "\(results.map(\.outcome))")
+    }
+
     @Test func theExpiredSignerCaseWithoutItsCredentialIsInconclusiveAndShowsNoEngagement() async throws {
         let runner = ReaderConformanceRunner(
             credentials: [try DemoMaterial.mDL()], modes: [.peripheralServer], timeouts: Self.timeouts, program: "test", transport: "sim")

@@ -43,6 +43,10 @@ package struct HolderDriver: Sendable {
     /// How the session departs from the one the state machine builds, on purpose; ``HolderScript/asBuilt``
     /// unless a conformance test of a reader says otherwise.
     package var script = HolderScript.asBuilt
+    /// The ATT_MTU the holder takes and how it cuts its chunks, over a radio that lets it
+    /// choose (`SessionLink`); ``MdocLinkSizing/standard`` unless a conformance test of a reader
+    /// says otherwise.
+    package var linkSizing = MdocLinkSizing.standard
 
     private let session: HolderSession
     private let trust: any ReaderTrustDelegate
@@ -144,16 +148,17 @@ package struct HolderDriver: Sendable {
     /// The link of the first reader to start a session: over BLE, or over NFC when the
     /// engagement offers NFC data retrieval.
     private func firstLink(over radio: any MdocRadio, options: BleOptions) async throws(LinkError) -> any MdocTransport {
-        let (ident, timeouts, clock, logger) = (session.bleIdent, self.timeouts, self.clock, self.logger)
+        let (ident, sizing, timeouts, clock, logger) = (session.bleIdent, linkSizing, self.timeouts, self.clock, self.logger)
         guard let application = nfcRetrieval else {
             return try await SessionLink.holder(
-                over: radio, options: options, ident: ident, timeout: timeouts.connection, clock: clock, logger: logger)
+                over: radio, options: options, ident: ident, sizing: sizing, timeout: timeouts.connection, clock: clock, logger: logger)
         }
         let first = await withTaskGroup(of: Result<any MdocTransport, LinkError>?.self) { group in
             group.addTask {
                 do throws(LinkError) {
                     return .success(try await SessionLink.holder(
-                        over: radio, options: options, ident: ident, timeout: timeouts.connection, clock: clock, logger: logger))
+                        over: radio, options: options, ident: ident, sizing: sizing, timeout: timeouts.connection, clock: clock,
+                        logger: logger))
                 } catch {
                     return .failure(error)
                 }

@@ -23,13 +23,33 @@ public enum SessionLink {
         over radio: any MdocRadio, options: BleOptions, ident: [UInt8], timeout: Duration,
         clock: any Clock<Duration> = ContinuousClock(), logger: Logger = Logger(label: "mdoc.ble")
     ) async throws(LinkError) -> any MdocTransport {
+        try await holder(over: radio, options: options, ident: ident, sizing: .standard, timeout: timeout, clock: clock, logger: logger)
+    }
+
+    /// The holder's side as ``holder(over:options:ident:timeout:clock:logger:)`` makes it, its
+    /// ATT_MTU and chunks sized as `sizing` says. Only a radio that is a `BLEAdapter` (`sim`,
+    /// `hci:`) lets the holder size them: bluetoothd exchanges the ATT_MTU itself, so over any
+    /// other radio a sizing other than the standard one throws `unsupportedTransport`.
+    package static func holder(
+        over radio: any MdocRadio, options: BleOptions, ident: [UInt8], sizing: MdocLinkSizing, timeout: Duration,
+        clock: any Clock<Duration>, logger: Logger
+    ) async throws(LinkError) -> any MdocTransport {
         let services = offeredModes(options).compactMap { mode in serviceUUID(of: mode, in: options).map { (mode: mode, uuid: $0) } }
         guard !services.isEmpty else {
             throw LinkError(.noCommonMode, "the engagement offers no BLE mode with a service UUID")
         }
+        let adapter = radio as? any BLEAdapter
+        guard sizing == .standard || adapter != nil else {
+            throw LinkError(.unsupportedTransport, "this transport does not let the holder choose \(sizing)")
+        }
         let attempts = services.map { service -> @Sendable () async -> Result<any MdocTransport, BLEError> in
             return {
                 do throws(BLEError) {
+                    if sizing != .standard, let adapter {
+                        return .success(try await MdocBLEConnector.holder(
+                            mode: service.mode, serviceUUID: service.uuid, ident: ident, sizing: sizing, timeout: timeout, clock: clock,
+                            over: adapter, logger: logger))
+                    }
                     return .success(try await radio.holderLink(
                         mode: service.mode, serviceUUID: service.uuid, ident: ident, timeout: timeout, clock: clock, logger: logger))
                 } catch {
