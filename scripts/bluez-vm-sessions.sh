@@ -360,12 +360,16 @@ expired_signer_credential() {
 }
 
 # What a person watching `mdoc-reader request` would answer to the question of case $1, from its
-# exit status $2 and its error output in file $3: issuer data authentication failed (3), naming a
-# value digest that does not match or the expired document signer; a response of the case's status
-# without documents (6); nothing for a case that asks no question.
+# exit status $2, its error output in file $3 and its JSON report in file $4: issuer data
+# authentication failed (3), naming a value digest that does not match or the expired document
+# signer; a response of the case's status without documents (6); the response verified (0) though
+# the holder ended the session itself; nothing for a case that asks no question.
 person_answer() {
-    local name=$1 status=$2 err=$3 expected
+    local name=$1 status=$2 err=$3 out=$4 expected
     case $name in
+        mDLR_Termination_*)
+            if [ "$status" = 0 ] && grep -qF '"outcome": "verified"' "$out"; then echo yes; else echo no; fi
+            return 0 ;;
         mDLR_Response_DigestMismatch) expected="3 does not match digestID" ;;
         mDLR_Response_ExpiredDocumentSigner) expected="3 validity: expired on" ;;
         mDLR_Response_StatusGeneralError) expected="6 (status general error (10))" ;;
@@ -399,7 +403,7 @@ reader_suite() {
             --timeout "$program_timeout" "${trust[@]}" --doctype mdl --elements family_name,age_over_18 \
             </dev/null >"$out.$number.reader.out" 2>"$out.$number.reader.err"
         reader_status=$?
-        answer=$(person_answer "${names[number - 1]:-}" "$reader_status" "$out.$number.reader.err")
+        answer=$(person_answer "${names[number - 1]:-}" "$reader_status" "$out.$number.reader.err" "$out.$number.reader.out")
         [ -z "$answer" ] || echo "$answer" >&"${runner[1]}"
     done
     wait "$runner_pid"

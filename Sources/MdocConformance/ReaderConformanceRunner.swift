@@ -106,6 +106,10 @@ public struct ReaderConformanceRunner: Sendable {
                 trust: ReaderRootTrust(trustAnchors: []), consent: HolderConsent.approvingAllAvailable, timeouts: timeouts)
             made.script = Self.script(for: conformanceCase.session.departure, eDeviceKey: eDeviceKey)
             made.linkSizing = conformanceCase.session.link.sizing
+            if let ending = conformanceCase.session.ending {
+                made.endsAfterResponse = true
+                made.ending = ending.holderEnding
+            }
             driver = made
         } catch {
             return ConformanceResult(

@@ -10,7 +10,8 @@ extension ReaderConformanceSuite {
     /// The suite for an mdoc reader under test (`mdoc-holder test-reader --suite reader`): a
     /// well-formed response, responses whose encryption, plaintext or issuer data is broken,
     /// responses reporting an error (status 10, 11, 12) or from an expired document signer, and
-    /// engagements with EDeviceKey on P-384 or an RFU key, and BLE links of the smallest and
+    /// engagements with EDeviceKey on P-384 or an RFU key, sessions the holder ends itself right
+    /// after its response (9.1.1.4), and BLE links of the smallest and
     /// largest ATT_MTU and of short chunks (8.3.3.1.1.6). The holder answers whatever the reader asks with every element its
     /// credentials hold; the reader should ask for elements of a document the holder has (the
     /// demo mDL's, for instance).
@@ -60,6 +61,15 @@ extension ReaderConformanceSuite {
                 summary: "Presents a document whose document signer certificate has expired while its MSO is valid; the reader shows that issuer data authentication failed (a person confirms).",
                 session: ScriptedHolderSession(departure: .expiredDocumentSigner),
                 expectation: .confirmedByPerson(question: "did the reader refuse the response because its document signer certificate has expired?")),
+            terminationCase(
+                "mDLR_Termination_MdocStatus", clause: "9.1.1.4", .status,
+                "Ends the session itself right after its response, with a SessionData of status 20 and then State 0x02"),
+            terminationCase(
+                "mDLR_Termination_StatusBesideResponse", clause: "9.1.1.4", .statusBesideResponse,
+                "Ends the session with status 20 in the very SessionData that carries its response, then State 0x02"),
+            terminationCase(
+                "mDLR_Termination_MdocState", clause: "9.1.1.4, 8.3.3.1.1.5", .state,
+                "Ends the session right after its response with BLE State 0x02 alone, no status"),
             ReaderConformanceCase(
                 name: "mDLR_BLE_MTU23", clause: "8.3.3.1.1.4, 8.3.3.1.1.6",
                 summary: "The holder takes an ATT_MTU of 23; the reader writes its request in chunks of at most 20 octets, takes the response and ends the session with status 20.",
@@ -77,6 +87,19 @@ extension ReaderConformanceSuite {
                 summary: "The holder's last chunk carries one octet of the response; the reader waits for it and ends the session with status 20.",
                 session: ScriptedHolderSession(link: .lastChunkOfOneOctet), expectation: .sessionStatus(.sessionTermination)),
         ])
+
+    /// The case named `name` in which the holder ends the session as `ending` says right after
+    /// a well-formed response (`what`, a sentence without its full stop): the reader keeps the
+    /// response and shows it verified, which a person confirms.
+    private static func terminationCase(
+        _ name: String, clause: String, _ ending: ScriptedHolderSession.Ending, _ what: String
+    ) -> ReaderConformanceCase {
+        ReaderConformanceCase(
+            name: name, clause: clause,
+            summary: "\(what); the reader shows the response verified (a person confirms).",
+            session: ScriptedHolderSession(ending: ending),
+            expectation: .confirmedByPerson(question: "did the reader show the response verified, although the mdoc ended the session right after it?"))
+    }
 
     /// The case named `name` answering with a DeviceResponse of `status` and no document
     /// (8.3.2.1.2.3): the reader shows that the mdoc reported an error, which a person confirms.

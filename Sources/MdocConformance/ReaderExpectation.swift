@@ -5,7 +5,9 @@ import MdocPresentation
 /// judgement of a session against it. The holder sees only what the reader sends; what the
 /// reader shows its user, a person confirms.
 public enum ReaderExpectation: Sendable, Hashable, CustomStringConvertible {
-    /// After the response, the reader ends the session with a SessionData of `status` (9.1.1.4).
+    /// After the response, the reader ends the session with a SessionData of `status` (9.1.1.4);
+    /// for status 20, session termination, the transport's own termination (BLE State 0x02,
+    /// 8.3.3.1.1.5) with no status does too, as 9.1.1.4 allows either.
     case sessionStatus(SessionData.Status)
     /// The reader takes the engagement as shown: its request decrypts, which needs the
     /// SessionTranscript to hold DeviceEngagementBytes exactly as shown (9.1.5.1), and after the
@@ -20,10 +22,12 @@ public enum ReaderExpectation: Sendable, Hashable, CustomStringConvertible {
     /// The expectation in a sentence.
     public var description: String {
         switch self {
+        case .sessionStatus(.sessionTermination):
+            return "the session ended by the reader with status \(SessionData.Status.sessionTermination) or BLE State 0x02"
         case .sessionStatus(let status):
             return "the session ended by the reader with status \(status)"
         case .engagementAccepted:
-            return "the engagement taken, the request readable and the session ended by the reader with status \(SessionData.Status.sessionTermination)"
+            return "the engagement taken, the request readable and the session ended by the reader with status \(SessionData.Status.sessionTermination) or BLE State 0x02"
         case .confirmedByPerson(let question):
             return "the tester's yes to: \(question)"
         }
@@ -46,12 +50,13 @@ public enum ReaderExpectation: Sendable, Hashable, CustomStringConvertible {
             guard observed.readerSentMessage else {
                 return .inconclusive("the reader sent nothing: \(observed)")
             }
-            return observed.responseSent && observed.endStatus == .sessionTermination ? .passed : .failed("expected \(self), but \(observed)")
+            return observed.responseSent && observed.endedSession ? .passed : .failed("expected \(self), but \(observed)")
         case .sessionStatus(let status):
             guard observed.responseSent else {
                 return .inconclusive("no response reached the reader: \(observed)")
             }
-            return observed.endStatus == status ? .passed : .failed("expected \(self), but \(observed)")
+            let ended = status == .sessionTermination ? observed.endedSession : observed.endStatus == status
+            return ended ? .passed : .failed("expected \(self), but \(observed)")
         case .confirmedByPerson:
             guard observed.responseSent else {
                 return .inconclusive("no response reached the reader: \(observed)")

@@ -18,6 +18,8 @@ struct ReaderObservation: CustomStringConvertible {
     let readerBrokeRequest: Bool
     /// The status of the last message from the reader that carried one.
     let endStatus: SessionData.Status?
+    /// Whether the reader ended the link with the transport's own termination (BLE State 0x02).
+    let endedByTransportTermination: Bool
     let result: HolderSessionResult
 
     init(_ result: HolderSessionResult) {
@@ -37,6 +39,13 @@ struct ReaderObservation: CustomStringConvertible {
         }
         endStatus = result.messages.filter { $0.direction == .received }
             .compactMap { try? SessionData(encoded: $0.bytes).status }.last
+        endedByTransportTermination = result.endedByTransportTermination
+    }
+
+    /// Whether the reader ended the session normally after the response (9.1.1.4): with status
+    /// 20, or with the transport's own termination and no status.
+    var endedSession: Bool {
+        endStatus == .sessionTermination || (endStatus == nil && endedByTransportTermination)
     }
 
     var description: String {
@@ -44,6 +53,8 @@ struct ReaderObservation: CustomStringConvertible {
             return "the reader ended the session with status \(endStatus)"
         }
         switch result.end {
+        case .session(.transportEnded) where endedByTransportTermination:
+            return "the reader ended the session with BLE State 0x02 (end) and no status"
         case .session(.transportEnded):
             return "the reader ended the link without a status"
         case .session(let outcome):

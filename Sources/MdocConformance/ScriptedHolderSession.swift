@@ -1,6 +1,7 @@
 import MdocCBOR
 import MdocCrypto
 import MdocModel
+import MdocPresentation
 
 /// The session a ``ReaderConformanceCase`` runs with the mdoc reader under test: the engagement
 /// the holder shows, and how the holder departs on purpose from the session ISO/IEC 18013-5
@@ -35,6 +36,17 @@ public struct ScriptedHolderSession: Sendable {
         case expiredDocumentSigner
     }
 
+    /// How the holder ends the session itself right after its response, as ISO/IEC 18013-5
+    /// 9.1.1.4 allows either side to.
+    public enum Ending: Sendable, Hashable {
+        /// A SessionData of status 20, then BLE State 0x02.
+        case status
+        /// Status 20 in the very SessionData that carries the response, then BLE State 0x02.
+        case statusBesideResponse
+        /// BLE State 0x02 alone (8.3.3.1.1.5), no status.
+        case state
+    }
+
     /// The curve of the engagement's EDeviceKey (9.1.5.2).
     public var eDeviceKeyCurve: Curve
     /// Entries the DeviceEngagement holds after the ones 18013-5 defines, with keys it leaves
@@ -46,6 +58,9 @@ public struct ScriptedHolderSession: Sendable {
     /// 8.3.3.1.1.4 (its Server Rx MTU in mdoc peripheral server mode, its Client Rx MTU in
     /// central client mode) and the chunks of 8.3.3.1.1.6 it sends.
     public var link: ScriptedSession.Link = .standard
+    /// How the holder ends the session right after its response; `nil`: it waits for the
+    /// reader to end it.
+    public var ending: Ending?
 
     /// A session with EDeviceKey on `eDeviceKeyCurve` and `additionalEngagementEntries` in its
     /// engagement, departing as `departure` says.
@@ -55,9 +70,26 @@ public struct ScriptedHolderSession: Sendable {
         self.departure = departure
     }
 
+    /// A session as usual that the holder ends right after its response as `ending` says.
+    public init(ending: Ending) {
+        self.init()
+        self.ending = ending
+    }
+
     /// A session as usual over a BLE link sized as `link` says.
     public init(link: ScriptedSession.Link) {
         self.init()
         self.link = link
+    }
+}
+
+extension ScriptedHolderSession.Ending {
+    /// How the holder's driver ends the session.
+    var holderEnding: HolderEnding {
+        switch self {
+        case .status: .status
+        case .statusBesideResponse: .statusBesideResponse
+        case .state: .state
+        }
     }
 }

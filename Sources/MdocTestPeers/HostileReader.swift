@@ -123,6 +123,14 @@ package final class HostileReader {
         try await receiveMessage()
     }
 
+    /// Ends the session with the transport's own termination (ISO/IEC 18013-5 8.3.3.1.1.5): State
+    /// 0x02, and no SessionData status; the link closes after it.
+    package func endWithState() async throws {
+        try await requireClient().writeWithoutResponse(
+            [MdocGATTProfile.stateEnd], to: try characteristic(MdocGATTProfile.state(mode: .peripheralServer)))
+        close()
+    }
+
     /// Vanishes: the link closes without State 0x02.
     package func close() {
         client?.close()

@@ -33,6 +33,10 @@ package struct HolderDriver: Sendable {
     /// Whether the holder ends the session (status 20, then State 0x02) as soon as a response
     /// is delivered, instead of waiting for the reader's next request or end.
     package var endsAfterResponse: Bool
+    /// How the holder ends the session once a response is delivered, when it does
+    /// (``endsAfterResponse``); ``HolderEnding/status`` unless a conformance test of a reader
+    /// says otherwise.
+    package var ending = HolderEnding.status
 
     /// How the engagement reached the reader, asked once a reader has started a session: an
     /// NFC handover for the SessionTranscript, or `nil` for the QR code's (9.1.5.1).
@@ -189,13 +193,14 @@ package struct HolderDriver: Sendable {
         }
         var disclosures: [HolderSessionResult.Disclosure] = []
         var messages: [LinkMessage] = []
+        var transportTerminated = false
         let end = await DriverLink.run(transport, timeouts: timeouts, clock: clock) { link, group -> LiveSessionEnd in
             var wait = await link.next(within: timeouts.idle, awaiting: "message from the reader")
             while true {
                 var action: HolderAction
                 switch wait {
                 case .event(let event):
-                    action = Self.action(for: event, in: &session, messages: &messages)
+                    action = Self.action(for: event, in: &session, messages: &messages, transportTerminated: &transportTerminated)
                 case .failed(let error):
                     // A reader that goes quiet after its response ends the session normally
                     // (18013-5 leaves ending to either side); before it, the session failed.
@@ -218,7 +223,7 @@ package struct HolderDriver: Sendable {
                             await events(.decided(presentation, selection))
                             action = session.decide(selection)
                         case .interrupted(.event(let event)):
-                            action = Self.action(for: event, in: &session, messages: &messages)
+                            action = Self.action(for: event, in: &session, messages: &messages, transportTerminated: &transportTerminated)
                             if case .finished(let outcome) = action {
                                 await events(.readerLeftDuringConsent(outcome))
                             }
@@ -232,10 +237,14 @@ package struct HolderDriver: Sendable {
                         // The holder encrypts responses only, so this one, the session's
                         // `responsesSent`th, used that message counter (9.1.1.5); a session that
                         // built a response has its transcript.
-                        let bytes = session.sessionTranscript.map { transcript in
+                        var bytes = session.sessionTranscript.map { transcript in
                             script.response(HolderScript.Response(
                                 message: built, sessionTranscript: transcript, counter: UInt32(session.responsesSent)))
                         } ?? built
+                        if endsAfterResponse, ending == .statusBesideResponse, var message = try? SessionData(encoded: bytes) {
+                            message.status = .sessionTermination
+                            bytes = message.encoded()
+                        }
                         await events(.sending(bytes: bytes.count))
                         do throws(LinkError) {
                             try await link.send(bytes, sending: "the message to the reader")
@@ -245,6 +254,11 @@ package struct HolderDriver: Sendable {
                         messages.append(LinkMessage(direction: .sent, bytes: bytes, time: Date()))
                         guard endsAfterResponse, session.responsesSent > 0 else { break actions }
                         action = session.terminate()
+                        if ending != .status, case .sendAndFinish(_, let outcome) = action {
+                            // Status 20 went with the response, or the transport's end alone
+                            // ends the session.
+                            return await link.end(sending: nil, outcome)
+                        }
                     case .sendAndFinish(let bytes, let outcome):
                         messages.append(LinkMessage(direction: .sent, bytes: bytes, time: Date()))
                         return await link.end(sending: bytes, outcome)
@@ -255,9 +269,11 @@ package struct HolderDriver: Sendable {
                 wait = await link.next(within: timeouts.idle, awaiting: "message from the reader")
             }
         }
-        return HolderSessionResult(
+        var result = HolderSessionResult(
             end: end, mode: transport.mode, disclosures: disclosures, messages: messages, mtu: await transport.mtu,
             sessionTranscript: session.sessionTranscript)
+        result.endedByTransportTermination = transportTerminated
+        return result
     }
 
     /// The request as the holder is shown it: each DocRequest's reader identity from the trust
@@ -270,15 +286,20 @@ package struct HolderDriver: Sendable {
         return consent.presentation(of: request, identities: identities, credentials: credentials)
     }
 
-    /// What the session does with an event of the transport; a message is kept in `messages`.
+    /// What the session does with an event of the transport; a message is kept in `messages`,
+    /// and the transport's own termination sets `transportTerminated`.
     private static func action(
-        for event: MdocTransportEvent, in session: inout HolderSession, messages: inout [LinkMessage]
+        for event: MdocTransportEvent, in session: inout HolderSession, messages: inout [LinkMessage], transportTerminated: inout Bool
     ) -> HolderAction {
         switch event {
         case .message(let bytes):
             messages.append(LinkMessage(direction: .received, bytes: bytes, time: Date()))
             return session.receive(bytes)
-        case .ended, .disconnected: return session.transportEnded()
+        case .ended:
+            transportTerminated = true
+            return session.transportEnded()
+        case .disconnected:
+            return session.transportEnded()
         }
     }
 

@@ -31,6 +31,10 @@ public struct HolderSessionResult: Sendable {
     public var mtu: Int?
     /// The transcript the session was bound to; `nil` when no SessionEstablishment was taken.
     public var sessionTranscript: SessionTranscriptBinding?
+    /// Whether the reader ended the link with the transport's own session termination (BLE
+    /// State 0x02, ISO/IEC 18013-5 8.3.3.1.1.5), which 9.1.1.4 allows in place of status 20,
+    /// rather than letting it drop.
+    package var endedByTransportTermination = false
 
     /// A result.
     public init(
