@@ -21,7 +21,7 @@ extension ReaderConformanceSuite {
         cases: [
             ReaderConformanceCase(
                 name: "mDLR_Response_WellFormed", clause: "8.3.2.1.2.2, 9.1.1.4",
-                summary: "Answers the request with a well-formed response; the reader ends the session with status 20.",
+                summary: "Answers the request with a well-formed response; the reader ends the session with status 20 or State 0x02.",
                 session: ScriptedHolderSession(), expectation: .sessionStatus(.sessionTermination)),
             ReaderConformanceCase(
                 name: "mDLR_Session_AlteredCiphertext", clause: "9.1.1.5, 9.1.1.4",
@@ -41,12 +41,12 @@ extension ReaderConformanceSuite {
                 session: ScriptedHolderSession(departure: .plaintextNotCBOR), expectation: .sessionStatus(.cborDecodingError)),
             ReaderConformanceCase(
                 name: "mDLR_Engagement_RFUKey", clause: "8.2.1.1, 9.1.5.1",
-                summary: "Shows an engagement with an entry under a key 18013-5 does not define; the reader takes it as shown and ends the session with status 20.",
+                summary: "Shows an engagement with an entry under a key 18013-5 does not define; the reader takes it as shown and ends the session with status 20 or State 0x02.",
                 session: ScriptedHolderSession(additionalEngagementEntries: CBORMap([CBORMap.Entry(key: CBOR(rfuEngagementKey), value: .textString("RFU"))])),
                 expectation: .engagementAccepted),
             ReaderConformanceCase(
                 name: "mDLR_Engagement_EDeviceKeyP384", clause: "9.1.5.2, 9.1.1.4",
-                summary: "Shows an engagement whose EDeviceKey is on P-384; the reader agrees keys on it and ends the session with status 20.",
+                summary: "Shows an engagement whose EDeviceKey is on P-384; the reader agrees keys on it and ends the session with status 20 or State 0x02.",
                 session: ScriptedHolderSession(eDeviceKeyCurve: .p384), expectation: .sessionStatus(.sessionTermination)),
             statusCase("mDLR_Response_StatusGeneralError", .generalError),
             statusCase("mDLR_Response_StatusCBORDecodingError", .cborDecodingError),
@@ -72,19 +72,19 @@ extension ReaderConformanceSuite {
                 "Ends the session right after its response with BLE State 0x02 alone, no status"),
             ReaderConformanceCase(
                 name: "mDLR_BLE_MTU23", clause: "8.3.3.1.1.4, 8.3.3.1.1.6",
-                summary: "The holder takes an ATT_MTU of 23; the reader writes its request in chunks of at most 20 octets, takes the response and ends the session with status 20.",
+                summary: "The holder takes an ATT_MTU of 23; the reader writes its request in chunks of at most 20 octets, takes the response and ends the session with status 20 or State 0x02.",
                 session: ScriptedHolderSession(link: .mtu(23)), expectation: .sessionStatus(.sessionTermination)),
             ReaderConformanceCase(
                 name: "mDLR_BLE_MTU517", clause: "8.3.3.1.1.4, 8.3.3.1.1.6",
-                summary: "The holder takes an ATT_MTU of up to 517; the reader's chunks fit the ATT_MTU agreed, and it ends the session with status 20.",
+                summary: "The holder takes an ATT_MTU of up to 517; the reader's chunks fit the ATT_MTU agreed, and it ends the session with status 20 or State 0x02.",
                 session: ScriptedHolderSession(link: .mtu(517)), expectation: .sessionStatus(.sessionTermination)),
             ReaderConformanceCase(
                 name: "mDLR_BLE_ShortChunks", clause: "8.3.3.1.1.6",
-                summary: "The holder sends its response in chunks of 20 octets whatever the ATT_MTU; the reader reassembles it and ends the session with status 20.",
+                summary: "The holder sends its response in chunks of 20 octets whatever the ATT_MTU; the reader reassembles it and ends the session with status 20 or State 0x02.",
                 session: ScriptedHolderSession(link: .chunksOfAtMost(20)), expectation: .sessionStatus(.sessionTermination)),
             ReaderConformanceCase(
                 name: "mDLR_BLE_LastChunkOneOctet", clause: "8.3.3.1.1.6",
-                summary: "The holder's last chunk carries one octet of the response; the reader waits for it and ends the session with status 20.",
+                summary: "The holder's last chunk carries one octet of the response; the reader waits for it and ends the session with status 20 or State 0x02.",
                 session: ScriptedHolderSession(link: .lastChunkOfOneOctet), expectation: .sessionStatus(.sessionTermination)),
         ])
 
