@@ -4,15 +4,22 @@ import Testing
 
 /// The README's "What `bash scripts/demo.sh` shows" is what `mdoc demo` prints now, run in a fresh
 /// clone's copy of the demo material: the holder's
-/// lines in their order, the reader's in theirs, and the rest (the request as the holder shows it,
-/// the report) in theirs, with what differs from run to run (the engagement, its service UUID,
-/// the verification time, the QR code) set aside. Two processes write to one terminal, so the
-/// order across them is the scheduler's.
+/// lines in their order, the reader's in theirs, the request as the holder shows it in its order,
+/// and the rest (the report) in theirs, with what differs from run to run (the engagement, its
+/// service UUID, the verification time, the QR code) set aside. Two processes write to one
+/// terminal, so the order across them is the scheduler's: the holder's request, which `mdoc demo`
+/// passes through from the holder's standard output, can come after the reader's report on a
+/// busy machine.
 @Suite struct DemoTranscriptTests {
-    /// The lines of `text` in three sequences: the holder's, the reader's and the others, QR
-    /// code and `mdoc:` URI left out, run-to-run values replaced.
-    static func streams(_ text: String) -> (holder: [String], reader: [String], others: [String]) {
-        var streams: (holder: [String], reader: [String], others: [String]) = ([], [], [])
+    /// The first line of the request as the holder shows it; its lines after this are indented.
+    static let requestHeading = "The reader requests:"
+
+    /// The lines of `text` in four sequences: the holder's, the reader's, the holder's request
+    /// (``requestHeading`` and the indented or empty lines after it) and the others, QR code,
+    /// `mdoc:` URI and empty lines left out, run-to-run values replaced.
+    static func streams(_ text: String) -> (holder: [String], reader: [String], request: [String], others: [String]) {
+        var streams: (holder: [String], reader: [String], request: [String], others: [String]) = ([], [], [], [])
+        var inRequest = false
         for line in text.split(separator: "\n", omittingEmptySubsequences: false).map(String.init) {
             guard !line.contains(where: { "█▀▄".contains($0) }), !line.hasPrefix("mdoc:") else { continue }
             let normalized = line
@@ -22,8 +29,14 @@ import Testing
                 streams.holder.append(normalized)
             } else if normalized.hasPrefix("mdoc-reader: ") {
                 streams.reader.append(normalized)
-            } else if !normalized.isEmpty {
-                streams.others.append(normalized)
+            } else {
+                inRequest = normalized == requestHeading || (inRequest && (normalized.isEmpty || normalized.hasPrefix(" ")))
+                if normalized.isEmpty { continue }
+                if inRequest {
+                    streams.request.append(normalized)
+                } else {
+                    streams.others.append(normalized)
+                }
             }
         }
         return streams
@@ -48,7 +61,8 @@ import Testing
 
         #expect(shown.holder == printed.holder)
         #expect(shown.reader == printed.reader)
+        #expect(shown.request == printed.request)
         #expect(shown.others == printed.others)
-        #expect(!shown.others.isEmpty && !shown.reader.isEmpty && !shown.holder.isEmpty)
+        #expect(!shown.others.isEmpty && !shown.reader.isEmpty && !shown.holder.isEmpty && shown.request.count > 1)
     }
 }

@@ -222,9 +222,10 @@ import Testing
             ])
         },
         Case(command: "mdoc-holder test-reader", status: 10, situation: "a case failed") { run in
+            // The tester answers no to the case's question.
             try await TestReaderCommandTests.run(
-                run, holder: ["--credential", "Certs/demo/mdl.mdoc", "--case", "mDLR_Response_WellFormed"],
-                reader: ["--termination", "state"] + TestReaderCommandTests.readerRequest, cases: 1).holder
+                run, holder: ["--credential", "Certs/demo/mdl.mdoc", "--case", "mDLR_Response_DigestMismatch"],
+                reader: TestReaderCommandTests.readerRequest, cases: 1, answer: { _, _ in "no" }).holder
         },
         Case(command: "mdoc-holder test-reader", status: 64, situation: "an unknown --case") { run in
             try await run.run("mdoc-holder", ["test-reader", "--case", "mDLR_NoSuchCase"])

@@ -30,8 +30,9 @@ package struct HolderDriver: Sendable {
     package let credentials: [Credential]
     /// The bounds of each wait.
     package var timeouts: SessionTimeouts
-    /// Whether the holder ends the session (status 20, then State 0x02) as soon as a response
-    /// is delivered, instead of waiting for the reader's next request or end.
+    /// Whether the holder ends the session as soon as a response is delivered (as ``ending``
+    /// says: status 20, then State 0x02, unless a conformance test says otherwise), instead of
+    /// waiting for the reader's next request or end.
     package var endsAfterResponse: Bool
     /// How the holder ends the session once a response is delivered, when it does
     /// (``endsAfterResponse``); ``HolderEnding/status`` unless a conformance test of a reader
