@@ -61,14 +61,8 @@ public struct ConformanceRunner: Sendable {
         var engagementsEnded = false
         for (index, conformanceCase) in cases.enumerated() {
             let result: ConformanceResult
-            if conformanceCase.session.link != .standard, !(radio is any BLEAdapter) {
-                // Asked before an engagement is taken: the mdoc keeps showing its engagement
-                // for the next case.
-                result = ConformanceResult(
-                    conformanceCase: conformanceCase,
-                    outcome: .inconclusive(
-                        "this transport does not let the reader choose \(conformanceCase.session.link.sizing): bluetoothd exchanges the ATT_MTU itself; run the case over hci: or sim"),
-                    duration: .zero, capturePath: nil)
+            if let outcome = conformanceCase.session.link.unsizable(over: radio, by: "reader") {
+                result = ConformanceResult(conformanceCase: conformanceCase, outcome: outcome, duration: .zero, capturePath: nil)
             } else if !engagementsEnded, let uri = await engagement() {
                 result = await run(conformanceCase, number: index + 1, over: radio, engagement: uri)
             } else {

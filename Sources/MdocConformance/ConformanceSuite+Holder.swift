@@ -99,27 +99,26 @@ extension ConformanceSuite {
                 needsPerson: false,
                 session: ScriptedSession(request: .built([HolderRequests.mDL(HolderRequests.asked)]), departure: .eReaderKeyOnOtherCurve),
                 expectation: .sessionStatus(.sessionEncryptionError)),
-            ConformanceCase(
-                name: "mDL_BLE_MTU23", clause: "8.3.3.1.1.4, 8.3.3.1.1.6",
-                summary: "The reader takes an ATT_MTU of 23; the mdoc returns both elements, verified, in chunks of at most 20 octets.",
-                needsPerson: true, session: ScriptedSession(request: .built([HolderRequests.mDL(HolderRequests.asked)]), link: .mtu(23)),
-                expectation: .verifiedResponse(docType: DocType.mDL, returned: HolderRequests.askedElements, withheld: [])),
-            ConformanceCase(
-                name: "mDL_BLE_MTU517", clause: "8.3.3.1.1.4, 8.3.3.1.1.6",
-                summary: "The reader takes an ATT_MTU of up to 517; the mdoc returns both elements, verified, in chunks that fit the ATT_MTU agreed.",
-                needsPerson: true, session: ScriptedSession(request: .built([HolderRequests.mDL(HolderRequests.asked)]), link: .mtu(517)),
-                expectation: .verifiedResponse(docType: DocType.mDL, returned: HolderRequests.askedElements, withheld: [])),
-            ConformanceCase(
-                name: "mDL_BLE_ShortChunks", clause: "8.3.3.1.1.6",
-                summary: "The reader writes its request in chunks of 20 octets whatever the ATT_MTU; the mdoc reassembles it and returns both elements, verified.",
-                needsPerson: true,
-                session: ScriptedSession(request: .built([HolderRequests.mDL(HolderRequests.asked)]), link: .chunksOfAtMost(20)),
-                expectation: .verifiedResponse(docType: DocType.mDL, returned: HolderRequests.askedElements, withheld: [])),
-            ConformanceCase(
-                name: "mDL_BLE_LastChunkOneOctet", clause: "8.3.3.1.1.6",
-                summary: "The reader's last chunk carries one octet of the request; the mdoc waits for it and returns both elements, verified.",
-                needsPerson: true,
-                session: ScriptedSession(request: .built([HolderRequests.mDL(HolderRequests.asked)]), link: .lastChunkOfOneOctet),
-                expectation: .verifiedResponse(docType: DocType.mDL, returned: HolderRequests.askedElements, withheld: [])),
+            linkCase(
+                "mDL_BLE_MTU23", clause: "8.3.3.1.1.4, 8.3.3.1.1.6", .mtu(23),
+                "The reader takes an ATT_MTU of 23; the mdoc returns both elements, verified, in chunks of at most 20 octets."),
+            linkCase(
+                "mDL_BLE_MTU517", clause: "8.3.3.1.1.4, 8.3.3.1.1.6", .mtu(517),
+                "The reader takes an ATT_MTU of up to 517; the mdoc returns both elements, verified, in chunks that fit the ATT_MTU agreed."),
+            linkCase(
+                "mDL_BLE_ShortChunks", clause: "8.3.3.1.1.6", .chunksOfAtMost(20),
+                "The reader writes its request in chunks of 20 octets whatever the ATT_MTU; the mdoc reassembles it and returns both elements, verified."),
+            linkCase(
+                "mDL_BLE_LastChunkOneOctet", clause: "8.3.3.1.1.6", .lastChunkOfOneOctet,
+                "The reader's last chunk carries one octet of the request; the mdoc waits for it and returns both elements, verified."),
         ])
+
+    /// The case named `name` asking for the well-formed request's elements over a BLE link the
+    /// reader sizes as `link`: the mdoc returns both, verified (a person approves).
+    private static func linkCase(_ name: String, clause: String, _ link: ScriptedSession.Link, _ summary: String) -> ConformanceCase {
+        ConformanceCase(
+            name: name, clause: clause, summary: summary, needsPerson: true,
+            session: ScriptedSession(request: .built([HolderRequests.mDL(HolderRequests.asked)]), link: link),
+            expectation: .verifiedResponse(docType: DocType.mDL, returned: HolderRequests.askedElements, withheld: []))
+    }
 }

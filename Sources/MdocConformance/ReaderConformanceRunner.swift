@@ -63,14 +63,8 @@ public struct ReaderConformanceRunner: Sendable {
         var results: [ConformanceResult] = []
         for (index, conformanceCase) in cases.enumerated() {
             let result: ConformanceResult
-            if conformanceCase.session.link != .standard, !(radio is any BLEAdapter) {
-                // Said before an engagement is shown: the reader under test meets the next
-                // case's engagement next.
-                result = ConformanceResult(
-                    conformanceCase: conformanceCase,
-                    outcome: .inconclusive(
-                        "this transport does not let the holder choose \(conformanceCase.session.link.sizing): bluetoothd exchanges the ATT_MTU itself; run the case over hci: or sim"),
-                    duration: .zero, capturePath: nil)
+            if let outcome = conformanceCase.session.link.unsizable(over: radio, by: "holder") {
+                result = ConformanceResult(conformanceCase: conformanceCase, outcome: outcome, duration: .zero, capturePath: nil)
             } else {
                 result = await run(conformanceCase, number: index + 1, over: radio, engagement: engagement, confirm: confirm)
             }

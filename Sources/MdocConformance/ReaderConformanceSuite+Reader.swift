@@ -70,23 +70,28 @@ extension ReaderConformanceSuite {
             terminationCase(
                 "mDLR_Termination_MdocState", clause: "9.1.1.4, 8.3.3.1.1.5", .state,
                 "Ends the session right after its response with BLE State 0x02 alone, no status"),
-            ReaderConformanceCase(
-                name: "mDLR_BLE_MTU23", clause: "8.3.3.1.1.4, 8.3.3.1.1.6",
-                summary: "The holder takes an ATT_MTU of 23; the reader writes its request in chunks of at most 20 octets, takes the response and ends the session with status 20 or State 0x02.",
-                session: ScriptedHolderSession(link: .mtu(23)), expectation: .sessionStatus(.sessionTermination)),
-            ReaderConformanceCase(
-                name: "mDLR_BLE_MTU517", clause: "8.3.3.1.1.4, 8.3.3.1.1.6",
-                summary: "The holder takes an ATT_MTU of up to 517; the reader's chunks fit the ATT_MTU agreed, and it ends the session with status 20 or State 0x02.",
-                session: ScriptedHolderSession(link: .mtu(517)), expectation: .sessionStatus(.sessionTermination)),
-            ReaderConformanceCase(
-                name: "mDLR_BLE_ShortChunks", clause: "8.3.3.1.1.6",
-                summary: "The holder sends its response in chunks of 20 octets whatever the ATT_MTU; the reader reassembles it and ends the session with status 20 or State 0x02.",
-                session: ScriptedHolderSession(link: .chunksOfAtMost(20)), expectation: .sessionStatus(.sessionTermination)),
-            ReaderConformanceCase(
-                name: "mDLR_BLE_LastChunkOneOctet", clause: "8.3.3.1.1.6",
-                summary: "The holder's last chunk carries one octet of the response; the reader waits for it and ends the session with status 20 or State 0x02.",
-                session: ScriptedHolderSession(link: .lastChunkOfOneOctet), expectation: .sessionStatus(.sessionTermination)),
+            linkCase(
+                "mDLR_BLE_MTU23", clause: "8.3.3.1.1.4, 8.3.3.1.1.6", .mtu(23),
+                "The holder takes an ATT_MTU of 23; the reader writes its request in chunks of at most 20 octets, takes the response"),
+            linkCase(
+                "mDLR_BLE_MTU517", clause: "8.3.3.1.1.4, 8.3.3.1.1.6", .mtu(517),
+                "The holder takes an ATT_MTU of up to 517; the reader cuts its chunks to fit the ATT_MTU agreed"),
+            linkCase(
+                "mDLR_BLE_ShortChunks", clause: "8.3.3.1.1.6", .chunksOfAtMost(20),
+                "The holder sends its response in chunks of 20 octets whatever the ATT_MTU; the reader reassembles it"),
+            linkCase(
+                "mDLR_BLE_LastChunkOneOctet", clause: "8.3.3.1.1.6", .lastChunkOfOneOctet,
+                "The holder's last chunk carries one octet of the response; the reader waits for it"),
         ])
+
+    /// The case named `name` whose holder sizes the BLE link as `link` says and answers as
+    /// usual (`what`, the start of a sentence): the reader ends the session with status 20 or
+    /// State 0x02.
+    private static func linkCase(_ name: String, clause: String, _ link: ScriptedSession.Link, _ what: String) -> ReaderConformanceCase {
+        ReaderConformanceCase(
+            name: name, clause: clause, summary: "\(what), and ends the session with status 20 or State 0x02.",
+            session: ScriptedHolderSession(link: link), expectation: .sessionStatus(.sessionTermination))
+    }
 
     /// The case named `name` in which the holder ends the session as `ending` says right after
     /// a well-formed response (`what`, a sentence without its full stop): the reader keeps the

@@ -18,9 +18,10 @@ struct ReaderObservation: CustomStringConvertible {
     let readerBrokeRequest: Bool
     /// The status of the last message from the reader that carried one.
     let endStatus: SessionData.Status?
-    /// Whether the reader ended the link with the transport's own termination (BLE State 0x02).
-    let endedByTransportTermination: Bool
     let result: HolderSessionResult
+
+    /// Whether the reader ended the link with the transport's own termination (BLE State 0x02).
+    var endedByTransportTermination: Bool { result.endedByTransportTermination }
 
     init(_ result: HolderSessionResult) {
         self.result = result
@@ -39,7 +40,6 @@ struct ReaderObservation: CustomStringConvertible {
         }
         endStatus = result.messages.filter { $0.direction == .received }
             .compactMap { try? SessionData(encoded: $0.bytes).status }.last
-        endedByTransportTermination = result.endedByTransportTermination
     }
 
     /// Whether the reader ended the session normally after the response (9.1.1.4): with status

@@ -70,7 +70,17 @@ public struct ScriptedSession: Sendable {
 }
 
 extension ScriptedSession.Link {
-    /// The sizing the reader's side of the link takes.
+    /// The outcome of a case sized as this link over `radio` when the runner cannot size the
+    /// link there, `side` ("reader" or "holder") naming the runner's part; `nil` when the case
+    /// can run. Said before an engagement is taken or shown, so that the device under test
+    /// meets it in the next case.
+    func unsizable(over radio: any MdocRadio, by side: String) -> ConformanceOutcome? {
+        guard self != .standard, !(radio is any BLEAdapter) else { return nil }
+        return .inconclusive(
+            "this transport does not let the \(side) choose \(sizing): bluetoothd exchanges the ATT_MTU itself; run the case over hci: or sim")
+    }
+
+    /// The sizing the runner's side of the link takes.
     var sizing: MdocLinkSizing {
         switch self {
         case .standard: .standard
