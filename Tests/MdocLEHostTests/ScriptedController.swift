@@ -62,12 +62,20 @@ actor ScriptedController {
         return (controller, transport)
     }
 
+    /// The event loop of the controller's end runs the controller, as the host's runs the host:
+    /// its answers never wait for the shared cooperative threads, which other tests may hold on a
+    /// busy machine.
+    nonisolated var unownedExecutor: UnownedSerialExecutor {
+        end.eventLoop.executor.asUnownedSerialExecutor()
+    }
+
     /// How long a test waits for what the host or this controller does next: an inactivity bound,
     /// stretched under the sanitizers (``TimeoutScale``), which nothing waits out when a test passes.
     static let patience: Duration = .seconds(5 * TimeoutScale.factor)
 
-    /// The host's bound on this controller's answers: this controller answers at once, so the
-    /// bound is only met on a machine too busy to run it, as under the sanitizers beside a build.
+    /// The host's bound on this controller's answers: this controller answers at once on its
+    /// event loop, so the bound is only met on a machine too busy to run it, as under the
+    /// sanitizers beside a build.
     static let answerBound: Duration = .seconds(10 * TimeoutScale.factor)
 
     /// A host on a fresh scripted controller, started.
