@@ -3,8 +3,14 @@ import MdocModel
 import MdocSession
 
 extension ConformanceSuite {
+    /// The version the cases of an unknown minor version give a DeviceRequest, a DeviceEngagement
+    /// or a DeviceResponse: the major version 18013-5:2021 defines with a minor version no edition
+    /// does, which whoever receives it must take without an error (8.1).
+    public static let unknownMinorVersion = "1.9"
+
     /// The suite for an mdoc under test (`mdoc-reader test-holder --suite holder`): requests
-    /// well-formed and not, sessions whose encryption departs from ISO/IEC 18013-5 9.1.1, and
+    /// well-formed and not, or of an unknown minor version, sessions whose encryption departs
+    /// from ISO/IEC 18013-5 9.1.1, and
     /// BLE links of the smallest and largest ATT_MTU and of short chunks (8.3.3.1.1.6).
     /// The mdoc under test must hold an mDL (org.iso.18013.5.1.mDL) with `family_name` and
     /// `age_over_18`; the cases that expect a disclosure need a person to approve it, or a
@@ -74,6 +80,13 @@ extension ConformanceSuite {
                 session: ScriptedSession(request: .given(HolderRequests.deviceRequest(
                     version: .unsignedInt(1), docRequests: [HolderRequests.docRequest(itemsRequest: HolderRequests.taggedItemsRequest)]))),
                 expectation: .responseStatus(.cborValidationError)),
+            ConformanceCase(
+                name: "mDL_Request_UnknownMinorVersion", clause: "8.1, 8.3.2.1.2.1",
+                summary: "Sends the well-formed DeviceRequest with the version \"\(unknownMinorVersion)\", of an unknown minor version; the mdoc answers it as any other: both elements, verified.",
+                needsPerson: true,
+                session: ScriptedSession(request: .given(HolderRequests.deviceRequest(
+                    version: .textString(unknownMinorVersion), docRequests: [HolderRequests.docRequest(itemsRequest: HolderRequests.taggedItemsRequest)]))),
+                expectation: .verifiedResponse(docType: DocType.mDL, returned: HolderRequests.askedElements, withheld: [])),
             ConformanceCase(
                 name: "mDL_Request_ItemsRequestUntagged", clause: "8.3.2.1.2.1, 8.3.2.1.2.3",
                 summary: "Sends ItemsRequestBytes as a byte string without tag 24; the mdoc answers with status 12.",

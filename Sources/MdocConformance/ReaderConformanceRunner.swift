@@ -96,7 +96,8 @@ public struct ReaderConformanceRunner: Sendable {
                 credentials: try Self.credentials(departure == .expiredDocumentSigner ? expiredSignerCredentials : credentials, for: departure),
                 bleOptions: BleOptions.offering(
                     peripheralServerMode: modes.contains(.peripheralServer), centralClientMode: modes.contains(.centralClient)),
-                eDeviceKey: eDeviceKey, additionalEngagementEntries: conformanceCase.session.additionalEngagementEntries,
+                eDeviceKey: eDeviceKey, engagementVersion: conformanceCase.session.engagementVersion,
+                additionalEngagementEntries: conformanceCase.session.additionalEngagementEntries,
                 trust: ReaderRootTrust(trustAnchors: []), consent: HolderConsent.approvingAllAvailable, timeouts: timeouts)
             made.script = Self.script(for: conformanceCase.session.departure, eDeviceKey: eDeviceKey)
             made.linkSizing = conformanceCase.session.link.sizing
@@ -165,6 +166,18 @@ public struct ReaderConformanceRunner: Sendable {
             }
         case .responseStatus(let status):
             return .replacingResponses(with: DeviceResponse(status: status).encoded(), eDeviceKey: eDeviceKey)
+        case .responseVersion(let version):
+            return .resealing(eDeviceKey: eDeviceKey) { (deviceResponse, keys, counter) throws(SessionError) in
+                var response: DeviceResponse
+                do {
+                    response = try DeviceResponse(encoded: CBORBytes(deviceResponse))
+                } catch {
+                    throw SessionError(.messageConstructionFailed, "the DeviceResponse built does not decode again: \(error)")
+                }
+                response.version = version
+                var encryption = SessionEncryption(role: .mdoc, keys: keys, sendCounter: counter, receiveCounter: 1)
+                return try encryption.encrypt(response.encoded())
+            }
         case .plaintextNotCBOR:
             return .resealing(eDeviceKey: eDeviceKey) { (deviceResponse, keys, counter) throws(SessionError) in
                 var encryption = SessionEncryption(role: .mdoc, keys: keys, sendCounter: counter, receiveCounter: 1)

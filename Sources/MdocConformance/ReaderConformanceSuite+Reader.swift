@@ -9,8 +9,9 @@ extension ReaderConformanceSuite {
 
     /// The suite for an mdoc reader under test (`mdoc-holder test-reader --suite reader`): a
     /// well-formed response, responses whose encryption, plaintext or issuer data is broken,
-    /// responses reporting an error (status 10, 11, 12) or from an expired document signer, and
-    /// engagements with EDeviceKey on P-384 or an RFU key, sessions the holder ends itself right
+    /// responses reporting an error (status 10, 11, 12), from an expired document signer or of
+    /// an unknown minor version, engagements with EDeviceKey on P-384, an RFU key or an unknown
+    /// minor version, sessions the holder ends itself right
     /// after its response (9.1.1.4), and BLE links of the smallest and
     /// largest ATT_MTU and of short chunks (8.3.3.1.1.6). The holder answers whatever the reader asks with every element its
     /// credentials hold; the reader should ask for elements of a document the holder has (the
@@ -45,9 +46,19 @@ extension ReaderConformanceSuite {
                 session: ScriptedHolderSession(additionalEngagementEntries: CBORMap([CBORMap.Entry(key: CBOR(rfuEngagementKey), value: .textString("RFU"))])),
                 expectation: .engagementAccepted),
             ReaderConformanceCase(
+                name: "mDLR_Engagement_UnknownMinorVersion", clause: "8.1, 8.2.1.1, 9.1.5.1",
+                summary: "Shows an engagement of version \"\(ConformanceSuite.unknownMinorVersion)\", an unknown minor version; the reader takes it as shown and ends the session with status 20 or State 0x02.",
+                session: ScriptedHolderSession(engagementVersion: ConformanceSuite.unknownMinorVersion), expectation: .engagementAccepted),
+            ReaderConformanceCase(
                 name: "mDLR_Engagement_EDeviceKeyP384", clause: "9.1.5.2, 9.1.1.4",
                 summary: "Shows an engagement whose EDeviceKey is on P-384; the reader agrees keys on it and ends the session with status 20 or State 0x02.",
                 session: ScriptedHolderSession(eDeviceKeyCurve: .p384), expectation: .sessionStatus(.sessionTermination)),
+            ReaderConformanceCase(
+                name: "mDLR_Response_UnknownMinorVersion", clause: "8.1, 8.3.2.1.2.2",
+                summary: "Answers with the response as built but of version \"\(ConformanceSuite.unknownMinorVersion)\", an unknown minor version; the reader shows it verified (a person confirms).",
+                session: ScriptedHolderSession(departure: .responseVersion(ConformanceSuite.unknownMinorVersion)),
+                expectation: .confirmedByPerson(
+                    question: "did the reader show the response verified, although its version is \(ConformanceSuite.unknownMinorVersion)?")),
             statusCase("mDLR_Response_StatusGeneralError", .generalError),
             statusCase("mDLR_Response_StatusCBORDecodingError", .cborDecodingError),
             statusCase("mDLR_Response_StatusCBORValidationError", .cborValidationError),

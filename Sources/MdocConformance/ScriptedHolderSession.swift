@@ -30,6 +30,10 @@ public struct ScriptedHolderSession: Sendable {
         /// The response is a DeviceResponse of version "1.0" with `status` and no document
         /// (8.3.2.1.2.3), encrypted as usual: an mdoc that reports an error.
         case responseStatus(DeviceResponse.Status)
+        /// The response is the DeviceResponse as built with `version` in place of its "1.0"
+        /// (8.3.2.1.2.2), everything else as built: of an unknown minor version, it is one a
+        /// reader takes as it is (8.1).
+        case responseVersion(String)
         /// The holder presents, in place of its credentials, the runner's credentials whose
         /// document signer certificate has expired (``ReaderConformanceRunner/expiredSignerCredentials``),
         /// so that the chain a reader validates (9.3.3) fails while the MSO itself is valid.
@@ -49,6 +53,9 @@ public struct ScriptedHolderSession: Sendable {
 
     /// The curve of the engagement's EDeviceKey (9.1.5.2).
     public var eDeviceKeyCurve: Curve
+    /// The DeviceEngagement's version (8.2.1.1): "1.0", or on purpose one with an unknown
+    /// minor version, which a reader takes as it is (8.1).
+    public var engagementVersion = "1.0"
     /// Entries the DeviceEngagement holds after the ones 18013-5 defines, with keys it leaves
     /// open (8.2.1.1: `* int => any`); empty for none.
     public var additionalEngagementEntries: CBORMap
@@ -68,6 +75,12 @@ public struct ScriptedHolderSession: Sendable {
         self.eDeviceKeyCurve = eDeviceKeyCurve
         self.additionalEngagementEntries = additionalEngagementEntries
         self.departure = departure
+    }
+
+    /// A session as usual whose DeviceEngagement has the version `engagementVersion`.
+    public init(engagementVersion: String) {
+        self.init()
+        self.engagementVersion = engagementVersion
     }
 
     /// A session as usual that the holder ends right after its response as `ending` says.

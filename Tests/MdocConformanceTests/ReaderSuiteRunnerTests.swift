@@ -133,9 +133,9 @@ import Testing
         /// status 10 otherwise, a plaintext that is not CBOR included: the departures from
         /// 9.1.1.5 and Table 20 the session cases are meant to catch.
         case lenient
-        /// Re-encodes the engagement from the fields it knows before using it, so that an entry
-        /// under a key it does not know is lost from its SessionTranscript (9.1.5.1); otherwise
-        /// conforming.
+        /// Re-encodes the engagement from the fields it knows, as one of version "1.0", before
+        /// using it, so that an entry under a key it does not know, or another version, is lost
+        /// from its SessionTranscript (9.1.5.1); otherwise conforming.
         case reencodingEngagement
     }
 
@@ -161,6 +161,7 @@ import Testing
         if kind == .reencodingEngagement {
             var engagement = uri.deviceEngagementBytes.value
             engagement.additionalEntries = CBORMap()
+            engagement.version = "1.0"
             shown = MdocURI(deviceEngagementBytes: EmbeddedCBOR(engagement))
         }
         let reader = try HostileReader(uri: "\(shown)", link: SimHostileLink(), eReaderKey: eReaderKey)
@@ -216,6 +217,66 @@ import Testing
             .failed("expected the session ended by the reader with status CBOR decoding error (11), " +
                     "but the reader ended the session with status session encryption error (10)"),
         ], "\(results.map(\.outcome))")
+    }
+
+    /// An engagement of version "1.9" (ISO/IEC 18013-5 8.1: a known major version, an unknown
+    /// minor one) is shown as such; a conforming reader takes it, and one that rebuilds the
+    /// engagement as a version 1.0 one loses it from its SessionTranscript (9.1.5.1), so that
+    /// its request does not decrypt.
+    @Test func theEngagementOfAnUnknownMinorVersionPassesAConformingReaderAndFailsOneThatRebuildsIt() async throws {
+        let runner = ReaderConformanceRunner(
+            credentials: [try DemoMaterial.mDL()], modes: [.peripheralServer],
+            timeouts: Self.timeouts, program: "ReaderSuiteRunnerTests", transport: "sim")
+        var shown: [String] = []
+        var readers: [Task<DeviceResponse?, any Error>] = []
+        let cases = try ReaderConformanceSuite.reader.cases(named: ["mDLR_Engagement_UnknownMinorVersion"])
+        var results: [ConformanceResult] = []
+        for kind in [Reader.conforming, .reencodingEngagement] {
+            results += await runner.run(cases, over: SimAdapter(), engagement: { uri in
+                shown.append(uri.deviceEngagementBytes.value.version)
+                readers.append(Task { try await Self.serve(uri, as: kind) })
+            }, confirm: { _ in nil })
+        }
+        for reader in readers { _ = try await reader.value }
+        #expect(shown == ["1.9", "1.9"])
+        #expect(results.map(\.outcome) == [
+            .passed,
+            .failed("expected the engagement taken, the request readable and the session ended by the reader with status session termination (20) or BLE State 0x02, " +
+                    "but the reader's request broke ISO/IEC 18013-5: the session failed: message 1 from the reader did not decrypt " +
+                    "(wrong key, wrong counter, or altered)"),
+        ], "\(results.map(\.outcome))")
+    }
+
+    /// The response of version "1.9" is the response as built with only its version changed:
+    /// a conforming reader verifies it (issuer data and mdoc authentication, whose signed bytes
+    /// the holder carried over as they were), and the person's yes, here from what that reader
+    /// took, passes the case.
+    @Test func theResponseOfAnUnknownMinorVersionVerifiesInAConformingReader() async throws {
+        let runner = ReaderConformanceRunner(
+            credentials: [try DemoMaterial.mDL()], modes: [.peripheralServer],
+            timeouts: Self.timeouts, program: "ReaderSuiteRunnerTests", transport: "sim")
+        var reader: Task<(VerificationReport, DeviceResponse)?, any Error>?
+        let results = await runner.run(try ReaderConformanceSuite.reader.cases(named: ["mDLR_Response_UnknownMinorVersion"]), over: SimAdapter(),
+                                       engagement: { uri in
+            reader = Task {
+                let hostile = try HostileReader(uri: "\(uri)", link: SimHostileLink())
+                defer { hostile.close() }
+                try await hostile.run(until: .requestSent)
+                var session = hostile.session
+                guard case .received(let report, let response) = session.receive(try await hostile.receiveResponse()) else { return nil }
+                try await hostile.send(message: SessionData(status: .sessionTermination).encoded())
+                return (report, response)
+            }
+        }, confirm: { conformanceCase in
+            #expect(conformanceCase.expectation.question == "did the reader show the response verified, although its version is 1.9?")
+            guard let (report, _) = try? await reader?.value else { return false }
+            return report.outcome == .verified
+        })
+        let taken = try #require(try await reader?.value)
+        #expect(taken.1.version == "1.9")
+        #expect(taken.1.documents?.map(\.docType) == [DocType.mDL])
+        #expect(taken.0.outcome == .verified, "\(taken.0)")
+        #expect(results.map(\.outcome) == [.passed], "\(results.map(\.outcome))")
     }
 
     @Test func theRFUKeyCaseFailsAgainstAReaderThatDropsTheKeyFromItsTranscript() async throws {

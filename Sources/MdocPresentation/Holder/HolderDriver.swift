@@ -91,12 +91,14 @@ package struct HolderDriver: Sendable {
             endsAfterResponse: endsAfterResponse, logger: logger, events: events, clock: clock)
     }
 
-    /// A new engagement presenting `credentials` whose DeviceEngagement also holds
-    /// `additionalEngagementEntries`, with keys 18013-5 does not define (8.2.1.1 `* int => any`):
-    /// a conformance test of a reader, which must take such an engagement. The other parameters
-    /// are those of the initialiser without it.
+    /// A new engagement presenting `credentials` whose DeviceEngagement has the version
+    /// `engagementVersion` and also holds `additionalEngagementEntries`, with keys 18013-5 does
+    /// not define (8.2.1.1 `* int => any`): a conformance test of a reader, which must take such
+    /// an engagement, and one of an unknown minor version (8.1). The other parameters are those
+    /// of the initialiser without them.
     package init(
-        credentials: [Credential], bleOptions: BleOptions, eDeviceKey: PrivateKey? = nil, additionalEngagementEntries: CBORMap,
+        credentials: [Credential], bleOptions: BleOptions, eDeviceKey: PrivateKey? = nil, engagementVersion: String = "1.0",
+        additionalEngagementEntries: CBORMap,
         responseBuilder: ResponseBuilder = ResponseBuilder(), trust: any ReaderTrustDelegate,
         consent: any HolderConsentDelegate, timeouts: SessionTimeouts = .holder, endsAfterResponse: Bool = false,
         logger: Logger = Logger(label: "mdoc.ble"), events: @escaping @Sendable (HolderEvent) async -> Void = { _ in },
@@ -104,7 +106,7 @@ package struct HolderDriver: Sendable {
     ) throws(SessionError) {
         self.session = try HolderSession(
             credentials: credentials, eDeviceKey: eDeviceKey, bleOptions: bleOptions, responseBuilder: responseBuilder,
-            additionalEngagementEntries: additionalEngagementEntries)
+            engagementVersion: engagementVersion, additionalEngagementEntries: additionalEngagementEntries)
         self.credentials = credentials
         self.trust = trust
         self.consent = consent

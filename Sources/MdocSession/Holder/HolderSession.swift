@@ -58,18 +58,20 @@ public struct HolderSession: Sendable {
     ) throws(SessionError) {
         try self.init(
             credentials: credentials, eDeviceKey: eDeviceKey, bleOptions: bleOptions, responseBuilder: responseBuilder,
-            additionalEngagementEntries: CBORMap())
+            engagementVersion: "1.0", additionalEngagementEntries: CBORMap())
     }
 
-    /// A new engagement for `credentials` whose DeviceEngagement also holds
-    /// `additionalEngagementEntries` after the entries it defines: keys 18013-5 does not define,
-    /// which its CDDL allows (8.2.1.1 `* int => any`) and a reader must take, for a conformance
-    /// test of a reader. The other parameters are those of the public initialiser.
+    /// A new engagement for `credentials` whose DeviceEngagement has the version
+    /// `engagementVersion` and also holds `additionalEngagementEntries` after the entries it
+    /// defines: keys 18013-5 does not define, which its CDDL allows (8.2.1.1 `* int => any`)
+    /// and a reader must take, as it must take an unknown minor version (8.1), for a
+    /// conformance test of a reader. The other parameters are those of the public initialiser.
     package init(
         credentials: [Credential],
         eDeviceKey: PrivateKey?,
         bleOptions: BleOptions,
         responseBuilder: ResponseBuilder,
+        engagementVersion: String,
         additionalEngagementEntries: CBORMap
     ) throws(SessionError) {
         if let problem = bleOptions.engagementProblem {
@@ -90,7 +92,7 @@ public struct HolderSession: Sendable {
         }
         let eDeviceKeyBytes = EmbeddedCBOR(COSEKey(publicKey: key.publicKey))
         let engagement = EmbeddedCBOR(DeviceEngagement(
-            version: "1.0",
+            version: engagementVersion,
             security: Security(cipherSuiteIdentifier: .suite1, eDeviceKeyBytes: eDeviceKeyBytes),
             deviceRetrievalMethods: [.ble(bleOptions)], additionalEntries: additionalEngagementEntries))
         do {
