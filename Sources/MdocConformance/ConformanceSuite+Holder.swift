@@ -10,8 +10,8 @@ extension ConformanceSuite {
 
     /// The suite for an mdoc under test (`mdoc-reader test-holder --suite holder`): requests
     /// well-formed and not, or of an unknown minor version, sessions whose encryption departs
-    /// from ISO/IEC 18013-5 9.1.1, and
-    /// BLE links of the smallest and largest ATT_MTU and of short chunks (8.3.3.1.1.6).
+    /// from ISO/IEC 18013-5 9.1.1, and BLE links of the smallest and largest ATT_MTU and of short
+    /// chunks (8.3.3.1.1.6).
     /// The mdoc under test must hold an mDL (org.iso.18013.5.1.mDL) with `family_name` and
     /// `age_over_18`; the cases that expect a disclosure need a person to approve it, or a
     /// holder that approves on its own.

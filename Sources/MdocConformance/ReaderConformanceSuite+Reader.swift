@@ -11,11 +11,11 @@ extension ReaderConformanceSuite {
     /// well-formed response, responses whose encryption, plaintext or issuer data is broken,
     /// responses reporting an error (status 10, 11, 12), from an expired document signer or of
     /// an unknown minor version, engagements with EDeviceKey on P-384, an RFU key or an unknown
-    /// minor version, sessions the holder ends itself right
-    /// after its response (9.1.1.4), and BLE links of the smallest and
-    /// largest ATT_MTU and of short chunks (8.3.3.1.1.6). The holder answers whatever the reader asks with every element its
-    /// credentials hold; the reader should ask for elements of a document the holder has (the
-    /// demo mDL's, for instance).
+    /// minor version, sessions the holder ends itself right after its response (9.1.1.4), and
+    /// BLE links of the smallest and largest ATT_MTU and of short chunks (8.3.3.1.1.6). The
+    /// holder answers whatever the reader asks with every element its credentials hold; the
+    /// reader should ask for elements of a document the holder has (the demo mDL's, for
+    /// instance).
     public static let reader = ReaderConformanceSuite(
         name: "reader",
         summary: "an mdoc reader under test: how it ends sessions and what it accepts of a response",
