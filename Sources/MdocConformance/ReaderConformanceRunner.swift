@@ -142,9 +142,9 @@ public struct ReaderConformanceRunner: Sendable {
         case .none, .alteredDigests, .expiredDocumentSigner:
             return .asBuilt
         case .alteredCiphertext:
-            return HolderScript(response: { response in
+            return HolderScript(response: { (response) throws(SessionError) in
                 guard var message = try? SessionData(encoded: response.message), var data = message.data, let last = data.indices.last else {
-                    return response.message
+                    throw SessionError(.messageConstructionFailed, "the SessionData built carries no ciphertext to alter")
                 }
                 data[last] ^= 0x01
                 message.data = data

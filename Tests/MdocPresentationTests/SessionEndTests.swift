@@ -55,6 +55,23 @@ struct SessionEndTests {
         #expect(presented.end == .session(.terminatedByHolder), "\(presented.end)")
     }
 
+    /// A conformance script that cannot make its departure from the response ends the holder's
+    /// session as failed with its reason: nothing goes to the reader in the response's place,
+    /// so a reader under test is never judged on a response the script did not make.
+    @Test(arguments: Air.allCases)
+    func aScriptThatCannotRewriteTheResponseEndsTheHoldersSessionAsFailed(over air: Air) async throws {
+        var holder = try demoHolder()
+        holder.script = HolderScript(response: { (_) throws(SessionError) in
+            throw SessionError(.messageConstructionFailed, "the script could not make its departure")
+        })
+        let (presented, read) = await present(holder, to: try demoReader(of: holder, termination: .wait), over: air.radios())
+        #expect(presented.end == .session(.failed(SessionError(.messageConstructionFailed, ""))), "\(presented.end)")
+        #expect("\(presented.end)".contains("the script could not make its departure"), "\(presented.end)")
+        #expect(read.response == nil)
+        #expect(read.report == nil)
+        #expect(!presented.messages.contains { $0.direction == .sent }, "\(presented.messages)")
+    }
+
     @Test("status 20 beside the response ends the reader's session at once, State 0x02 first, whatever its termination")
     func statusBesideTheResponseEndsAtOnce() async throws {
         var holder = try HolderSession(credentials: [try DemoMaterial.mDL()], bleOptions: .offering(peripheralServerMode: true, centralClientMode: false))

@@ -240,10 +240,15 @@ package struct HolderDriver: Sendable {
                         // The holder encrypts responses only, so this one, the session's
                         // `responsesSent`th, used that message counter (9.1.1.5); a session that
                         // built a response has its transcript.
-                        var bytes = session.sessionTranscript.map { transcript in
-                            script.response(HolderScript.Response(
-                                message: built, sessionTranscript: transcript, counter: UInt32(session.responsesSent)))
-                        } ?? built
+                        var bytes = built
+                        if let transcript = session.sessionTranscript {
+                            do throws(SessionError) {
+                                bytes = try script.response(HolderScript.Response(
+                                    message: built, sessionTranscript: transcript, counter: UInt32(session.responsesSent)))
+                            } catch {
+                                return await link.end(sending: nil, .failed(error))
+                            }
+                        }
                         if endsAfterResponse, ending == .statusBesideResponse, var message = try? SessionData(encoded: bytes) {
                             message.status = .sessionTermination
                             bytes = message.encoded()

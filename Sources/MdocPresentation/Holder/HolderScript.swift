@@ -31,11 +31,14 @@ package struct HolderScript: Sendable {
         }
     }
 
-    /// The SessionData to send in place of each the session built to carry a DeviceResponse.
-    package var response: @Sendable (Response) -> [UInt8]
+    /// The SessionData to send in place of each the session built to carry a DeviceResponse;
+    /// it throws when it cannot make that one, and the session then ends as failed with its
+    /// error, nothing sent in the response's place: a departure that did not happen is never
+    /// passed off as one that did.
+    package var response: @Sendable (Response) throws(SessionError) -> [UInt8]
 
     /// A script rewriting each SessionData that carries a response with `response`.
-    package init(response: @escaping @Sendable (Response) -> [UInt8] = { $0.message }) {
+    package init(response: @escaping @Sendable (Response) throws(SessionError) -> [UInt8] = { $0.message }) {
         self.response = response
     }
 
@@ -45,22 +48,31 @@ package struct HolderScript: Sendable {
     /// A script that opens each response the session built, with the session keys derived
     /// again from `eDeviceKey`, the EReaderKey and the SessionTranscript (9.1.1.5), and sends in
     /// its place the SessionData of what `seal` makes of its DeviceResponse, the keys and the
-    /// counter it was encrypted with. A response that cannot be opened again, which one a
-    /// session with `eDeviceKey` built cannot be, goes out as built.
+    /// counter it was encrypted with. Throws, so that the session fails, when the response
+    /// cannot be opened again (it can when the session was made with `eDeviceKey`) or `seal`
+    /// throws.
     package static func resealing(
         eDeviceKey: PrivateKey, seal: @escaping @Sendable ([UInt8], SessionKeys, UInt32) throws(SessionError) -> [UInt8]
     ) -> HolderScript {
-        HolderScript(response: { response in
+        HolderScript(response: { (response) throws(SessionError) in
             let transcript = response.sessionTranscript
-            guard let eReaderKey = try? transcript.transcript.eReaderKeyBytes?.value.publicKey(),
-                  let keys = try? SessionKeys(privateKey: eDeviceKey, peerPublicKey: eReaderKey, sessionTranscriptBytes: transcript.taggedBytes),
-                  let sealed = try? SessionData(encoded: response.message).data
-            else { return response.message }
-            var opening = SessionEncryption(role: .reader, keys: keys, sendCounter: 1, receiveCounter: response.counter)
-            guard let deviceResponse = try? opening.decrypt(sealed), let resealed = try? seal(deviceResponse, keys, response.counter) else {
-                return response.message
+            guard let eReaderKeyBytes = transcript.transcript.eReaderKeyBytes else {
+                throw SessionError(.messageConstructionFailed, "the SessionTranscript holds no EReaderKey to derive the session keys again from")
             }
-            return SessionData(data: resealed).encoded()
+            let keys: SessionKeys
+            let sealed: [UInt8]?
+            do {
+                keys = try SessionKeys(
+                    privateKey: eDeviceKey, peerPublicKey: try eReaderKeyBytes.value.publicKey(), sessionTranscriptBytes: transcript.taggedBytes)
+                sealed = try SessionData(encoded: response.message).data
+            } catch {
+                throw SessionError(.messageConstructionFailed, "the response built could not be opened again to rewrite it: \(error)")
+            }
+            guard let sealed else {
+                throw SessionError(.messageConstructionFailed, "the SessionData built carries no response to rewrite")
+            }
+            var opening = SessionEncryption(role: .reader, keys: keys, sendCounter: 1, receiveCounter: response.counter)
+            return SessionData(data: try seal(try opening.decrypt(sealed), keys, response.counter)).encoded()
         })
     }
 
