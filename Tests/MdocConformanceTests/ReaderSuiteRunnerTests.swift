@@ -21,12 +21,24 @@ import Testing
     /// Each wait of the holder, generous: no case waits for one to run out.
     static let timeouts = SessionTimeouts(connection: .seconds(60 * TimeoutScale.factor), idle: .seconds(60 * TimeoutScale.factor))
 
+    /// A runner presenting the demo mDL in peripheral server mode over `sim`.
+    static func runner() throws -> ReaderConformanceRunner {
+        ReaderConformanceRunner(
+            credentials: [try DemoMaterial.mDL()], modes: [.peripheralServer],
+            timeouts: timeouts, program: "ReaderSuiteRunnerTests", transport: "sim")
+    }
+
+    /// The outcome of an engagement case against a reader whose request does not decrypt: its
+    /// SessionTranscript does not hold the engagement as shown (9.1.5.1).
+    static let undecryptableRequest = ConformanceOutcome.failed(
+        "expected the engagement taken, the request readable and the session ended by the reader with status session termination (20) or BLE State 0x02, " +
+        "but the reader's request broke ISO/IEC 18013-5: the session failed: message 1 from the reader did not decrypt " +
+        "(wrong key, wrong counter, or altered)")
+
     /// Runs `names` of the reader suite, a `HostileReader` taking each response and vanishing,
     /// with `answer` as the person's.
     static func run(_ names: [String], answer: Bool?) async throws -> [ConformanceResult] {
-        let runner = ReaderConformanceRunner(
-            credentials: [try DemoMaterial.mDL()], modes: [.peripheralServer],
-            timeouts: timeouts, program: "ReaderSuiteRunnerTests", transport: "sim")
+        let runner = try Self.runner()
         var readers: [Task<Void, any Error>] = []
         let results = await runner.run(try ReaderConformanceSuite.reader.cases(named: names), over: SimAdapter(), engagement: { uri in
             readers.append(Task {
@@ -55,9 +67,7 @@ import Testing
     /// passes the status-20 cases, as 9.1.1.4 allows, and fails a case that expects status 10:
     /// the transport's termination says the session ended, not why.
     @Test func aReaderEndingWithStateEndPassesTheStatusTwentyCasesOnly() async throws {
-        let runner = ReaderConformanceRunner(
-            credentials: [try DemoMaterial.mDL()], modes: [.peripheralServer],
-            timeouts: Self.timeouts, program: "ReaderSuiteRunnerTests", transport: "sim")
+        let runner = try Self.runner()
         var readers: [Task<Void, any Error>] = []
         let names = ["mDLR_Response_WellFormed", "mDLR_Session_AlteredCiphertext", "mDLR_Engagement_RFUKey"]
         let results = await runner.run(try ReaderConformanceSuite.reader.cases(named: names), over: SimAdapter(), engagement: { uri in
@@ -87,9 +97,7 @@ import Testing
         ("mDLR_Termination_MdocState", .state),
     ])
     func theHolderEndsTheSessionAsTheCaseSaysAndAConformingReaderKeepsTheResponse(name: String, ending: ScriptedHolderSession.Ending) async throws {
-        let runner = ReaderConformanceRunner(
-            credentials: [try DemoMaterial.mDL()], modes: [.peripheralServer],
-            timeouts: Self.timeouts, program: "ReaderSuiteRunnerTests", transport: "sim")
+        let runner = try Self.runner()
         let cases = try ReaderConformanceSuite.reader.cases(named: [name])
         #expect(cases.first?.session.ending == ending)
         var reader: Task<(first: SessionData, second: SessionData?, kept: Bool), any Error>?
@@ -141,9 +149,7 @@ import Testing
 
     /// Runs `names` of the reader suite, each session served by a reader behaving as `kind`.
     static func run(_ names: [String], against kind: Reader) async throws -> [ConformanceResult] {
-        let runner = ReaderConformanceRunner(
-            credentials: [try DemoMaterial.mDL()], modes: [.peripheralServer],
-            timeouts: timeouts, program: "ReaderSuiteRunnerTests", transport: "sim")
+        let runner = try Self.runner()
         var readers: [Task<Void, any Error>] = []
         let results = await runner.run(try ReaderConformanceSuite.reader.cases(named: names), over: SimAdapter(), engagement: { uri in
             readers.append(Task { try await serve(uri, as: kind) })
@@ -224,9 +230,7 @@ import Testing
     /// engagement as a version 1.0 one loses it from its SessionTranscript (9.1.5.1), so that
     /// its request does not decrypt.
     @Test func theEngagementOfAnUnknownMinorVersionPassesAConformingReaderAndFailsOneThatRebuildsIt() async throws {
-        let runner = ReaderConformanceRunner(
-            credentials: [try DemoMaterial.mDL()], modes: [.peripheralServer],
-            timeouts: Self.timeouts, program: "ReaderSuiteRunnerTests", transport: "sim")
+        let runner = try Self.runner()
         var shown: [String] = []
         var readers: [Task<DeviceResponse?, any Error>] = []
         let cases = try ReaderConformanceSuite.reader.cases(named: ["mDLR_Engagement_UnknownMinorVersion"])
@@ -241,9 +245,7 @@ import Testing
         #expect(shown == ["1.9", "1.9"])
         #expect(results.map(\.outcome) == [
             .passed,
-            .failed("expected the engagement taken, the request readable and the session ended by the reader with status session termination (20) or BLE State 0x02, " +
-                    "but the reader's request broke ISO/IEC 18013-5: the session failed: message 1 from the reader did not decrypt " +
-                    "(wrong key, wrong counter, or altered)"),
+            Self.undecryptableRequest,
         ], "\(results.map(\.outcome))")
     }
 
@@ -252,9 +254,7 @@ import Testing
     /// the holder carried over as they were), and the person's yes, here from what that reader
     /// took, passes the case.
     @Test func theResponseOfAnUnknownMinorVersionVerifiesInAConformingReader() async throws {
-        let runner = ReaderConformanceRunner(
-            credentials: [try DemoMaterial.mDL()], modes: [.peripheralServer],
-            timeouts: Self.timeouts, program: "ReaderSuiteRunnerTests", transport: "sim")
+        let runner = try Self.runner()
         var reader: Task<(VerificationReport, DeviceResponse)?, any Error>?
         let results = await runner.run(try ReaderConformanceSuite.reader.cases(named: ["mDLR_Response_UnknownMinorVersion"]), over: SimAdapter(),
                                        engagement: { uri in
@@ -284,9 +284,7 @@ import Testing
         let results = try await Self.run(["mDLR_Response_WellFormed", "mDLR_Engagement_RFUKey"], against: .reencodingEngagement)
         #expect(results.map(\.outcome) == [
             .passed,
-            .failed("expected the engagement taken, the request readable and the session ended by the reader with status session termination (20) or BLE State 0x02, " +
-                    "but the reader's request broke ISO/IEC 18013-5: the session failed: message 1 from the reader did not decrypt " +
-                    "(wrong key, wrong counter, or altered)"),
+            Self.undecryptableRequest,
         ], "\(results.map(\.outcome))")
     }
 
@@ -294,9 +292,7 @@ import Testing
         ("mDLR_Response_StatusGeneralError", 10), ("mDLR_Response_StatusCBORDecodingError", 11), ("mDLR_Response_StatusCBORValidationError", 12),
     ] as [(String, UInt64)])
     func aStatusCaseAnswersWithADeviceResponseOfItsStatusAndNoDocument(name: String, status: UInt64) async throws {
-        let runner = ReaderConformanceRunner(
-            credentials: [try DemoMaterial.mDL()], modes: [.peripheralServer],
-            timeouts: Self.timeouts, program: "ReaderSuiteRunnerTests", transport: "sim")
+        let runner = try Self.runner()
         var reader: Task<DeviceResponse?, any Error>?
         let results = await runner.run(try ReaderConformanceSuite.reader.cases(named: [name]), over: SimAdapter(), engagement: { uri in
             reader = Task { try await Self.serve(uri, as: .conforming) }
@@ -315,9 +311,7 @@ import Testing
     /// could answer, which is no inconclusive session.
     @Test(arguments: ChunkFault.allCases)
     func aRequestWithBrokenChunkingFailsTheWellFormedCase(fault: ChunkFault) async throws {
-        let runner = ReaderConformanceRunner(
-            credentials: [try DemoMaterial.mDL()], modes: [.peripheralServer],
-            timeouts: Self.timeouts, program: "ReaderSuiteRunnerTests", transport: "sim")
+        let runner = try Self.runner()
         var reader: Task<Void, any Error>?
         let results = await runner.run(try ReaderConformanceSuite.reader.cases(named: ["mDLR_Response_WellFormed"]), over: SimAdapter(),
                                        engagement: { uri in
