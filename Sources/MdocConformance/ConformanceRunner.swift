@@ -35,13 +35,19 @@ public struct ConformanceRunner: Sendable {
     public var program: String
     /// The transport's name, as captures write it.
     public var transport: String
+    /// The reader's signing key and certificate chain (reader certificate first) that sign each
+    /// DocRequest the runner builds (ISO/IEC 18013-5 9.1.4); `nil` for anonymous requests, with
+    /// which the cases about reader authentication are inconclusive.
+    public var readerAuthentication: (key: PrivateKey, chain: [Certificate])?
 
     /// A runner verifying against `trustAnchors`; see the properties for the others.
     public init(
         trustAnchors: [Certificate], documentSignerPolicy: DocumentSignerPolicy = .standard, timeouts: SessionTimeouts = .reader,
-        preferredMode: MdocBLEMode? = nil, capturesDirectory: String? = nil, program: String, transport: String
+        preferredMode: MdocBLEMode? = nil, capturesDirectory: String? = nil, program: String, transport: String,
+        readerAuthentication: (key: PrivateKey, chain: [Certificate])? = nil
     ) {
         self.trustAnchors = trustAnchors
+        self.readerAuthentication = readerAuthentication
         self.documentSignerPolicy = documentSignerPolicy
         self.timeouts = timeouts
         self.preferredMode = preferredMode
@@ -61,7 +67,7 @@ public struct ConformanceRunner: Sendable {
         var engagementsEnded = false
         for (index, conformanceCase) in cases.enumerated() {
             let result: ConformanceResult
-            if let outcome = conformanceCase.session.link.unsizable(over: radio, by: "reader") {
+            if let outcome = conformanceCase.session.link.unsizable(over: radio, by: "reader") ?? unsigned(conformanceCase.session) {
                 result = ConformanceResult(conformanceCase: conformanceCase, outcome: outcome, duration: .zero, capturePath: nil)
             } else if !engagementsEnded, let uri = await engagement() {
                 result = await run(conformanceCase, number: index + 1, over: radio, engagement: uri)
@@ -75,6 +81,14 @@ public struct ConformanceRunner: Sendable {
             await finished(result)
         }
         return results
+    }
+
+    /// The outcome of a case about reader authentication when the runner has no key to sign
+    /// with; `nil` when the case can run. Said before an engagement is taken, as for a link the
+    /// runner cannot size.
+    func unsigned(_ session: ScriptedSession) -> ConformanceOutcome? {
+        guard session.departure.needsReaderAuthentication, readerAuthentication == nil else { return nil }
+        return .inconclusive("the case needs the key and certificate of a reader the mdoc trusts (--reader-cert, --reader-key)")
     }
 
     /// Runs one case, numbered `number` in its run, with the mdoc that showed `uri`.
@@ -140,9 +154,15 @@ public struct ConformanceRunner: Sendable {
         let session: ReaderSession
         switch scripted.request {
         case .built(let specs):
-            session = try ReaderSession(
-                engagement: engagement, request: specs, trustAnchors: trustAnchors, documentSignerPolicy: documentSignerPolicy,
-                eReaderKey: eReaderKey, now: now)
+            if let bytes = try departedRequest(specs, departure: scripted.departure, engagement: engagement, eReaderKey: eReaderKey) {
+                session = try ReaderSession(
+                    engagement: engagement, deviceRequest: bytes, trustAnchors: trustAnchors, documentSignerPolicy: documentSignerPolicy,
+                    eReaderKey: eReaderKey, now: now)
+            } else {
+                session = try ReaderSession(
+                    engagement: engagement, request: specs, readerAuthentication: readerAuthentication, trustAnchors: trustAnchors,
+                    documentSignerPolicy: documentSignerPolicy, eReaderKey: eReaderKey, now: now)
+            }
         case .given(let bytes):
             session = try ReaderSession(
                 engagement: engagement, deviceRequest: bytes, trustAnchors: trustAnchors, documentSignerPolicy: documentSignerPolicy,
@@ -160,16 +180,75 @@ public struct ConformanceRunner: Sendable {
             throw SessionError(.keyDerivationFailed, "cannot generate a key on another curve than \(curve): \(error)")
         }
         let otherBytes = EmbeddedCBOR(COSEKey(publicKey: other.publicKey))
-        let transcript = SessionTranscriptBinding(SessionTranscript(deviceEngagementBytes: engagement, eReaderKeyBytes: otherBytes, handover: .qr))
+        let transcript = Self.transcript(engagement: engagement, eReaderKey: other.publicKey)
         return Prepared(
             session: session, script: Self.script(for: scripted.departure, eReaderKey: otherBytes), sentKey: other,
             sentTranscript: transcript.taggedBytes)
     }
 
+    /// The DeviceRequest of `specs` that `departure` sends in place of the one the session builds,
+    /// each DocRequest signed as the runner signs (9.1.4) over the transcript of the session with
+    /// `engagement` and `eReaderKey`, or over another's; `nil` when the departure leaves the
+    /// request as built. Throws `.messageConstructionFailed` for a departure about reader
+    /// authentication when the runner has no key to sign with.
+    package func departedRequest(
+        _ specs: [DocRequestSpec], departure: ScriptedSession.Departure, engagement: EmbeddedCBOR<DeviceEngagement>, eReaderKey: PrivateKey
+    ) throws(SessionError) -> [UInt8]? {
+        if departure.needsReaderAuthentication, readerAuthentication == nil {
+            throw SessionError(.messageConstructionFailed, "the case departs in its reader authentication but the runner has no reader key")
+        }
+        let builder = try DeviceRequestBuilder(readerAuthentication: readerAuthentication)
+        let transcript = Self.transcript(engagement: engagement, eReaderKey: eReaderKey.publicKey)
+        switch departure {
+        case .none, .alteredCiphertext, .replayedCiphertext, .eReaderKeyOnOtherCurve:
+            return nil
+        case .requestVersion(let version, let additionalEntries):
+            return try Self.rewritingRequest(builder.deviceRequest(specs, sessionTranscript: transcript)) { request in
+                request.version = version
+                request.additionalEntries.entries += additionalEntries.entries
+            }
+        case .readerAuthOverOtherTranscript:
+            let other: PrivateKey
+            do {
+                other = try PrivateKey(generating: eReaderKey.curve)
+            } catch {
+                throw SessionError(.keyDerivationFailed, "cannot generate the EReaderKey of another session: \(error)")
+            }
+            return try builder.deviceRequest(specs, sessionTranscript: Self.transcript(engagement: engagement, eReaderKey: other.publicKey))
+        case .readerAuthSignatureAltered:
+            return try Self.rewritingRequest(builder.deviceRequest(specs, sessionTranscript: transcript)) { request in
+                for index in request.docRequests.indices {
+                    guard var readerAuth = request.docRequests[index].readerAuth, let last = readerAuth.signature.indices.last else { continue }
+                    readerAuth.signature[last] ^= 0x01
+                    request.docRequests[index].readerAuth = readerAuth
+                }
+            }
+        }
+    }
+
+    /// The SessionTranscript of a session with the mdoc of `engagement`, engaged by QR code, in
+    /// which the reader sends `eReaderKey` (9.1.5.1).
+    package static func transcript(engagement: EmbeddedCBOR<DeviceEngagement>, eReaderKey: PublicKey) -> SessionTranscriptBinding {
+        SessionTranscriptBinding(SessionTranscript(
+            deviceEngagementBytes: engagement, eReaderKeyBytes: EmbeddedCBOR(COSEKey(publicKey: eReaderKey)), handover: .qr))
+    }
+
+    /// `bytes`, a DeviceRequest the runner built, with `change` made to it.
+    private static func rewritingRequest(_ bytes: [UInt8], _ change: (inout DeviceRequest) -> Void) throws(SessionError) -> [UInt8] {
+        var request: DeviceRequest
+        do {
+            request = try DeviceRequest(encoded: bytes)
+        } catch {
+            throw SessionError(.messageConstructionFailed, "the DeviceRequest built cannot be read back: \(error)")
+        }
+        change(&request)
+        return request.encoded()
+    }
+
     /// The script of `departure`, sending `eReaderKey` when it replaces the session's.
     static func script(for departure: ScriptedSession.Departure, eReaderKey: EmbeddedCBOR<COSEKey>) -> ReaderScript {
         switch departure {
-        case .none:
+        case .none, .requestVersion, .readerAuthOverOtherTranscript, .readerAuthSignatureAltered:
             return .asBuilt
         case .alteredCiphertext:
             return ReaderScript(establishment: { bytes in

@@ -7,14 +7,20 @@ extension ConformanceSuite {
     /// or a DeviceResponse: the major version 18013-5:2021 defines with a minor version no edition
     /// does, which whoever receives it must take without an error (8.1).
     public static let unknownMinorVersion = "1.9"
+    /// The key of the entry `mDL_Request_UnknownKey` adds to a DeviceRequest of
+    /// ``unknownMinorVersion``: one 8.3.2.1.2.1 does not define, as a later minor version may add
+    /// (the second edition adds `deviceRequestInfo` and `readerAuthAll` under "1.1").
+    public static let unknownRequestKey = "conformanceRFU"
 
     /// The suite for an mdoc under test (`mdoc-reader test-holder --suite holder`): requests
     /// well-formed and not, or of an unknown minor version, sessions whose encryption departs
-    /// from ISO/IEC 18013-5 9.1.1, and BLE links of the smallest and largest ATT_MTU and of short
-    /// chunks (8.3.3.1.1.6).
+    /// from ISO/IEC 18013-5 9.1.1, reader authentication that fails (9.1.4), and BLE links of
+    /// the smallest and largest ATT_MTU and of short chunks (8.3.3.1.1.6).
     /// The mdoc under test must hold an mDL (org.iso.18013.5.1.mDL) with `family_name` and
     /// `age_over_18`; the cases that expect a disclosure need a person to approve it, or a
-    /// holder that approves on its own.
+    /// holder that approves on its own. The cases of reader authentication need the runner to
+    /// sign its requests as a reader the mdoc trusts, and an mdoc that releases the mDL's
+    /// elements to trusted readers only.
     public static let holder = ConformanceSuite(
         name: "holder",
         summary: "an mdoc under test: its answers to well-formed and malformed requests, to broken session encryption and over BLE links of every size",
@@ -84,8 +90,15 @@ extension ConformanceSuite {
                 name: "mDL_Request_UnknownMinorVersion", clause: "8.1, 8.3.2.1.2.1",
                 summary: "Sends the well-formed DeviceRequest with the version \"\(unknownMinorVersion)\", of an unknown minor version; the mdoc answers it as any other: both elements, verified.",
                 needsPerson: true,
-                session: ScriptedSession(request: .given(HolderRequests.deviceRequest(
-                    version: .textString(unknownMinorVersion), docRequests: [HolderRequests.docRequest(itemsRequest: HolderRequests.taggedItemsRequest)]))),
+                session: ScriptedSession(request: .built([HolderRequests.mDL(HolderRequests.asked)]), departure: .requestVersion(unknownMinorVersion)),
+                expectation: .verifiedResponse(docType: DocType.mDL, returned: HolderRequests.askedElements, withheld: [])),
+            ConformanceCase(
+                name: "mDL_Request_UnknownKey", clause: "8.1, 8.3.2.1.2.1",
+                summary: "Sends the well-formed DeviceRequest with the version \"\(unknownMinorVersion)\" and an entry under the key \"\(unknownRequestKey)\", which a later minor version may define; the mdoc answers it as any other: both elements, verified.",
+                needsPerson: true,
+                session: ScriptedSession(
+                    request: .built([HolderRequests.mDL(HolderRequests.asked)]),
+                    departure: .requestVersion(unknownMinorVersion, additionalEntries: CBORMap([CBORMap.Entry(key: .textString(unknownRequestKey), value: .textString("RFU"))]))),
                 expectation: .verifiedResponse(docType: DocType.mDL, returned: HolderRequests.askedElements, withheld: [])),
             ConformanceCase(
                 name: "mDL_Request_ItemsRequestUntagged", clause: "8.3.2.1.2.1, 8.3.2.1.2.3",
@@ -112,6 +125,18 @@ extension ConformanceSuite {
                 needsPerson: false,
                 session: ScriptedSession(request: .built([HolderRequests.mDL(HolderRequests.asked)]), departure: .eReaderKeyOnOtherCurve),
                 expectation: .sessionStatus(.sessionEncryptionError)),
+            ConformanceCase(
+                name: "mDL_ReaderAuth_OtherSessionTranscript", clause: "9.1.4",
+                summary: "Signs ReaderAuth over the SessionTranscript of another session; the mdoc, which releases the elements to a trusted reader only, discloses none.",
+                needsPerson: false,
+                session: ScriptedSession(request: .built([HolderRequests.mDL(HolderRequests.asked)]), departure: .readerAuthOverOtherTranscript),
+                expectation: .noDisclosure(docType: DocType.mDL)),
+            ConformanceCase(
+                name: "mDL_ReaderAuth_AlteredSignature", clause: "9.1.4",
+                summary: "Alters the last byte of ReaderAuth's signature; the mdoc, which releases the elements to a trusted reader only, discloses none.",
+                needsPerson: false,
+                session: ScriptedSession(request: .built([HolderRequests.mDL(HolderRequests.asked)]), departure: .readerAuthSignatureAltered),
+                expectation: .noDisclosure(docType: DocType.mDL)),
             linkCase(
                 "mDL_BLE_MTU23", clause: "8.3.3.1.1.4, 8.3.3.1.1.6", .mtu(23),
                 "The reader takes an ATT_MTU of 23; the mdoc returns both elements, verified, in chunks of at most 20 octets."),

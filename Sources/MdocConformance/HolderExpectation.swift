@@ -34,6 +34,10 @@ public enum HolderExpectation: Sendable, Hashable, CustomStringConvertible {
     case responseStatus(DeviceResponse.Status)
     /// The mdoc ends the session with a SessionData of `status` (9.1.1.4).
     case sessionStatus(SessionData.Status)
+    /// No issuer-signed data element of `docType` disclosed: a DeviceResponse, of any status,
+    /// without such a document or with one returning no element, or the session ended by the
+    /// mdoc with a status of 9.1.1.4 instead of a response.
+    case noDisclosure(docType: String)
 
     /// The expectation in a sentence.
     public var description: String {
@@ -47,6 +51,8 @@ public enum HolderExpectation: Sendable, Hashable, CustomStringConvertible {
             return "a DeviceResponse with status \(status) and no document"
         case .sessionStatus(let status):
             return "the session ended by the mdoc with status \(status)"
+        case .noDisclosure(let docType):
+            return "no data element of \(docType) disclosed"
         }
     }
 
@@ -61,6 +67,11 @@ public enum HolderExpectation: Sendable, Hashable, CustomStringConvertible {
         switch self {
         case .sessionStatus(let status):
             return observed.endStatus == status ? .passed : failure
+        case .noDisclosure(let docType):
+            guard let response = result.response else { return observed.endStatus == nil ? failure : .passed }
+            let disclosed = (response.documents ?? []).filter { $0.docType == docType }
+                .reduce(0) { count, document in count + (document.issuerSigned.nameSpaces?.values.reduce(0) { $0 + $1.count } ?? 0) }
+            return disclosed == 0 ? .passed : .failed("expected \(self), but \(disclosed) element(s) of it were returned (\(observed))")
         case .responseStatus(let status):
             guard let response = result.response, response.status == status, response.documents?.isEmpty ?? true else { return failure }
             return .passed

@@ -27,6 +27,20 @@ public struct ScriptedSession: Sendable {
         /// SessionEstablishment carries an EReaderKey on another curve than the engagement's
         /// EDeviceKey (9.1.5.2), with the ciphertext of the key on the right one.
         case eReaderKeyOnOtherCurve
+        /// The DeviceRequest as built but of this version, with these entries added under keys
+        /// 8.3.2.1.2.1 does not define: what a later minor version may add (8.1).
+        case requestVersion(String, additionalEntries: CBORMap = CBORMap())
+        /// Each DocRequest's ReaderAuth is signed over the SessionTranscript of another
+        /// session, one with another EReaderKey, not over this session's (9.1.4).
+        case readerAuthOverOtherTranscript
+        /// The last byte of each DocRequest's ReaderAuth signature is altered (9.1.4).
+        case readerAuthSignatureAltered
+
+        /// Whether the departure is about reader authentication, so that the runner can run it
+        /// only with a reader key and certificate.
+        public var needsReaderAuthentication: Bool {
+            self == .readerAuthOverOtherTranscript || self == .readerAuthSignatureAltered
+        }
     }
 
     /// How the runner's side sizes the BLE link (the reader's in a ``ScriptedSession``, the

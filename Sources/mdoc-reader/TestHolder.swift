@@ -38,6 +38,11 @@ struct TestHolder: AsyncParsableCommand {
             after it, is inconclusive. Cases marked "person" expect a disclosure, which a person \
             at the device approves (or a holder that approves on its own).
 
+            --reader-cert and --reader-key sign every request the runner builds as a reader \
+            (9.1.4). The cases of reader authentication (mDL_ReaderAuth_...) need them, with a \
+            reader certificate the mdoc trusts and an mdoc that releases the mDL's elements to \
+            trusted readers only; without them those cases are inconclusive.
+
             --captures DIR keeps each case's session in DIR/NN-NAME as --save-session does for \
             `request` (docs/session-capture.md); DIR must not exist or be empty. --report-json \
             writes the results as JSON (docs/json-report.md, conformanceRun), --report-junit as \
@@ -52,7 +57,8 @@ struct TestHolder: AsyncParsableCommand {
               mdoc-reader test-holder --list
 
             Exit codes: 0 every case passed (or --list); 7 a --trust, --engagements, \
-            --report-json, --report-junit, --report-html or --captures path that cannot be used; 8 no case \
+            --report-json, --report-junit, --report-html or --captures path that cannot be used, \
+            or a --reader-cert or --reader-key that cannot sign; 8 no case \
             failed but one or more were inconclusive (no engagement, no link, no session); 10 \
             one or more cases failed; 64 usage error (an unknown --suite or --case included).
             """
@@ -83,6 +89,8 @@ struct TestHolder: AsyncParsableCommand {
     @OptionGroup var documentSigner: DocumentSignerOptions
 
     @OptionGroup var live: LiveTransportOptions
+
+    @OptionGroup var readerAuthentication: ReaderAuthenticationOptions
 
     @Option(name: .customLong("ble-mode"),
             help: "The BLE mode to use: peripheral (the mdoc is the GATT server) or central (we are); default: what the mdoc offers, peripheral first.")
@@ -168,13 +176,15 @@ struct TestHolder: AsyncParsableCommand {
             try SessionCapture.checkWritable(directory: captures, option: "--captures")
             if !OutputFile.exists(captures) { try OutputFile.makeDirectory(captures) }
         }
+        let authentication = try readerAuthentication.load()
         let source = try EngagementLines(path: engagements)
         let seconds = Duration.milliseconds(Int64(timeout * 1000))
         let transport = await live.resolvedTransport()
         let runner = ConformanceRunner(
             trustAnchors: issuers.anchors, documentSignerPolicy: issuers.policy,
             timeouts: SessionTimeouts(connection: seconds, idle: seconds, response: .milliseconds(Int64(consentTimeout * 1000))),
-            preferredMode: bleMode, capturesDirectory: captures, program: "mdoc-reader \(ToolVersion.current)", transport: "\(transport)")
+            preferredMode: bleMode, capturesDirectory: captures, program: "mdoc-reader \(ToolVersion.current)", transport: "\(transport)",
+            readerAuthentication: authentication)
         let radio = try await live.openRadio()
         let suiteName = suite
         let results = await ProgramSignals.cancellingOnSignals {

@@ -28,63 +28,99 @@ import Testing
         return await reader.wait(timeout: LiveSession.waitTimeout)
     }
 
+    /// A consent policy releasing every element of the mDL to a trusted reader only, as the cases
+    /// of reader authentication need.
+    static let trustedReaderPolicy = #"{"rules": [{"docType": "org.iso.18013.5.1.mDL", "allow": ["*"], "requireTrustedReader": true}]}"#
+
+    /// The runner signing as the demo reader, which the holder's reader root makes trusted.
+    static let demoReader = ["--reader-cert", "Certs/demo/reader.pem", "--reader-key", "Certs/demo/reader-key.pem"]
+
     @Test func theHolderSuitePassesAgainstOurHolderWithReportsAndCaptures() async throws {
         let run = try IsolatedRun()
         defer { run.remove() }
         let json = run.home + "/report.json", junit = run.home + "/report.xml", captures = run.home + "/captures"
-        let html = run.home + "/report.html"
+        let html = run.home + "/report.html", policy = run.home + "/policy.json"
+        try Self.trustedReaderPolicy.write(toFile: policy, atomically: true, encoding: .utf8)
         let listed = try await run.run("mdoc-reader", ["test-holder", "--list"])
         let names = listed.standardOutput.split(separator: "\n").filter { $0.hasPrefix("mDL_") }.map { String($0.split(separator: " ")[0]) }
-        #expect(names.count == 18, "\(listed.standardOutput)")
+        #expect(names.count == 21, "\(listed.standardOutput)")
 
         let result = try await Self.run(
-            run, holder: ["--credential", "Certs/demo/mdl.mdoc", "--yes"],
+            run, holder: ["--credential", "Certs/demo/mdl.mdoc", "--policy", policy, "--trust-readers", "Certs/demo/reader-root.pem"],
             reader: [
                 "--trust", "Certs/demo/iaca.pem", "--report-json", json, "--report-junit", junit, "--report-html", html, "--captures", captures,
-            ],
+            ] + Self.demoReader,
             cases: names.count)
         #expect(result.status == 0, "\(result.standardOutput)\(result.standardError)")
-        #expect(result.standardOutput.contains("\n18 passed, 0 failed, 0 inconclusive\n"), "\(result.standardOutput)")
+        #expect(result.standardOutput.contains("\n21 passed, 0 failed, 0 inconclusive\n"), "\(result.standardOutput)")
         for name in names {
             #expect(result.standardOutput.contains("PASSED  \(name) ("), "\(name)")
         }
 
         let report = try #require(JSONSerialization.jsonObject(with: Data(contentsOf: URL(fileURLWithPath: json))) as? [String: Any])
         #expect(report["type"] as? String == "conformanceRun")
-        #expect(report["passed"] as? Int == 18)
+        #expect(report["passed"] as? Int == 21)
         let cases = try #require(report["cases"] as? [[String: Any]])
         #expect(cases.map { $0["name"] as? String } == names)
         #expect(cases.allSatisfy { $0["outcome"] as? String == "passed" && $0["clause"] is String && $0["durationSeconds"] is Double })
         let capture = try #require(cases.first?["capture"] as? String)
         #expect(capture == captures + "/01-mDL_Request_WellFormed")
-        #expect(try FileManager.default.contentsOfDirectory(atPath: captures).count == 18)
+        #expect(try FileManager.default.contentsOfDirectory(atPath: captures).count == 21)
         let replayed = try await run.run("mdoc-reader", ["verify", "--session", capture, "--trust", "Certs/demo/iaca.pem"])
         #expect(replayed.status == 0, "\(replayed.standardError)")
         // The capture keeps the EReaderKey the mdoc was sent, on the other curve, and the
         // transcript it makes: it reads back, and shows the mdoc's status 10.
-        let otherCurve = try await run.run("mdoc", ["inspect", "--diagnostic", captures + "/14-mDL_Session_EReaderKeyOtherCurve"])
+        let otherCurve = try await run.run("mdoc", ["inspect", "--diagnostic", captures + "/15-mDL_Session_EReaderKeyOtherCurve"])
         #expect(otherCurve.status == 0, "\(otherCurve.standardError)")
         #expect(otherCurve.standardOutput.contains(#""status": 10"#), "\(otherCurve.standardOutput)")
         // The request of an unknown minor version went out as "1.9" and was answered.
         let minorVersion = try await run.run("mdoc", ["inspect", "--diagnostic", captures + "/10-mDL_Request_UnknownMinorVersion"])
         #expect(minorVersion.status == 0, "\(minorVersion.standardError)")
         #expect(minorVersion.standardOutput.contains(#""version": "1.9""#), "\(minorVersion.standardOutput)")
+        // The request signed over another session's transcript went out signed, and the holder
+        // answered without the mDL: the reader was not authenticated.
+        let otherTranscript = try await run.run("mdoc", ["inspect", "--diagnostic", captures + "/16-mDL_ReaderAuth_OtherSessionTranscript"])
+        #expect(otherTranscript.status == 0, "\(otherTranscript.standardError)")
+        #expect(otherTranscript.standardOutput.contains(#""readerAuth": ["#), "\(otherTranscript.standardOutput)")
 
         // The sized cases' captures keep the ATT_MTU each session agreed with our holder, the GATT
         // server here: 23 or 517 where the reader offered that, 515 (the usual offer) else.
-        for (number, name, mtu) in [(15, "mDL_BLE_MTU23", 23), (16, "mDL_BLE_MTU517", 517), (17, "mDL_BLE_ShortChunks", 515)] {
+        for (number, name, mtu) in [(18, "mDL_BLE_MTU23", 23), (19, "mDL_BLE_MTU517", 517), (20, "mDL_BLE_ShortChunks", 515)] {
             let index = try #require(JSONSerialization.jsonObject(
                 with: Data(contentsOf: URL(fileURLWithPath: "\(captures)/\(number)-\(name)/index.json"))) as? [String: Any])
             #expect(index["mtu"] as? Int == mtu, "\(name): \(index)")
         }
 
         let xml = try String(contentsOfFile: junit, encoding: .utf8)
-        #expect(xml.contains(#"<testsuite name="holder" tests="18" failures="0" errors="0" skipped="0""#), "\(xml)")
+        #expect(xml.contains(#"<testsuite name="holder" tests="21" failures="0" errors="0" skipped="0""#), "\(xml)")
         // The page lists every case, and carries each session's capture for its timeline.
         let page = try String(contentsOfFile: html, encoding: .utf8)
-        #expect(page.components(separatedBy: #"<td class="outcome">passed</td>"#).count - 1 == 18, "\(page)")
-        #expect(page.components(separatedBy: #""structure":"SessionEstablishment""#).count - 1 == 18, "\(page)")
+        #expect(page.components(separatedBy: #"<td class="outcome">passed</td>"#).count - 1 == 21, "\(page)")
+        #expect(page.components(separatedBy: #""structure":"SessionEstablishment""#).count - 1 == 21, "\(page)")
         #expect(xml.contains(#"<testcase name="mDL_Session_ReplayedCiphertext" classname="ISO/IEC 18013-5 9.1.1.5, 9.1.1.4""#), "\(xml)")
+    }
+
+    @Test func aHolderThatIgnoresReaderAuthenticationFailsItsCasesAndWithoutAReaderKeyTheyAreInconclusive() async throws {
+        let run = try IsolatedRun()
+        defer { run.remove() }
+        let cases = ["--case", "mDL_ReaderAuth_OtherSessionTranscript", "--case", "mDL_ReaderAuth_AlteredSignature"]
+        let ignoring = try await Self.run(
+            run, holder: ["--credential", "Certs/demo/mdl.mdoc", "--yes"],
+            reader: ["--trust", "Certs/demo/iaca.pem"] + cases + Self.demoReader, cases: 2)
+        #expect(ignoring.status == 10, "\(ignoring.standardError)")
+        for name in ["mDL_ReaderAuth_OtherSessionTranscript", "mDL_ReaderAuth_AlteredSignature"] {
+            #expect(ignoring.standardOutput.contains("""
+                FAILED  \(name) (9.1.4)
+                    expected no data element of org.iso.18013.5.1.mDL disclosed, but 2 element(s) of it were returned
+                """), "\(ignoring.standardOutput)")
+        }
+
+        let unsigned = try await run.run("mdoc-reader", ["test-holder", "--transport", "sim", "--trust", "Certs/demo/iaca.pem", "--engagements", "/dev/null"] + cases)
+        #expect(unsigned.status == 8)
+        #expect(unsigned.standardOutput.contains("""
+            INCONCLUSIVE  mDL_ReaderAuth_AlteredSignature (9.1.4)
+                the case needs the key and certificate of a reader the mdoc trusts (--reader-cert, --reader-key)
+            """), "\(unsigned.standardOutput)")
     }
 
     @Test func aHolderWithoutAnMDLFailsTheWellFormedRequestNamingWhatItSentFromItsJSONEngagement() async throws {

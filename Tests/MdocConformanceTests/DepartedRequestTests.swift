@@ -1,0 +1,74 @@
+import MdocCBOR
+import MdocConformance
+import MdocCrypto
+import MdocModel
+import MdocSession
+import MdocTestPeers
+import Testing
+
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
+import Foundation
+#endif
+
+/// The DeviceRequests the holder suite's runner sends in place of the one a session builds, read
+/// back by the reader authentication verifier an mdoc would use (ISO/IEC 18013-5 9.1.4), under
+/// the demo reader root and over the Annex D engagement.
+@Suite struct DepartedRequestTests {
+    static let specs = [DocRequestSpec(docType: DocType.mDL, nameSpaces: [NameSpace.mDL: ["family_name": false, "age_over_18": false]])]
+
+    /// The request `departure` makes with the demo reader's key, its EReaderKey's transcript,
+    /// and what the verifier makes of it over that transcript.
+    static func departed(_ departure: ScriptedSession.Departure) throws -> (request: DeviceRequest, report: RequestVerificationReport) {
+        let runner = ConformanceRunner(
+            trustAnchors: [try DemoMaterial.iaca()], program: "DepartedRequestTests", transport: "sim",
+            readerAuthentication: try DemoMaterial.readerAuthentication())
+        let engagement = try EmbeddedCBOR<DeviceEngagement>(bytes: AnnexD.bytes("device_engagement"))
+        let eReaderKey = try PrivateKey(generating: .p256)
+        let bytes = try #require(try runner.departedRequest(specs, departure: departure, engagement: engagement, eReaderKey: eReaderKey))
+        let verifier = DeviceRequestVerifier(trustAnchors: [try DemoMaterial.certificate("reader-root.pem")])
+        let transcript = ConformanceRunner.transcript(engagement: engagement, eReaderKey: eReaderKey.publicKey)
+        return (try DeviceRequest(encoded: bytes), try verifier.verify(bytes, sessionTranscript: transcript, at: Date()))
+    }
+
+    @Test func aRequestOfAnotherVersionWithAnUnknownKeyStaysSignedForThisSession() throws {
+        let entry = CBORMap([CBORMap.Entry(key: .textString(ConformanceSuite.unknownRequestKey), value: .textString("RFU"))])
+        let (request, report) = try Self.departed(.requestVersion(ConformanceSuite.unknownMinorVersion, additionalEntries: entry))
+        #expect(request.version == "1.9")
+        #expect(request.additionalEntries == entry)
+        #expect(report.outcome == .authenticated, "\(report.failureSummary)")
+    }
+
+    @Test func readerAuthOverAnotherSessionsTranscriptFailsInThisOne() throws {
+        let (request, report) = try Self.departed(.readerAuthOverOtherTranscript)
+        #expect(request.docRequests.allSatisfy { $0.readerAuth != nil })
+        #expect(report.outcome == .failed)
+        #expect(report.failureSummary.contains { $0.contains("signature") }, "\(report.failureSummary)")
+    }
+
+    @Test func anAlteredReaderAuthSignatureFails() throws {
+        let (request, report) = try Self.departed(.readerAuthSignatureAltered)
+        #expect(request.docRequests.allSatisfy { $0.readerAuth != nil })
+        #expect(report.outcome == .failed)
+        #expect(report.failureSummary.contains { $0.contains("signature") }, "\(report.failureSummary)")
+    }
+
+    @Test func withoutAReaderKeyAReaderAuthenticationDepartureIsRefusedNotSentUnsigned() throws {
+        let runner = ConformanceRunner(trustAnchors: [], program: "DepartedRequestTests", transport: "sim")
+        let engagement = try EmbeddedCBOR<DeviceEngagement>(bytes: AnnexD.bytes("device_engagement"))
+        for departure in [ScriptedSession.Departure.readerAuthOverOtherTranscript, .readerAuthSignatureAltered] {
+            #expect(throws: SessionError.self) {
+                try runner.departedRequest(Self.specs, departure: departure, engagement: engagement, eReaderKey: PrivateKey(generating: .p256))
+            }
+        }
+    }
+
+    @Test func departuresOfTheSessionLeaveTheRequestAsBuilt() throws {
+        let runner = ConformanceRunner(trustAnchors: [], program: "DepartedRequestTests", transport: "sim")
+        let engagement = try EmbeddedCBOR<DeviceEngagement>(bytes: AnnexD.bytes("device_engagement"))
+        for departure in [ScriptedSession.Departure.none, .alteredCiphertext, .replayedCiphertext, .eReaderKeyOnOtherCurve] {
+            #expect(try runner.departedRequest(Self.specs, departure: departure, engagement: engagement, eReaderKey: PrivateKey(generating: .p256)) == nil)
+        }
+    }
+}
