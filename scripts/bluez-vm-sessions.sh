@@ -23,9 +23,10 @@
 #   mixed-MODE    the holder on bluez:hci0, the reader on its own LE host through the HCI user
 #                 channel of hci1 (hci:user:1), which bluetoothd lets go of while it is off
 # The conformance suites (docs/conformance.md) over bluetoothd:
-#   holder-suite  `mdoc-reader test-holder` on hci1 runs every case of the holder suite against a
-#                 --keep-running `mdoc-holder present --yes` on hci0 (peripheral mode), each case
-#                 from the engagement the holder printed for it: every case must pass but the
+#   holder-suite  `mdoc-reader test-holder` on hci1, signing as the demo reader, runs every case
+#                 of the holder suite against a --keep-running `mdoc-holder present` on hci0
+#                 (peripheral mode) whose policy releases the mDL to trusted readers only, each
+#                 case from the engagement the holder printed for it: every case must pass but the
 #                 mDL_BLE_ cases, which size the ATT_MTU or the chunks and must be inconclusive
 #                 without taking an engagement (bluetoothd exchanges the ATT_MTU itself), so
 #                 that the mdoc-reader exits 8
@@ -316,11 +317,13 @@ holder_suite() {
     started=$(date +%s%N)
     cases=$("$bin/mdoc-reader" test-holder --list | grep -c '^mDL_')
     sized=$("$bin/mdoc-reader" test-holder --list | grep -c '^mDL_BLE_')
-    "$bin/mdoc-holder" present --yes --no-qr --keep-running --log-level debug --transport bluez:hci0 \
+    echo '{"rules": [{"docType": "org.iso.18013.5.1.mDL", "allow": ["*"], "requireTrustedReader": true}]}' >"$work/trusted-reader-policy.json"
+    "$bin/mdoc-holder" present --policy "$work/trusted-reader-policy.json" --trust-readers Certs/demo/reader-root.pem \
+        --no-qr --keep-running --log-level debug --transport bluez:hci0 \
         --ble-mode peripheral --timeout "$program_timeout" --credential "$work/mdl.mdoc" >"$out.holder.out" 2>"$out.holder.err" &
     holder_pid=$!
     timeout --kill-after=10 $((session_timeout * cases)) "$bin/mdoc-reader" test-holder --log-level debug \
-        --transport bluez:hci1 --ble-mode peripheral --timeout "$program_timeout" "${trust[@]}" \
+        --transport bluez:hci1 --ble-mode peripheral --timeout "$program_timeout" "${trust[@]}" "${reader_auth[@]}" \
         --report-json "$out.json" --report-html "$out.html" --captures "$out.captures" \
         < <(tail -n +1 -f --pid="$holder_pid" "$out.holder.out") >"$out.runner.out" 2>"$out.runner.err"
     runner_status=$?
