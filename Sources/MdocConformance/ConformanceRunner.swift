@@ -228,7 +228,7 @@ public struct ConformanceRunner: Sendable {
 
     /// The SessionTranscript of a session with the mdoc of `engagement`, engaged by QR code, in
     /// which the reader sends `eReaderKey` (9.1.5.1).
-    package static func transcript(engagement: EmbeddedCBOR<DeviceEngagement>, eReaderKey: PublicKey) -> SessionTranscriptBinding {
+    static func transcript(engagement: EmbeddedCBOR<DeviceEngagement>, eReaderKey: PublicKey) -> SessionTranscriptBinding {
         SessionTranscriptBinding(SessionTranscript(
             deviceEngagementBytes: engagement, eReaderKeyBytes: EmbeddedCBOR(COSEKey(publicKey: eReaderKey)), handover: .qr))
     }

@@ -23,7 +23,7 @@ extension ConformanceSuite {
     /// elements to trusted readers only.
     public static let holder = ConformanceSuite(
         name: "holder",
-        summary: "an mdoc under test: its answers to well-formed and malformed requests, to broken session encryption and over BLE links of every size",
+        summary: "an mdoc under test: its answers to well-formed and malformed requests, to broken session encryption, to reader authentication that fails and over BLE links of every size",
         cases: [
             ConformanceCase(
                 name: "mDL_Request_WellFormed", clause: "8.3.2.1.2.1",

@@ -34,10 +34,21 @@ public enum HolderExpectation: Sendable, Hashable, CustomStringConvertible {
     case responseStatus(DeviceResponse.Status)
     /// The mdoc ends the session with a SessionData of `status` (9.1.1.4).
     case sessionStatus(SessionData.Status)
-    /// No issuer-signed data element of `docType` disclosed: a DeviceResponse, of any status,
-    /// without such a document or with one returning no element, or the session ended by the
-    /// mdoc with a status of 9.1.1.4 instead of a response.
+    /// No data element of `docType` disclosed, issuer- or device-signed: a DeviceResponse, of
+    /// any status, without such a document or with one returning no element, or the session
+    /// ended by the mdoc instead of a response, with status 20 or the transport's termination
+    /// (9.1.1.4). A session the mdoc ended with status 10 or 11, or did not answer at all, is
+    /// inconclusive: it never came to judge the request.
     case noDisclosure(docType: String)
+
+    /// The number of data elements, issuer- and device-signed, that `response` returns of
+    /// documents of `docType`.
+    static func elementCount(of docType: String, in response: DeviceResponse) -> Int {
+        (response.documents ?? []).filter { $0.docType == docType }.reduce(0) { count, document in
+            count + (document.issuerSigned.nameSpaces?.values.reduce(0) { $0 + $1.count } ?? 0)
+                + document.deviceSigned.nameSpaces.value.nameSpaces.values.reduce(0) { $0 + $1.count }
+        }
+    }
 
     /// The expectation in a sentence.
     public var description: String {
@@ -68,10 +79,19 @@ public enum HolderExpectation: Sendable, Hashable, CustomStringConvertible {
         case .sessionStatus(let status):
             return observed.endStatus == status ? .passed : failure
         case .noDisclosure(let docType):
-            guard let response = result.response else { return observed.endStatus == nil ? failure : .passed }
-            let disclosed = (response.documents ?? []).filter { $0.docType == docType }
-                .reduce(0) { count, document in count + (document.issuerSigned.nameSpaces?.values.reduce(0) { $0 + $1.count } ?? 0) }
-            return disclosed == 0 ? .passed : .failed("expected \(self), but \(disclosed) element(s) of it were returned (\(observed))")
+            if let response = result.response {
+                let disclosed = Self.elementCount(of: docType, in: response)
+                return disclosed == 0 ? .passed : .failed("expected \(self), but \(disclosed) element(s) of it were returned (\(observed))")
+            }
+            switch observed.endStatus {
+            case .sessionTermination?:
+                return .passed
+            case let status?:
+                return .inconclusive("the mdoc ended the session with status \(status) before it came to the request's reader authentication")
+            case nil:
+                if case .session(.failed(let error)) = result.end, error.code == .transportEndedEarly { return .passed }
+                return .inconclusive("no answer of the mdoc to judge: \(observed)")
+            }
         case .responseStatus(let status):
             guard let response = result.response, response.status == status, response.documents?.isEmpty ?? true else { return failure }
             return .passed

@@ -14,7 +14,8 @@ public struct ScriptedSession: Sendable {
         case given([UInt8])
     }
 
-    /// What the session does beside sending its request.
+    /// How the session departs on purpose from the one the reader builds: in the request it
+    /// sends, or in the messages around it.
     public enum Departure: Sendable, Hashable {
         /// Nothing: the session as the reader builds it.
         case none
@@ -39,7 +40,10 @@ public struct ScriptedSession: Sendable {
         /// Whether the departure is about reader authentication, so that the runner can run it
         /// only with a reader key and certificate.
         public var needsReaderAuthentication: Bool {
-            self == .readerAuthOverOtherTranscript || self == .readerAuthSignatureAltered
+            switch self {
+            case .readerAuthOverOtherTranscript, .readerAuthSignatureAltered: true
+            case .none, .alteredCiphertext, .replayedCiphertext, .eReaderKeyOnOtherCurve, .requestVersion: false
+            }
         }
     }
 

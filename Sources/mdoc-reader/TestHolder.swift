@@ -26,8 +26,9 @@ struct TestHolder: AsyncParsableCommand {
             Each case of the suite is a session of its own with the mdoc under test: a request, \
             well-formed or malformed on purpose, or a session whose encryption departs on \
             purpose from ISO/IEC 18013-5 9.1.1, and the one behaviour 18013-5 requires of the \
-            mdoc in it (a verified response, a DeviceResponse status of 8.3.2.1.2.3, or the \
-            session ended with a status of 9.1.1.4). --list prints the cases with the clause each \
+            mdoc in it (a verified response, a DeviceResponse status of 8.3.2.1.2.3, the \
+            session ended with a status of 9.1.1.4, or no element disclosed to a reader whose \
+            authentication fails, 9.1.4). --list prints the cases with the clause each \
             checks; docs/conformance.md describes them.
 
             Every session needs a fresh engagement of the mdoc. The engagements are read from \
@@ -54,12 +55,17 @@ struct TestHolder: AsyncParsableCommand {
               mdoc-holder present --credential Certs/demo/mdl.mdoc --yes --keep-running \\
                 --no-qr --transport sim | mdoc-reader test-holder --transport sim \\
                 --trust Certs/demo/iaca.pem --report-junit results.xml
+              mdoc-holder present --credential Certs/demo/mdl.mdoc --policy Samples/trusted-readers-policy.json \\
+                --trust-readers Certs/demo/reader-root.pem --keep-running --no-qr --transport sim \\
+                | mdoc-reader test-holder --transport sim --trust Certs/demo/iaca.pem \\
+                --reader-cert Certs/demo/reader.pem --reader-key Certs/demo/reader-key.pem
               mdoc-reader test-holder --list
 
             Exit codes: 0 every case passed (or --list); 7 a --trust, --engagements, \
             --report-json, --report-junit, --report-html or --captures path that cannot be used, \
             or a --reader-cert or --reader-key that cannot sign; 8 no case \
-            failed but one or more were inconclusive (no engagement, no link, no session); 10 \
+            failed but one or more were inconclusive (no engagement, no link, no session, no \
+            reader key for a case of reader authentication); 10 \
             one or more cases failed; 64 usage error (an unknown --suite or --case included).
             """
     )

@@ -14,7 +14,7 @@ import Foundation
 
 /// The DeviceRequests the holder suite's runner sends in place of the one a session builds, read
 /// back by the reader authentication verifier an mdoc would use (ISO/IEC 18013-5 9.1.4), under
-/// the demo reader root and over the Annex D engagement.
+/// the demo reader root and over the transcript of the session with the Annex D engagement.
 @Suite struct DepartedRequestTests {
     static let specs = [DocRequestSpec(docType: DocType.mDL, nameSpaces: [NameSpace.mDL: ["family_name": false, "age_over_18": false]])]
 
@@ -27,9 +27,10 @@ import Foundation
         let engagement = try EmbeddedCBOR<DeviceEngagement>(bytes: AnnexD.bytes("device_engagement"))
         let eReaderKey = try PrivateKey(generating: .p256)
         let bytes = try #require(try runner.departedRequest(specs, departure: departure, engagement: engagement, eReaderKey: eReaderKey))
+        // The transcript of the session the runner starts with this engagement and EReaderKey.
+        let session = try ReaderSession(engagement: engagement, request: specs, trustAnchors: [], eReaderKey: eReaderKey, now: { Date() })
         let verifier = DeviceRequestVerifier(trustAnchors: [try DemoMaterial.certificate("reader-root.pem")])
-        let transcript = ConformanceRunner.transcript(engagement: engagement, eReaderKey: eReaderKey.publicKey)
-        return (try DeviceRequest(encoded: bytes), try verifier.verify(bytes, sessionTranscript: transcript, at: Date()))
+        return (try DeviceRequest(encoded: bytes), try verifier.verify(bytes, sessionTranscript: session.sessionTranscript, at: Date()))
     }
 
     @Test func aRequestOfAnotherVersionWithAnUnknownKeyStaysSignedForThisSession() throws {

@@ -64,13 +64,15 @@ import Testing
     }
 
     /// The outcome of case `name`, `mDL_Request_WellFormed` unless given, against one
-    /// `HostileHolder` that `behave` drives through its session; the holder is closed once the
-    /// case ended.
+    /// `HostileHolder` that `behave` drives through its session, the runner signing as the demo
+    /// reader when `signed`; the holder is closed once the case ended.
     static func wellFormedCase(
-        _ name: String = "mDL_Request_WellFormed", timeouts: SessionTimeouts = timeouts, _ behave: (HostileHolder) async throws -> Void
+        _ name: String = "mDL_Request_WellFormed", timeouts: SessionTimeouts = timeouts, signed: Bool = false,
+        _ behave: (HostileHolder) async throws -> Void
     ) async throws -> ConformanceOutcome {
         let runner = ConformanceRunner(
-            trustAnchors: [try DemoMaterial.iaca()], timeouts: timeouts, program: "HolderSuiteRunnerTests", transport: "sim")
+            trustAnchors: [try DemoMaterial.iaca()], timeouts: timeouts, program: "HolderSuiteRunnerTests", transport: "sim",
+            readerAuthentication: signed ? try DemoMaterial.readerAuthentication() : nil)
         let cases = try ConformanceSuite.holder.cases(named: [name])
         let (engagements, feed) = AsyncStream.makeStream(of: MdocURI.self)
         let running = Task {
@@ -150,6 +152,53 @@ import Testing
             try await holder.sendResponse()
         }
         #expect(outcome == .passed, "\(outcome)")
+    }
+
+    /// A reader authentication case passes against a holder that discloses nothing, here one
+    /// that ends the link once it has the request (the transport's termination, 9.1.1.4); fails
+    /// against one that answers with every element asked for, whatever the reader
+    /// authentication; and is inconclusive against one that never answers.
+    @Test func aReaderAuthenticationCaseJudgesWhatTheHolderDisclosed() async throws {
+        let name = "mDL_ReaderAuth_AlteredSignature"
+        let ending = try await Self.wellFormedCase(name, signed: true) { holder in
+            try await holder.vanish(at: .requestReceived)
+        }
+        #expect(ending == .passed, "\(ending)")
+
+        let disclosing = try await Self.wellFormedCase(name, signed: true) { holder in
+            try await holder.run(until: .requestReceived)
+            try await holder.sendResponse()
+        }
+        #expect(disclosing.name == "failed", "\(disclosing)")
+        #expect(disclosing.reason?.hasPrefix(
+            "expected no data element of org.iso.18013.5.1.mDL disclosed, but 2 element(s) of it were returned (the mdoc sent a DeviceResponse") == true,
+            "\(disclosing)")
+
+        let timeouts = SessionTimeouts(
+            connection: Self.timeouts.connection, idle: Self.timeouts.idle, response: .seconds(2 * TimeoutScale.factor))
+        let stalling = try await Self.wellFormedCase(name, timeouts: timeouts, signed: true) { holder in
+            try await holder.run(until: .requestReceived)
+        }
+        #expect(stalling.name == "inconclusive", "\(stalling)")
+        #expect(stalling.reason?.hasPrefix("no answer of the mdoc to judge: ") == true, "\(stalling)")
+    }
+
+    /// Without a reader key, a case of reader authentication is inconclusive at once and takes
+    /// no engagement, so the mdoc's engagement is the next case's.
+    @Test func aReaderAuthenticationCaseWithoutAReaderKeyTakesNoEngagement() async throws {
+        let cases = try ConformanceSuite.holder.cases(named: ["mDL_ReaderAuth_OtherSessionTranscript"])
+            + ConformanceSuite.holder.cases(named: ["mDL_Request_NotCBOR"])
+        let runner = ConformanceRunner(trustAnchors: [try DemoMaterial.iaca()], timeouts: Self.timeouts, program: "test", transport: "sim")
+        var asked = 0
+        let results = await runner.run(cases, over: SimAdapter(), engagement: {
+            asked += 1
+            return nil
+        })
+        #expect(asked == 1)
+        #expect(results.map(\.outcome) == [
+            .inconclusive("the case needs the key and certificate of a reader the mdoc trusts (--reader-cert, --reader-key)"),
+            .inconclusive("no engagement of the mdoc came for this case"),
+        ])
     }
 
     /// Over a radio whose ATT layer the reader does not run (bluetoothd's, here the in-memory

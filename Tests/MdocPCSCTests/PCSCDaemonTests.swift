@@ -90,7 +90,8 @@ import Testing
     /// releases the context before the daemon stops. Left to its deinit, a context is released
     /// later on its own thread, against the next test's pcscd, whose first SCardEstablishContext
     /// then found no service (seen in full runs, each time in the test after one that left its
-    /// context).
+    /// context). A test that stops the daemon itself releases the context against none, which
+    /// only ends the context.
     static func withContext(_ body: (VirtualReaderDaemon, PCSCContext) async throws -> Void) async throws {
         let daemon = try await VirtualReaderDaemon()
         defer { daemon.stop() }

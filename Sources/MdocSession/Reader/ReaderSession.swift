@@ -93,9 +93,10 @@ public struct ReaderSession: Sendable {
     /// A session with the mdoc that showed `engagement` whose first message carries
     /// `deviceRequest` byte for byte (9.1.1.4): a DeviceRequest written by hand for a
     /// conformance test, which need not be well-formed, so that what the mdoc answers to it can be
-    /// seen. It is encrypted as given and never decoded or re-encoded, so no DocRequest in it is
-    /// signed: ReaderAuth covers the session's transcript (9.1.4), which the bytes cannot hold.
-    /// Further requests (``request(_:)``) are built as usual.
+    /// seen. It is encrypted as given and never decoded or re-encoded, so the session signs
+    /// nothing in it: a DocRequest is signed only when the caller signed it (9.1.4) over the
+    /// SessionTranscript this engagement and `eReaderKey` make, with the QR handover. Further
+    /// requests (``request(_:)``) are built as usual.
     ///
     /// - Parameters: as for the session that builds its request, with `deviceRequest` the
     ///   encoded DeviceRequest to send.
