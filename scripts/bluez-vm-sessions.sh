@@ -317,8 +317,7 @@ holder_suite() {
     started=$(date +%s%N)
     cases=$("$bin/mdoc-reader" test-holder --list | grep -c '^mDL_')
     sized=$("$bin/mdoc-reader" test-holder --list | grep -c '^mDL_BLE_')
-    echo '{"rules": [{"docType": "org.iso.18013.5.1.mDL", "allow": ["*"], "requireTrustedReader": true}]}' >"$work/trusted-reader-policy.json"
-    "$bin/mdoc-holder" present --policy "$work/trusted-reader-policy.json" --trust-readers Certs/demo/reader-root.pem \
+    "$bin/mdoc-holder" present --policy Samples/trusted-readers-policy.json --trust-readers Certs/demo/reader-root.pem \
         --no-qr --keep-running --log-level debug --transport bluez:hci0 \
         --ble-mode peripheral --timeout "$program_timeout" --credential "$work/mdl.mdoc" >"$out.holder.out" 2>"$out.holder.err" &
     holder_pid=$!
@@ -378,6 +377,8 @@ person_answer() {
         mDLR_Termination_* | mDLR_Response_UnknownMinorVersion)
             if [ "$status" = 0 ] && grep -qF '"outcome": "verified"' "$out"; then echo yes; else echo no; fi
             return 0 ;;
+        mDLR_Response_MissingStatus) expected='8 missing "status"' ;;
+        mDLR_Response_IssuerSignedItemUntagged) expected="8 tag 24" ;;
         mDLR_Response_DigestMismatch) expected="3 does not match digestID" ;;
         mDLR_Response_ExpiredDocumentSigner) expected="3 validity: expired on" ;;
         mDLR_Response_StatusGeneralError) expected="6 (status general error (10))" ;;

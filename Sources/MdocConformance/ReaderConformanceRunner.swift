@@ -167,22 +167,48 @@ public struct ReaderConformanceRunner: Sendable {
         case .responseStatus(let status):
             return .replacingResponses(with: DeviceResponse(status: status).encoded(), eDeviceKey: eDeviceKey)
         case .responseVersion(let version):
-            return .resealing(eDeviceKey: eDeviceKey) { (deviceResponse, keys, counter) throws(SessionError) in
-                var response: DeviceResponse
-                do {
-                    response = try DeviceResponse(encoded: CBORBytes(deviceResponse))
-                } catch {
-                    throw SessionError(.messageConstructionFailed, "the DeviceResponse built does not decode again: \(error)")
+            return rewritingResponses(eDeviceKey: eDeviceKey) { $0.changingEntry("version") { _ in .textString(version) } }
+        case .responseWithoutStatus:
+            return rewritingResponses(eDeviceKey: eDeviceKey) { $0.changingEntry("status") { _ in nil } }
+        case .issuerSignedItemsUntagged:
+            return rewritingResponses(eDeviceKey: eDeviceKey) { response in
+                response.changingEntry("documents") { documents in
+                    documents.changingEach { document in
+                        document.changingEntry("issuerSigned") { issuerSigned in
+                            issuerSigned.changingEntry("nameSpaces") { nameSpaces in
+                                nameSpaces.changingEach { items in
+                                    items.changingEach { item in
+                                        guard case .tagged(CBOR.Tag.encodedCBOR, let bytes) = item else { return item }
+                                        return bytes
+                                    }
+                                }
+                            }
+                        }
+                    }
                 }
-                response.version = version
-                var encryption = SessionEncryption(role: .mdoc, keys: keys, sendCounter: counter, receiveCounter: 1)
-                return try encryption.encrypt(response.encoded())
             }
         case .plaintextNotCBOR:
             return .resealing(eDeviceKey: eDeviceKey) { (deviceResponse, keys, counter) throws(SessionError) in
                 var encryption = SessionEncryption(role: .mdoc, keys: keys, sendCounter: counter, receiveCounter: 1)
                 return try encryption.encrypt(Array(deviceResponse.dropLast()))
             }
+        }
+    }
+
+    /// A script sending, in place of each response a session with `eDeviceKey` builds, its
+    /// DeviceResponse with `change` made to it, encrypted under the same keys and counter
+    /// (9.1.1.5). The DeviceResponse is the holder's own, built in this session: re-encoding it
+    /// keeps nothing a peer sent.
+    static func rewritingResponses(eDeviceKey: PrivateKey, _ change: @escaping @Sendable (CBOR) -> CBOR) -> HolderScript {
+        .resealing(eDeviceKey: eDeviceKey) { (deviceResponse, keys, counter) throws(SessionError) in
+            let response: CBOR
+            do {
+                response = try CBOR.decode(deviceResponse)
+            } catch {
+                throw SessionError(.messageConstructionFailed, "the DeviceResponse built does not decode again: \(error)")
+            }
+            var encryption = SessionEncryption(role: .mdoc, keys: keys, sendCounter: counter, receiveCounter: 1)
+            return try encryption.encrypt(change(response).encoded())
         }
     }
 

@@ -8,7 +8,8 @@ extension ReaderConformanceSuite {
     public static let rfuEngagementKey: Int64 = 99
 
     /// The suite for an mdoc reader under test (`mdoc-holder test-reader --suite reader`): a
-    /// well-formed response, responses whose encryption, plaintext or issuer data is broken,
+    /// well-formed response, responses whose encryption, plaintext, structure (no status,
+    /// IssuerSignedItemBytes untagged) or issuer data is broken,
     /// responses reporting an error (status 10, 11, 12), from an expired document signer or of
     /// an unknown minor version, engagements with EDeviceKey on P-384, an RFU key or an unknown
     /// minor version, sessions the holder ends itself right after its response (9.1.1.4), and
@@ -40,6 +41,16 @@ extension ReaderConformanceSuite {
                 name: "mDLR_Response_NotCBOR", clause: "9.1.1.4",
                 summary: "Sends a response that decrypts to a DeviceResponse cut one byte short; the reader ends the session with status 11 (CBOR decoding).",
                 session: ScriptedHolderSession(departure: .plaintextNotCBOR), expectation: .sessionStatus(.cborDecodingError)),
+            ReaderConformanceCase(
+                name: "mDLR_Response_MissingStatus", clause: "8.3.2.1.2.2",
+                summary: "Answers with the response as built but without its status, which the DeviceResponse CDDL requires; the reader refuses it as malformed (a person confirms).",
+                session: ScriptedHolderSession(departure: .responseWithoutStatus),
+                expectation: .confirmedByPerson(question: "did the reader refuse the response as malformed, since it has no status?")),
+            ReaderConformanceCase(
+                name: "mDLR_Response_IssuerSignedItemUntagged", clause: "8.3.2.1.2.2",
+                summary: "Answers with the response as built but each IssuerSignedItemBytes a bare byte string, without its tag 24; the reader refuses it as malformed (a person confirms).",
+                session: ScriptedHolderSession(departure: .issuerSignedItemsUntagged),
+                expectation: .confirmedByPerson(question: "did the reader refuse the response as malformed, since its IssuerSignedItemBytes lack tag 24?")),
             ReaderConformanceCase(
                 name: "mDLR_Engagement_RFUKey", clause: "8.2.1.1, 9.1.5.1",
                 summary: "Shows an engagement with an entry under a key 18013-5 does not define; the reader takes it as shown and ends the session with status 20 or State 0x02.",

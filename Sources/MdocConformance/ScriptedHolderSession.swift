@@ -34,6 +34,13 @@ public struct ScriptedHolderSession: Sendable {
         /// (8.3.2.1.2.2), everything else as built: of an unknown minor version, it is one a
         /// reader takes as it is (8.1).
         case responseVersion(String)
+        /// The response is the DeviceResponse as built without its `status`, which 8.3.2.1.2.2
+        /// requires: a response that does not follow the CDDL.
+        case responseWithoutStatus
+        /// Each IssuerSignedItemBytes of the response is the IssuerSignedItem's encoding as a
+        /// bare byte string, without the tag 24 of `#6.24(bstr .cbor IssuerSignedItem)`
+        /// (8.3.2.1.2.2), the rest as built.
+        case issuerSignedItemsUntagged
         /// The holder presents, in place of its credentials, the runner's credentials whose
         /// document signer certificate has expired (``ReaderConformanceRunner/expiredSignerCredentials``),
         /// so that the chain a reader validates (9.3.3) fails while the MSO itself is valid.

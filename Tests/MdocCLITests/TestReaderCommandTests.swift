@@ -56,11 +56,14 @@ import Testing
         let json = run.home + "/report.json", junit = run.home + "/report.xml", captures = run.home + "/captures"
         let listed = try await run.run("mdoc-holder", ["test-reader", "--list"])
         let names = listed.standardOutput.split(separator: "\n").filter { $0.hasPrefix("mDLR_") }.map { String($0.split(separator: " ")[0]) }
-        #expect(names.count == 21, "\(listed.standardOutput)")
-        // The person's answer, from what the reader reported: for the digests and the expired
+        #expect(names.count == 23, "\(listed.standardOutput)")
+        // The person's answer, from what the reader reported: for the malformed responses, a
+        // session that failed (8) on what the response lacks; for the digests and the expired
         // document signer, issuer data authentication failed (3); for a status, a response of it
         // without documents (6).
         let answers: [String: (ProgramRunner.Result) -> Bool] = [
+            "mDLR_Response_MissingStatus": { $0.status == 8 && $0.standardError.contains(#"missing "status""#) },
+            "mDLR_Response_IssuerSignedItemUntagged": { $0.status == 8 && $0.standardError.contains("tag 24") },
             "mDLR_Response_DigestMismatch": { $0.status == 3 },
             "mDLR_Response_ExpiredDocumentSigner": { $0.status == 3 && $0.standardError.contains("validity: expired on") },
             "mDLR_Response_StatusGeneralError": { $0.status == 6 && $0.standardError.contains("(status general error (10))") },
@@ -81,16 +84,16 @@ import Testing
             reader: Self.readerRequest, cases: names.count,
             answer: { number, reader in answers[names[number - 1]].map { $0(reader) ? "yes" : "no" } })
         #expect(result.status == 0, "\(result.standardOutput)\(result.standardError)")
-        #expect(result.standardOutput.contains("\n21 passed, 0 failed, 0 inconclusive\n"), "\(result.standardOutput)")
+        #expect(result.standardOutput.contains("\n23 passed, 0 failed, 0 inconclusive\n"), "\(result.standardOutput)")
         for name in names {
             #expect(result.standardOutput.contains("PASSED  \(name) ("), "\(name)")
         }
-        // What each reader reported: verified, four sessions that failed (status 10 sent three
-        // times, 11 once), verified with an RFU key in the engagement, with an engagement of
+        // What each reader reported: verified, six sessions that failed (status 10 sent three
+        // times, 11 three times), verified with an RFU key in the engagement, with an engagement of
         // version 1.9, over P-384 and with a response of version 1.9, three responses without
         // documents, issuer data authentication failed twice, and verified in the three
         // sessions the holder ended and over the four sized links.
-        #expect(readers.map(\.status) == [0, 8, 8, 8, 8, 0, 0, 0, 0, 6, 6, 6, 3, 3, 0, 0, 0, 0, 0, 0, 0], "\(readers.map(\.standardError))")
+        #expect(readers.map(\.status) == [0, 8, 8, 8, 8, 8, 8, 0, 0, 0, 0, 6, 6, 6, 3, 3, 0, 0, 0, 0, 0, 0, 0], "\(readers.map(\.standardError))")
         #expect(result.standardError.contains(
             "mdoc-holder: mDLR_Response_DigestMismatch: did the reader refuse the response because its data elements do not match their digests? [yes/no] "),
             "\(result.standardError)")
@@ -98,10 +101,10 @@ import Testing
         let report = try #require(JSONSerialization.jsonObject(with: Data(contentsOf: URL(fileURLWithPath: json))) as? [String: Any])
         #expect(report["type"] as? String == "conformanceRun")
         #expect(report["suite"] as? String == "reader")
-        #expect(report["passed"] as? Int == 21)
+        #expect(report["passed"] as? Int == 23)
         let cases = try #require(report["cases"] as? [[String: Any]])
         #expect(cases.map { $0["name"] as? String } == names)
-        #expect(try FileManager.default.contentsOfDirectory(atPath: captures).count == 21)
+        #expect(try FileManager.default.contentsOfDirectory(atPath: captures).count == 23)
         // The holder's capture of the altered ciphertext shows the reader's status 10.
         let altered = try await run.run("mdoc", ["inspect", "--diagnostic", captures + "/02-mDLR_Session_AlteredCiphertext"])
         #expect(altered.status == 0, "\(altered.standardError)")
@@ -110,18 +113,24 @@ import Testing
         let notCBOR = try await run.run("mdoc", ["inspect", "--diagnostic", captures + "/05-mDLR_Response_NotCBOR"])
         #expect(notCBOR.status == 0, "\(notCBOR.standardError)")
         #expect(notCBOR.standardOutput.contains(#""status": 11"#), "\(notCBOR.standardOutput)")
+        // And of the malformed responses, the reader's status 11 as well: neither decoded.
+        for name in ["06-mDLR_Response_MissingStatus", "07-mDLR_Response_IssuerSignedItemUntagged"] {
+            let malformed = try await run.run("mdoc", ["inspect", "--diagnostic", "\(captures)/\(name)"])
+            #expect(malformed.status == 0, "\(malformed.standardError)")
+            #expect(malformed.standardOutput.contains(#""status": 11"#), "\(name): \(malformed.standardOutput)")
+        }
 
         // The sized cases' captures keep the ATT_MTU each session agreed with our reader, the
         // GATT client here: 23 or 515 (what it offers) where the holder took 23 or up to 517,
         // 515 else.
-        for (number, name, mtu) in [(18, "mDLR_BLE_MTU23", 23), (19, "mDLR_BLE_MTU517", 515), (20, "mDLR_BLE_ShortChunks", 515)] {
+        for (number, name, mtu) in [(20, "mDLR_BLE_MTU23", 23), (21, "mDLR_BLE_MTU517", 515), (22, "mDLR_BLE_ShortChunks", 515)] {
             let index = try #require(JSONSerialization.jsonObject(
                 with: Data(contentsOf: URL(fileURLWithPath: "\(captures)/\(number)-\(name)/index.json"))) as? [String: Any])
             #expect(index["mtu"] as? Int == mtu, "\(name): \(index)")
         }
 
         let xml = try String(contentsOfFile: junit, encoding: .utf8)
-        #expect(xml.contains(#"<testsuite name="reader" tests="21" failures="0" errors="0" skipped="0""#), "\(xml)")
+        #expect(xml.contains(#"<testsuite name="reader" tests="23" failures="0" errors="0" skipped="0""#), "\(xml)")
         #expect(xml.contains(#"<testcase name="mDLR_Engagement_EDeviceKeyP384" classname="ISO/IEC 18013-5 9.1.5.2, 9.1.1.4""#), "\(xml)")
     }
 
