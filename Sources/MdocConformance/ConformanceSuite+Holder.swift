@@ -125,18 +125,10 @@ extension ConformanceSuite {
                 needsPerson: false,
                 session: ScriptedSession(request: .built([HolderRequests.mDL(HolderRequests.asked)]), departure: .eReaderKeyOnOtherCurve),
                 expectation: .sessionStatus(.sessionEncryptionError)),
-            ConformanceCase(
-                name: "mDL_ReaderAuth_OtherSessionTranscript", clause: "9.1.4",
-                summary: "Signs ReaderAuth over the SessionTranscript of another session; the mdoc, which releases the elements to a trusted reader only, discloses none.",
-                needsPerson: false,
-                session: ScriptedSession(request: .built([HolderRequests.mDL(HolderRequests.asked)]), departure: .readerAuthOverOtherTranscript),
-                expectation: .noDisclosure(docType: DocType.mDL)),
-            ConformanceCase(
-                name: "mDL_ReaderAuth_AlteredSignature", clause: "9.1.4",
-                summary: "Alters the last byte of ReaderAuth's signature; the mdoc, which releases the elements to a trusted reader only, discloses none.",
-                needsPerson: false,
-                session: ScriptedSession(request: .built([HolderRequests.mDL(HolderRequests.asked)]), departure: .readerAuthSignatureAltered),
-                expectation: .noDisclosure(docType: DocType.mDL)),
+            readerAuthCase(
+                "mDL_ReaderAuth_OtherSessionTranscript", .readerAuthOverOtherTranscript,
+                "Signs ReaderAuth over the SessionTranscript of another session"),
+            readerAuthCase("mDL_ReaderAuth_AlteredSignature", .readerAuthSignatureAltered, "Alters the last byte of ReaderAuth's signature"),
             linkCase(
                 "mDL_BLE_MTU23", clause: "8.3.3.1.1.4, 8.3.3.1.1.6", .mtu(23),
                 "The reader takes an ATT_MTU of 23; the mdoc returns both elements, verified, in chunks of at most 20 octets."),
@@ -150,6 +142,17 @@ extension ConformanceSuite {
                 "mDL_BLE_LastChunkOneOctet", clause: "8.3.3.1.1.6", .lastChunkOfOneOctet,
                 "The reader's last chunk carries one octet of the request; the mdoc waits for it and returns both elements, verified."),
         ])
+
+    /// The case named `name` asking for the well-formed request's elements with a reader
+    /// authentication that fails as `departure` makes it fail (9.1.4; `what`, the start of a
+    /// sentence): the mdoc, which releases the elements to a trusted reader only, discloses none.
+    private static func readerAuthCase(_ name: String, _ departure: ScriptedSession.Departure, _ what: String) -> ConformanceCase {
+        ConformanceCase(
+            name: name, clause: "9.1.4",
+            summary: "\(what); the mdoc, which releases the elements to a trusted reader only, discloses none.", needsPerson: false,
+            session: ScriptedSession(request: .built([HolderRequests.mDL(HolderRequests.asked)]), departure: departure),
+            expectation: .noDisclosure(docType: DocType.mDL))
+    }
 
     /// The case named `name` asking for the well-formed request's elements over a BLE link the
     /// reader sizes as `link`: the mdoc returns both, verified (a person approves).

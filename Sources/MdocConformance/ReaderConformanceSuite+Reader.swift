@@ -41,16 +41,12 @@ extension ReaderConformanceSuite {
                 name: "mDLR_Response_NotCBOR", clause: "9.1.1.4",
                 summary: "Sends a response that decrypts to a DeviceResponse cut one byte short; the reader ends the session with status 11 (CBOR decoding).",
                 session: ScriptedHolderSession(departure: .plaintextNotCBOR), expectation: .sessionStatus(.cborDecodingError)),
-            ReaderConformanceCase(
-                name: "mDLR_Response_MissingStatus", clause: "8.3.2.1.2.2",
-                summary: "Answers with the response as built but without its status, which the DeviceResponse CDDL requires; the reader refuses it as malformed (a person confirms).",
-                session: ScriptedHolderSession(departure: .responseWithoutStatus),
-                expectation: .confirmedByPerson(question: "did the reader refuse the response as malformed, since it has no status?")),
-            ReaderConformanceCase(
-                name: "mDLR_Response_IssuerSignedItemUntagged", clause: "8.3.2.1.2.2",
-                summary: "Answers with the response as built but each IssuerSignedItemBytes a bare byte string, without its tag 24; the reader refuses it as malformed (a person confirms).",
-                session: ScriptedHolderSession(departure: .issuerSignedItemsUntagged),
-                expectation: .confirmedByPerson(question: "did the reader refuse the response as malformed, since its IssuerSignedItemBytes lack tag 24?")),
+            malformedResponseCase(
+                "mDLR_Response_MissingStatus", .responseWithoutStatus,
+                what: "without its status, which the DeviceResponse CDDL requires", since: "it has no status"),
+            malformedResponseCase(
+                "mDLR_Response_IssuerSignedItemUntagged", .issuerSignedItemsUntagged,
+                what: "each IssuerSignedItemBytes a bare byte string, without its tag 24", since: "its IssuerSignedItemBytes lack tag 24"),
             ReaderConformanceCase(
                 name: "mDLR_Engagement_RFUKey", clause: "8.2.1.1, 9.1.5.1",
                 summary: "Shows an engagement with an entry under a key 18013-5 does not define; the reader takes it as shown and ends the session with status 20 or State 0x02.",
@@ -126,6 +122,19 @@ extension ReaderConformanceSuite {
             summary: "\(what); the reader shows the response verified (a person confirms).",
             session: ScriptedHolderSession(ending: ending),
             expectation: .confirmedByPerson(question: "did the reader show the response verified, although the mdoc ended the session right after it?"))
+    }
+
+    /// The case named `name` answering with the response as built but `what` (8.3.2.1.2.2), as
+    /// `departure` makes it: the reader refuses it as malformed, `since` saying why, which a
+    /// person confirms.
+    private static func malformedResponseCase(
+        _ name: String, _ departure: ScriptedHolderSession.Departure, what: String, since: String
+    ) -> ReaderConformanceCase {
+        ReaderConformanceCase(
+            name: name, clause: "8.3.2.1.2.2",
+            summary: "Answers with the response as built but \(what); the reader refuses it as malformed (a person confirms).",
+            session: ScriptedHolderSession(departure: departure),
+            expectation: .confirmedByPerson(question: "did the reader refuse the response as malformed, since \(since)?"))
     }
 
     /// The case named `name` answering with a DeviceResponse of `status` and no document

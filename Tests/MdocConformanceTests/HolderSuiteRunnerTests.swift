@@ -186,16 +186,9 @@ import Testing
     /// Without a reader key, a case of reader authentication is inconclusive at once and takes
     /// no engagement, so the mdoc's engagement is the next case's.
     @Test func aReaderAuthenticationCaseWithoutAReaderKeyTakesNoEngagement() async throws {
-        let cases = try ConformanceSuite.holder.cases(named: ["mDL_ReaderAuth_OtherSessionTranscript"])
-            + ConformanceSuite.holder.cases(named: ["mDL_Request_NotCBOR"])
-        let runner = ConformanceRunner(trustAnchors: [try DemoMaterial.iaca()], timeouts: Self.timeouts, program: "test", transport: "sim")
-        var asked = 0
-        let results = await runner.run(cases, over: SimAdapter(), engagement: {
-            asked += 1
-            return nil
-        })
+        let (asked, outcomes) = try await Self.runWithoutEngagements(["mDL_ReaderAuth_OtherSessionTranscript", "mDL_Request_NotCBOR"], over: SimAdapter())
         #expect(asked == 1)
-        #expect(results.map(\.outcome) == [
+        #expect(outcomes == [
             .inconclusive("the case needs the key and certificate of a reader the mdoc trusts (--reader-cert, --reader-key)"),
             .inconclusive("no engagement of the mdoc came for this case"),
         ])
@@ -205,33 +198,34 @@ import Testing
     /// radio), a sized case is inconclusive and takes no engagement, so the mdoc's engagement
     /// is the next case's.
     @Test func aSizedCaseOverARadioThatCannotSizeTheLinkTakesNoEngagement() async throws {
-        let cases = try ConformanceSuite.holder.cases(named: ["mDL_BLE_MTU23"]) + ConformanceSuite.holder.cases(named: ["mDL_Request_NotCBOR"])
-        let runner = ConformanceRunner(trustAnchors: [try DemoMaterial.iaca()], timeouts: Self.timeouts, program: "test", transport: "memory")
-        var asked = 0
-        let results = await runner.run(cases, over: InMemoryRadio(), engagement: {
-            asked += 1
-            return nil
-        })
-        #expect(results.map(\.conformanceCase.name) == ["mDL_BLE_MTU23", "mDL_Request_NotCBOR"])
+        let (asked, outcomes) = try await Self.runWithoutEngagements(["mDL_BLE_MTU23", "mDL_Request_NotCBOR"], over: InMemoryRadio())
         #expect(asked == 1)
-        #expect(results[0].outcome.name == "inconclusive")
-        #expect(results[0].outcome.reason?.hasPrefix("this transport does not let the reader choose ATT_MTU at most 23") == true,
-                "\(results[0].outcome)")
-        #expect(results[1].outcome == .inconclusive("no engagement of the mdoc came for this case"))
+        #expect(outcomes[0].name == "inconclusive")
+        #expect(outcomes[0].reason?.hasPrefix("this transport does not let the reader choose ATT_MTU at most 23") == true, "\(outcomes[0])")
+        #expect(outcomes[1] == .inconclusive("no engagement of the mdoc came for this case"))
     }
 
     @Test func aCaseWithoutAnEngagementAndEveryCaseAfterItAreInconclusive() async throws {
-        let cases = try ConformanceSuite.holder.cases(named: ["mDL_Request_NotCBOR", "mDL_Request_UnknownDocType"])
-        let runner = ConformanceRunner(trustAnchors: [try DemoMaterial.iaca()], timeouts: Self.timeouts, program: "test", transport: "sim")
+        let (asked, outcomes) = try await Self.runWithoutEngagements(["mDL_Request_NotCBOR", "mDL_Request_UnknownDocType"], over: SimAdapter())
+        #expect(asked == 1)
+        #expect(outcomes == [
+            .inconclusive("no engagement of the mdoc came for this case"), .inconclusive("no engagement of the mdoc came for this case"),
+        ])
+    }
+
+    /// The outcomes of the holder suite's cases `names`, in that order, run over `radio` by a
+    /// runner without a reader key to which no engagement ever comes, and how often it asked
+    /// for one.
+    static func runWithoutEngagements(_ names: [String], over radio: any MdocRadio) async throws -> (asked: Int, outcomes: [ConformanceOutcome]) {
+        let cases = try names.flatMap { try ConformanceSuite.holder.cases(named: [$0]) }
+        let runner = ConformanceRunner(trustAnchors: [try DemoMaterial.iaca()], timeouts: Self.timeouts, program: "test", transport: "test")
         var asked = 0
-        let results = await runner.run(cases, over: SimAdapter(), engagement: {
+        let results = await runner.run(cases, over: radio, engagement: {
             asked += 1
             return nil
         })
-        #expect(asked == 1)
-        #expect(results.map(\.outcome) == [
-            .inconclusive("no engagement of the mdoc came for this case"), .inconclusive("no engagement of the mdoc came for this case"),
-        ])
+        #expect(results.map(\.conformanceCase.name) == names)
+        return (asked, results.map(\.outcome))
     }
 
     @Test func anUnknownCaseIsNamed() throws {
