@@ -1,3 +1,4 @@
+import Foundation
 import MdocPCSC
 import MdocTestSupport
 import Testing
@@ -95,7 +96,16 @@ import Testing
     static func withContext(_ body: (VirtualReaderDaemon, PCSCContext) async throws -> Void) async throws {
         let daemon = try await VirtualReaderDaemon()
         defer { daemon.stop() }
-        let context = try await PCSCContext.establish()
+        let context: PCSCContext
+        do {
+            context = try await PCSCContext.establish()
+        } catch {
+            // Seen in 2 of 11 full runs, never alone, right after the daemon's own context saw
+            // the reader: what the daemon and its socket were then, for the next time.
+            let socket = FileManager.default.fileExists(atPath: daemon.socketPath) ? "is there" : "is gone"
+            Issue.record("pcscd \(daemon.isRunning ? "runs" : "has ended") and its socket \(socket); its log:\n\(daemon.log)")
+            throw error
+        }
         do {
             try await body(daemon, context)
         } catch {
