@@ -215,6 +215,13 @@ public struct ConformanceRunner: Sendable {
                 throw SessionError(.keyDerivationFailed, "cannot generate the EReaderKey of another session: \(error)")
             }
             return try builder.deviceRequest(specs, sessionTranscript: Self.transcript(engagement: engagement, eReaderKey: other.publicKey))
+        case .requestInfo(let entries):
+            return try builder.deviceRequest(
+                itemsRequests: specs.map { spec in
+                    var itemsRequest = spec.itemsRequest
+                    itemsRequest.requestInfo = entries
+                    return itemsRequest
+                }, sessionTranscript: transcript)
         case .readerAuthSignatureAltered:
             return try Self.rewritingRequest(builder.deviceRequest(specs, sessionTranscript: transcript)) { request in
                 for index in request.docRequests.indices {
@@ -248,7 +255,7 @@ public struct ConformanceRunner: Sendable {
     /// The script of `departure`, sending `eReaderKey` when it replaces the session's.
     static func script(for departure: ScriptedSession.Departure, eReaderKey: EmbeddedCBOR<COSEKey>) -> ReaderScript {
         switch departure {
-        case .none, .requestVersion, .readerAuthOverOtherTranscript, .readerAuthSignatureAltered:
+        case .none, .requestVersion, .readerAuthOverOtherTranscript, .readerAuthSignatureAltered, .requestInfo:
             return .asBuilt
         case .alteredCiphertext:
             return ReaderScript(establishment: { bytes in

@@ -11,11 +11,19 @@ extension ConformanceSuite {
     /// ``unknownMinorVersion``: one 8.3.2.1.2.1 does not define, as a later minor version may add
     /// (the second edition adds `deviceRequestInfo` and `readerAuthAll` under "1.1").
     public static let unknownRequestKey = "conformanceRFU"
+    /// The requestInfo of `mDL_ReaderAuth_RequestInfo` (8.3.2.1.2.1, `{* tstr => any}`): under
+    /// ``unknownRequestKey``, the float 1.5 (half precision, its preferred serialization) and the
+    /// full-date 2026-11-30 (tag 1004, RFC 8943), values a decoder that maps them onto types of
+    /// its own may well not encode again to the same octets.
+    public static let requestInfoEntries = CBORMap([
+        CBORMap.Entry(key: .textString(unknownRequestKey), value: .array([.float(1.5), .tagged(1004, .textString("2026-11-30"))])),
+    ])
 
     /// The suite for an mdoc under test (`mdoc-reader test-holder --suite holder`): requests
     /// well-formed and not, or of an unknown minor version, sessions whose encryption departs
-    /// from ISO/IEC 18013-5 9.1.1, reader authentication that fails (9.1.4), and BLE links of
-    /// the smallest and largest ATT_MTU and of short chunks (8.3.3.1.1.6).
+    /// from ISO/IEC 18013-5 9.1.1, reader authentication that fails or must hold over the
+    /// ItemsRequestBytes as sent (9.1.4), and BLE links of the smallest and largest ATT_MTU and
+    /// of short chunks (8.3.3.1.1.6).
     /// The mdoc under test must hold an mDL (org.iso.18013.5.1.mDL) with `family_name` and
     /// `age_over_18`; the cases that expect a disclosure need a person to approve it, or a
     /// holder that approves on its own. The cases of reader authentication need the runner to
@@ -23,7 +31,7 @@ extension ConformanceSuite {
     /// elements to trusted readers only.
     public static let holder = ConformanceSuite(
         name: "holder",
-        summary: "an mdoc under test: its answers to well-formed and malformed requests, to broken session encryption, to reader authentication that fails and over BLE links of every size",
+        summary: "an mdoc under test: its answers to well-formed and malformed requests, to broken session encryption, to reader authentication that fails or must hold over the request as sent, and over BLE links of every size",
         cases: [
             ConformanceCase(
                 name: "mDL_Request_WellFormed", clause: "8.3.2.1.2.1",
@@ -129,6 +137,12 @@ extension ConformanceSuite {
                 "mDL_ReaderAuth_OtherSessionTranscript", .readerAuthOverOtherTranscript,
                 "Signs ReaderAuth over the SessionTranscript of another session"),
             readerAuthCase("mDL_ReaderAuth_AlteredSignature", .readerAuthSignatureAltered, "Alters the last byte of ReaderAuth's signature"),
+            ConformanceCase(
+                name: "mDL_ReaderAuth_RequestInfo", clause: "9.1.4, 8.3.2.1.2.1",
+                summary: "Signs an ItemsRequest whose requestInfo holds an entry no edition defines, a half-precision float and a tagged full-date; the mdoc, which releases the elements to a trusted reader only, authenticates the reader over the ItemsRequestBytes as sent and returns both elements, verified.",
+                needsPerson: true,
+                session: ScriptedSession(request: .built([HolderRequests.mDL(HolderRequests.asked)]), departure: .requestInfo(requestInfoEntries)),
+                expectation: .verifiedResponse(docType: DocType.mDL, returned: HolderRequests.askedElements, withheld: [])),
             linkCase(
                 "mDL_BLE_MTU23", clause: "8.3.3.1.1.4, 8.3.3.1.1.6", .mtu(23),
                 "The reader takes an ATT_MTU of 23; the mdoc returns both elements, verified, in chunks of at most 20 octets."),

@@ -36,12 +36,17 @@ public struct ScriptedSession: Sendable {
         case readerAuthOverOtherTranscript
         /// The last byte of each DocRequest's ReaderAuth signature is altered (9.1.4).
         case readerAuthSignatureAltered
+        /// Each DocRequest's ItemsRequest carries `requestInfo` with these entries
+        /// (8.3.2.1.2.1), and its ReaderAuth is signed over the ItemsRequestBytes as sent
+        /// (9.1.4): an mdoc that authenticates the reader over an ItemsRequest it encoded again
+        /// from the fields it knows finds the signature wrong.
+        case requestInfo(CBORMap)
 
         /// Whether the departure is about reader authentication, so that the runner can run it
         /// only with a reader key and certificate.
         public var needsReaderAuthentication: Bool {
             switch self {
-            case .readerAuthOverOtherTranscript, .readerAuthSignatureAltered: true
+            case .readerAuthOverOtherTranscript, .readerAuthSignatureAltered, .requestInfo: true
             case .none, .alteredCiphertext, .replayedCiphertext, .eReaderKeyOnOtherCurve, .requestVersion: false
             }
         }

@@ -54,6 +54,9 @@ package final class HostileHolder {
     private var chunksReceived = 0
     /// The encoded response SessionData, once the request was answered.
     private var response: [UInt8]?
+    /// The request as the holder session received it (the DeviceRequest and the session's
+    /// transcript), once it arrived.
+    package private(set) var received: ReceivedRequest?
 
     /// A holder presenting the demo mDL.
     package convenience init(link: any HostileLink) throws {
@@ -209,6 +212,7 @@ package final class HostileHolder {
         guard case .requestReceived(let received) = session.receive(request),
               case .send(let message) = session.decide(.all(requestedIn: received.deviceRequest))
         else { throw PeerError("the holder session did not answer the request") }
+        self.received = received
         return message
     }
 

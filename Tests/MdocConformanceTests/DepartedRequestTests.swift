@@ -41,6 +41,19 @@ import Foundation
         #expect(report.outcome == .authenticated, "\(report.failureSummary)")
     }
 
+    /// requestInfo goes out in the ItemsRequestBytes as encoded (1.5 in half precision, the
+    /// full-date tagged), and the signature covers those very bytes.
+    @Test func aRequestWithRequestInfoIsSignedOverItsItemsRequestBytes() throws {
+        let (request, report) = try Self.departed(.requestInfo(ConformanceSuite.requestInfoEntries))
+        #expect(report.outcome == .authenticated, "\(report.failureSummary)")
+        for docRequest in request.docRequests {
+            #expect(docRequest.itemsRequest.value.requestInfo == ConformanceSuite.requestInfoEntries)
+            let encoded = Array(docRequest.itemsRequest.bytes)
+            #expect(encoded.windowCount(of: [0xF9, 0x3E, 0x00]) == 1, "\(encoded)")
+            #expect(encoded.windowCount(of: [0xD9, 0x03, 0xEC]) == 1, "\(encoded)")
+        }
+    }
+
     @Test func readerAuthOverAnotherSessionsTranscriptFailsInThisOne() throws {
         let (request, report) = try Self.departed(.readerAuthOverOtherTranscript)
         #expect(request.docRequests.allSatisfy { $0.readerAuth != nil })
@@ -58,7 +71,7 @@ import Foundation
     @Test func withoutAReaderKeyAReaderAuthenticationDepartureIsRefusedNotSentUnsigned() throws {
         let runner = ConformanceRunner(trustAnchors: [], program: "DepartedRequestTests", transport: "sim")
         let engagement = try EmbeddedCBOR<DeviceEngagement>(bytes: AnnexD.bytes("device_engagement"))
-        for departure in [ScriptedSession.Departure.readerAuthOverOtherTranscript, .readerAuthSignatureAltered] {
+        for departure in [ScriptedSession.Departure.readerAuthOverOtherTranscript, .readerAuthSignatureAltered, .requestInfo(ConformanceSuite.requestInfoEntries)] {
             #expect(throws: SessionError.self) {
                 try runner.departedRequest(Self.specs, departure: departure, engagement: engagement, eReaderKey: PrivateKey(generating: .p256))
             }
@@ -71,5 +84,13 @@ import Foundation
         for departure in [ScriptedSession.Departure.none, .alteredCiphertext, .replayedCiphertext, .eReaderKeyOnOtherCurve] {
             #expect(try runner.departedRequest(Self.specs, departure: departure, engagement: engagement, eReaderKey: PrivateKey(generating: .p256)) == nil)
         }
+    }
+}
+
+extension Array where Element == UInt8 {
+    /// How many times `pattern` occurs in these bytes, overlapping occurrences counted.
+    func windowCount(of pattern: [UInt8]) -> Int {
+        guard count >= pattern.count else { return 0 }
+        return (0...(count - pattern.count)).filter { self[$0..<($0 + pattern.count)].elementsEqual(pattern) }.count
     }
 }

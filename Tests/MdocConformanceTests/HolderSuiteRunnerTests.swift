@@ -1,7 +1,10 @@
+import Foundation
 import MdocBLE
+import MdocCBOR
 import MdocConformance
 import MdocModel
 import MdocPresentation
+import MdocSession
 import MdocSim
 import MdocTestPeers
 import MdocTestSupport
@@ -181,6 +184,39 @@ import Testing
         }
         #expect(stalling.name == "inconclusive", "\(stalling)")
         #expect(stalling.reason?.hasPrefix("no answer of the mdoc to judge: ") == true, "\(stalling)")
+    }
+
+    /// `mDL_ReaderAuth_RequestInfo` passes against a holder that authenticates the reader over
+    /// the ItemsRequestBytes it received and answers a reader it trusts; it fails against one
+    /// that authenticates the reader over an ItemsRequest encoded again from the fields it
+    /// knows, without requestInfo: that finds the signature wrong and withholds everything.
+    @Test(arguments: [false, true])
+    func theRequestInfoCaseCatchesAHolderThatEncodesTheItemsRequestAgain(encodingAgain: Bool) async throws {
+        let verifier = DeviceRequestVerifier(trustAnchors: [try DemoMaterial.certificate("reader-root.pem")])
+        let outcome = try await Self.wellFormedCase("mDL_ReaderAuth_RequestInfo", signed: true) { holder in
+            try await holder.run(until: .requestReceived)
+            let received = try #require(holder.received)
+            var request = received.deviceRequest
+            #expect(request.docRequests.allSatisfy { $0.itemsRequest.value.requestInfo == ConformanceSuite.requestInfoEntries })
+            if encodingAgain {
+                for index in request.docRequests.indices {
+                    let items = request.docRequests[index].itemsRequest.value
+                    request.docRequests[index].itemsRequest = EmbeddedCBOR(ItemsRequest(docType: items.docType, nameSpaces: items.nameSpaces))
+                }
+            }
+            let report = verifier.verify(request, sessionTranscript: received.sessionTranscript, at: Date())
+            if report.docRequests.allSatisfy({ $0.outcome == .authenticated }) {
+                try await holder.sendResponse()
+            } else {
+                holder.close()
+            }
+        }
+        if encodingAgain {
+            #expect(outcome.name == "failed", "\(outcome)")
+            #expect(outcome.reason?.hasPrefix("expected a verified response with org.iso.18013.5.1.mDL holding ") == true, "\(outcome)")
+        } else {
+            #expect(outcome == .passed, "\(outcome)")
+        }
     }
 
     /// Without a reader key, a case of reader authentication is inconclusive at once and takes

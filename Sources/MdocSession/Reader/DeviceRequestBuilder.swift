@@ -23,9 +23,16 @@ public struct DeviceRequestBuilder: Sendable {
     /// a DocRequest without a name space or element, or a signature that fails.
     public func deviceRequest(_ specs: [DocRequestSpec], sessionTranscript: SessionTranscriptBinding) throws(SessionError) -> [UInt8] {
         try Self.check(specs)
+        return try deviceRequest(itemsRequests: specs.map(\.itemsRequest), sessionTranscript: sessionTranscript)
+    }
+
+    /// The encoded DeviceRequest of one DocRequest per ItemsRequest of `itemsRequests`, as
+    /// given, each signed over `sessionTranscript` and the ItemsRequestBytes it is sent with
+    /// when the builder has a signer (9.1.4).
+    package func deviceRequest(itemsRequests: [ItemsRequest], sessionTranscript: SessionTranscriptBinding) throws(SessionError) -> [UInt8] {
         var docRequests: [DocRequest] = []
-        for spec in specs {
-            let itemsRequest = EmbeddedCBOR(spec.itemsRequest)
+        for request in itemsRequests {
+            let itemsRequest = EmbeddedCBOR(request)
             let readerAuth = try signer.map { (signer) throws(SessionError) in
                 try signer.readerAuth(for: itemsRequest, transcript: sessionTranscript)
             }
