@@ -215,6 +215,9 @@ public struct ConformanceRunner: Sendable {
                 throw SessionError(.keyDerivationFailed, "cannot generate the EReaderKey of another session: \(error)")
             }
             return try builder.deviceRequest(specs, sessionTranscript: Self.transcript(engagement: engagement, eReaderKey: other.publicKey))
+        case .readerAuthByUntrustedReader:
+            return try Self.untrustedReader(curve: readerAuthentication?.key.curve ?? eReaderKey.curve, at: Date())
+                .deviceRequest(specs, sessionTranscript: transcript)
         case .requestInfo(let entries):
             return try builder.deviceRequest(
                 itemsRequests: specs.map { spec in
@@ -231,6 +234,33 @@ public struct ConformanceRunner: Sendable {
                 }
             }
         }
+    }
+
+    /// A builder signing as a reader no mdoc trusts (9.1.4): a reader authentication certificate
+    /// on `curve` under a reader root made with it at `time` (18013-5 Annex B), both marked as
+    /// test material and both in x5chain, so that only an mdoc that takes a chain's own root as
+    /// trusted authenticates the reader.
+    static func untrustedReader(curve: Curve, at time: Date) throws(SessionError) -> DeviceRequestBuilder {
+        func subject(_ name: String) -> CertificateBuilder.DistinguishedName {
+            CertificateBuilder.DistinguishedName(commonName: "TEST: conformance \(name) no mdoc trusts", country: "ZZ")
+        }
+        let reader: (key: PrivateKey, chain: [Certificate])
+        do {
+            let rootKey = try PrivateKey(generating: curve)
+            let root = try CertificateBuilder(
+                profile: .readerRoot, subject: subject("reader root"), notValidBefore: time.addingTimeInterval(-86_400),
+                notValidAfter: time.addingTimeInterval(2 * 86_400)
+            ).selfSigned(key: rootKey)
+            let key = try PrivateKey(generating: curve)
+            let certificate = try CertificateBuilder(
+                profile: .readerAuthentication, subject: subject("reader"), notValidBefore: time.addingTimeInterval(-3_600),
+                notValidAfter: time.addingTimeInterval(86_400)
+            ).issued(for: key.publicKey, by: root, signingKey: rootKey)
+            reader = (key, [certificate, root])
+        } catch {
+            throw SessionError(.messageConstructionFailed, "cannot make the certificates of a reader no mdoc trusts: \(error)")
+        }
+        return try DeviceRequestBuilder(readerAuthentication: reader)
     }
 
     /// The SessionTranscript of a session with the mdoc of `engagement`, engaged by QR code, in
@@ -255,7 +285,7 @@ public struct ConformanceRunner: Sendable {
     /// The script of `departure`, sending `eReaderKey` when it replaces the session's.
     static func script(for departure: ScriptedSession.Departure, eReaderKey: EmbeddedCBOR<COSEKey>) -> ReaderScript {
         switch departure {
-        case .none, .requestVersion, .readerAuthOverOtherTranscript, .readerAuthSignatureAltered, .requestInfo:
+        case .none, .requestVersion, .readerAuthOverOtherTranscript, .readerAuthSignatureAltered, .readerAuthByUntrustedReader, .requestInfo:
             return .asBuilt
         case .alteredCiphertext:
             return ReaderScript(establishment: { bytes in

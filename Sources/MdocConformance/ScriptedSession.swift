@@ -36,6 +36,10 @@ public struct ScriptedSession: Sendable {
         case readerAuthOverOtherTranscript
         /// The last byte of each DocRequest's ReaderAuth signature is altered (9.1.4).
         case readerAuthSignatureAltered
+        /// Each DocRequest's ReaderAuth is signed as a reader the mdoc cannot trust: by the key
+        /// of a reader certificate made for the request, under a reader root made with it, both
+        /// in its x5chain (9.1.4, Annex B).
+        case readerAuthByUntrustedReader
         /// Each DocRequest's ItemsRequest carries `requestInfo` with these entries
         /// (8.3.2.1.2.1), and its ReaderAuth is signed over the ItemsRequestBytes as sent
         /// (9.1.4): an mdoc that authenticates the reader over an ItemsRequest it encoded again
@@ -46,7 +50,7 @@ public struct ScriptedSession: Sendable {
         /// only with a reader key and certificate.
         public var needsReaderAuthentication: Bool {
             switch self {
-            case .readerAuthOverOtherTranscript, .readerAuthSignatureAltered, .requestInfo: true
+            case .readerAuthOverOtherTranscript, .readerAuthSignatureAltered, .readerAuthByUntrustedReader, .requestInfo: true
             case .none, .alteredCiphertext, .replayedCiphertext, .eReaderKeyOnOtherCurve, .requestVersion: false
             }
         }

@@ -1,4 +1,5 @@
 import MdocCBOR
+import MdocCOSE
 import MdocConformance
 import MdocCrypto
 import MdocModel
@@ -68,10 +69,23 @@ import Foundation
         #expect(report.failureSummary.contains { $0.contains("signature") }, "\(report.failureSummary)")
     }
 
+    /// Signed as a reader of a root made for the request: the signature holds, the chain does
+    /// not lead to a root the mdoc trusts.
+    @Test func aRequestSignedAsAnUntrustedReaderFailsOnItsChain() throws {
+        let (request, report) = try Self.departed(.readerAuthByUntrustedReader)
+        #expect(request.docRequests.allSatisfy { $0.readerAuth?.x5chain.count == 2 })
+        #expect(report.outcome == .failed)
+        #expect(!report.failureSummary.isEmpty)
+        #expect(!report.failureSummary.contains { $0.contains("signature") }, "\(report.failureSummary)")
+    }
+
     @Test func withoutAReaderKeyAReaderAuthenticationDepartureIsRefusedNotSentUnsigned() throws {
         let runner = ConformanceRunner(trustAnchors: [], program: "DepartedRequestTests", transport: "sim")
         let engagement = try EmbeddedCBOR<DeviceEngagement>(bytes: AnnexD.bytes("device_engagement"))
-        for departure in [ScriptedSession.Departure.readerAuthOverOtherTranscript, .readerAuthSignatureAltered, .requestInfo(ConformanceSuite.requestInfoEntries)] {
+        for departure in [
+            ScriptedSession.Departure.readerAuthOverOtherTranscript, .readerAuthSignatureAltered, .readerAuthByUntrustedReader,
+            .requestInfo(ConformanceSuite.requestInfoEntries),
+        ] {
             #expect(throws: SessionError.self) {
                 try runner.departedRequest(Self.specs, departure: departure, engagement: engagement, eReaderKey: PrivateKey(generating: .p256))
             }
