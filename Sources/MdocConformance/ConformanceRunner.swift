@@ -200,7 +200,7 @@ public struct ConformanceRunner: Sendable {
         let builder = try DeviceRequestBuilder(readerAuthentication: readerAuthentication)
         let transcript = Self.transcript(engagement: engagement, eReaderKey: eReaderKey.publicKey)
         switch departure {
-        case .none, .alteredCiphertext, .replayedCiphertext, .eReaderKeyOnOtherCurve:
+        case .none, .alteredCiphertext, .replayedCiphertext, .eReaderKeyOnOtherCurve, .establishmentWithout:
             return nil
         case .requestVersion(let version, let additionalEntries):
             return try Self.rewritingRequest(builder.deviceRequest(specs, sessionTranscript: transcript)) { request in
@@ -302,6 +302,11 @@ public struct ConformanceRunner: Sendable {
         case .eReaderKeyOnOtherCurve:
             return ReaderScript(establishment: { bytes in
                 rewritingEstablishment(bytes) { $0.eReaderKey = eReaderKey }
+            })
+        case .establishmentWithout(let key):
+            return ReaderScript(establishment: { bytes in
+                guard let establishment = try? CBOR.decode(bytes) else { return bytes }
+                return establishment.changingEntry(key) { _ in nil }.encoded()
             })
         }
     }

@@ -133,6 +133,8 @@ extension ConformanceSuite {
                 needsPerson: false,
                 session: ScriptedSession(request: .built([HolderRequests.mDL(HolderRequests.asked)]), departure: .eReaderKeyOnOtherCurve),
                 expectation: .sessionStatus(.sessionEncryptionError)),
+            establishmentCase("eReaderKey", "the reader's EReaderKey, from which the session keys are derived"),
+            establishmentCase("data", "the encrypted DeviceRequest"),
             readerAuthCase(
                 "mDL_ReaderAuth_OtherSessionTranscript", .readerAuthOverOtherTranscript,
                 "Signs ReaderAuth over the SessionTranscript of another session"),
@@ -159,6 +161,18 @@ extension ConformanceSuite {
                 "mDL_BLE_LastChunkOneOctet", clause: "8.3.3.1.1.6", .lastChunkOfOneOctet,
                 "The reader's last chunk carries one octet of the request; the mdoc waits for it and returns both elements, verified."),
         ])
+
+    /// The case whose SessionEstablishment lacks its entry `key` (what it carries: `what`): the
+    /// mdoc ends the session with status 10 or 11 (9.1.1.4).
+    private static func establishmentCase(_ key: String, _ what: String) -> ConformanceCase {
+        let name = "mDL_Session_EstablishmentWithout" + key.prefix(1).uppercased() + key.dropFirst()
+        return ConformanceCase(
+            name: name, clause: "9.1.1.4",
+            summary: "Sends SessionEstablishment without its \(key) entry (\(what)); the mdoc ends the session with status 10 or 11, without a response.",
+            needsPerson: false,
+            session: ScriptedSession(request: .built([HolderRequests.mDL(HolderRequests.asked)]), departure: .establishmentWithout(key)),
+            expectation: .sessionError)
+    }
 
     /// The case named `name` asking for the well-formed request's elements with a reader
     /// authentication that fails as `departure` makes it fail (9.1.4; `what`, the start of a

@@ -34,6 +34,10 @@ public enum HolderExpectation: Sendable, Hashable, CustomStringConvertible {
     case responseStatus(DeviceResponse.Status)
     /// The mdoc ends the session with a SessionData of `status` (9.1.1.4).
     case sessionStatus(SessionData.Status)
+    /// The mdoc ends the session, before any response, with a SessionData of status 10 or 11
+    /// (9.1.1.4): an error of session encryption or of decoding, for a message from which
+    /// neither side could derive a session key or read what it asks.
+    case sessionError
     /// No data element of `docType` disclosed, issuer- or device-signed: a DeviceResponse, of
     /// any status, without such a document or with one returning no element, or the session
     /// ended by the mdoc instead of a response, with status 20 or the transport's termination
@@ -62,6 +66,8 @@ public enum HolderExpectation: Sendable, Hashable, CustomStringConvertible {
             return "a DeviceResponse with status \(status) and no document"
         case .sessionStatus(let status):
             return "the session ended by the mdoc with status \(status)"
+        case .sessionError:
+            return "the session ended by the mdoc with status 10 or 11, without a response"
         case .noDisclosure(let docType):
             return "no data element of \(docType) disclosed"
         }
@@ -78,6 +84,9 @@ public enum HolderExpectation: Sendable, Hashable, CustomStringConvertible {
         switch self {
         case .sessionStatus(let status):
             return observed.endStatus == status ? .passed : failure
+        case .sessionError:
+            let errors: Set<SessionData.Status> = [.sessionEncryptionError, .cborDecodingError]
+            return result.response == nil && observed.endStatus.map(errors.contains) == true ? .passed : failure
         case .noDisclosure(let docType):
             if let response = result.response {
                 let disclosed = Self.elementCount(of: docType, in: response)

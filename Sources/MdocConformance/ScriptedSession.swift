@@ -28,6 +28,10 @@ public struct ScriptedSession: Sendable {
         /// SessionEstablishment carries an EReaderKey on another curve than the engagement's
         /// EDeviceKey (9.1.5.2), with the ciphertext of the key on the right one.
         case eReaderKeyOnOtherCurve
+        /// SessionEstablishment as built but without its entry under this key, `eReaderKey` or
+        /// `data` (9.1.1.4): well-formed CBOR whose structure is wrong, so that no session can
+        /// come of it.
+        case establishmentWithout(String)
         /// The DeviceRequest as built but of this version, with these entries added under keys
         /// 8.3.2.1.2.1 does not define: what a later minor version may add (8.1).
         case requestVersion(String, additionalEntries: CBORMap = CBORMap())
@@ -51,7 +55,7 @@ public struct ScriptedSession: Sendable {
         public var needsReaderAuthentication: Bool {
             switch self {
             case .readerAuthOverOtherTranscript, .readerAuthSignatureAltered, .readerAuthByUntrustedReader, .requestInfo: true
-            case .none, .alteredCiphertext, .replayedCiphertext, .eReaderKeyOnOtherCurve, .requestVersion: false
+            case .none, .alteredCiphertext, .replayedCiphertext, .eReaderKeyOnOtherCurve, .establishmentWithout, .requestVersion: false
             }
         }
     }

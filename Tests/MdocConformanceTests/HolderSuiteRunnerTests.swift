@@ -23,7 +23,7 @@ import Testing
 
     @Test func casesExpectingAnErrorFailAgainstAHolderThatSendsNone() async throws {
         let cases = try ConformanceSuite.holder.cases(
-            named: ["mDL_Request_WellFormed", "mDL_Request_NotCBOR", "mDL_Session_AlteredCiphertext"])
+            named: ["mDL_Request_WellFormed", "mDL_Request_NotCBOR", "mDL_Session_AlteredCiphertext", "mDL_Session_EstablishmentWithoutEReaderKey"])
         let runner = ConformanceRunner(
             trustAnchors: [try DemoMaterial.iaca()], timeouts: Self.timeouts, program: "HolderSuiteRunnerTests", transport: "sim")
         let (engagements, feed) = AsyncStream.makeStream(of: MdocURI.self)
@@ -31,8 +31,9 @@ import Testing
             var next = engagements.makeAsyncIterator()
             return await runner.run(cases, over: SimAdapter(), engagement: { await next.next() })
         }
-        // One hostile holder per case. For the malformed request and the altered ciphertext its
-        // session has no response to send (`run(until:)` throws), and it closes the link.
+        // One hostile holder per case. For the malformed request, the altered ciphertext and the
+        // SessionEstablishment without EReaderKey its session has no response to send
+        // (`run(until:)` throws), and it closes the link.
         var holders: [HostileHolder] = []
         for _ in cases {
             let holder = try HostileHolder(link: SimHostileLink())
@@ -60,9 +61,14 @@ import Testing
         #expect(altered == "expected the session ended by the mdoc with status session encryption error (10), "
                 + "but the session failed: the connection ended before the mdoc answered the request", "\(altered)")
 
+        let withoutKey = try #require(results[3].outcome.reason)
+        #expect(results[3].outcome.name == "failed")
+        #expect(withoutKey == "expected the session ended by the mdoc with status 10 or 11, without a response, "
+                + "but the session failed: the connection ended before the mdoc answered the request", "\(withoutKey)")
+
         let report = ConformanceReport(suite: "holder", results: results)
-        #expect(report.counts == (passed: 1, failed: 2, inconclusive: 0))
-        #expect(report.junitXML.contains(#"<testsuite name="holder" tests="3" failures="2" errors="0" skipped="0""#), "\(report.junitXML)")
+        #expect(report.counts == (passed: 1, failed: 3, inconclusive: 0))
+        #expect(report.junitXML.contains(#"<testsuite name="holder" tests="4" failures="3" errors="0" skipped="0""#), "\(report.junitXML)")
         #expect(report.junitXML.contains(#"<testcase name="mDL_Request_NotCBOR" classname="ISO/IEC 18013-5 8.3.2.1.2.3""#))
     }
 
