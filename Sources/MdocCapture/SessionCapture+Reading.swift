@@ -181,15 +181,8 @@ extension SessionCapture {
         guard let readerKey = transcript.eReaderKeyBytes else {
             throw SessionCaptureError(.inconsistent, file: transcriptFile, "the transcript holds no EReaderKeyBytes")
         }
-        // A first message that is no SessionEstablishment is kept as it was sent: a conformance
-        // runner sends one without an entry on purpose (9.1.1.4), and the inspector shows why it
-        // does not decode. Only one that decodes, naming another EReaderKey, contradicts the
-        // transcript.
-        if let first = messages.first, fromReader(first), let establishment = try? SessionEstablishment(encoded: first.bytes) {
-            guard establishment.eReaderKey.bytes == readerKey.bytes else {
-                throw SessionCaptureError(
-                    .inconsistent, file: index.messages[0].file, "EReaderKeyBytes are not those of \(transcriptFile)")
-            }
+        if let first = messages.first, fromReader(first) {
+            try checkEstablishment(first.bytes, readerKey: readerKey, file: index.messages[0].file, transcriptFile: transcriptFile)
         }
         let ownKey: PublicKey?
         switch role {
@@ -200,6 +193,30 @@ extension SessionCapture {
             throw SessionCaptureError(
                 .inconsistent, file: index.ephemeralKey,
                 "not the \(role == .reader ? "EReaderKey" : "EDeviceKey") of \(transcriptFile)")
+        }
+    }
+
+    /// Checks that `bytes`, the first message of the capture, sent by the reader, carries the
+    /// transcript's EReaderKeyBytes (`readerKey`). In a reader's capture it may be a map that is
+    /// no SessionEstablishment, lacking an entry (a conformance runner sends such a one on
+    /// purpose, 9.1.1.4): it is kept as sent, for the inspector to name what it lacks, but an
+    /// `eReaderKey` it does carry must still be the transcript's. An mdoc takes a transcript
+    /// only from a SessionEstablishment it decoded, so its capture with one allows no other.
+    private func checkEstablishment(
+        _ bytes: [UInt8], readerKey: EmbeddedCBOR<COSEKey>, file: String, transcriptFile: String
+    ) throws(SessionCaptureError) {
+        let sentKey: CBOR?
+        do {
+            sentKey = try SessionEstablishment(encoded: bytes).eReaderKey.cbor
+        } catch {
+            guard role == .reader, case .map(let map)? = try? CBOR.decode(bytes) else {
+                throw SessionCaptureError(.badContent, file: file, "not a SessionEstablishment: \(error)")
+            }
+            sentKey = map[text: "eReaderKey"]
+        }
+        guard let sentKey else { return }
+        guard sentKey == readerKey.cbor else {
+            throw SessionCaptureError(.inconsistent, file: file, "EReaderKeyBytes are not those of \(transcriptFile)")
         }
     }
 

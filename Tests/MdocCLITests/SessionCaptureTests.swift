@@ -1,4 +1,7 @@
 import Foundation
+import MdocCBOR
+import MdocCOSE
+import MdocCrypto
 import MdocTestSupport
 import Testing
 
@@ -295,6 +298,23 @@ struct SessionCaptureTests {
         }
         #expect(escape.status == 2)
         #expect(escape.standardError.contains("is not a file name in the capture directory"), "\(escape.standardError)")
+
+        // The reader's first message may lack an entry (a conformance case sends such a one),
+        // but an eReaderKey it carries must be the transcript's, and it must be a map.
+        let otherKey = try EmbeddedCBOR(COSEKey(publicKey: PrivateKey(generating: .p256).publicKey)).cbor
+        let establishmentFile = "/01-sent-session-establishment.cbor"
+        let keyOnly = try await replay("establishment-key") { copy in
+            let map = CBOR.map(CBORMap([CBORMap.Entry(key: .textString("eReaderKey"), value: otherKey)]))
+            try Data(map.encoded()).write(to: URL(fileURLWithPath: copy + establishmentFile))
+        }
+        #expect(keyOnly.status == 2)
+        #expect(keyOnly.standardError.contains("01-sent-session-establishment.cbor: EReaderKeyBytes are not those of session-transcript.cbor"),
+                "\(keyOnly.standardError)")
+        let notAMap = try await replay("establishment-text") { copy in
+            try Data(CBOR.textString("SessionEstablishment").encoded()).write(to: URL(fileURLWithPath: copy + establishmentFile))
+        }
+        #expect(notAMap.status == 2)
+        #expect(notAMap.standardError.contains("01-sent-session-establishment.cbor: not a SessionEstablishment: "), "\(notAMap.standardError)")
 
         let missing = try await replay("missing") { try FileManager.default.removeItem(atPath: $0 + "/session-transcript.cbor") }
         #expect(missing.status == 2)
