@@ -216,9 +216,10 @@ public struct ConformanceRunner: Sendable {
             }
             return try builder.deviceRequest(specs, sessionTranscript: Self.transcript(engagement: engagement, eReaderKey: other.publicKey))
         case .readerAuthByUntrustedReader:
-            return try Self.untrustedReader(curve: readerAuthentication?.key.curve ?? eReaderKey.curve, at: Date())
-                .deviceRequest(specs, sessionTranscript: transcript)
+            guard let trusted = readerAuthentication else { return nil }
+            return try Self.untrustedReader(curve: trusted.key.curve, at: Date()).deviceRequest(specs, sessionTranscript: transcript)
         case .requestInfo(let entries):
+            try DeviceRequestBuilder.check(specs)
             return try builder.deviceRequest(
                 itemsRequests: specs.map { spec in
                     var itemsRequest = spec.itemsRequest
@@ -237,25 +238,25 @@ public struct ConformanceRunner: Sendable {
     }
 
     /// A builder signing as a reader no mdoc trusts (9.1.4): a reader authentication certificate
-    /// on `curve` under a reader root made with it at `time` (18013-5 Annex B), both marked as
-    /// test material and both in x5chain, so that only an mdoc that takes a chain's own root as
-    /// trusted authenticates the reader.
+    /// on `curve` (the trusted reader's, so that trust is all that differs) under a reader root
+    /// made with it (18013-5 Annex B), both valid from a day before `time` to a day after it,
+    /// marked as test material and both in x5chain, so that only an mdoc that takes a chain's
+    /// own root as trusted authenticates the reader.
     static func untrustedReader(curve: Curve, at time: Date) throws(SessionError) -> DeviceRequestBuilder {
         func subject(_ name: String) -> CertificateBuilder.DistinguishedName {
-            CertificateBuilder.DistinguishedName(commonName: "TEST: conformance \(name) no mdoc trusts", country: "ZZ")
+            var subject = CertificateBuilder.DistinguishedName(commonName: "conformance \(name)", country: "ZZ")
+            subject.organizationalUnits = ["TEST: a reader no mdoc trusts"]
+            return subject
         }
+        let (from, until) = (time.addingTimeInterval(-86_400), time.addingTimeInterval(86_400))
         let reader: (key: PrivateKey, chain: [Certificate])
         do {
             let rootKey = try PrivateKey(generating: curve)
-            let root = try CertificateBuilder(
-                profile: .readerRoot, subject: subject("reader root"), notValidBefore: time.addingTimeInterval(-86_400),
-                notValidAfter: time.addingTimeInterval(2 * 86_400)
-            ).selfSigned(key: rootKey)
+            let root = try CertificateBuilder(profile: .readerRoot, subject: subject("reader root"), notValidBefore: from, notValidAfter: until)
+                .selfSigned(key: rootKey)
             let key = try PrivateKey(generating: curve)
-            let certificate = try CertificateBuilder(
-                profile: .readerAuthentication, subject: subject("reader"), notValidBefore: time.addingTimeInterval(-3_600),
-                notValidAfter: time.addingTimeInterval(86_400)
-            ).issued(for: key.publicKey, by: root, signingKey: rootKey)
+            let certificate = try CertificateBuilder(profile: .readerAuthentication, subject: subject("reader"), notValidBefore: from, notValidAfter: until)
+                .issued(for: key.publicKey, by: root, signingKey: rootKey)
             reader = (key, [certificate, root])
         } catch {
             throw SessionError(.messageConstructionFailed, "cannot make the certificates of a reader no mdoc trusts: \(error)")
@@ -303,10 +304,10 @@ public struct ConformanceRunner: Sendable {
             return ReaderScript(establishment: { bytes in
                 rewritingEstablishment(bytes) { $0.eReaderKey = eReaderKey }
             })
-        case .establishmentWithout(let key):
+        case .establishmentWithout(let entry):
             return ReaderScript(establishment: { bytes in
                 guard let establishment = try? CBOR.decode(bytes) else { return bytes }
-                return establishment.changingEntry(key) { _ in nil }.encoded()
+                return establishment.changingEntry(entry.rawValue) { _ in nil }.encoded()
             })
         }
     }

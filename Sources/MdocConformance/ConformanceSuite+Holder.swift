@@ -133,8 +133,9 @@ extension ConformanceSuite {
                 needsPerson: false,
                 session: ScriptedSession(request: .built([HolderRequests.mDL(HolderRequests.asked)]), departure: .eReaderKeyOnOtherCurve),
                 expectation: .sessionStatus(.sessionEncryptionError)),
-            establishmentCase("eReaderKey", "the reader's EReaderKey, from which the session keys are derived"),
-            establishmentCase("data", "the encrypted DeviceRequest"),
+            establishmentCase(
+                "mDL_Session_EstablishmentWithoutEReaderKey", .eReaderKey, "the reader's EReaderKey, from which the session keys are derived"),
+            establishmentCase("mDL_Session_EstablishmentWithoutData", .data, "the encrypted DeviceRequest"),
             readerAuthCase(
                 "mDL_ReaderAuth_OtherSessionTranscript", .readerAuthOverOtherTranscript,
                 "Signs ReaderAuth over the SessionTranscript of another session"),
@@ -162,15 +163,14 @@ extension ConformanceSuite {
                 "The reader's last chunk carries one octet of the request; the mdoc waits for it and returns both elements, verified."),
         ])
 
-    /// The case whose SessionEstablishment lacks its entry `key` (what it carries: `what`): the
-    /// mdoc ends the session with status 10 or 11 (9.1.1.4).
-    private static func establishmentCase(_ key: String, _ what: String) -> ConformanceCase {
-        let name = "mDL_Session_EstablishmentWithout" + key.prefix(1).uppercased() + key.dropFirst()
-        return ConformanceCase(
+    /// The case named `name` whose SessionEstablishment lacks `entry` (what it carries: `what`):
+    /// the mdoc ends the session with status 10 or 11 (9.1.1.4).
+    private static func establishmentCase(_ name: String, _ entry: ScriptedSession.EstablishmentEntry, _ what: String) -> ConformanceCase {
+        ConformanceCase(
             name: name, clause: "9.1.1.4",
-            summary: "Sends SessionEstablishment without its \(key) entry (\(what)); the mdoc ends the session with status 10 or 11, without a response.",
+            summary: "Sends SessionEstablishment without its \(entry.rawValue) entry (\(what)); the mdoc ends the session with status 10 or 11 and sends no response.",
             needsPerson: false,
-            session: ScriptedSession(request: .built([HolderRequests.mDL(HolderRequests.asked)]), departure: .establishmentWithout(key)),
+            session: ScriptedSession(request: .built([HolderRequests.mDL(HolderRequests.asked)]), departure: .establishmentWithout(entry)),
             expectation: .sessionError)
     }
 

@@ -34,9 +34,10 @@ public enum HolderExpectation: Sendable, Hashable, CustomStringConvertible {
     case responseStatus(DeviceResponse.Status)
     /// The mdoc ends the session with a SessionData of `status` (9.1.1.4).
     case sessionStatus(SessionData.Status)
-    /// The mdoc ends the session, before any response, with a SessionData of status 10 or 11
-    /// (9.1.1.4): an error of session encryption or of decoding, for a message from which
-    /// neither side could derive a session key or read what it asks.
+    /// The mdoc ends the session with a SessionData of status 10 or 11 and sends no
+    /// DeviceResponse at all, not even one of an error status (9.1.1.4, Table 20): an error of
+    /// session encryption or of decoding, for a SessionEstablishment from which the mdoc gets no
+    /// session key or no request.
     case sessionError
     /// No data element of `docType` disclosed, issuer- or device-signed: a DeviceResponse, of
     /// any status, without such a document or with one returning no element, or the session
@@ -67,7 +68,7 @@ public enum HolderExpectation: Sendable, Hashable, CustomStringConvertible {
         case .sessionStatus(let status):
             return "the session ended by the mdoc with status \(status)"
         case .sessionError:
-            return "the session ended by the mdoc with status 10 or 11, without a response"
+            return "the session ended by the mdoc with status 10 or 11, with no response"
         case .noDisclosure(let docType):
             return "no data element of \(docType) disclosed"
         }

@@ -28,10 +28,9 @@ public struct ScriptedSession: Sendable {
         /// SessionEstablishment carries an EReaderKey on another curve than the engagement's
         /// EDeviceKey (9.1.5.2), with the ciphertext of the key on the right one.
         case eReaderKeyOnOtherCurve
-        /// SessionEstablishment as built but without its entry under this key, `eReaderKey` or
-        /// `data` (9.1.1.4): well-formed CBOR whose structure is wrong, so that no session can
-        /// come of it.
-        case establishmentWithout(String)
+        /// SessionEstablishment as built but without this entry (9.1.1.4): well-formed CBOR
+        /// whose structure is wrong, from which the mdoc gets no session key or no request.
+        case establishmentWithout(EstablishmentEntry)
         /// The DeviceRequest as built but of this version, with these entries added under keys
         /// 8.3.2.1.2.1 does not define: what a later minor version may add (8.1).
         case requestVersion(String, additionalEntries: CBORMap = CBORMap())
@@ -58,6 +57,14 @@ public struct ScriptedSession: Sendable {
             case .none, .alteredCiphertext, .replayedCiphertext, .eReaderKeyOnOtherCurve, .establishmentWithout, .requestVersion: false
             }
         }
+    }
+
+    /// An entry of SessionEstablishment (9.1.1.4), by its key.
+    public enum EstablishmentEntry: String, Sendable, Hashable {
+        /// `eReaderKey`: EReaderKeyBytes, from which with EDeviceKey the session keys come.
+        case eReaderKey
+        /// `data`: the encrypted DeviceRequest.
+        case data
     }
 
     /// How the runner's side sizes the BLE link (the reader's in a ``ScriptedSession``, the

@@ -76,6 +76,9 @@ import Testing
         #expect(withoutKey.status == 0, "\(withoutKey.standardError)")
         #expect(withoutKey.standardOutput.contains(#"Problem: not a SessionEstablishment: missing "eReaderKey" at top level"#), "\(withoutKey.standardOutput)")
         #expect(withoutKey.standardOutput.contains(#""status": 11"#), "\(withoutKey.standardOutput)")
+        let withoutData = try await run.run("mdoc", ["inspect", "--diagnostic", captures + "/17-mDL_Session_EstablishmentWithoutData"])
+        #expect(withoutData.status == 0, "\(withoutData.standardError)")
+        #expect(withoutData.standardOutput.contains(#"Problem: not a SessionEstablishment: missing "data" at top level"#), "\(withoutData.standardOutput)")
         // The request of an unknown minor version went out as "1.9" and was answered.
         let minorVersion = try await run.run("mdoc", ["inspect", "--diagnostic", captures + "/10-mDL_Request_UnknownMinorVersion"])
         #expect(minorVersion.status == 0, "\(minorVersion.standardError)")

@@ -63,7 +63,7 @@ import Testing
 
         let withoutKey = try #require(results[3].outcome.reason)
         #expect(results[3].outcome.name == "failed")
-        #expect(withoutKey == "expected the session ended by the mdoc with status 10 or 11, without a response, "
+        #expect(withoutKey == "expected the session ended by the mdoc with status 10 or 11, with no response, "
                 + "but the session failed: the connection ended before the mdoc answered the request", "\(withoutKey)")
 
         let report = ConformanceReport(suite: "holder", results: results)

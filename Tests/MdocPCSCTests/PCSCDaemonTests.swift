@@ -100,10 +100,11 @@ import Testing
         do {
             context = try await PCSCContext.establish()
         } catch {
-            // Seen in 2 of 11 full runs, never alone, right after the daemon's own context saw
-            // the reader: what the daemon and its socket were then, for the next time.
+            // Seen in full runs only, right after the daemon's own context saw the reader: what
+            // the daemon and its socket were then, and what it wrote.
             let socket = FileManager.default.fileExists(atPath: daemon.socketPath) ? "is there" : "is gone"
-            Issue.record("pcscd \(daemon.isRunning ? "runs" : "has ended") and its socket \(socket); its log:\n\(daemon.log)")
+            let errors = (try? String(contentsOfFile: daemon.logPath + ".err", encoding: .utf8)) ?? ""
+            Issue.record("pcscd \(daemon.isRunning ? "runs" : "has ended") and its socket \(socket); its log:\n\(daemon.log)\(errors)")
             throw error
         }
         do {

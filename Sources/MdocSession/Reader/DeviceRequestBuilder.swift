@@ -43,7 +43,7 @@ public struct DeviceRequestBuilder: Sendable {
 
     /// Throws when `request` cannot become a DeviceRequest: no DocRequest, or one whose
     /// ItemsRequest would break the CDDL (``DocRequestSpec``).
-    static func check(_ request: [DocRequestSpec]) throws(SessionError) {
+    package static func check(_ request: [DocRequestSpec]) throws(SessionError) {
         guard !request.isEmpty else {
             throw SessionError(.messageConstructionFailed, "a DeviceRequest needs at least one DocRequest")
         }
