@@ -25,8 +25,10 @@
 # The conformance suites (docs/conformance.md) over bluetoothd:
 #   holder-suite  `mdoc-reader test-holder` on hci1, signing as the demo reader, runs every case
 #                 of the holder suite against a --keep-running `mdoc-holder present` on hci0
-#                 (peripheral mode) whose policy releases the mDL to trusted readers only, each
-#                 case from the engagement the holder printed for it: every case must pass but the
+#                 (peripheral mode) whose policy releases the mDL to trusted readers only (the
+#                 demo reader root's, and a test PKI's whose reader certificate has expired,
+#                 which the expired reader case signs with), each case from the engagement the
+#                 holder printed for it: every case must pass but the
 #                 mDL_BLE_ cases, which size the ATT_MTU or the chunks and must be inconclusive
 #                 without taking an engagement (bluetoothd exchanges the ATT_MTU itself), so
 #                 that the mdoc-reader exits 8
@@ -317,12 +319,18 @@ holder_suite() {
     started=$(date +%s%N)
     cases=$("$bin/mdoc-reader" test-holder --list | grep -c '^mDL_')
     sized=$("$bin/mdoc-reader" test-holder --list | grep -c '^mDL_BLE_')
-    "$bin/mdoc-holder" present --policy Samples/trusted-readers-policy.json --trust-readers Certs/demo/reader-root.pem \
+    if ! expired_reader_pki; then
+        say "holder-suite: FAILED: cannot make the PKI of an expired reader certificate"
+        return 1
+    fi
+    "$bin/mdoc-holder" present --policy Samples/trusted-readers-policy.json \
+        --trust-readers Certs/demo/reader-root.pem "$work/expired-reader/reader-root.pem" \
         --no-qr --keep-running --log-level debug --transport bluez:hci0 \
         --ble-mode peripheral --timeout "$program_timeout" --credential "$work/mdl.mdoc" >"$out.holder.out" 2>"$out.holder.err" &
     holder_pid=$!
     timeout --kill-after=10 $((session_timeout * cases)) "$bin/mdoc-reader" test-holder --log-level debug \
         --transport bluez:hci1 --ble-mode peripheral --timeout "$program_timeout" "${trust[@]}" "${reader_auth[@]}" \
+        --expired-reader-cert "$work/expired-reader/reader.pem" --expired-reader-key "$work/expired-reader/reader-key.pem" \
         --report-json "$out.json" --report-html "$out.html" --captures "$out.captures" \
         < <(tail -n +1 -f --pid="$holder_pid" "$out.holder.out") >"$out.runner.out" 2>"$out.runner.err"
     runner_status=$?
@@ -363,6 +371,14 @@ expired_signer_credential() {
     at() { date -u -d "@$((start + 60 + $1))" +%Y-%m-%dT%H:%M:%SZ; }
     "$bin/mdoc-issuer" issue --pki Certs/demo --doctype mdl --data Samples/mdl.json --out "$work/expired-signer.mdoc" \
         --ds-not-before "$(at 0)" --ds-not-after "$(at 3600)" --valid-from "$(at 1800)" --valid-until 2030-01-01T00:00:00Z >/dev/null
+}
+
+# A test PKI whose reader certificate expired a day ago while its reader root is still valid (for
+# mDL_ReaderAuth_ExpiredReaderCertificate): the holder trusts its root beside the demo reader root.
+expired_reader_pki() {
+    [ -e "$work/expired-reader/reader.pem" ] && return 0
+    "$bin/mdoc-issuer" pki "$work/expired-reader" --not-before "$(date -u -d '-2 days' +%Y-%m-%dT%H:%M:%SZ)" --valid-days 30 \
+        --reader-not-after "$(date -u -d '-1 day' +%Y-%m-%dT%H:%M:%SZ)" >/dev/null
 }
 
 # What a person watching `mdoc-reader request` would answer to the question of case $1, from its

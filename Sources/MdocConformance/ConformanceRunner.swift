@@ -39,15 +39,22 @@ public struct ConformanceRunner: Sendable {
     /// DocRequest the runner builds (ISO/IEC 18013-5 9.1.4); `nil` for anonymous requests, with
     /// which the cases about reader authentication are inconclusive.
     public var readerAuthentication: (key: PrivateKey, chain: [Certificate])?
+    /// The key and certificate chain of a reader whose certificate has expired, under a root the
+    /// mdoc trusts (`mdoc-issuer pki --reader-not-after`), for the case departing by
+    /// ``ScriptedSession/Departure/readerAuthByExpiredReader``; `nil`, that case is
+    /// inconclusive.
+    public var expiredReaderAuthentication: (key: PrivateKey, chain: [Certificate])?
 
     /// A runner verifying against `trustAnchors`; see the properties for the others.
     public init(
         trustAnchors: [Certificate], documentSignerPolicy: DocumentSignerPolicy = .standard, timeouts: SessionTimeouts = .reader,
         preferredMode: MdocBLEMode? = nil, capturesDirectory: String? = nil, program: String, transport: String,
-        readerAuthentication: (key: PrivateKey, chain: [Certificate])? = nil
+        readerAuthentication: (key: PrivateKey, chain: [Certificate])? = nil,
+        expiredReaderAuthentication: (key: PrivateKey, chain: [Certificate])? = nil
     ) {
         self.trustAnchors = trustAnchors
         self.readerAuthentication = readerAuthentication
+        self.expiredReaderAuthentication = expiredReaderAuthentication
         self.documentSignerPolicy = documentSignerPolicy
         self.timeouts = timeouts
         self.preferredMode = preferredMode
@@ -87,8 +94,15 @@ public struct ConformanceRunner: Sendable {
     /// with; `nil` when the case can run. Said before an engagement is taken, as for a link the
     /// runner cannot size.
     func unsigned(_ session: ScriptedSession) -> ConformanceOutcome? {
-        guard session.departure.needsReaderAuthentication, readerAuthentication == nil else { return nil }
-        return .inconclusive("the case needs the key and certificate of a reader the mdoc trusts (--reader-cert, --reader-key)")
+        guard session.departure.needsReaderAuthentication else { return nil }
+        if readerAuthentication == nil {
+            return .inconclusive("the case needs the key and certificate of a reader the mdoc trusts (--reader-cert, --reader-key)")
+        }
+        if session.departure == .readerAuthByExpiredReader, expiredReaderAuthentication == nil {
+            return .inconclusive(
+                "the case needs the key and the expired certificate of a reader under a root the mdoc trusts (--expired-reader-cert, --expired-reader-key)")
+        }
+        return nil
     }
 
     /// Runs one case, numbered `number` in its run, with the mdoc that showed `uri`.
@@ -215,6 +229,11 @@ public struct ConformanceRunner: Sendable {
                 throw SessionError(.keyDerivationFailed, "cannot generate the EReaderKey of another session: \(error)")
             }
             return try builder.deviceRequest(specs, sessionTranscript: Self.transcript(engagement: engagement, eReaderKey: other.publicKey))
+        case .readerAuthByExpiredReader:
+            guard let expired = expiredReaderAuthentication else {
+                throw SessionError(.messageConstructionFailed, "the case signs as a reader whose certificate has expired but the runner has none")
+            }
+            return try DeviceRequestBuilder(readerAuthentication: expired).deviceRequest(specs, sessionTranscript: transcript)
         case .readerAuthByUntrustedReader:
             guard let trusted = readerAuthentication else { return nil }
             return try Self.untrustedReader(curve: trusted.key.curve, at: Date()).deviceRequest(specs, sessionTranscript: transcript)
@@ -286,7 +305,8 @@ public struct ConformanceRunner: Sendable {
     /// The script of `departure`, sending `eReaderKey` when it replaces the session's.
     static func script(for departure: ScriptedSession.Departure, eReaderKey: EmbeddedCBOR<COSEKey>) -> ReaderScript {
         switch departure {
-        case .none, .requestVersion, .readerAuthOverOtherTranscript, .readerAuthSignatureAltered, .readerAuthByUntrustedReader, .requestInfo:
+        case .none, .requestVersion, .readerAuthOverOtherTranscript, .readerAuthSignatureAltered, .readerAuthByUntrustedReader,
+             .readerAuthByExpiredReader, .requestInfo:
             return .asBuilt
         case .alteredCiphertext:
             return ReaderScript(establishment: { bytes in

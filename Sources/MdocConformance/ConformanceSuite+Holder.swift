@@ -143,6 +143,9 @@ extension ConformanceSuite {
             readerAuthCase(
                 "mDL_ReaderAuth_UntrustedReader", .readerAuthByUntrustedReader,
                 "Signs ReaderAuth as a reader whose certificate chains to a root the mdoc does not trust, that root included in x5chain"),
+            readerAuthCase(
+                "mDL_ReaderAuth_ExpiredReaderCertificate", .readerAuthByExpiredReader,
+                "Signs ReaderAuth as a reader whose certificate chains to a root the mdoc trusts but has expired"),
             ConformanceCase(
                 name: "mDL_ReaderAuth_RequestInfo", clause: "9.1.4, 8.3.2.1.2.1",
                 summary: "Signs an ItemsRequest whose requestInfo holds an entry no edition defines, a half-precision float and a tagged full-date; the mdoc, which releases the elements to a trusted reader only, authenticates the reader over the ItemsRequestBytes as sent and returns both elements, verified.",

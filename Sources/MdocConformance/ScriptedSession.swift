@@ -43,6 +43,9 @@ public struct ScriptedSession: Sendable {
         /// of a reader certificate made for the request, under a reader root made with it, both
         /// in its x5chain (9.1.4, Annex B).
         case readerAuthByUntrustedReader
+        /// Each DocRequest's ReaderAuth is signed as a reader whose certificate has expired,
+        /// under a root the mdoc trusts (9.1.4): ``ConformanceRunner/expiredReaderAuthentication``.
+        case readerAuthByExpiredReader
         /// Each DocRequest's ItemsRequest carries `requestInfo` with these entries
         /// (8.3.2.1.2.1), and its ReaderAuth is signed over the ItemsRequestBytes as sent
         /// (9.1.4): an mdoc that authenticates the reader over an ItemsRequest it encoded again
@@ -53,7 +56,8 @@ public struct ScriptedSession: Sendable {
         /// only with a reader key and certificate.
         public var needsReaderAuthentication: Bool {
             switch self {
-            case .readerAuthOverOtherTranscript, .readerAuthSignatureAltered, .readerAuthByUntrustedReader, .requestInfo: true
+            case .readerAuthOverOtherTranscript, .readerAuthSignatureAltered, .readerAuthByUntrustedReader, .readerAuthByExpiredReader,
+                 .requestInfo: true
             case .none, .alteredCiphertext, .replayedCiphertext, .eReaderKeyOnOtherCurve, .establishmentWithout, .requestVersion: false
             }
         }

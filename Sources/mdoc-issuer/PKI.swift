@@ -38,8 +38,9 @@ struct PKI: ParsableCommand {
             and vical-root-key.pem, vical-signer-key.pem. With --reader-public-key, reader.pem \
             certifies that public key, of a reader authentication key held by a PKCS#11 token \
             or a TPM (`mdoc-reader request --reader-key pkcs11:...`), and no reader-key.pem is \
-            written. Existing files are kept unless --force \
-            is given. --ds-eku gives \
+            written. --reader-not-after ends reader.pem's validity alone, earlier than the \
+            others' (in the past for an expired reader certificate of a root still valid). \
+            Existing files are kept unless --force is given. --ds-eku gives \
             the document signer other extended key usages, as other mdoc ecosystems' issuers \
             have: 1.3.130.2.0.0.1.2 for an EU PID Provider (ARF PID Rulebook), 1.0.23220.4.1.2 \
             for ISO/IEC TS 23220-4 mdocs. The folder can be passed to `mdoc-reader --trust` as \
@@ -51,9 +52,12 @@ struct PKI: ParsableCommand {
               mdoc-issuer pki ./pki --vical
               mdoc-issuer pki ./eu-pki --country BE --ds-eku 1.3.130.2.0.0.1.2
               mdoc-issuer pki ./pki --reader-public-key reader.cose
+              mdoc-issuer pki ./expired --not-before 2026-01-01T00:00:00Z \\
+                --valid-days 3650 --reader-not-after 2026-01-02T00:00:00Z
 
-            Exit codes: 0 written; 7 a file exists (without --force) or cannot be written, or \
-            --reader-public-key is not a usable public COSE_Key; 64 usage error.
+            Exit codes: 0 written; 7 a file exists (without --force) or cannot be written, \
+            --reader-public-key is not a usable public COSE_Key, or --reader-not-after is not \
+            within the reader root's validity; 64 usage error.
             """
     )
 
@@ -95,6 +99,10 @@ struct PKI: ParsableCommand {
                 valueName: "oid"))
     var documentSignerPurposes: [String] = []
 
+    @Option(name: .customLong("reader-not-after"),
+            help: "The end of reader.pem's validity alone, RFC 3339 (default: the others'); one in the past makes the expired reader certificate of a root that is still valid, as `mdoc-reader test-holder --expired-reader-cert` needs.")
+    var readerNotAfter: String?
+
     @Option(name: .customLong("reader-public-key"),
             help: "Certify this public key (a public COSE_Key, as `mdoc-holder key generate --out` writes) in reader.pem, for a reader key held by a token or TPM; no reader-key.pem is written.",
             completion: .file())
@@ -113,8 +121,10 @@ struct PKI: ParsableCommand {
         guard (1...Self.maximumValidDays).contains(validDays) else {
             throw ValidationError("--valid-days must be 1 to \(Self.maximumValidDays)")
         }
-        if let notBefore, (try? TDate(text: notBefore)) == nil {
-            throw ValidationError("--not-before \(notBefore): not an RFC 3339 date-time (for example 2021-01-01T00:00:00Z)")
+        for (option, value) in [("--not-before", notBefore), ("--reader-not-after", readerNotAfter)] {
+            if let value, (try? TDate(text: value)) == nil {
+                throw ValidationError("\(option) \(value): not an RFC 3339 date-time (for example 2021-01-01T00:00:00Z)")
+            }
         }
         for purpose in documentSignerPurposes {
             if let problem = ObjectIdentifierSyntax.problem(in: purpose) {
@@ -232,8 +242,11 @@ struct PKI: ParsableCommand {
             let key = try PrivateKey(generating: curve)
             (readerKey, certified) = (key, key.publicKey)
         }
-        let reader = try builder(.readerAuthentication, "Reader", crl: "reader-root")
-            .issued(for: certified, by: readerRoot, signingKey: readerRootKey)
+        var readerBuilder = builder(.readerAuthentication, "Reader", crl: "reader-root")
+        if let end = readerNotAfter.flatMap({ try? TDate(text: $0) })?.date {
+            readerBuilder.notValidAfter = end
+        }
+        let reader = try readerBuilder.issued(for: certified, by: readerRoot, signingKey: readerRootKey)
         let pki: [(certificate: Certificate, key: PrivateKey?)] = [(iaca, iacaKey), (ds, dsKey), (readerRoot, readerRootKey), (reader, readerKey)]
         guard vical else { return pki }
         let vicalRootKey = try PrivateKey(generating: curve)

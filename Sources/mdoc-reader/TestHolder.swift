@@ -4,6 +4,7 @@ import MdocCBOR
 import MdocCapture
 import MdocCommandLine
 import MdocConformance
+import MdocCrypto
 import MdocFiles
 import MdocModel
 import MdocPresentation
@@ -42,7 +43,10 @@ struct TestHolder: AsyncParsableCommand {
             --reader-cert and --reader-key sign every request the runner builds as a reader \
             (9.1.4). The cases of reader authentication (mDL_ReaderAuth_...) need them, with a \
             reader certificate the mdoc trusts and an mdoc that releases the mDL's elements to \
-            trusted readers only; without them those cases are inconclusive.
+            trusted readers only; without them those cases are inconclusive. \
+            mDL_ReaderAuth_ExpiredReaderCertificate also needs --expired-reader-cert and \
+            --expired-reader-key: a reader certificate that has expired, of a root the mdoc \
+            trusts (`mdoc-issuer pki DIR --reader-not-after` makes one).
 
             --captures DIR keeps each case's session in DIR/NN-NAME as --save-session does for \
             `request` (docs/session-capture.md); DIR must not exist or be empty. --report-json \
@@ -63,7 +67,8 @@ struct TestHolder: AsyncParsableCommand {
 
             Exit codes: 0 every case passed (or --list); 7 a --trust, --engagements, \
             --report-json, --report-junit, --report-html or --captures path that cannot be used, \
-            or a --reader-cert or --reader-key that cannot sign; 8 no case \
+            or a --reader-cert, --reader-key, --expired-reader-cert or --expired-reader-key that \
+            cannot sign; 8 no case \
             failed but one or more were inconclusive (no engagement, no link, no session, no \
             reader key for a case of reader authentication); 10 \
             one or more cases failed; 64 usage error (an unknown --suite or --case included).
@@ -98,6 +103,14 @@ struct TestHolder: AsyncParsableCommand {
 
     @OptionGroup var readerAuthentication: ReaderAuthenticationOptions
 
+    @Option(name: .customLong("expired-reader-cert"),
+            help: "For mDL_ReaderAuth_ExpiredReaderCertificate: an expired reader authentication certificate of a root the mdoc trusts (PEM or DER).",
+            completion: .file())
+    var expiredReaderCert: String?
+
+    @Option(name: .customLong("expired-reader-key"), help: "The private key of --expired-reader-cert (PEM or COSE_Key).", completion: .file())
+    var expiredReaderKey: String?
+
     @Option(name: .customLong("ble-mode"),
             help: "The BLE mode to use: peripheral (the mdoc is the GATT server) or central (we are); default: what the mdoc offers, peripheral first.")
     var bleMode: MdocBLEMode?
@@ -130,6 +143,9 @@ struct TestHolder: AsyncParsableCommand {
         }
         guard consentTimeout > 0 else {
             throw ValidationError("--consent-timeout must be more than 0 seconds")
+        }
+        guard (expiredReaderCert == nil) == (expiredReaderKey == nil) else {
+            throw ValidationError("--expired-reader-cert and --expired-reader-key go together")
         }
         _ = try selectedCases()
     }
@@ -183,6 +199,12 @@ struct TestHolder: AsyncParsableCommand {
             if !OutputFile.exists(captures) { try OutputFile.makeDirectory(captures) }
         }
         let authentication = try readerAuthentication.load()
+        var expired: (key: PrivateKey, chain: [Certificate])?
+        if let expiredReaderCert, let expiredReaderKey {
+            expired = try ReaderAuthenticationFiles.load(
+                readerCert: expiredReaderCert, readerKey: expiredReaderKey, module: nil, keyFile: nil, token: readerAuthentication.token,
+                certOption: "--expired-reader-cert", keyOption: "--expired-reader-key")
+        }
         let source = try EngagementLines(path: engagements)
         let seconds = Duration.milliseconds(Int64(timeout * 1000))
         let transport = await live.resolvedTransport()
@@ -190,7 +212,7 @@ struct TestHolder: AsyncParsableCommand {
             trustAnchors: issuers.anchors, documentSignerPolicy: issuers.policy,
             timeouts: SessionTimeouts(connection: seconds, idle: seconds, response: .milliseconds(Int64(consentTimeout * 1000))),
             preferredMode: bleMode, capturesDirectory: captures, program: "mdoc-reader \(ToolVersion.current)", transport: "\(transport)",
-            readerAuthentication: authentication)
+            readerAuthentication: authentication, expiredReaderAuthentication: expired)
         let radio = try await live.openRadio()
         let suiteName = suite
         let results = await ProgramSignals.cancellingOnSignals {

@@ -101,6 +101,30 @@ import Testing
         #expect(!reading.validate(chain: [reader], profile: .documentSigner, at: Date()).isValid)
     }
 
+    /// `--reader-not-after` ends reader.pem alone: in the past, it makes an expired reader
+    /// certificate of a root that is still valid; outside the root's validity it is refused.
+    @Test func pkiReaderNotAfterEndsTheReaderCertificateAlone() async throws {
+        let folder = try Self.temporaryDirectory()
+        defer { Self.remove(folder) }
+        let yesterday = TDate(Date(timeIntervalSince1970: (Date().timeIntervalSince1970 - 86_400).rounded(.down)))
+        let twoDaysAgo = TDate(Date(timeIntervalSince1970: (Date().timeIntervalSince1970 - 2 * 86_400).rounded(.down)))
+        let directory = try await Self.makePKI(in: folder, ["--not-before", twoDaysAgo.text, "--reader-not-after", yesterday.text])
+        let readerRoot = try Certificate(pemEncoded: try Self.text("\(directory)/reader-root.pem"))
+        let reader = try Certificate(pemEncoded: try Self.text("\(directory)/reader.pem"))
+        #expect(reader.notValidAfter == yesterday.date)
+        #expect(readerRoot.notValidAfter > Date())
+        let reading = CertificateChainValidator(trustAnchors: [readerRoot])
+        #expect(reading.validate(chain: [reader], profile: .readerAuthentication, at: yesterday.date.addingTimeInterval(-3_600)).isValid)
+        #expect(!reading.validate(chain: [reader], profile: .readerAuthentication, at: Date()).isValid)
+
+        let before = try await ProgramRunner.run("mdoc-issuer", ["pki", folder + "/before", "--reader-not-after", twoDaysAgo.text])
+        #expect(before.status == 7, "\(before.standardError)")
+        #expect(!FileManager.default.fileExists(atPath: folder + "/before"))
+        let notADate = try await ProgramRunner.run("mdoc-issuer", ["pki", folder + "/text", "--reader-not-after", "yesterday"])
+        #expect(notADate.status == 64)
+        #expect(notADate.standardError.contains("--reader-not-after yesterday: not an RFC 3339 date-time"), "\(notADate.standardError)")
+    }
+
     @Test func pkiRefusesToOverwriteWithoutForce() async throws {
         let folder = try Self.temporaryDirectory()
         defer { Self.remove(folder) }

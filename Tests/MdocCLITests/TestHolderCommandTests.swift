@@ -31,38 +31,55 @@ import Testing
     /// The runner signing as the demo reader, which the holder's reader root makes trusted.
     static let demoReader = ["--reader-cert", "Certs/demo/reader.pem", "--reader-key", "Certs/demo/reader-key.pem"]
 
+    /// A test PKI in `run`'s home whose reader certificate expired a day ago while its reader
+    /// root is still valid (`mdoc-issuer pki --reader-not-after`): the holder's options trusting
+    /// its root beside the demo reader root, and the runner's options signing with the expired
+    /// reader certificate.
+    static func expiredReader(in run: IsolatedRun) async throws -> (holder: [String], reader: [String]) {
+        let directory = run.home + "/expired-reader"
+        let format = ISO8601DateFormatter()
+        let made = try await run.run("mdoc-issuer", [
+            "pki", directory, "--not-before", format.string(from: Date().addingTimeInterval(-2 * 86_400)), "--valid-days", "30",
+            "--reader-not-after", format.string(from: Date().addingTimeInterval(-86_400)),
+        ])
+        #expect(made.status == 0, "\(made.standardError)")
+        return (
+            ["--trust-readers", "Certs/demo/reader-root.pem", directory + "/reader-root.pem"],
+            ["--expired-reader-cert", directory + "/reader.pem", "--expired-reader-key", directory + "/reader-key.pem"]
+        )
+    }
+
     @Test func theHolderSuitePassesAgainstOurHolderWithReportsAndCaptures() async throws {
         let run = try IsolatedRun()
         defer { run.remove() }
         let json = run.home + "/report.json", junit = run.home + "/report.xml", captures = run.home + "/captures"
         let html = run.home + "/report.html"
+        let expired = try await Self.expiredReader(in: run)
         let listed = try await run.run("mdoc-reader", ["test-holder", "--list"])
         let names = listed.standardOutput.split(separator: "\n").filter { $0.hasPrefix("mDL_") }.map { String($0.split(separator: " ")[0]) }
-        #expect(names.count == 25, "\(listed.standardOutput)")
+        #expect(names.count == 26, "\(listed.standardOutput)")
 
         let result = try await Self.run(
-            run, holder: [
-                "--credential", "Certs/demo/mdl.mdoc", "--policy", "Samples/trusted-readers-policy.json", "--trust-readers", "Certs/demo/reader-root.pem",
-            ],
+            run, holder: ["--credential", "Certs/demo/mdl.mdoc", "--policy", "Samples/trusted-readers-policy.json"] + expired.holder,
             reader: [
                 "--trust", "Certs/demo/iaca.pem", "--report-json", json, "--report-junit", junit, "--report-html", html, "--captures", captures,
-            ] + Self.demoReader,
+            ] + Self.demoReader + expired.reader,
             cases: names.count)
         #expect(result.status == 0, "\(result.standardOutput)\(result.standardError)")
-        #expect(result.standardOutput.contains("\n25 passed, 0 failed, 0 inconclusive\n"), "\(result.standardOutput)")
+        #expect(result.standardOutput.contains("\n26 passed, 0 failed, 0 inconclusive\n"), "\(result.standardOutput)")
         for name in names {
             #expect(result.standardOutput.contains("PASSED  \(name) ("), "\(name)")
         }
 
         let report = try #require(JSONSerialization.jsonObject(with: Data(contentsOf: URL(fileURLWithPath: json))) as? [String: Any])
         #expect(report["type"] as? String == "conformanceRun")
-        #expect(report["passed"] as? Int == 25)
+        #expect(report["passed"] as? Int == 26)
         let cases = try #require(report["cases"] as? [[String: Any]])
         #expect(cases.map { $0["name"] as? String } == names)
         #expect(cases.allSatisfy { $0["outcome"] as? String == "passed" && $0["clause"] is String && $0["durationSeconds"] is Double })
         let capture = try #require(cases.first?["capture"] as? String)
         #expect(capture == captures + "/01-mDL_Request_WellFormed")
-        #expect(try FileManager.default.contentsOfDirectory(atPath: captures).count == 25)
+        #expect(try FileManager.default.contentsOfDirectory(atPath: captures).count == 26)
         let replayed = try await run.run("mdoc-reader", ["verify", "--session", capture, "--trust", "Certs/demo/iaca.pem"])
         #expect(replayed.status == 0, "\(replayed.standardError)")
         // The capture keeps the EReaderKey the mdoc was sent, on the other curve, and the
@@ -90,35 +107,39 @@ import Testing
         #expect(otherTranscript.standardOutput.contains(#""readerAuth": ["#), "\(otherTranscript.standardOutput)")
         // The request whose ItemsRequest carries requestInfo went out with it, signed, and was
         // answered with the elements: our holder authenticated the reader over those bytes.
-        let requestInfo = try await run.run("mdoc", ["inspect", "--diagnostic", captures + "/21-mDL_ReaderAuth_RequestInfo"])
+        let requestInfo = try await run.run("mdoc", ["inspect", "--diagnostic", captures + "/22-mDL_ReaderAuth_RequestInfo"])
         #expect(requestInfo.status == 0, "\(requestInfo.standardError)")
         #expect(requestInfo.standardOutput.contains(#""conformanceRFU""#), "\(requestInfo.standardOutput)")
 
         // The sized cases' captures keep the ATT_MTU each session agreed with our holder, the GATT
         // server here: 23 or 517 where the reader offered that, 515 (the usual offer) else.
-        for (number, name, mtu) in [(22, "mDL_BLE_MTU23", 23), (23, "mDL_BLE_MTU517", 517), (24, "mDL_BLE_ShortChunks", 515)] {
+        for (number, name, mtu) in [(23, "mDL_BLE_MTU23", 23), (24, "mDL_BLE_MTU517", 517), (25, "mDL_BLE_ShortChunks", 515)] {
             let index = try #require(JSONSerialization.jsonObject(
                 with: Data(contentsOf: URL(fileURLWithPath: "\(captures)/\(number)-\(name)/index.json"))) as? [String: Any])
             #expect(index["mtu"] as? Int == mtu, "\(name): \(index)")
         }
 
         let xml = try String(contentsOfFile: junit, encoding: .utf8)
-        #expect(xml.contains(#"<testsuite name="holder" tests="25" failures="0" errors="0" skipped="0""#), "\(xml)")
+        #expect(xml.contains(#"<testsuite name="holder" tests="26" failures="0" errors="0" skipped="0""#), "\(xml)")
         // The page lists every case, and carries each session's capture for its timeline.
         let page = try String(contentsOfFile: html, encoding: .utf8)
-        #expect(page.components(separatedBy: #"<td class="outcome">passed</td>"#).count - 1 == 25, "\(page)")
-        #expect(page.components(separatedBy: #""structure":"SessionEstablishment""#).count - 1 == 25, "\(page)")
+        #expect(page.components(separatedBy: #"<td class="outcome">passed</td>"#).count - 1 == 26, "\(page)")
+        #expect(page.components(separatedBy: #""structure":"SessionEstablishment""#).count - 1 == 26, "\(page)")
         #expect(xml.contains(#"<testcase name="mDL_Session_ReplayedCiphertext" classname="ISO/IEC 18013-5 9.1.1.5, 9.1.1.4""#), "\(xml)")
     }
 
     @Test func aHolderThatIgnoresReaderAuthenticationFailsItsCasesAndWithoutAReaderKeyTheyAreInconclusive() async throws {
         let run = try IsolatedRun()
         defer { run.remove() }
-        let names = ["mDL_ReaderAuth_OtherSessionTranscript", "mDL_ReaderAuth_AlteredSignature", "mDL_ReaderAuth_UntrustedReader"]
+        let names = [
+            "mDL_ReaderAuth_OtherSessionTranscript", "mDL_ReaderAuth_AlteredSignature", "mDL_ReaderAuth_UntrustedReader",
+            "mDL_ReaderAuth_ExpiredReaderCertificate",
+        ]
         let cases = names.flatMap { ["--case", $0] }
+        let expired = try await Self.expiredReader(in: run)
         let ignoring = try await Self.run(
             run, holder: ["--credential", "Certs/demo/mdl.mdoc", "--yes"],
-            reader: ["--trust", "Certs/demo/iaca.pem"] + cases + Self.demoReader, cases: names.count)
+            reader: ["--trust", "Certs/demo/iaca.pem"] + cases + Self.demoReader + expired.reader, cases: names.count)
         #expect(ignoring.status == 10, "\(ignoring.standardError)")
         for name in names {
             #expect(ignoring.standardOutput.contains("""

@@ -21,10 +21,12 @@ import Foundation
 
     /// The request `departure` makes with the demo reader's key, its EReaderKey's transcript,
     /// and what the verifier makes of it over that transcript.
-    static func departed(_ departure: ScriptedSession.Departure) throws -> (request: DeviceRequest, report: RequestVerificationReport) {
+    static func departed(
+        _ departure: ScriptedSession.Departure, expired: (key: PrivateKey, chain: [Certificate])? = nil
+    ) throws -> (request: DeviceRequest, report: RequestVerificationReport) {
         let runner = ConformanceRunner(
             trustAnchors: [try DemoMaterial.iaca()], program: "DepartedRequestTests", transport: "sim",
-            readerAuthentication: try DemoMaterial.readerAuthentication())
+            readerAuthentication: try DemoMaterial.readerAuthentication(), expiredReaderAuthentication: expired)
         let engagement = try EmbeddedCBOR<DeviceEngagement>(bytes: AnnexD.bytes("device_engagement"))
         let eReaderKey = try PrivateKey(generating: .p256)
         let bytes = try #require(try runner.departedRequest(specs, departure: departure, engagement: engagement, eReaderKey: eReaderKey))
@@ -32,6 +34,23 @@ import Foundation
         let session = try ReaderSession(engagement: engagement, request: specs, trustAnchors: [], eReaderKey: eReaderKey, now: { Date() })
         let verifier = DeviceRequestVerifier(trustAnchors: [try DemoMaterial.certificate("reader-root.pem")])
         return (try DeviceRequest(encoded: bytes), try verifier.verify(bytes, sessionTranscript: session.sessionTranscript, at: Date()))
+    }
+
+    /// Expects `report` failed, each DocRequest's signature verifying and its reader
+    /// certificate refused.
+    static func expectFailedOnTheCertificateOnly(_ report: RequestVerificationReport) {
+        #expect(report.outcome == .failed)
+        for docRequest in report.docRequests {
+            let checks = docRequest.readerAuthentication.checks
+            #expect(checks.contains { check in
+                guard check.kind == .readerSignature, case .passed = check.outcome else { return false }
+                return true
+            }, "\(checks)")
+            #expect(checks.contains { check in
+                guard check.kind == .readerCertificate, case .failed = check.outcome else { return false }
+                return true
+            }, "\(checks)")
+        }
     }
 
     @Test func aRequestOfAnotherVersionWithAnUnknownKeyStaysSignedForThisSession() throws {
@@ -74,18 +93,21 @@ import Foundation
     @Test func aRequestSignedAsAnUntrustedReaderFailsOnItsChain() throws {
         let (request, report) = try Self.departed(.readerAuthByUntrustedReader)
         #expect(request.docRequests.allSatisfy { $0.readerAuth?.x5chain.count == 2 })
-        #expect(report.outcome == .failed)
-        for docRequest in report.docRequests {
-            let checks = docRequest.readerAuthentication.checks
-            #expect(checks.contains { check in
-                guard check.kind == .readerSignature, case .passed = check.outcome else { return false }
-                return true
-            }, "\(checks)")
-            #expect(checks.contains { check in
-                guard check.kind == .readerCertificate, case .failed = check.outcome else { return false }
-                return true
-            }, "\(checks)")
-        }
+        Self.expectFailedOnTheCertificateOnly(report)
+    }
+
+    /// Signed with a reader certificate of the demo reader root that expired a day ago: the
+    /// signature holds, the certificate is refused.
+    @Test func aRequestSignedWithAnExpiredReaderCertificateFailsOnIt() throws {
+        let root = try DemoMaterial.certificate("reader-root.pem")
+        let key = try PrivateKey(generating: .p256)
+        let certificate = try CertificateBuilder(
+            profile: .readerAuthentication, subject: .init(commonName: "conformance expired reader", country: "US"),
+            notValidBefore: root.notValidBefore, notValidAfter: Date().addingTimeInterval(-86_400)
+        ).issued(for: key.publicKey, by: root, signingKey: try DemoMaterial.privateKey("reader-root-key.pem"))
+        let (request, report) = try Self.departed(.readerAuthByExpiredReader, expired: (key, [certificate]))
+        #expect(request.docRequests.allSatisfy { $0.readerAuth?.x5chain == [certificate.derRepresentation] })
+        Self.expectFailedOnTheCertificateOnly(report)
     }
 
     @Test func withoutAReaderKeyAReaderAuthenticationDepartureIsRefusedNotSentUnsigned() throws {

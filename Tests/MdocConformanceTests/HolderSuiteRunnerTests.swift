@@ -236,6 +236,19 @@ import Testing
         ])
     }
 
+    /// With a reader key but no expired reader certificate, the case of an expired reader
+    /// certificate is inconclusive at once and takes no engagement.
+    @Test func theExpiredReaderCaseWithoutAnExpiredCertificateTakesNoEngagement() async throws {
+        let (asked, outcomes) = try await Self.runWithoutEngagements(
+            ["mDL_ReaderAuth_ExpiredReaderCertificate", "mDL_Request_NotCBOR"], over: SimAdapter(), signed: true)
+        #expect(asked == 1)
+        #expect(outcomes == [
+            .inconclusive(
+                "the case needs the key and the expired certificate of a reader under a root the mdoc trusts (--expired-reader-cert, --expired-reader-key)"),
+            .inconclusive("no engagement of the mdoc came for this case"),
+        ])
+    }
+
     /// Over a radio whose ATT layer the reader does not run (bluetoothd's, here the in-memory
     /// radio), a sized case is inconclusive and takes no engagement, so the mdoc's engagement
     /// is the next case's.
@@ -258,9 +271,13 @@ import Testing
     /// The outcomes of the holder suite's cases `names`, in that order, run over `radio` by a
     /// runner without a reader key to which no engagement ever comes, and how often it asked
     /// for one.
-    static func runWithoutEngagements(_ names: [String], over radio: any MdocRadio) async throws -> (asked: Int, outcomes: [ConformanceOutcome]) {
+    static func runWithoutEngagements(
+        _ names: [String], over radio: any MdocRadio, signed: Bool = false
+    ) async throws -> (asked: Int, outcomes: [ConformanceOutcome]) {
         let cases = try names.flatMap { try ConformanceSuite.holder.cases(named: [$0]) }
-        let runner = ConformanceRunner(trustAnchors: [try DemoMaterial.iaca()], timeouts: Self.timeouts, program: "test", transport: "test")
+        let runner = ConformanceRunner(
+            trustAnchors: [try DemoMaterial.iaca()], timeouts: Self.timeouts, program: "test", transport: "test",
+            readerAuthentication: signed ? try DemoMaterial.readerAuthentication() : nil)
         var asked = 0
         let results = await runner.run(cases, over: radio, engagement: {
             asked += 1
