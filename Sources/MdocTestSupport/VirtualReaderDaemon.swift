@@ -113,16 +113,26 @@ package final class VirtualReaderDaemon: Sendable {
         (try? String(contentsOfFile: logPath, encoding: .utf8)) ?? ""
     }
 
-    /// What pcscd logs once it has loaded its readers and listens.
+    /// What pcscd logs once it has loaded its readers, before it makes its socket.
     static let readyMessage = "daemon ready"
 
-    /// Waits until pcscd says it is ready (its socket listens and its readers are loaded),
-    /// then, when `inProcess`, until this process's PC/SC calls see the virtual reader.
+    /// Waits until pcscd says it is ready (its readers are loaded), then until its socket takes
+    /// connections, then, when `inProcess`, until this process's PC/SC calls see the virtual
+    /// reader.
     private func waitUntilReady(inProcess: Bool) async throws {
         let deadline = ContinuousClock.now + Self.startBound
         guard await Self.copyOutput(of: process, to: logPath, until: Self.readyMessage, within: Self.startBound) else {
             let errors = (try? String(contentsOfFile: logPath + ".err", encoding: .utf8)) ?? ""
             throw HelperProcessError("pcscd did not say it was ready within \(Self.startBound): \(errors)\(log)")
+        }
+        // pcscd 1.9.9 says it is ready before it makes its socket (pcscdaemon.c logs "daemon
+        // ready", then calls InitializeSocket): a client that comes at once finds no socket, or
+        // one not listening yet, and SCardEstablishContext gives SCARD_E_NO_SERVICE.
+        while !Self.acceptsConnections(socketPath) {
+            guard ContinuousClock.now < deadline, isRunning else {
+                throw HelperProcessError("pcscd said it was ready but its socket \(socketPath) took no connection within \(Self.startBound): \(log)")
+            }
+            try await Task.sleep(for: .milliseconds(10))
         }
         guard inProcess else { return }
         if case .failure(let error) = await Self.virtualReader(before: deadline) { throw error }
@@ -178,6 +188,26 @@ package final class VirtualReaderDaemon: Sendable {
         } catch {
             return .failure(error)
         }
+    }
+
+    /// Whether the stream socket at `path` takes a connection now; the connection is closed at
+    /// once.
+    private static func acceptsConnections(_ path: String) -> Bool {
+        let descriptor = socket(AF_UNIX, Int32(SOCK_STREAM.rawValue) | Int32(SOCK_CLOEXEC.rawValue), 0)
+        guard descriptor >= 0 else { return false }
+        defer { close(descriptor) }
+        var address = sockaddr_un()
+        address.sun_family = sa_family_t(AF_UNIX)
+        let bytes = Array(path.utf8)
+        guard bytes.count < MemoryLayout.size(ofValue: address.sun_path) else { return false }
+        withUnsafeMutableBytes(of: &address.sun_path) { sunPath in
+            for (index, byte) in bytes.enumerated() { sunPath[index] = byte }
+            sunPath[bytes.count] = 0
+        }
+        let connected = withUnsafePointer(to: &address) {
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { connect(descriptor, $0, socklen_t(MemoryLayout<sockaddr_un>.size)) }
+        }
+        return connected == 0
     }
 
     /// A port whose next port is free as well (vpcd opens one per reader, two readers); the

@@ -74,9 +74,8 @@ extension PCSCDaemonTests {
             holder.answering.cancel()
         }
         let context = try await PCSCContext.establish()
-        // Released before this daemon stops: a context left to its deinit is released on its own
-        // thread later, against the daemon of the next test, whose first context then found no
-        // service (seen twice in full runs, each time in the test after this one).
+        // Released before this daemon stops, so that nothing of this test reaches the next
+        // test's pcscd.
         do {
             let result = try await readOverNFC(context: context, holder: holder, extendedLength: extendedLength)
             await context.release()
