@@ -209,7 +209,7 @@ public struct ConformanceRunner: Sendable {
         _ specs: [DocRequestSpec], departure: ScriptedSession.Departure, engagement: EmbeddedCBOR<DeviceEngagement>, eReaderKey: PrivateKey
     ) throws(SessionError) -> [UInt8]? {
         if departure.needsReaderAuthentication, readerAuthentication == nil {
-            throw SessionError(.messageConstructionFailed, "the case departs in its reader authentication but the runner has no reader key")
+            throw Self.noReaderKey
         }
         let builder = try DeviceRequestBuilder(readerAuthentication: readerAuthentication)
         let transcript = Self.transcript(engagement: engagement, eReaderKey: eReaderKey.publicKey)
@@ -235,7 +235,7 @@ public struct ConformanceRunner: Sendable {
             }
             return try DeviceRequestBuilder(readerAuthentication: expired).deviceRequest(specs, sessionTranscript: transcript)
         case .readerAuthByUntrustedReader:
-            guard let trusted = readerAuthentication else { return nil }
+            guard let trusted = readerAuthentication else { throw Self.noReaderKey }
             return try Self.untrustedReader(curve: trusted.key.curve, at: Date()).deviceRequest(specs, sessionTranscript: transcript)
         case .requestInfo(let entries):
             try DeviceRequestBuilder.check(specs)
@@ -254,6 +254,11 @@ public struct ConformanceRunner: Sendable {
                 }
             }
         }
+    }
+
+    /// Why a departure about reader authentication cannot be made: the runner has no key.
+    private static var noReaderKey: SessionError {
+        SessionError(.messageConstructionFailed, "the case departs in its reader authentication but the runner has no reader key")
     }
 
     /// A builder signing as a reader no mdoc trusts (9.1.4): a reader authentication certificate

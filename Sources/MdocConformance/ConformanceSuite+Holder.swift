@@ -94,20 +94,13 @@ extension ConformanceSuite {
                 session: ScriptedSession(request: .given(HolderRequests.deviceRequest(
                     version: .unsignedInt(1), docRequests: [HolderRequests.docRequest(itemsRequest: HolderRequests.taggedItemsRequest)]))),
                 expectation: .responseStatus(.cborValidationError)),
-            ConformanceCase(
-                name: "mDL_Request_UnknownMinorVersion", clause: "8.1, 8.3.2.1.2.1",
-                summary: "Sends the well-formed DeviceRequest with the version \"\(unknownMinorVersion)\", of an unknown minor version; the mdoc answers it as any other: both elements, verified.",
-                needsPerson: true,
-                session: ScriptedSession(request: .built([HolderRequests.mDL(HolderRequests.asked)]), departure: .requestVersion(unknownMinorVersion)),
-                expectation: .verifiedResponse(docType: DocType.mDL, returned: HolderRequests.askedElements, withheld: [])),
-            ConformanceCase(
-                name: "mDL_Request_UnknownKey", clause: "8.1, 8.3.2.1.2.1",
-                summary: "Sends the well-formed DeviceRequest with the version \"\(unknownMinorVersion)\" and an entry under the key \"\(unknownRequestKey)\", which a later minor version may define; the mdoc answers it as any other: both elements, verified.",
-                needsPerson: true,
-                session: ScriptedSession(
-                    request: .built([HolderRequests.mDL(HolderRequests.asked)]),
-                    departure: .requestVersion(unknownMinorVersion, additionalEntries: CBORMap([CBORMap.Entry(key: .textString(unknownRequestKey), value: .textString("RFU"))]))),
-                expectation: .verifiedResponse(docType: DocType.mDL, returned: HolderRequests.askedElements, withheld: [])),
+            answeredCase(
+                "mDL_Request_UnknownMinorVersion", clause: "8.1, 8.3.2.1.2.1", .requestVersion(unknownMinorVersion),
+                "Sends the well-formed DeviceRequest with the version \"\(unknownMinorVersion)\", of an unknown minor version; the mdoc answers it as any other: both elements, verified."),
+            answeredCase(
+                "mDL_Request_UnknownKey", clause: "8.1, 8.3.2.1.2.1",
+                .requestVersion(unknownMinorVersion, additionalEntries: CBORMap([CBORMap.Entry(key: .textString(unknownRequestKey), value: .textString("RFU"))])),
+                "Sends the well-formed DeviceRequest with the version \"\(unknownMinorVersion)\" and an entry under the key \"\(unknownRequestKey)\", which a later minor version may define; the mdoc answers it as any other: both elements, verified."),
             ConformanceCase(
                 name: "mDL_Request_ItemsRequestUntagged", clause: "8.3.2.1.2.1, 8.3.2.1.2.3",
                 summary: "Sends ItemsRequestBytes as a byte string without tag 24; the mdoc answers with status 12.",
@@ -146,12 +139,9 @@ extension ConformanceSuite {
             readerAuthCase(
                 "mDL_ReaderAuth_ExpiredReaderCertificate", .readerAuthByExpiredReader,
                 "Signs ReaderAuth as a reader whose certificate chains to a root the mdoc trusts but has expired"),
-            ConformanceCase(
-                name: "mDL_ReaderAuth_RequestInfo", clause: "9.1.4, 8.3.2.1.2.1",
-                summary: "Signs an ItemsRequest whose requestInfo holds an entry no edition defines, a half-precision float and a tagged full-date; the mdoc, which releases the elements to a trusted reader only, authenticates the reader over the ItemsRequestBytes as sent and returns both elements, verified.",
-                needsPerson: true,
-                session: ScriptedSession(request: .built([HolderRequests.mDL(HolderRequests.asked)]), departure: .requestInfo(requestInfoEntries)),
-                expectation: .verifiedResponse(docType: DocType.mDL, returned: HolderRequests.askedElements, withheld: [])),
+            answeredCase(
+                "mDL_ReaderAuth_RequestInfo", clause: "9.1.4, 8.3.2.1.2.1", .requestInfo(requestInfoEntries),
+                "Signs an ItemsRequest whose requestInfo holds an entry no edition defines, a half-precision float and a tagged full-date; the mdoc, which releases the elements to a trusted reader only, authenticates the reader over the ItemsRequestBytes as sent and returns both elements, verified."),
             linkCase(
                 "mDL_BLE_MTU23", clause: "8.3.3.1.1.4, 8.3.3.1.1.6", .mtu(23),
                 "The reader takes an ATT_MTU of 23; the mdoc returns both elements, verified, in chunks of at most 20 octets."),
@@ -165,6 +155,17 @@ extension ConformanceSuite {
                 "mDL_BLE_LastChunkOneOctet", clause: "8.3.3.1.1.6", .lastChunkOfOneOctet,
                 "The reader's last chunk carries one octet of the request; the mdoc waits for it and returns both elements, verified."),
         ])
+
+    /// The case named `name` sending the well-formed request's elements as `departure` makes it:
+    /// the mdoc answers it as any other, both elements returned and verified (a person approves).
+    private static func answeredCase(
+        _ name: String, clause: String, _ departure: ScriptedSession.Departure, _ summary: String
+    ) -> ConformanceCase {
+        ConformanceCase(
+            name: name, clause: clause, summary: summary, needsPerson: true,
+            session: ScriptedSession(request: .built([HolderRequests.mDL(HolderRequests.asked)]), departure: departure),
+            expectation: .verifiedResponse(docType: DocType.mDL, returned: HolderRequests.askedElements, withheld: []))
+    }
 
     /// The case named `name` whose SessionEstablishment lacks `entry` (what it carries: `what`):
     /// the mdoc ends the session with status 10 or 11 (9.1.1.4).
