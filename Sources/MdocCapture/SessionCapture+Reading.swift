@@ -198,10 +198,11 @@ extension SessionCapture {
 
     /// Checks that `bytes`, the first message of the capture, sent by the reader, carries the
     /// transcript's EReaderKeyBytes (`readerKey`). In a reader's capture it may be a map that is
-    /// no SessionEstablishment, lacking an entry (a conformance runner sends such a one on
-    /// purpose, 9.1.1.4): it is kept as sent, for the inspector to name what it lacks, but an
-    /// `eReaderKey` it does carry must still be the transcript's. An mdoc takes a transcript
-    /// only from a SessionEstablishment it decoded, so its capture with one allows no other.
+    /// no SessionEstablishment, lacking an entry or with an entry under the wrong tag (a
+    /// conformance runner sends such a one on purpose, 9.1.1.4): it is kept as sent, for the
+    /// inspector to name what is wrong, but an `eReaderKey` it does carry must still be the
+    /// transcript's, with or without its tag 24. An mdoc takes a transcript only from a
+    /// SessionEstablishment it decoded, so its capture with one allows no other.
     private func checkEstablishment(
         _ bytes: [UInt8], readerKey: EmbeddedCBOR<COSEKey>, file: String, transcriptFile: String
     ) throws(SessionCaptureError) {
@@ -215,7 +216,7 @@ extension SessionCapture {
             sentKey = map[text: "eReaderKey"]
         }
         guard let sentKey else { return }
-        guard sentKey == readerKey.cbor else {
+        guard sentKey == readerKey.cbor || (role == .reader && .tagged(CBOR.Tag.encodedCBOR, sentKey) == readerKey.cbor) else {
             throw SessionCaptureError(.inconsistent, file: file, "EReaderKeyBytes are not those of \(transcriptFile)")
         }
     }

@@ -214,7 +214,7 @@ public struct ConformanceRunner: Sendable {
         let builder = try DeviceRequestBuilder(readerAuthentication: readerAuthentication)
         let transcript = Self.transcript(engagement: engagement, eReaderKey: eReaderKey.publicKey)
         switch departure {
-        case .none, .alteredCiphertext, .replayedCiphertext, .eReaderKeyOnOtherCurve, .establishmentWithout:
+        case .none, .alteredCiphertext, .replayedCiphertext, .eReaderKeyOnOtherCurve, .establishmentWithout, .establishmentRetagged:
             return nil
         case .requestVersion(let version, let additionalEntries):
             return try Self.rewritingRequest(builder.deviceRequest(specs, sessionTranscript: transcript)) { request in
@@ -333,6 +333,14 @@ public struct ConformanceRunner: Sendable {
             return ReaderScript(establishment: { bytes in
                 guard let establishment = try? CBOR.decode(bytes) else { return bytes }
                 return establishment.changingEntry(entry.rawValue) { _ in nil }.encoded()
+            })
+        case .establishmentRetagged(let entry):
+            return ReaderScript(establishment: { bytes in
+                guard let establishment = try? CBOR.decode(bytes) else { return bytes }
+                return establishment.changingEntry(entry.rawValue) { value in
+                    guard case .tagged(CBOR.Tag.encodedCBOR, let content) = value else { return .tagged(CBOR.Tag.encodedCBOR, value) }
+                    return content
+                }.encoded()
             })
         }
     }

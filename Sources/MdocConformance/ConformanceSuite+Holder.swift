@@ -20,8 +20,8 @@ extension ConformanceSuite {
     ])
 
     /// The suite for an mdoc under test (`mdoc-reader test-holder --suite holder`): requests
-    /// well-formed and not, or of an unknown minor version, sessions whose encryption departs
-    /// from ISO/IEC 18013-5 9.1.1, reader authentication that fails or must hold over the
+    /// well-formed and not, or of an unknown minor version, sessions whose encryption or
+    /// SessionEstablishment departs from ISO/IEC 18013-5 9.1.1, reader authentication that fails or must hold over the
     /// ItemsRequestBytes as sent (9.1.4), and BLE links of the smallest and largest ATT_MTU and
     /// of short chunks (8.3.3.1.1.6).
     /// The mdoc under test must hold an mDL (org.iso.18013.5.1.mDL) with `family_name` and
@@ -31,7 +31,7 @@ extension ConformanceSuite {
     /// elements to trusted readers only.
     public static let holder = ConformanceSuite(
         name: "holder",
-        summary: "an mdoc under test: its answers to well-formed and malformed requests, to broken session encryption, to reader authentication that fails or must hold over the request as sent, and over BLE links of every size",
+        summary: "an mdoc under test: its answers to well-formed and malformed requests, to broken session encryption and SessionEstablishments, to reader authentication that fails or must hold over the request as sent, and over BLE links of every size",
         cases: [
             ConformanceCase(
                 name: "mDL_Request_WellFormed", clause: "8.3.2.1.2.1",
@@ -127,8 +127,17 @@ extension ConformanceSuite {
                 session: ScriptedSession(request: .built([HolderRequests.mDL(HolderRequests.asked)]), departure: .eReaderKeyOnOtherCurve),
                 expectation: .sessionStatus(.sessionEncryptionError)),
             establishmentCase(
-                "mDL_Session_EstablishmentWithoutEReaderKey", .eReaderKey, "the reader's EReaderKey, from which the session keys are derived"),
-            establishmentCase("mDL_Session_EstablishmentWithoutData", .data, "the encrypted DeviceRequest"),
+                "mDL_Session_EstablishmentWithoutEReaderKey", .establishmentWithout(.eReaderKey),
+                "Sends SessionEstablishment without its eReaderKey entry (the reader's EReaderKey, from which the session keys are derived)"),
+            establishmentCase(
+                "mDL_Session_EstablishmentWithoutData", .establishmentWithout(.data),
+                "Sends SessionEstablishment without its data entry (the encrypted DeviceRequest)"),
+            establishmentCase(
+                "mDL_Session_EReaderKeyUntagged", .establishmentRetagged(.eReaderKey),
+                "Sends SessionEstablishment with EReaderKeyBytes as a bare byte string, without the tag 24 of #6.24(bstr .cbor EReaderKey)"),
+            establishmentCase(
+                "mDL_Session_EstablishmentDataTagged", .establishmentRetagged(.data),
+                "Sends SessionEstablishment with its data, the encrypted DeviceRequest, under tag 24, where the CDDL gives a bare bstr"),
             readerAuthCase(
                 "mDL_ReaderAuth_OtherSessionTranscript", .readerAuthOverOtherTranscript,
                 "Signs ReaderAuth over the SessionTranscript of another session"),
@@ -167,14 +176,15 @@ extension ConformanceSuite {
             expectation: .verifiedResponse(docType: DocType.mDL, returned: HolderRequests.askedElements, withheld: []))
     }
 
-    /// The case named `name` whose SessionEstablishment lacks `entry` (what it carries: `what`):
-    /// the mdoc ends the session with status 10 or 11 (9.1.1.4).
-    private static func establishmentCase(_ name: String, _ entry: ScriptedSession.EstablishmentEntry, _ what: String) -> ConformanceCase {
+    /// The case named `name` whose SessionEstablishment departs from the CDDL of 9.1.1.4 as
+    /// `departure` makes it (`what`, a sentence without its full stop): the mdoc gets no session
+    /// key or no request from it and ends the session with status 10 or 11.
+    private static func establishmentCase(_ name: String, _ departure: ScriptedSession.Departure, _ what: String) -> ConformanceCase {
         ConformanceCase(
             name: name, clause: "9.1.1.4",
-            summary: "Sends SessionEstablishment without its \(entry.rawValue) entry (\(what)); the mdoc ends the session with status 10 or 11 and sends no response.",
+            summary: "\(what); the mdoc ends the session with status 10 or 11 and sends no response.",
             needsPerson: false,
-            session: ScriptedSession(request: .built([HolderRequests.mDL(HolderRequests.asked)]), departure: .establishmentWithout(entry)),
+            session: ScriptedSession(request: .built([HolderRequests.mDL(HolderRequests.asked)]), departure: departure),
             expectation: .sessionError)
     }
 

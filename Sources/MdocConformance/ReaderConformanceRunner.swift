@@ -192,6 +192,13 @@ public struct ReaderConformanceRunner: Sendable {
                 var encryption = SessionEncryption(role: .mdoc, keys: keys, sendCounter: counter, receiveCounter: 1)
                 return try encryption.encrypt(Array(deviceResponse.dropLast()))
             }
+        case .responseDataTagged:
+            return HolderScript(response: { (response) throws(SessionError) in
+                guard let message = try? CBOR.decode(response.message), case .map(let map) = message, map[text: "data"] != nil else {
+                    throw SessionError(.messageConstructionFailed, "the SessionData built carries no ciphertext to tag")
+                }
+                return message.changingEntry("data") { .tagged(CBOR.Tag.encodedCBOR, $0) }.encoded()
+            })
         }
     }
 

@@ -8,8 +8,8 @@ extension ReaderConformanceSuite {
     public static let rfuEngagementKey: Int64 = 99
 
     /// The suite for an mdoc reader under test (`mdoc-holder test-reader --suite reader`): a
-    /// well-formed response, responses whose encryption, plaintext, structure (no status,
-    /// IssuerSignedItemBytes untagged) or issuer data is broken,
+    /// well-formed response, responses whose encryption, SessionData (`data` under tag 24),
+    /// plaintext, structure (no status, IssuerSignedItemBytes untagged) or issuer data is broken,
     /// responses reporting an error (status 10, 11, 12), from an expired document signer or of
     /// an unknown minor version, engagements with EDeviceKey on P-384, an RFU key or an unknown
     /// minor version, sessions the holder ends itself right after its response (9.1.1.4), and
@@ -41,6 +41,10 @@ extension ReaderConformanceSuite {
                 name: "mDLR_Response_NotCBOR", clause: "9.1.1.4",
                 summary: "Sends a response that decrypts to a DeviceResponse cut one byte short; the reader ends the session with status 11 (CBOR decoding).",
                 session: ScriptedHolderSession(departure: .plaintextNotCBOR), expectation: .sessionStatus(.cborDecodingError)),
+            ReaderConformanceCase(
+                name: "mDLR_Session_DataTagged", clause: "9.1.1.4",
+                summary: "Sends the response's ciphertext under tag 24, where the SessionData CDDL gives data a bare bstr; the reader ends the session with status 10 or 11.",
+                session: ScriptedHolderSession(departure: .responseDataTagged), expectation: .sessionError),
             malformedResponseCase(
                 "mDLR_Response_MissingStatus", .responseWithoutStatus,
                 what: "without its status, which the DeviceResponse CDDL requires", since: "it has no status"),

@@ -9,6 +9,11 @@ public enum ReaderExpectation: Sendable, Hashable, CustomStringConvertible {
     /// for status 20, session termination, the transport's own termination (BLE State 0x02,
     /// 8.3.3.1.1.5) with no status does too, as 9.1.1.4 allows either.
     case sessionStatus(SessionData.Status)
+    /// After the response, the reader ends the session with status 10 or 11 (9.1.1.4, Table
+    /// 20): an error of session encryption or of decoding, for a response whose SessionData
+    /// does not follow its CDDL. Either status is taken: Table 20 names both errors, and
+    /// neither fits only a SessionData of the wrong structure.
+    case sessionError
     /// The reader takes the engagement as shown: its request decrypts, which needs the
     /// SessionTranscript to hold DeviceEngagementBytes exactly as shown (9.1.5.1), and after the
     /// response it ends the session with status 20 (9.1.1.4). Unlike the other expectations, a
@@ -26,6 +31,8 @@ public enum ReaderExpectation: Sendable, Hashable, CustomStringConvertible {
             return "the session ended by the reader with status \(SessionData.Status.sessionTermination) or BLE State 0x02"
         case .sessionStatus(let status):
             return "the session ended by the reader with status \(status)"
+        case .sessionError:
+            return "the session ended by the reader with status \(SessionData.Status.sessionEncryptionError) or \(SessionData.Status.cborDecodingError)"
         case .engagementAccepted:
             return "the engagement taken, the request readable and the session ended by the reader with status \(SessionData.Status.sessionTermination) or BLE State 0x02"
         case .confirmedByPerson(let question):
@@ -57,6 +64,12 @@ public enum ReaderExpectation: Sendable, Hashable, CustomStringConvertible {
             }
             let ended = status == .sessionTermination ? observed.endedSession : observed.endStatus == status
             return ended ? .passed : .failed("expected \(self), but \(observed)")
+        case .sessionError:
+            guard observed.responseSent else {
+                return .inconclusive("no response reached the reader: \(observed)")
+            }
+            let errors: Set<SessionData.Status> = [.sessionEncryptionError, .cborDecodingError]
+            return observed.endStatus.map(errors.contains) == true ? .passed : .failed("expected \(self), but \(observed)")
         case .confirmedByPerson:
             guard observed.responseSent else {
                 return .inconclusive("no response reached the reader: \(observed)")

@@ -7,8 +7,8 @@ import MdocSession
 /// failed case: whether the holder's response went out, the status the reader ended the session
 /// with, or how the session ended otherwise.
 struct ReaderObservation: CustomStringConvertible {
-    /// Whether the holder sent a DeviceResponse: a SessionData with `data` (what else the holder
-    /// sends is a status alone, which ends the session).
+    /// Whether the holder sent a DeviceResponse: a SessionData with `data`, under its tag or not
+    /// (what else the holder sends is a status alone, which ends the session).
     let responseSent: Bool
     /// Whether the reader sent anything: a SessionEstablishment at least.
     let readerSentMessage: Bool
@@ -26,7 +26,8 @@ struct ReaderObservation: CustomStringConvertible {
     init(_ result: HolderSessionResult) {
         self.result = result
         responseSent = result.messages.contains { message in
-            message.direction == .sent && (try? SessionData(encoded: message.bytes))?.data != nil
+            guard message.direction == .sent, case .map(let map)? = try? CBOR.decode(message.bytes) else { return false }
+            return map[text: "data"] != nil
         }
         readerSentMessage = result.messages.contains { $0.direction == .received }
         switch result.end {

@@ -27,6 +27,10 @@ public struct ScriptedHolderSession: Sendable {
         /// The response's plaintext is the DeviceResponse cut one byte short, so that it
         /// decrypts but is not well-formed CBOR (9.1.1.4, status 11).
         case plaintextNotCBOR
+        /// The response's SessionData carries its ciphertext under tag 24, `#6.24(bstr)`, where
+        /// 9.1.1.4 gives `data` a bare bstr: the ciphertext as built under a tag the CDDL does not
+        /// give it, which a reader that reads past tags decrypts as if it were the entry itself.
+        case responseDataTagged
         /// The response is a DeviceResponse of version "1.0" with `status` and no document
         /// (8.3.2.1.2.3), encrypted as usual: an mdoc that reports an error.
         case responseStatus(DeviceResponse.Status)

@@ -31,6 +31,12 @@ public struct ScriptedSession: Sendable {
         /// SessionEstablishment as built but without this entry (9.1.1.4): well-formed CBOR
         /// whose structure is wrong, from which the mdoc gets no session key or no request.
         case establishmentWithout(EstablishmentEntry)
+        /// SessionEstablishment as built but with this entry's tag 24 (RFC 8949 section
+        /// 3.4.5.1) taken off where 9.1.1.4 gives it one (`eReaderKey`, EReaderKeyBytes, then a
+        /// bare byte string) and put on where it gives none (`data`, a bstr, then
+        /// `#6.24(bstr)`): the content as built under a tag the CDDL does not give it, which an
+        /// mdoc that reads past tags takes as the entry itself.
+        case establishmentRetagged(EstablishmentEntry)
         /// The DeviceRequest as built but of this version, with these entries added under keys
         /// 8.3.2.1.2.1 does not define: what a later minor version may add (8.1).
         case requestVersion(String, additionalEntries: CBORMap = CBORMap())
@@ -58,7 +64,8 @@ public struct ScriptedSession: Sendable {
             switch self {
             case .readerAuthOverOtherTranscript, .readerAuthSignatureAltered, .readerAuthByUntrustedReader, .readerAuthByExpiredReader,
                  .requestInfo: true
-            case .none, .alteredCiphertext, .replayedCiphertext, .eReaderKeyOnOtherCurve, .establishmentWithout, .requestVersion: false
+            case .none, .alteredCiphertext, .replayedCiphertext, .eReaderKeyOnOtherCurve, .establishmentWithout, .establishmentRetagged,
+                 .requestVersion: false
             }
         }
     }

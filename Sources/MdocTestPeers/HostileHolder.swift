@@ -57,6 +57,11 @@ package final class HostileHolder {
     /// The request as the holder session received it (the DeviceRequest and the session's
     /// transcript), once it arrived.
     package private(set) var received: ReceivedRequest?
+    /// Whether the holder reads the SessionEstablishment past its tags, as a lenient decoder
+    /// does: EReaderKeyBytes sent as a bare byte string taken as if under its tag 24, and `data`
+    /// sent under a tag taken as the byte string inside (ISO/IEC 18013-5 9.1.1.4 gives
+    /// `eReaderKey` the tag and `data` none). A conforming holder refuses both.
+    package var readsPastTags = false
 
     /// A holder presenting the demo mDL.
     package convenience init(link: any HostileLink) throws {
@@ -209,11 +214,24 @@ package final class HostileHolder {
 
     /// The holder's answer to `request`: everything asked for, approved.
     private func answer(_ request: [UInt8]) throws -> [UInt8] {
-        guard case .requestReceived(let received) = session.receive(request),
+        guard case .requestReceived(let received) = session.receive(readsPastTags ? try Self.retagged(request) : request),
               case .send(let message) = session.decide(.all(requestedIn: received.deviceRequest))
         else { throw PeerError("the holder session did not answer the request") }
         self.received = received
         return message
+    }
+
+    /// `establishment` as a decoder that reads past tags takes it: `eReaderKey` under tag 24
+    /// and `data` a byte string, whatever tags they came with.
+    private static func retagged(_ establishment: [UInt8]) throws -> [UInt8] {
+        guard case .map(var map) = try CBOR.decode(establishment) else { throw PeerError("the SessionEstablishment is not a map") }
+        if case .byteString(let key)? = map[text: "eReaderKey"] {
+            map[.textString("eReaderKey")] = .tagged(CBOR.Tag.encodedCBOR, .byteString(key))
+        }
+        if case .tagged(_, let data)? = map[text: "data"] {
+            map[.textString("data")] = data
+        }
+        return CBOR.map(map).encoded()
     }
 
     private func builtResponse() throws -> [UInt8] {

@@ -310,6 +310,16 @@ struct SessionCaptureTests {
         #expect(keyOnly.status == 2)
         #expect(keyOnly.standardError.contains("01-sent-session-establishment.cbor: EReaderKeyBytes are not those of session-transcript.cbor"),
                 "\(keyOnly.standardError)")
+        // Without its tag 24 (a conformance case sends it so), its content must still be the
+        // transcript's.
+        guard case .tagged(_, let otherKeyContent) = otherKey else { Issue.record("EReaderKeyBytes without tag 24"); return }
+        let untaggedKey = try await replay("establishment-untagged-key") { copy in
+            let map = CBOR.map(CBORMap([CBORMap.Entry(key: .textString("eReaderKey"), value: otherKeyContent)]))
+            try Data(map.encoded()).write(to: URL(fileURLWithPath: copy + establishmentFile))
+        }
+        #expect(untaggedKey.status == 2)
+        #expect(untaggedKey.standardError.contains("01-sent-session-establishment.cbor: EReaderKeyBytes are not those of session-transcript.cbor"),
+                "\(untaggedKey.standardError)")
         let notAMap = try await replay("establishment-text") { copy in
             try Data(CBOR.textString("SessionEstablishment").encoded()).write(to: URL(fileURLWithPath: copy + establishmentFile))
         }

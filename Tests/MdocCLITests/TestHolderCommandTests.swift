@@ -57,7 +57,12 @@ import Testing
         let expired = try await Self.expiredReader(in: run)
         let listed = try await run.run("mdoc-reader", ["test-holder", "--list"])
         let names = listed.standardOutput.split(separator: "\n").filter { $0.hasPrefix("mDL_") }.map { String($0.split(separator: " ")[0]) }
-        #expect(names.count == 26, "\(listed.standardOutput)")
+        #expect(names.count == 28, "\(listed.standardOutput)")
+        // Each case's capture, in the directory the runner names after its number and name.
+        func captured(_ name: String) throws -> String {
+            let number = try #require(names.firstIndex(of: name)) + 1
+            return "\(captures)/\(number < 10 ? "0" : "")\(number)-\(name)"
+        }
 
         let result = try await Self.run(
             run, holder: ["--credential", "Certs/demo/mdl.mdoc", "--policy", "Samples/trusted-readers-policy.json"] + expired.holder,
@@ -66,65 +71,75 @@ import Testing
             ] + Self.demoReader + expired.reader,
             cases: names.count)
         #expect(result.status == 0, "\(result.standardOutput)\(result.standardError)")
-        #expect(result.standardOutput.contains("\n26 passed, 0 failed, 0 inconclusive\n"), "\(result.standardOutput)")
+        #expect(result.standardOutput.contains("\n28 passed, 0 failed, 0 inconclusive\n"), "\(result.standardOutput)")
         for name in names {
             #expect(result.standardOutput.contains("PASSED  \(name) ("), "\(name)")
         }
 
         let report = try #require(JSONSerialization.jsonObject(with: Data(contentsOf: URL(fileURLWithPath: json))) as? [String: Any])
         #expect(report["type"] as? String == "conformanceRun")
-        #expect(report["passed"] as? Int == 26)
+        #expect(report["passed"] as? Int == 28)
         let cases = try #require(report["cases"] as? [[String: Any]])
         #expect(cases.map { $0["name"] as? String } == names)
         #expect(cases.allSatisfy { $0["outcome"] as? String == "passed" && $0["clause"] is String && $0["durationSeconds"] is Double })
         let capture = try #require(cases.first?["capture"] as? String)
-        #expect(capture == captures + "/01-mDL_Request_WellFormed")
-        #expect(try FileManager.default.contentsOfDirectory(atPath: captures).count == 26)
+        #expect(try capture == captured("mDL_Request_WellFormed"))
+        #expect(try FileManager.default.contentsOfDirectory(atPath: captures).count == 28)
         let replayed = try await run.run("mdoc-reader", ["verify", "--session", capture, "--trust", "Certs/demo/iaca.pem"])
         #expect(replayed.status == 0, "\(replayed.standardError)")
         // The capture keeps the EReaderKey the mdoc was sent, on the other curve, and the
         // transcript it makes: it reads back, and shows the mdoc's status 10.
-        let otherCurve = try await run.run("mdoc", ["inspect", "--diagnostic", captures + "/15-mDL_Session_EReaderKeyOtherCurve"])
+        let otherCurve = try await run.run("mdoc", ["inspect", "--diagnostic", try captured("mDL_Session_EReaderKeyOtherCurve")])
         #expect(otherCurve.status == 0, "\(otherCurve.standardError)")
         #expect(otherCurve.standardOutput.contains(#""status": 10"#), "\(otherCurve.standardOutput)")
         // The SessionEstablishment without eReaderKey went out without it, which the inspector
         // names; our holder ended the session with status 11.
-        let withoutKey = try await run.run("mdoc", ["inspect", "--diagnostic", captures + "/16-mDL_Session_EstablishmentWithoutEReaderKey"])
+        let withoutKey = try await run.run("mdoc", ["inspect", "--diagnostic", try captured("mDL_Session_EstablishmentWithoutEReaderKey")])
         #expect(withoutKey.status == 0, "\(withoutKey.standardError)")
         #expect(withoutKey.standardOutput.contains(#"Problem: not a SessionEstablishment: missing "eReaderKey" at top level"#), "\(withoutKey.standardOutput)")
         #expect(withoutKey.standardOutput.contains(#""status": 11"#), "\(withoutKey.standardOutput)")
-        let withoutData = try await run.run("mdoc", ["inspect", "--diagnostic", captures + "/17-mDL_Session_EstablishmentWithoutData"])
+        let withoutData = try await run.run("mdoc", ["inspect", "--diagnostic", try captured("mDL_Session_EstablishmentWithoutData")])
         #expect(withoutData.status == 0, "\(withoutData.standardError)")
         #expect(withoutData.standardOutput.contains(#"Problem: not a SessionEstablishment: missing "data" at top level"#), "\(withoutData.standardOutput)")
+        // EReaderKeyBytes went out without their tag and data under tag 24, which the inspector
+        // names; the captures read back, the key's content still the transcript's.
+        let untaggedKey = try await run.run("mdoc", ["inspect", "--diagnostic", try captured("mDL_Session_EReaderKeyUntagged")])
+        #expect(untaggedKey.status == 0, "\(untaggedKey.standardError)")
+        #expect(untaggedKey.standardOutput.contains("Problem: not a SessionEstablishment: "), "\(untaggedKey.standardOutput)")
+        #expect(untaggedKey.standardOutput.contains(#""status": 11"#), "\(untaggedKey.standardOutput)")
+        let taggedData = try await run.run("mdoc", ["inspect", "--diagnostic", try captured("mDL_Session_EstablishmentDataTagged")])
+        #expect(taggedData.status == 0, "\(taggedData.standardError)")
+        #expect(taggedData.standardOutput.contains("Problem: not a SessionEstablishment: "), "\(taggedData.standardOutput)")
+        #expect(taggedData.standardOutput.contains("24(h'"), "\(taggedData.standardOutput)")
         // The request of an unknown minor version went out as "1.9" and was answered.
-        let minorVersion = try await run.run("mdoc", ["inspect", "--diagnostic", captures + "/10-mDL_Request_UnknownMinorVersion"])
+        let minorVersion = try await run.run("mdoc", ["inspect", "--diagnostic", try captured("mDL_Request_UnknownMinorVersion")])
         #expect(minorVersion.status == 0, "\(minorVersion.standardError)")
         #expect(minorVersion.standardOutput.contains(#""version": "1.9""#), "\(minorVersion.standardOutput)")
         // The request signed over another session's transcript went out signed (the holder's
         // answer without the mDL is what the case passed on).
-        let otherTranscript = try await run.run("mdoc", ["inspect", "--diagnostic", captures + "/18-mDL_ReaderAuth_OtherSessionTranscript"])
+        let otherTranscript = try await run.run("mdoc", ["inspect", "--diagnostic", try captured("mDL_ReaderAuth_OtherSessionTranscript")])
         #expect(otherTranscript.status == 0, "\(otherTranscript.standardError)")
         #expect(otherTranscript.standardOutput.contains(#""readerAuth": ["#), "\(otherTranscript.standardOutput)")
         // The request whose ItemsRequest carries requestInfo went out with it, signed, and was
         // answered with the elements: our holder authenticated the reader over those bytes.
-        let requestInfo = try await run.run("mdoc", ["inspect", "--diagnostic", captures + "/22-mDL_ReaderAuth_RequestInfo"])
+        let requestInfo = try await run.run("mdoc", ["inspect", "--diagnostic", try captured("mDL_ReaderAuth_RequestInfo")])
         #expect(requestInfo.status == 0, "\(requestInfo.standardError)")
         #expect(requestInfo.standardOutput.contains(#""conformanceRFU""#), "\(requestInfo.standardOutput)")
 
         // The sized cases' captures keep the ATT_MTU each session agreed with our holder, the GATT
         // server here: 23 or 517 where the reader offered that, 515 (the usual offer) else.
-        for (number, name, mtu) in [(23, "mDL_BLE_MTU23", 23), (24, "mDL_BLE_MTU517", 517), (25, "mDL_BLE_ShortChunks", 515)] {
+        for (name, mtu) in [("mDL_BLE_MTU23", 23), ("mDL_BLE_MTU517", 517), ("mDL_BLE_ShortChunks", 515)] {
             let index = try #require(JSONSerialization.jsonObject(
-                with: Data(contentsOf: URL(fileURLWithPath: "\(captures)/\(number)-\(name)/index.json"))) as? [String: Any])
+                with: Data(contentsOf: URL(fileURLWithPath: "\(try captured(name))/index.json"))) as? [String: Any])
             #expect(index["mtu"] as? Int == mtu, "\(name): \(index)")
         }
 
         let xml = try String(contentsOfFile: junit, encoding: .utf8)
-        #expect(xml.contains(#"<testsuite name="holder" tests="26" failures="0" errors="0" skipped="0""#), "\(xml)")
+        #expect(xml.contains(#"<testsuite name="holder" tests="28" failures="0" errors="0" skipped="0""#), "\(xml)")
         // The page lists every case, and carries each session's capture for its timeline.
         let page = try String(contentsOfFile: html, encoding: .utf8)
-        #expect(page.components(separatedBy: #"<td class="outcome">passed</td>"#).count - 1 == 26, "\(page)")
-        #expect(page.components(separatedBy: #""structure":"SessionEstablishment""#).count - 1 == 26, "\(page)")
+        #expect(page.components(separatedBy: #"<td class="outcome">passed</td>"#).count - 1 == 28, "\(page)")
+        #expect(page.components(separatedBy: #""structure":"SessionEstablishment""#).count - 1 == 28, "\(page)")
         #expect(xml.contains(#"<testcase name="mDL_Session_ReplayedCiphertext" classname="ISO/IEC 18013-5 9.1.1.5, 9.1.1.4""#), "\(xml)")
     }
 

@@ -56,7 +56,12 @@ import Testing
         let json = run.home + "/report.json", junit = run.home + "/report.xml", captures = run.home + "/captures"
         let listed = try await run.run("mdoc-holder", ["test-reader", "--list"])
         let names = listed.standardOutput.split(separator: "\n").filter { $0.hasPrefix("mDLR_") }.map { String($0.split(separator: " ")[0]) }
-        #expect(names.count == 23, "\(listed.standardOutput)")
+        #expect(names.count == 24, "\(listed.standardOutput)")
+        // Each case's capture, in the directory the runner names after its number and name.
+        func captured(_ name: String) throws -> String {
+            let number = try #require(names.firstIndex(of: name)) + 1
+            return "\(captures)/\(number < 10 ? "0" : "")\(number)-\(name)"
+        }
         // The person's answer, from what the reader reported: for the malformed responses, a
         // session that failed (8) on what the response lacks; for the digests and the expired
         // document signer, issuer data authentication failed (3); for a status, a response of it
@@ -84,16 +89,16 @@ import Testing
             reader: Self.readerRequest, cases: names.count,
             answer: { number, reader in answers[names[number - 1]].map { $0(reader) ? "yes" : "no" } })
         #expect(result.status == 0, "\(result.standardOutput)\(result.standardError)")
-        #expect(result.standardOutput.contains("\n23 passed, 0 failed, 0 inconclusive\n"), "\(result.standardOutput)")
+        #expect(result.standardOutput.contains("\n24 passed, 0 failed, 0 inconclusive\n"), "\(result.standardOutput)")
         for name in names {
             #expect(result.standardOutput.contains("PASSED  \(name) ("), "\(name)")
         }
-        // What each reader reported: verified, six sessions that failed (status 10 sent three
-        // times, 11 three times), verified with an RFU key in the engagement, with an engagement of
+        // What each reader reported: verified, seven sessions that failed (status 10 sent three
+        // times, 11 four times), verified with an RFU key in the engagement, with an engagement of
         // version 1.9, over P-384 and with a response of version 1.9, three responses without
         // documents, issuer data authentication failed twice, and verified in the three
         // sessions the holder ended and over the four sized links.
-        #expect(readers.map(\.status) == [0, 8, 8, 8, 8, 8, 8, 0, 0, 0, 0, 6, 6, 6, 3, 3, 0, 0, 0, 0, 0, 0, 0], "\(readers.map(\.standardError))")
+        #expect(readers.map(\.status) == [0, 8, 8, 8, 8, 8, 8, 8, 0, 0, 0, 0, 6, 6, 6, 3, 3, 0, 0, 0, 0, 0, 0, 0], "\(readers.map(\.standardError))")
         #expect(result.standardError.contains(
             "mdoc-holder: mDLR_Response_DigestMismatch: did the reader refuse the response because its data elements do not match their digests? [yes/no] "),
             "\(result.standardError)")
@@ -101,21 +106,22 @@ import Testing
         let report = try #require(JSONSerialization.jsonObject(with: Data(contentsOf: URL(fileURLWithPath: json))) as? [String: Any])
         #expect(report["type"] as? String == "conformanceRun")
         #expect(report["suite"] as? String == "reader")
-        #expect(report["passed"] as? Int == 23)
+        #expect(report["passed"] as? Int == 24)
         let cases = try #require(report["cases"] as? [[String: Any]])
         #expect(cases.map { $0["name"] as? String } == names)
-        #expect(try FileManager.default.contentsOfDirectory(atPath: captures).count == 23)
+        #expect(try FileManager.default.contentsOfDirectory(atPath: captures).count == 24)
         // The holder's capture of the altered ciphertext shows the reader's status 10.
-        let altered = try await run.run("mdoc", ["inspect", "--diagnostic", captures + "/02-mDLR_Session_AlteredCiphertext"])
+        let altered = try await run.run("mdoc", ["inspect", "--diagnostic", try captured("mDLR_Session_AlteredCiphertext")])
         #expect(altered.status == 0, "\(altered.standardError)")
         #expect(altered.standardOutput.contains(#""status": 10"#), "\(altered.standardOutput)")
         // And of the response that is not CBOR, the reader's status 11.
-        let notCBOR = try await run.run("mdoc", ["inspect", "--diagnostic", captures + "/05-mDLR_Response_NotCBOR"])
+        let notCBOR = try await run.run("mdoc", ["inspect", "--diagnostic", try captured("mDLR_Response_NotCBOR")])
         #expect(notCBOR.status == 0, "\(notCBOR.standardError)")
         #expect(notCBOR.standardOutput.contains(#""status": 11"#), "\(notCBOR.standardOutput)")
-        // And of the malformed responses, the reader's status 11 as well: neither decoded.
-        for name in ["06-mDLR_Response_MissingStatus", "07-mDLR_Response_IssuerSignedItemUntagged"] {
-            let malformed = try await run.run("mdoc", ["inspect", "--diagnostic", "\(captures)/\(name)"])
+        // And of the ciphertext under tag 24 and the malformed responses, the reader's status 11
+        // as well: none decoded.
+        for name in ["mDLR_Session_DataTagged", "mDLR_Response_MissingStatus", "mDLR_Response_IssuerSignedItemUntagged"] {
+            let malformed = try await run.run("mdoc", ["inspect", "--diagnostic", try captured(name)])
             #expect(malformed.status == 0, "\(malformed.standardError)")
             #expect(malformed.standardOutput.contains(#""status": 11"#), "\(name): \(malformed.standardOutput)")
         }
@@ -123,14 +129,14 @@ import Testing
         // The sized cases' captures keep the ATT_MTU each session agreed with our reader, the
         // GATT client here: 23 or 515 (what it offers) where the holder took 23 or up to 517,
         // 515 else.
-        for (number, name, mtu) in [(20, "mDLR_BLE_MTU23", 23), (21, "mDLR_BLE_MTU517", 515), (22, "mDLR_BLE_ShortChunks", 515)] {
+        for (name, mtu) in [("mDLR_BLE_MTU23", 23), ("mDLR_BLE_MTU517", 515), ("mDLR_BLE_ShortChunks", 515)] {
             let index = try #require(JSONSerialization.jsonObject(
-                with: Data(contentsOf: URL(fileURLWithPath: "\(captures)/\(number)-\(name)/index.json"))) as? [String: Any])
+                with: Data(contentsOf: URL(fileURLWithPath: "\(try captured(name))/index.json"))) as? [String: Any])
             #expect(index["mtu"] as? Int == mtu, "\(name): \(index)")
         }
 
         let xml = try String(contentsOfFile: junit, encoding: .utf8)
-        #expect(xml.contains(#"<testsuite name="reader" tests="23" failures="0" errors="0" skipped="0""#), "\(xml)")
+        #expect(xml.contains(#"<testsuite name="reader" tests="24" failures="0" errors="0" skipped="0""#), "\(xml)")
         #expect(xml.contains(#"<testcase name="mDLR_Engagement_EDeviceKeyP384" classname="ISO/IEC 18013-5 9.1.5.2, 9.1.1.4""#), "\(xml)")
     }
 

@@ -225,6 +225,31 @@ import Testing
         }
     }
 
+    /// A SessionEstablishment with EReaderKeyBytes untagged or `data` tagged (ISO/IEC 18013-5
+    /// 9.1.1.4) fails a holder that reads past tags and answers the request inside; a holder
+    /// that refuses it and closes the link fails too, having sent no status 10 or 11.
+    @Test(arguments: ["mDL_Session_EReaderKeyUntagged", "mDL_Session_EstablishmentDataTagged"], [false, true])
+    func theRetaggedEstablishmentCasesCatchAHolderThatReadsPastTags(name: String, readsPastTags: Bool) async throws {
+        let outcome = try await Self.wellFormedCase(name) { holder in
+            holder.readsPastTags = readsPastTags
+            do {
+                try await holder.run(until: .requestReceived)
+                try await holder.sendResponse()
+            } catch {
+                holder.close()
+            }
+        }
+        #expect(outcome.name == "failed", "\(outcome)")
+        let reason = try #require(outcome.reason)
+        if readsPastTags {
+            #expect(reason == "expected the session ended by the mdoc with status 10 or 11, with no response, "
+                    + "but the mdoc sent a DeviceResponse with status OK (0) and 1 document(s) (org.iso.18013.5.1.mDL)", "\(reason)")
+        } else {
+            #expect(reason == "expected the session ended by the mdoc with status 10 or 11, with no response, "
+                    + "but the session failed: the connection ended before the mdoc answered the request", "\(reason)")
+        }
+    }
+
     /// Without a reader key, a case of reader authentication is inconclusive at once and takes
     /// no engagement, so the mdoc's engagement is the next case's.
     @Test func aReaderAuthenticationCaseWithoutAReaderKeyTakesNoEngagement() async throws {
