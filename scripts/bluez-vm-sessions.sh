@@ -31,7 +31,10 @@
 #                 holder printed for it: every case must pass but the
 #                 mDL_BLE_ cases, which size the ATT_MTU or the chunks and must be inconclusive
 #                 without taking an engagement (bluetoothd exchanges the ATT_MTU itself), so
-#                 that the mdoc-reader exits 8
+#                 that the mdoc-reader exits 8; mDL_BLE_WrongIdent runs in holder-ident
+#   holder-ident  mDL_BLE_WrongIdent alone: the runner on hci1 serves a wrong Ident in central
+#                 client mode to `mdoc-holder present --ble-mode central` on hci0, which must
+#                 read it, say so and leave; the case passes once the runner's bound ran out
 #   reader-suite  `mdoc-holder test-reader` on hci0 runs every case of the reader suite against
 #                 `mdoc-reader request` on hci1 (central mode), one reader per engagement; the
 #                 cases marked person are answered from the reader's exit status and error, as a
@@ -315,10 +318,13 @@ gone() {
 # The holder suite: the runner reads the holder's engagements as it prints them, and the holder is
 # interrupted once the runner ended.
 holder_suite() {
-    local out=$logs/holder-suite started cases sized holder_pid runner_status holder_status
+    local out=$logs/holder-suite started names cases sized holder_pid runner_status holder_status name case_args=()
     started=$(date +%s%N)
-    cases=$("$bin/mdoc-reader" test-holder --list | grep -c '^mDL_')
-    sized=$("$bin/mdoc-reader" test-holder --list | grep -c '^mDL_BLE_')
+    # Every case but mDL_BLE_WrongIdent, which needs central client mode (holder-ident).
+    names=$("$bin/mdoc-reader" test-holder --list | grep '^mDL_' | cut -d' ' -f1 | grep -vx mDL_BLE_WrongIdent)
+    cases=$(wc -l <<<"$names")
+    sized=$(grep -c '^mDL_BLE_' <<<"$names")
+    for name in $names; do case_args+=(--case "$name"); done
     if ! expired_reader_pki; then
         say "holder-suite: FAILED: cannot make the PKI of an expired reader certificate"
         return 1
@@ -329,7 +335,7 @@ holder_suite() {
         --ble-mode peripheral --timeout "$program_timeout" --credential "$work/mdl.mdoc" >"$out.holder.out" 2>"$out.holder.err" &
     holder_pid=$!
     timeout --kill-after=10 $((session_timeout * cases)) "$bin/mdoc-reader" test-holder --log-level debug \
-        --transport bluez:hci1 --ble-mode peripheral --timeout "$program_timeout" "${trust[@]}" "${reader_auth[@]}" \
+        --transport bluez:hci1 --ble-mode peripheral --timeout "$program_timeout" "${trust[@]}" "${reader_auth[@]}" "${case_args[@]}" \
         --expired-reader-cert "$work/expired-reader/reader.pem" --expired-reader-key "$work/expired-reader/reader-key.pem" \
         --report-json "$out.json" --report-html "$out.html" --captures "$out.captures" \
         < <(tail -n +1 -f --pid="$holder_pid" "$out.holder.out") >"$out.runner.out" 2>"$out.runner.err"
@@ -339,6 +345,24 @@ holder_suite() {
     holder_status=$?
     suite_outcome holder-suite $((cases - sized)) "$sized" "$runner_status" "$started" \
         "$([ "$holder_status" = 0 ] || echo "holder status $holder_status")"
+}
+
+# The holder suite's mDL_BLE_WrongIdent on its own, in central client mode: the runner waits out
+# its bound after the holder left, so the case takes that long.
+holder_ident() {
+    local out=$logs/holder-ident started holder_pid runner_status
+    started=$(date +%s%N)
+    "$bin/mdoc-holder" present --yes --no-qr --log-level debug --transport bluez:hci0 --ble-mode central \
+        --timeout "$program_timeout" --credential "$work/mdl.mdoc" >"$out.holder.out" 2>"$out.holder.err" &
+    holder_pid=$!
+    timeout --kill-after=10 "$session_timeout" "$bin/mdoc-reader" test-holder --log-level debug --transport bluez:hci1 \
+        --timeout "$program_timeout" "${trust[@]}" --case mDL_BLE_WrongIdent --report-json "$out.json" \
+        < <(tail -n +1 -f --pid="$holder_pid" "$out.holder.out") >"$out.runner.out" 2>"$out.runner.err"
+    runner_status=$?
+    kill -INT "$holder_pid" 2>/dev/null
+    wait "$holder_pid"
+    suite_outcome holder-ident 1 0 "$runner_status" "$started" \
+        "$(grep -q 'Ident mismatch' "$out.holder.err" || echo "the holder did not report the Ident mismatch")"
 }
 
 # Says how suite check $1 ended and succeeds when it passed: $2 of its cases passed and $3 were
@@ -523,6 +547,8 @@ run() {
             return $status ;;
         holder-suite)
             holder_suite ;;
+        holder-ident)
+            holder_ident ;;
         reader-suite)
             reader_suite ;;
         reader-gone | holder-gone)
@@ -547,7 +573,7 @@ run() {
 
 names=("$@")
 [ ${#names[@]} -gt 0 ] || names=(peripheral-status peripheral-state peripheral-holder central-status central-state
-    central-holder mixed-peripheral mixed-central holder-suite reader-suite reader-gone holder-gone restart powered-off slots bearers)
+    central-holder mixed-peripheral mixed-central holder-suite holder-ident reader-suite reader-gone holder-gone restart powered-off slots bearers)
 failures=()
 for name in "${names[@]}"; do
     if run "$name"; then

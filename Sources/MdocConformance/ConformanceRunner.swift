@@ -44,6 +44,8 @@ public struct ConformanceRunner: Sendable {
     /// ``ScriptedSession/Departure/readerAuthByExpiredReader``; `nil`, that case is
     /// inconclusive.
     public var expiredReaderAuthentication: (key: PrivateKey, chain: [Certificate])?
+    /// What the bounds of each session (``timeouts``) are measured on.
+    package var clock: any Clock<Duration> = ContinuousClock()
 
     /// A runner verifying against `trustAnchors`; see the properties for the others.
     public init(
@@ -118,10 +120,15 @@ public struct ConformanceRunner: Sendable {
                 conformanceCase: conformanceCase, outcome: .inconclusive("the session could not be started: \(error)"),
                 duration: clock.now - start, capturePath: nil)
         }
-        var driver = ReaderDriver(session: prepared.session, timeouts: timeouts, termination: .status)
+        var driver = ReaderDriver(session: prepared.session, timeouts: timeouts, termination: .status, clock: self.clock)
         driver.script = prepared.script
         driver.linkSizing = conformanceCase.session.link.sizing
-        let result = await driver.run(over: radio, mode: preferredMode)
+        if conformanceCase.session.departure == .identAltered {
+            var ident = prepared.session.bleIdent
+            if let last = ident.indices.last { ident[last] ^= 0x01 }
+            driver.servedIdent = ident
+        }
+        let result = await driver.run(over: radio, mode: conformanceCase.session.departure.requiredMode ?? preferredMode)
         let outcome = conformanceCase.expectation.judge(result)
         let duration = clock.now - start
         var capturePath: String?
@@ -214,7 +221,8 @@ public struct ConformanceRunner: Sendable {
         let builder = try DeviceRequestBuilder(readerAuthentication: readerAuthentication)
         let transcript = Self.transcript(engagement: engagement, eReaderKey: eReaderKey.publicKey)
         switch departure {
-        case .none, .alteredCiphertext, .replayedCiphertext, .eReaderKeyOnOtherCurve, .establishmentWithout, .establishmentRetagged:
+        case .none, .alteredCiphertext, .replayedCiphertext, .eReaderKeyOnOtherCurve, .establishmentWithout, .establishmentRetagged,
+             .identAltered:
             return nil
         case .requestVersion(let version, let additionalEntries):
             return try Self.rewritingRequest(builder.deviceRequest(specs, sessionTranscript: transcript)) { request in
@@ -311,7 +319,7 @@ public struct ConformanceRunner: Sendable {
     static func script(for departure: ScriptedSession.Departure, eReaderKey: EmbeddedCBOR<COSEKey>) -> ReaderScript {
         switch departure {
         case .none, .requestVersion, .readerAuthOverOtherTranscript, .readerAuthSignatureAltered, .readerAuthByUntrustedReader,
-             .readerAuthByExpiredReader, .requestInfo:
+             .readerAuthByExpiredReader, .requestInfo, .identAltered:
             return .asBuilt
         case .alteredCiphertext:
             return ReaderScript(establishment: { bytes in

@@ -22,8 +22,8 @@ extension ConformanceSuite {
     /// The suite for an mdoc under test (`mdoc-reader test-holder --suite holder`): requests
     /// well-formed and not, or of an unknown minor version, sessions whose encryption or
     /// SessionEstablishment departs from ISO/IEC 18013-5 9.1.1, reader authentication that fails or must hold over the
-    /// ItemsRequestBytes as sent (9.1.4), and BLE links of the smallest and largest ATT_MTU and
-    /// of short chunks (8.3.3.1.1.6).
+    /// ItemsRequestBytes as sent (9.1.4), a reader serving a wrong Ident (8.3.3.1.1.4), and BLE
+    /// links of the smallest and largest ATT_MTU and of short chunks (8.3.3.1.1.6).
     /// The mdoc under test must hold an mDL (org.iso.18013.5.1.mDL) with `family_name` and
     /// `age_over_18`; the cases that expect a disclosure need a person to approve it, or a
     /// holder that approves on its own. The cases of reader authentication need the runner to
@@ -151,6 +151,12 @@ extension ConformanceSuite {
             answeredCase(
                 "mDL_ReaderAuth_RequestInfo", clause: "9.1.4, 8.3.2.1.2.1", .requestInfo(requestInfoEntries),
                 "Signs an ItemsRequest whose requestInfo holds an entry no edition defines, a half-precision float and a tagged full-date; the mdoc, which releases the elements to a trusted reader only, authenticates the reader over the ItemsRequestBytes as sent and returns both elements, verified."),
+            ConformanceCase(
+                name: "mDL_BLE_WrongIdent", clause: "8.3.3.1.1.4",
+                summary: "In mdoc central client mode, serves an Ident other than the one derived from EDeviceKeyBytes; the mdoc leaves without starting the session (the case lasts the connection timeout).",
+                needsPerson: false,
+                session: ScriptedSession(request: .built([HolderRequests.mDL(HolderRequests.asked)]), departure: .identAltered),
+                expectation: .sessionNotStarted),
             linkCase(
                 "mDL_BLE_MTU23", clause: "8.3.3.1.1.4, 8.3.3.1.1.6", .mtu(23),
                 "The reader takes an ATT_MTU of 23; the mdoc returns both elements, verified, in chunks of at most 20 octets."),

@@ -45,6 +45,11 @@ public enum HolderExpectation: Sendable, Hashable, CustomStringConvertible {
     /// (9.1.1.4). A session the mdoc ended with status 10 or 11, or did not answer at all, is
     /// inconclusive: it never came to judge the request.
     case noDisclosure(docType: String)
+    /// The mdoc connects and leaves without starting the session: no State 0x01 before the
+    /// connection's bound ran out (8.3.3.1.1.4), as an mdoc in central client mode that finds
+    /// the reader's Ident wrong does. A session that started fails; one no mdoc came to is
+    /// inconclusive.
+    case sessionNotStarted
 
     /// The number of data elements, issuer- and device-signed, that `response` returns of
     /// documents of `docType`.
@@ -71,18 +76,29 @@ public enum HolderExpectation: Sendable, Hashable, CustomStringConvertible {
             return "the session ended by the mdoc with status 10 or 11, with no response"
         case .noDisclosure(let docType):
             return "no data element of \(docType) disclosed"
+        case .sessionNotStarted:
+            return "the mdoc connected and left without starting the session"
         }
     }
 
     /// Whether the session `result` shows the expected behaviour. A session in which nothing
     /// reached the mdoc is inconclusive: the mdoc was never asked.
     public func judge(_ result: ReaderSessionResult) -> ConformanceOutcome {
+        if self == .sessionNotStarted {
+            if case .link(let error) = result.end, error.code == .sessionNotStarted { return .passed }
+            guard result.messages.contains(where: { $0.direction == .sent }) else {
+                return .inconclusive("no mdoc connected: \(result.end)")
+            }
+            return .failed("expected \(self), but it started the session and \(SessionObservation(result))")
+        }
         guard result.messages.contains(where: { $0.direction == .sent }) else {
             return .inconclusive("no session with the mdoc: \(result.end)")
         }
         let observed = SessionObservation(result)
         let failure = ConformanceOutcome.failed("expected \(self), but \(observed)")
         switch self {
+        case .sessionNotStarted:
+            return failure
         case .sessionStatus(let status):
             return observed.endStatus == status ? .passed : failure
         case .sessionError:

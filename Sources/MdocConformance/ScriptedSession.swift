@@ -57,6 +57,10 @@ public struct ScriptedSession: Sendable {
         /// (9.1.4): an mdoc that authenticates the reader over an ItemsRequest it encoded again
         /// from the fields it knows finds the signature wrong.
         case requestInfo(CBORMap)
+        /// In mdoc central client mode, the reader's GATT server serves the Ident derived from
+        /// EDeviceKeyBytes with its last octet altered (8.3.3.1.1.4): an mdoc that reads and
+        /// checks it finds it wrong and leaves before it starts the session.
+        case identAltered
 
         /// Whether the departure is about reader authentication, so that the runner can run it
         /// only with a reader key and certificate.
@@ -65,8 +69,14 @@ public struct ScriptedSession: Sendable {
             case .readerAuthOverOtherTranscript, .readerAuthSignatureAltered, .readerAuthByUntrustedReader, .readerAuthByExpiredReader,
                  .requestInfo: true
             case .none, .alteredCiphertext, .replayedCiphertext, .eReaderKeyOnOtherCurve, .establishmentWithout, .establishmentRetagged,
-                 .requestVersion: false
+                 .requestVersion, .identAltered: false
             }
+        }
+
+        /// The BLE mode the departure needs the session in, `nil` for any: Ident exists only in
+        /// mdoc central client mode, where the reader is the GATT server (8.3.3.1.1.4).
+        public var requiredMode: MdocBLEMode? {
+            self == .identAltered ? .centralClient : nil
         }
     }
 

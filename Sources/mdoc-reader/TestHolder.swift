@@ -25,12 +25,14 @@ struct TestHolder: AsyncParsableCommand {
         abstract: "Run conformance test cases against an mdoc under test, one session per case.",
         discussion: """
             Each case of the suite is a session of its own with the mdoc under test: a request, \
-            well-formed or malformed on purpose, or a session whose encryption departs on \
-            purpose from ISO/IEC 18013-5 9.1.1, and the one behaviour 18013-5 requires of the \
-            mdoc in it (a verified response, a DeviceResponse status of 8.3.2.1.2.3, the \
-            session ended with a status of 9.1.1.4, or no element disclosed to a reader whose \
-            authentication fails, 9.1.4). --list prints the cases with the clause each \
-            checks; docs/conformance.md describes them.
+            well-formed or malformed on purpose, or a session whose encryption or BLE link \
+            departs on purpose from ISO/IEC 18013-5, and the one behaviour 18013-5 requires of \
+            the mdoc in it (a verified response, a DeviceResponse status of 8.3.2.1.2.3, the \
+            session ended with a status of 9.1.1.4, no element disclosed to a reader whose \
+            authentication fails, 9.1.4, or no session started with a reader whose Ident is \
+            wrong, 8.3.3.1.1.4). --list prints the cases with the clause each checks; \
+            docs/conformance.md describes them. mDL_BLE_WrongIdent runs in mdoc central \
+            client mode whatever --ble-mode prefers, and lasts --timeout.
 
             Every session needs a fresh engagement of the mdoc. The engagements are read from \
             --engagements (standard input by default), one a line: each line that holds an mdoc: \

@@ -56,8 +56,12 @@ import Testing
         let html = run.home + "/report.html"
         let expired = try await Self.expiredReader(in: run)
         let listed = try await run.run("mdoc-reader", ["test-holder", "--list"])
-        let names = listed.standardOutput.split(separator: "\n").filter { $0.hasPrefix("mDL_") }.map { String($0.split(separator: " ")[0]) }
-        #expect(names.count == 28, "\(listed.standardOutput)")
+        let listedNames = listed.standardOutput.split(separator: "\n").filter { $0.hasPrefix("mDL_") }.map { String($0.split(separator: " ")[0]) }
+        #expect(listedNames.count == 29, "\(listed.standardOutput)")
+        // mDL_BLE_WrongIdent lasts the connection's bound, after which the holder still waits in
+        // peripheral server mode: theWrongIdentCasePassesAgainstOurHolderInCentralClientMode
+        // runs it with bounds of its own.
+        let names = listedNames.filter { $0 != "mDL_BLE_WrongIdent" }
         // Each case's capture, in the directory the runner names after its number and name.
         func captured(_ name: String) throws -> String {
             let number = try #require(names.firstIndex(of: name)) + 1
@@ -68,7 +72,7 @@ import Testing
             run, holder: ["--credential", "Certs/demo/mdl.mdoc", "--policy", "Samples/trusted-readers-policy.json"] + expired.holder,
             reader: [
                 "--trust", "Certs/demo/iaca.pem", "--report-json", json, "--report-junit", junit, "--report-html", html, "--captures", captures,
-            ] + Self.demoReader + expired.reader,
+            ] + names.flatMap { ["--case", $0] } + Self.demoReader + expired.reader,
             cases: names.count)
         #expect(result.status == 0, "\(result.standardOutput)\(result.standardError)")
         #expect(result.standardOutput.contains("\n28 passed, 0 failed, 0 inconclusive\n"), "\(result.standardOutput)")
@@ -141,6 +145,33 @@ import Testing
         #expect(page.components(separatedBy: #"<td class="outcome">passed</td>"#).count - 1 == 28, "\(page)")
         #expect(page.components(separatedBy: #""structure":"SessionEstablishment""#).count - 1 == 28, "\(page)")
         #expect(xml.contains(#"<testcase name="mDL_Session_ReplayedCiphertext" classname="ISO/IEC 18013-5 9.1.1.5, 9.1.1.4""#), "\(xml)")
+    }
+
+    /// `mDL_BLE_WrongIdent` runs in mdoc central client mode whatever `--ble-mode` prefers: our
+    /// holder reads the wrong Ident, says so and leaves, and the case passes once the runner's
+    /// `--timeout` ran out (ISO/IEC 18013-5 8.3.3.1.1.4).
+    @Test func theWrongIdentCasePassesAgainstOurHolderInCentralClientMode() async throws {
+        let run = try IsolatedRun()
+        defer { run.remove() }
+        let bound = "\(10 * TimeoutScale.factor)"
+        let holder = try run.start("mdoc-holder", [
+            "present", "--credential", "Certs/demo/mdl.mdoc", "--yes", "--no-qr", "--transport", "sim", "--ble-mode", "central",
+            "--timeout", bound,
+        ])
+        holder.closeInput()
+        defer { holder.stop() }
+        let uri = try #require(await holder.line(startingWith: "mdoc:", number: 1, timeout: LiveSession.waitTimeout))
+        let reader = try run.start("mdoc-reader", [
+            "test-holder", "--transport", "sim", "--trust", "Certs/demo/iaca.pem", "--case", "mDL_BLE_WrongIdent", "--ble-mode", "peripheral",
+            "--timeout", bound,
+        ])
+        reader.send(uri + "\n")
+        reader.closeInput()
+        let result = await reader.wait(timeout: LiveSession.waitTimeout)
+        #expect(result.status == 0, "\(result.standardOutput)\(result.standardError)")
+        #expect(result.standardOutput.contains("PASSED  mDL_BLE_WrongIdent (8.3.3.1.1.4)\n"), "\(result.standardOutput)")
+        let holderEnd = await holder.wait(timeout: LiveSession.waitTimeout)
+        #expect(holderEnd.standardError.contains("Ident mismatch"), "\(holderEnd.standardError)")
     }
 
     @Test func aHolderThatIgnoresReaderAuthenticationFailsItsCasesAndWithoutAReaderKeyTheyAreInconclusive() async throws {

@@ -250,6 +250,46 @@ import Testing
         }
     }
 
+    /// `mDL_BLE_WrongIdent` (ISO/IEC 18013-5 8.3.3.1.1.4), in virtual time: our holder, in mdoc
+    /// central client mode, reads the wrong Ident the runner serves and leaves, and the case
+    /// passes once the connection's bound ran out; a holder that reads Ident without checking
+    /// it starts the session, answers, and fails the case.
+    @Test(arguments: [true, false])
+    func theWrongIdentCaseCatchesAHolderThatDoesNotCheckIdent(checksIdent: Bool) async throws {
+        let clock = ManualClock()
+        var runner = ConformanceRunner(
+            trustAnchors: [try DemoMaterial.iaca()], timeouts: Self.timeouts, program: "HolderSuiteRunnerTests", transport: "sim")
+        runner.clock = clock
+        // Central client mode alone: offering peripheral server mode too, the holder would wait
+        // for a reader there after leaving this one.
+        let options = BleOptions.offering(peripheralServerMode: false, centralClientMode: true)
+        let holder = try HolderDriver(
+            credentials: [try DemoMaterial.mDL()], bleOptions: options, trust: ReaderRootTrust(trustAnchors: []),
+            consent: HolderConsent.approvingAllAvailable)
+        let uri = holder.mdocURI
+        let running = Task { await runner.run(try ConformanceSuite.holder.cases(named: ["mDL_BLE_WrongIdent"]), over: SimAdapter(), engagement: { uri }) }
+        if checksIdent {
+            let result = await holder.run(over: SimAdapter())
+            #expect("\(result.end)".contains("Ident mismatch"), "\(result.end)")
+            await clock.sleeping(dueWithin: Self.timeouts.connection)
+            clock.advance(by: Self.timeouts.connection)
+        } else {
+            let uuid = try #require(options.centralClientModeUUID)
+            let transport = try await MdocGATTClientTransport(
+                mode: .centralClient, serviceUUID: uuid, expectedIdent: nil,
+                bearer: try await SimHostileLink().connect(serviceUUID: uuid, timeout: .seconds(60)))
+            _ = await holder.run(on: transport)
+        }
+        let outcome = try #require(try await running.value.first?.outcome)
+        if checksIdent {
+            #expect(outcome == .passed, "\(outcome)")
+        } else {
+            #expect(outcome.name == "failed", "\(outcome)")
+            #expect(outcome.reason?.hasPrefix("expected the mdoc connected and left without starting the session, but it started the session and ") == true,
+                    "\(outcome)")
+        }
+    }
+
     /// Without a reader key, a case of reader authentication is inconclusive at once and takes
     /// no engagement, so the mdoc's engagement is the next case's.
     @Test func aReaderAuthenticationCaseWithoutAReaderKeyTakesNoEngagement() async throws {

@@ -28,6 +28,9 @@ final class BlueZGATTApplication: Sendable {
         case written(characteristic: BluetoothUUID, value: [UInt8], mtu: Int, device: String?)
         /// The client enabled or disabled notifications of `characteristic`.
         case notifying(characteristic: BluetoothUUID, enabled: Bool)
+        /// The client read `characteristic`: the Ident, in mdoc central client mode, which the
+        /// mdoc reads before it starts the session (ISO/IEC 18013-5 8.3.3.1.1.4).
+        case read(characteristic: BluetoothUUID)
         /// bluetoothd dropped the advertisement on its own (LEAdvertisement1.Release).
         case advertisementReleased
         /// bluetoothd left the system bus, and the application's registration and any link to
@@ -221,6 +224,7 @@ final class BlueZGATTApplication: Sendable {
             guard offset <= characteristic.value.count else {
                 return .error(DBusError(named: "org.bluez.Error.InvalidOffset", message: "offset \(offset) beyond the value"))
             }
+            yield(.read(characteristic: characteristic.uuid))
             return .reply([.bytes(Array(characteristic.value[offset...]))])
         case "WriteValue":
             guard characteristic.properties.contains(.writeWithoutResponse) || characteristic.properties.contains(.write) else {

@@ -175,6 +175,8 @@ actor BlueZServerTransport: MdocTransport {
         switch event {
         case .advertisementReleased:
             logger.debug("bluetoothd released the advertisement")
+        case .read(let characteristic):
+            logger.debug("the client read a characteristic", metadata: ["characteristic": "\(characteristic)"])
         case .hostLeft:
             return fail(BLEError(.linkClosed, BlueZInterface.bluetoothdLeftReason))
         case .notifying(let characteristic, let enabled):

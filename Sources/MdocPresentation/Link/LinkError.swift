@@ -18,6 +18,10 @@ extension ErrorKind where Domain == LinkError {
     public static let noCommonMode = Self("noCommonMode")
     /// Nothing happened within a bound of ``SessionTimeouts``.
     public static let timeout = Self("timeout")
+    /// Peers came within the bound of ``SessionTimeouts/connection`` but none started the
+    /// session (ISO/IEC 18013-5 8.3.3.1.1.4): each left, or stayed, without writing State 0x01.
+    /// An mdoc in central client mode that finds the reader's Ident wrong leaves so.
+    public static let sessionNotStarted = Self("sessionNotStarted")
     /// The peer is in a session with someone else: another reader serves the engagement's
     /// service (ISO/IEC 18013-5 8.3.3.1.1.4).
     public static let busy = Self("busy")

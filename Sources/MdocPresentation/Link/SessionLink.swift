@@ -287,7 +287,7 @@ public enum SessionLink {
         case .timeout, .peerNotFound:
             return LinkError(.timeout, "no \(peer) on \(service) within \(seconds(timeout))")
         case .sessionNotStarted:
-            return LinkError(.timeout, "no \(peer) started a session on \(service) within \(seconds(timeout)): \(error.reason)")
+            return LinkError(.sessionNotStarted, "no \(peer) started a session on \(service) within \(seconds(timeout)): \(error.reason)")
         case .identMismatch:
             return LinkError(.bluetooth, "Ident mismatch on \(service): \(error.reason)")
         case .serviceInUse:

@@ -36,6 +36,10 @@ package struct ReaderDriver: Sendable {
     /// choose (`SessionLink`); ``MdocLinkSizing/standard`` unless a conformance test says
     /// otherwise.
     package var linkSizing = MdocLinkSizing.standard
+    /// The value the reader's GATT server gives the Ident characteristic in mdoc central client
+    /// mode (8.3.3.1.1.4); `nil`: the one derived from the engagement's EDeviceKeyBytes, as
+    /// 18013-5 has it. A conformance test serves another, to see whether the mdoc checks it.
+    package var servedIdent: [UInt8]?
 
     private let session: ReaderSession
     private let events: @Sendable (ReaderEvent) async -> Void
@@ -103,7 +107,7 @@ package struct ReaderDriver: Sendable {
         let link: any MdocTransport
         do {
             link = try await SessionLink.reader(
-                over: radio, options: options, mode: mode, ident: session.bleIdent, sizing: linkSizing, timeout: timeouts.connection,
+                over: radio, options: options, mode: mode, ident: servedIdent ?? session.bleIdent, sizing: linkSizing, timeout: timeouts.connection,
                 clock: clock, logger: logger)
         } catch {
             let end = Task.isCancelled ? LinkError(.cancelled, "the session was cancelled while looking for the mdoc") : error
