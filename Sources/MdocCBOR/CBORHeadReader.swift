@@ -173,32 +173,12 @@ package struct CBORHeadReader {
     /// A definite-length text string that is one of `candidates`: the position of the one it
     /// equals. Compares the received bytes in place, without making a `String`; `nil` when the
     /// string is none of them.
-    package mutating func readText(among candidates: [StaticString]) -> Int? {
-        guard let (content, next) = Self.string(ofMajorType: 3, in: buffer, at: offset) else { return nil }
-        let received = UnsafeRawBufferPointer(rebasing: buffer[content])
-        let match = candidates.firstIndex { candidate in
-            candidate.utf8CodeUnitCount == received.count
-                && Self.equal(UnsafeRawBufferPointer(start: candidate.utf8Start, count: received.count), received)
-        }
-        guard let match, countItem() else { return nil }
+    package mutating func readText(among candidates: CBORTextKeys) -> Int? {
+        guard let (content, next) = Self.string(ofMajorType: 3, in: buffer, at: offset),
+              let match = candidates.position(of: UnsafeRawBufferPointer(rebasing: buffer[content])), countItem()
+        else { return nil }
         offset = next
         return match
-    }
-
-    /// Whether two buffers of the same length hold the same bytes, compared eight at a time.
-    private static func equal(_ first: UnsafeRawBufferPointer, _ second: UnsafeRawBufferPointer) -> Bool {
-        var index = 0
-        while index + 8 <= first.count {
-            guard first.loadUnaligned(fromByteOffset: index, as: UInt64.self) == second.loadUnaligned(fromByteOffset: index, as: UInt64.self) else {
-                return false
-            }
-            index += 8
-        }
-        while index < first.count {
-            guard first[index] == second[index] else { return false }
-            index += 1
-        }
-        return true
     }
 
     /// A definite-length map whose keys are text strings among `keys`, each at most once, and
@@ -207,7 +187,7 @@ package struct CBORHeadReader {
     /// the item is not such a map or `readValue` returns `false`; the reader is then part-way into
     /// the map, and what was read is to be abandoned, as every read built on this one does.
     package mutating func readMap(
-        keyedBy keys: [StaticString], entryCount: Int? = nil, _ readValue: (_ key: Int, _ reader: inout CBORHeadReader) -> Bool
+        keyedBy keys: CBORTextKeys, entryCount: Int? = nil, _ readValue: (_ key: Int, _ reader: inout CBORHeadReader) -> Bool
     ) -> Bool {
         precondition(keys.count <= UInt64.bitWidth, "at most \(UInt64.bitWidth) keys")
         guard let count = readMapCount(), count == entryCount ?? count, count <= keys.count else { return false }

@@ -52,7 +52,7 @@ public struct DeviceKeyInfo: CBORRepresentable {
 
 extension DeviceKeyInfo {
     /// The keys of a DeviceKeyInfo in the order of the CDDL.
-    private static let keys: [StaticString] = ["deviceKey", "keyAuthorizations", "keyInfo"]
+    private static let keys: CBORTextKeys = ["deviceKey", "keyAuthorizations", "keyInfo"]
 
     /// The DeviceKeyInfo of an MSO (nested `depth` containers deep) read straight from the
     /// bytes, its COSE_Key and optional maps decoded as items: the keys of the CDDL, each once,

@@ -23,7 +23,7 @@ extension DeviceResponse {
     }
 
     /// The keys of a DeviceResponse in the order of the CDDL.
-    private static let keys: [StaticString] = ["version", "documents", "documentErrors", "status"]
+    private static let keys: CBORTextKeys = ["version", "documents", "documentErrors", "status"]
 
     /// The response ``init(encoded:limits:)`` reads, or `nil`.
     static func read(_ reader: inout CBORHeadReader) -> DeviceResponse? {
@@ -62,7 +62,7 @@ extension DeviceResponse {
 
 extension Document {
     /// The keys of a Document in the order of the CDDL.
-    private static let keys: [StaticString] = ["docType", "issuerSigned", "deviceSigned", "errors"]
+    private static let keys: CBORTextKeys = ["docType", "issuerSigned", "deviceSigned", "errors"]
 
     /// A Document of the `documents` of a response (nested 2 deep) read straight from the bytes,
     /// or `nil`; see ``DeviceResponse/init(encoded:limits:)``.
@@ -94,7 +94,7 @@ extension Document {
 
 extension IssuerSigned {
     /// The keys of an IssuerSigned in the order of the CDDL.
-    private static let keys: [StaticString] = ["nameSpaces", "issuerAuth"]
+    private static let keys: CBORTextKeys = ["nameSpaces", "issuerAuth"]
 
     /// The IssuerSigned of a Document (nested 4 deep) read straight from the bytes, or `nil`;
     /// see ``DeviceResponse/init(encoded:limits:)``.
@@ -137,7 +137,7 @@ extension IssuerSigned {
 
 extension DeviceSigned {
     /// The keys of a DeviceSigned in the order of the CDDL.
-    private static let keys: [StaticString] = ["nameSpaces", "deviceAuth"]
+    private static let keys: CBORTextKeys = ["nameSpaces", "deviceAuth"]
 
     /// The DeviceSigned of a Document (nested 3 deep) read straight from the bytes: both keys,
     /// nothing else, or `nil`; see ``DeviceResponse/init(encoded:limits:)``.
@@ -162,7 +162,7 @@ extension DeviceSigned {
 
 extension DeviceAuth {
     /// The keys of a DeviceAuth, one of which it holds.
-    private static let keys: [StaticString] = ["deviceSignature", "deviceMac"]
+    private static let keys: CBORTextKeys = ["deviceSignature", "deviceMac"]
 
     /// The DeviceAuth of a DeviceSigned (nested 4 deep) read straight from the bytes: one key and
     /// its untagged COSE message, or `nil`; see ``DeviceResponse/init(encoded:limits:)``.

@@ -83,7 +83,7 @@ public struct IssuerSignedItem: CBORRepresentable, Hashable {
 
 extension IssuerSignedItem {
     /// The keys of an IssuerSignedItem in the order of the CDDL, as UTF-8.
-    private static let keys: [StaticString] = ["digestID", "random", "elementIdentifier", "elementValue"]
+    private static let keys: CBORTextKeys = ["digestID", "random", "elementIdentifier", "elementValue"]
 
     /// Reads the content of an IssuerSignedItemBytes straight from its bytes, without decoding
     /// them into a ``CBOR`` tree first: a response holds one per data element. Only the form every

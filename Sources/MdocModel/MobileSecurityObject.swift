@@ -83,7 +83,7 @@ public struct MobileSecurityObject: CBORRepresentable {
 
 extension MobileSecurityObject {
     /// The keys of a MobileSecurityObject in the order of the CDDL, as UTF-8.
-    private static let keys: [StaticString] = ["version", "digestAlgorithm", "valueDigests", "deviceKeyInfo", "docType", "validityInfo"]
+    private static let keys: CBORTextKeys = ["version", "digestAlgorithm", "valueDigests", "deviceKeyInfo", "docType", "validityInfo"]
 
     /// Reads the content of MobileSecurityObjectBytes straight from its bytes, without decoding
     /// the value digests, one per data element, into a ``CBOR`` tree first. Only the form of

@@ -55,7 +55,7 @@ public struct ValidityInfo: CBORRepresentable, Hashable {
 
 extension ValidityInfo {
     /// The keys of a ValidityInfo in the order of the CDDL.
-    private static let keys: [StaticString] = ["signed", "validFrom", "validUntil", "expectedUpdate"]
+    private static let keys: CBORTextKeys = ["signed", "validFrom", "validUntil", "expectedUpdate"]
 
     /// The ValidityInfo of an MSO (nested `depth` containers deep) read straight from the bytes:
     /// the keys of the CDDL, each once, with tdate values, and nothing else; `nil` for any other

@@ -105,7 +105,7 @@ struct CBORHeadReaderTests {
 
     @Test("A map of known text keys reads each key's value in the order received, each key once")
     func mapOfKnownKeys() throws {
-        let keys: [StaticString] = ["a", "b", "c"]
+        let keys: CBORTextKeys = ["a", "b", "c"]
         // {"b": 2, "a": 1}
         var received: [Int] = []
         let read = CBORHeadReader.read(CBORBytes(try bytes("a2 6162 02 6161 01"))) { reader in
