@@ -13,11 +13,15 @@ package final class DigestContext {
     package let algorithm: DigestAlgorithm
     /// The OpenSSL context, `nil` only if OpenSSL could not allocate it; no digest then matches.
     private let context: OpaquePointer?
+    /// The `EVP_MD` of ``algorithm`` (``DigestAlgorithm/fetchedMessageDigest``), looked up once
+    /// here instead of once per digest.
+    private let messageDigest: OpaquePointer?
 
     /// A context for digests with `algorithm`.
     package init(_ algorithm: DigestAlgorithm) {
         self.algorithm = algorithm
         context = EVP_MD_CTX_new()
+        messageDigest = algorithm.fetchedMessageDigest
     }
 
     deinit {
@@ -31,7 +35,7 @@ package final class DigestContext {
         guard expected.count == algorithm.digestByteCount, let context else { return false }
         return withUnsafeTemporaryAllocation(of: UInt8.self, capacity: DigestAlgorithm.largestDigestByteCount) { output in
             var length: UInt32 = 0
-            guard EVP_DigestInit_ex2(context, algorithm.fetchedMessageDigest, nil) == 1,
+            guard EVP_DigestInit_ex2(context, messageDigest, nil) == 1,
                   EVP_DigestUpdate(context, buffer.baseAddress, buffer.count) == 1,
                   EVP_DigestFinal_ex(context, output.baseAddress, &length) == 1,
                   Int(length) == algorithm.digestByteCount
@@ -39,7 +43,13 @@ package final class DigestContext {
                 ERR_clear_error()
                 return false
             }
-            return expected.indices.allSatisfy { expected[$0] == output[$0] }
+            // Eight bytes at a time: every digest length is a multiple of eight (32, 48, 64).
+            let computed = UnsafeRawBufferPointer(output)
+            var difference: UInt64 = 0
+            for offset in stride(from: 0, to: expected.count, by: 8) {
+                difference |= expected.loadUnaligned(fromByteOffset: offset, as: UInt64.self) ^ computed.loadUnaligned(fromByteOffset: offset, as: UInt64.self)
+            }
+            return difference == 0
         }
     }
 }
