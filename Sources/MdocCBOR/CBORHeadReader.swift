@@ -130,6 +130,16 @@ package struct CBORHeadReader {
         return content.isEmpty ? content : content.embedded(at: bytes.range.lowerBound + start)
     }
 
+    /// An embedded data item, `#6.24(bstr)`: its content, as ``readEmbeddedBytes()`` gives it,
+    /// and a reader at the start of that content, reading it as ``read(_:limits:_:)`` with
+    /// `limits` would, over the memory this reader already has. The reader given must not be
+    /// used after this one.
+    package mutating func readEmbedded(limits: CBORLimits = .default) -> (content: CBORBytes, reader: CBORHeadReader)? {
+        guard let content = readEmbeddedBytes() else { return nil }
+        // The content ends where this reader now is.
+        return (content, CBORHeadReader(content, buffer: UnsafeRawBufferPointer(rebasing: buffer[(offset - content.count)..<offset]), limits: limits))
+    }
+
     /// The head of tag `tag` (major type 6) of an item nested `depth` containers deep, as
     /// ``readDefiniteItem(depth:)`` reads it: `true`, with the reader at the tag content, when it
     /// is that tag within the depth the limits leave; `false`, reading nothing, otherwise.

@@ -125,8 +125,9 @@ extension IssuerSigned {
             // Each is at least a tag head and a byte string head, `d8 18 40`.
             items.reserveCapacity(reader.reservation(itemCount, minimumByteCount: 3))
             for _ in 0..<itemCount {
-                guard let bytes = reader.readEmbeddedBytes(), let item = IssuerSignedItem(reading: bytes) else { return nil }
-                // Moved into place: a copy would retain each reference the item holds.
+                // Read where it lies, with the reader's memory, as IssuerSignedItem(reading:) reads
+                // it; moved into place: a copy would retain each reference the item holds.
+                guard var (bytes, itemReader) = reader.readEmbedded(), let item = IssuerSignedItem.read(&itemReader) else { return nil }
                 items.append(EmbeddedCBOR(bytes: bytes, readValue: consume item))
             }
             nameSpaces[nameSpace] = items

@@ -95,8 +95,8 @@ extension IssuerSignedItem {
         self = item
     }
 
-    /// The item ``init(reading:)`` reads.
-    private static func read(_ reader: inout CBORHeadReader) -> IssuerSignedItem? {
+    /// The item ``init(reading:)`` reads, from a reader at the start of its bytes.
+    static func read(_ reader: inout CBORHeadReader) -> IssuerSignedItem? {
         var digestID: UInt64?
         var random: CBORBytes?
         var elementIdentifier: String?

@@ -141,4 +141,38 @@ struct CBORHeadReaderTests {
             #expect(reader.readMap(keyedBy: keys, entryCount: 2) { key, reader in reader.readUnsignedInt() == UInt64(key + 1) })
         }
     }
+
+    @Test("An embedded item's content reads with a reader of its own, under its own limits, as a reader of those bytes alone")
+    func embeddedItem() throws {
+        // [24(<<{"a": 1}>>), 2]: the embedded map, then an item after it.
+        let input = CBORBytes(try bytes("82 d818 44 a1616101 02"))
+        let read: (content: CBORBytes, key: Int?, value: UInt64?, atEnd: Bool, itemCount: Int, next: UInt64?)? = CBORHeadReader.read(input) { reader in
+            guard reader.readArrayCount() == 2, var (content, embedded) = reader.readEmbedded() else { return nil }
+            let key = embedded.readMapCount() == 1 ? embedded.readText(among: ["a"]) : nil
+            let value = embedded.readUnsignedInt()
+            return (content, key, value, embedded.isAtEnd, embedded.itemCount, reader.readUnsignedInt())
+        }
+        let embedded = try #require(read)
+        #expect(embedded.content == [0xa1, 0x61, 0x61, 0x01])
+        #expect(embedded.content.receivedEmbedding == [0xd8, 0x18, 0x44, 0xa1, 0x61, 0x61, 0x01])
+        #expect(embedded.key == 0 && embedded.value == 1 && embedded.atEnd)
+        #expect(embedded.itemCount == 3)
+        #expect(embedded.next == 2)
+
+        // The content's own limits, not the enclosing reader's: three items where two are allowed.
+        let limits = CBORLimits(maximumDepth: 3, maximumItemCount: 2, maximumInputSize: 64)
+        CBORHeadReader.read(input) { reader in
+            guard reader.readArrayCount() == 2, var (_, embedded) = reader.readEmbedded(limits: limits) else {
+                Issue.record("not read")
+                return
+            }
+            #expect(embedded.readMapCount() == 1 && embedded.readText(among: ["a"]) == 0)
+            #expect(embedded.readUnsignedInt() == nil)
+        }
+        // Not an embedded item: nothing read.
+        CBORHeadReader.read(CBORBytes(try bytes("44 a1616101"))) { reader in
+            #expect(reader.readEmbedded() == nil)
+            #expect(reader.offset == 0 && reader.itemCount == 0)
+        }
+    }
 }
