@@ -71,21 +71,27 @@ package struct CBORHeadReader {
         guard offset < buffer.count else { return nil }
         let initial = buffer[offset]
         let additional = initial & 0x1f
-        let argumentLength: Int
+        let remaining = buffer.count - offset
+        // The argument follows in 1, 2, 4 or 8 bytes, big-endian (RFC 8949 section 3), each
+        // read in one load.
         switch additional {
-        case 0...23: return (initial >> 5, UInt64(additional), 1)
-        case 24: argumentLength = 1
-        case 25: argumentLength = 2
-        case 26: argumentLength = 4
-        case 27: argumentLength = 8
-        default: return nil
+        case 0...23:
+            return (initial >> 5, UInt64(additional), 1)
+        case 24:
+            guard remaining > 1 else { return nil }
+            return (initial >> 5, UInt64(buffer[offset + 1]), 2)
+        case 25:
+            guard remaining > 2 else { return nil }
+            return (initial >> 5, UInt64(UInt16(bigEndian: buffer.loadUnaligned(fromByteOffset: offset + 1, as: UInt16.self))), 3)
+        case 26:
+            guard remaining > 4 else { return nil }
+            return (initial >> 5, UInt64(UInt32(bigEndian: buffer.loadUnaligned(fromByteOffset: offset + 1, as: UInt32.self))), 5)
+        case 27:
+            guard remaining > 8 else { return nil }
+            return (initial >> 5, UInt64(bigEndian: buffer.loadUnaligned(fromByteOffset: offset + 1, as: UInt64.self)), 9)
+        default:
+            return nil
         }
-        guard argumentLength < buffer.count - offset else { return nil }
-        var argument: UInt64 = 0
-        for position in (offset + 1)...(offset + argumentLength) {
-            argument = argument << 8 | UInt64(buffer[position])
-        }
-        return (initial >> 5, argument, 1 + argumentLength)
     }
 
     /// The content of a definite-length string of major type `majorType` at `offset` of `buffer`

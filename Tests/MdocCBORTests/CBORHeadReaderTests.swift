@@ -13,6 +13,12 @@ struct CBORHeadReaderTests {
                 #expect(reader.itemCount == 1)
             }
         }
+        // Arguments whose bytes all differ, read in the order sent.
+        for (hex, argument) in [("18fe", 0xfe), ("1901fe", 0x01fe), ("1a010203fe", 0x0102_03fe), ("1b01020304050607fe", 0x0102_0304_0506_07fe)] as [(String, UInt64)] {
+            CBORHeadReader.read(CBORBytes(try bytes(hex))) { reader in
+                #expect(reader.readUnsignedInt() == argument, "\(hex)")
+            }
+        }
         CBORHeadReader.read(CBORBytes(try bytes("a2 63616263 5803010203 7818 6162636465666768696a6b6c6d6e6f707172737475767778"))) { reader in
             #expect(reader.readMapCount() == 2)
             #expect(reader.readText(among: ["ab", "abc"]) == 1)
