@@ -127,7 +127,9 @@ extension IssuerSigned {
             for _ in 0..<itemCount {
                 // Read where it lies, with the reader's memory, as IssuerSignedItem(reading:) reads
                 // it; moved into place: a copy would retain each reference the item holds.
-                guard var (bytes, itemReader) = reader.readEmbedded(), let item = IssuerSignedItem.read(&itemReader) else { return nil }
+                guard let (bytes, embedded) = reader.readEmbedded() else { return nil }
+                var itemReader = embedded
+                guard let item = IssuerSignedItem.read(&itemReader) else { return nil }
                 items.append(EmbeddedCBOR(bytes: bytes, readValue: consume item))
             }
             nameSpaces[nameSpace] = items
