@@ -80,6 +80,28 @@ struct BlueZSessionTests {
         #expect(index["bleMode"] as? String == mode)
     }
 
+    @Test("mDL_BLE_WrongIdent through bluetoothd: a holder that only reads the runner's Ident and leaves is one that came")
+    func wrongIdentCase() async throws {
+        let bluetoothd = try Bluetoothd()
+        let bound = "\(10 * TimeoutScale.factor)"
+        let (holder, uri) = try await Self.holder(["--transport", "sim", "--ble-mode", "central", "--timeout", bound],
+                                                  environment: bluetoothd.environment)
+        let runner = try BackgroundProgram("mdoc-reader", [
+            "test-holder", "--transport", "bluez", "--case", "mDL_BLE_WrongIdent", "--timeout", bound, "--log-level", "debug",
+        ] + HCISessionTests.trust, environment: bluetoothd.environment)
+        runner.send(uri + "\n")
+        runner.closeInput()
+        let result = await runner.wait(timeout: 120)
+        let holderResult = await holder.wait(timeout: 60)
+        let report = bluetoothd.stop()
+
+        #expect(result.status == 0, "\(result.standardOutput)\(result.standardError)")
+        #expect(result.standardOutput.contains("PASSED  mDL_BLE_WrongIdent (8.3.3.1.1.4)\n"), "\(result.standardOutput)")
+        #expect(result.standardError.contains("the client read a characteristic"), "\(result.standardError)")
+        #expect(holderResult.standardError.contains("Ident mismatch"), "\(holderResult.standardError)")
+        #expect(report.last == "registrations 0", "\(report)")
+    }
+
     @Test("a reader finds a holder bluetoothd has met before, whose UUIDs still list the earlier session's service")
     func knownDevice() async throws {
         let bluetoothd = try Bluetoothd()

@@ -132,8 +132,11 @@ public final class BlueZRadio: MdocRadio {
         let deadline = LinkDeadline(timeout: timeout, clock: clock)
         switch mode {
         case .peripheralServer:
-            return try await deadline.bound(expiry: { Self.noClient(serviceUUID, within: timeout) }) { () async throws(BLEError) in
-                try await self.serve(mode: mode, serviceUUID: serviceUUID, ident: nil, timeout: deadline.backstop, logger: logger)
+            let clientCame = NIOLockedValueBox(false)
+            return try await deadline.bound(expiry: { Self.unstarted(serviceUUID, within: timeout, clientCame: clientCame) }) {
+                () async throws(BLEError) in
+                try await self.serve(mode: mode, serviceUUID: serviceUUID, ident: nil, timeout: deadline.backstop, clientCame: clientCame,
+                                     logger: logger)
             }
         case .centralClient:
             return try await deadline.bound(expiry: { Self.noServer(serviceUUID, within: timeout) }) { () async throws(BLEError) in
@@ -158,15 +161,23 @@ public final class BlueZRadio: MdocRadio {
                                                        timeout: deadline.backstop, logger: logger)
             }
         case .centralClient:
-            return try await deadline.bound(expiry: { Self.noClient(serviceUUID, within: timeout) }) { () async throws(BLEError) in
-                try await self.serve(mode: mode, serviceUUID: serviceUUID, ident: ident, timeout: deadline.backstop, logger: logger)
+            let clientCame = NIOLockedValueBox(false)
+            return try await deadline.bound(expiry: { Self.unstarted(serviceUUID, within: timeout, clientCame: clientCame) }) {
+                () async throws(BLEError) in
+                try await self.serve(mode: mode, serviceUUID: serviceUUID, ident: ident, timeout: deadline.backstop, clientCame: clientCame,
+                                     logger: logger)
             }
         }
     }
 
-    /// The failure when no client started a session on the service served within `timeout`.
-    private static func noClient(_ serviceUUID: UUID, within timeout: Duration) -> BLEError {
-        BLEError(.timeout, "no GATT client started a session on service \(serviceUUID) within \(timeout)")
+    /// The failure when no client started a session on the service served within `timeout`:
+    /// `sessionNotStarted` when one used the service (`clientCame`: it read, wrote or
+    /// subscribed, as an mdoc reading the Ident of 8.3.3.1.1.4 does before it leaves), `timeout`
+    /// when none did.
+    private static func unstarted(_ serviceUUID: UUID, within timeout: Duration, clientCame: NIOLockedValueBox<Bool>) -> BLEError {
+        clientCame.withLockedValue { $0 }
+            ? BLEError(.sessionNotStarted, "a GATT client used service \(serviceUUID) but none started a session (State 0x01) within \(timeout)")
+            : BLEError(.timeout, "no GATT client started a session on service \(serviceUUID) within \(timeout)")
     }
 
     /// The failure when no device advertising the service was found and set up within `timeout`.
@@ -268,8 +279,9 @@ public final class BlueZRadio: MdocRadio {
 
     /// Registers the 18013-5 service and its advertisement, waits up to `timeout` for a client
     /// to start a session on it with State 0x01, then stops advertising (8.3.3.1.1.4). Clients
-    /// that come and go before that leave the advertisement in place.
-    private func serve(mode: MdocBLEMode, serviceUUID: UUID, ident: [UInt8]?, timeout: Duration,
+    /// that come and go before that leave the advertisement in place; `clientCame` is set once
+    /// one used the service.
+    private func serve(mode: MdocBLEMode, serviceUUID: UUID, ident: [UInt8]?, timeout: Duration, clientCame: NIOLockedValueBox<Bool>,
                        logger: Logger) async throws(BLEError) -> any MdocTransport {
         try await checkAdvertisingSlots()
         let application = BlueZGATTApplication(service: MdocGATTProfile.service(mode: mode, serviceUUID: serviceUUID, ident: ident),
@@ -310,9 +322,9 @@ public final class BlueZRadio: MdocRadio {
             throw error
         }
         logger.debug("advertising through bluetoothd", metadata: ["service": "\(serviceUUID.uuidString.lowercased())", "adapter": "\(adapterName)"])
-        let transport = BlueZServerTransport(mode: mode, application: application, eventLoop: connection.eventLoop, logger: logger) {
-            _ = finish()
-        }
+        let transport = BlueZServerTransport(
+            mode: mode, application: application, eventLoop: connection.eventLoop, logger: logger,
+            onClientCame: { clientCame.withLockedValue { $0 = true } }, onClose: { _ = finish() })
         do {
             try await transport.waitForStart(timeout: timeout)
         } catch {

@@ -20,6 +20,8 @@ actor BlueZServerTransport: MdocTransport {
     nonisolated let mode: MdocBLEMode?
     private nonisolated let eventLoop: any EventLoop
     private let application: BlueZGATTApplication
+    /// Called once, when a client first used the service.
+    private let onClientCame: @Sendable () -> Void
     private let onClose: @Sendable () -> Void
     private let state: BluetoothUUID
     private let client2Server: BluetoothUUID
@@ -50,12 +52,14 @@ actor BlueZServerTransport: MdocTransport {
     }
 
     /// Serves `application`'s events in `mode` on `eventLoop`, the event loop of its D-Bus
-    /// connection; `onClose` unregisters the application.
+    /// connection; `onClientCame` is told when a client first uses the service (reads, writes
+    /// or subscribes), `onClose` unregisters the application.
     init(mode: MdocBLEMode, application: BlueZGATTApplication, eventLoop: any EventLoop, logger: Logger,
-         onClose: @escaping @Sendable () -> Void) {
+         onClientCame: @escaping @Sendable () -> Void, onClose: @escaping @Sendable () -> Void) {
         self.mode = mode
         self.application = application
         self.eventLoop = eventLoop
+        self.onClientCame = onClientCame
         self.onClose = onClose
         self.logger = logger
         events = ReceiveQueue(on: eventLoop, limit: MdocGATTServerTransport.maximumQueuedEvents, itemName: "messages")
@@ -171,7 +175,10 @@ actor BlueZServerTransport: MdocTransport {
     /// Handles one event of the application; false once the link ended.
     @discardableResult
     private func handle(_ event: BlueZGATTApplication.Event) -> Bool {
-        if event != .advertisementReleased && event != .hostLeft { hasClientCome = true }
+        if event != .advertisementReleased && event != .hostLeft && !hasClientCome {
+            hasClientCome = true
+            onClientCame()
+        }
         switch event {
         case .advertisementReleased:
             logger.debug("bluetoothd released the advertisement")
