@@ -84,21 +84,17 @@ public enum HolderExpectation: Sendable, Hashable, CustomStringConvertible {
     /// Whether the session `result` shows the expected behaviour. A session in which nothing
     /// reached the mdoc is inconclusive: the mdoc was never asked.
     public func judge(_ result: ReaderSessionResult) -> ConformanceOutcome {
-        if self == .sessionNotStarted {
-            if case .link(let error) = result.end, error.code == .sessionNotStarted { return .passed }
-            guard result.messages.contains(where: { $0.direction == .sent }) else {
-                return .inconclusive("no mdoc connected: \(result.end)")
-            }
-            return .failed("expected \(self), but it started the session and \(SessionObservation(result))")
+        if self == .sessionNotStarted, case .link(let error) = result.end, error.code == .sessionNotStarted {
+            return .passed
         }
         guard result.messages.contains(where: { $0.direction == .sent }) else {
-            return .inconclusive("no session with the mdoc: \(result.end)")
+            return .inconclusive("\(self == .sessionNotStarted ? "no mdoc connected" : "no session with the mdoc"): \(result.end)")
         }
         let observed = SessionObservation(result)
         let failure = ConformanceOutcome.failed("expected \(self), but \(observed)")
         switch self {
         case .sessionNotStarted:
-            return failure
+            return .failed("expected \(self), but it started the session and \(observed)")
         case .sessionStatus(let status):
             return observed.endStatus == status ? .passed : failure
         case .sessionError:

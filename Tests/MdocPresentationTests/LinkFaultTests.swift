@@ -142,14 +142,11 @@ struct LinkFaultTests {
         let result = await clock.advancing(by: Self.stall) { await holder.result }
         reader.close()
 
-        // Before its request the reader is one that came and did not start the session, or, when
-        // the holder had not taken its link or its State 0x01 yet as the bound ran out, none that
-        // came or one that started; mid-request, the session's bound ran out.
-        if phase == .midRequest {
-            #expect(result.end == .link(LinkError(.timeout, "")), "\(result.end)")
-        } else {
-            #expect([.link(LinkError(.timeout, "")), .link(LinkError(.sessionNotStarted, ""))].contains(result.end), "\(result.end)")
-        }
+        // The bound runs out in virtual time, as soon as the holder sleeps on it: whether the
+        // holder had taken the reader's link and its State 0x01 by then is a race (under the
+        // sanitizers, even a reader mid-request was still one that had not started). Either way
+        // it is the connection's or the session's bound that ended the holder.
+        #expect([.link(LinkError(.timeout, "")), .link(LinkError(.sessionNotStarted, ""))].contains(result.end), "\(result.end)")
         #expect(result.end.description.contains(Self.stallText), "\(result.end)")
         #expect(clock.now.offset >= Self.stall, "the holder's bound ran out at \(clock.now)")
         withExtendedLifetime(link) {}
