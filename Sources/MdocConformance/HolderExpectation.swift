@@ -51,6 +51,10 @@ public enum HolderExpectation: Sendable, Hashable, CustomStringConvertible {
     /// inconclusive.
     case sessionNotStarted
 
+    /// The statuses of ``sessionError`` (and of `ReaderExpectation.sessionError`): 10, session
+    /// encryption, and 11, CBOR decoding (9.1.1.4, Table 20).
+    static let sessionErrorStatuses: Set<SessionData.Status> = [.sessionEncryptionError, .cborDecodingError]
+
     /// The number of data elements, issuer- and device-signed, that `response` returns of
     /// documents of `docType`.
     static func elementCount(of docType: String, in response: DeviceResponse) -> Int {
@@ -98,8 +102,7 @@ public enum HolderExpectation: Sendable, Hashable, CustomStringConvertible {
         case .sessionStatus(let status):
             return observed.endStatus == status ? .passed : failure
         case .sessionError:
-            let errors: Set<SessionData.Status> = [.sessionEncryptionError, .cborDecodingError]
-            return result.response == nil && observed.endStatus.map(errors.contains) == true ? .passed : failure
+            return result.response == nil && observed.endStatus.map(Self.sessionErrorStatuses.contains) == true ? .passed : failure
         case .noDisclosure(let docType):
             if let response = result.response {
                 let disclosed = Self.elementCount(of: docType, in: response)

@@ -68,8 +68,8 @@ public enum ReaderExpectation: Sendable, Hashable, CustomStringConvertible {
             guard observed.responseSent else {
                 return .inconclusive("no response reached the reader: \(observed)")
             }
-            let errors: Set<SessionData.Status> = [.sessionEncryptionError, .cborDecodingError]
-            return observed.endStatus.map(errors.contains) == true ? .passed : .failed("expected \(self), but \(observed)")
+            return observed.endStatus.map(HolderExpectation.sessionErrorStatuses.contains) == true
+                ? .passed : .failed("expected \(self), but \(observed)")
         case .confirmedByPerson:
             guard observed.responseSent else {
                 return .inconclusive("no response reached the reader: \(observed)")
