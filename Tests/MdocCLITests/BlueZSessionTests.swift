@@ -102,6 +102,46 @@ struct BlueZSessionTests {
         #expect(report.last == "registrations 0", "\(report)")
     }
 
+    @Test("after a session the holder waits for its reader to leave the link, and disconnects one that keeps it")
+    func readerLinkReleased() async throws {
+        // A reader that disconnects once the session ended: the holder disconnects nothing.
+        let bluetoothd = try Bluetoothd()
+        let (holder, uri) = try await Self.holder(["--transport", "bluez", "--ble-mode", "peripheral", "--timeout", Self.programTimeout],
+                                                  environment: bluetoothd.environment)
+        let reader = try await ProgramRunner.run("mdoc-reader", [
+            "request", uri, "--preset", "age-over-18", "--timeout", Self.programTimeout, "--transport", "sim",
+        ] + HCISessionTests.trust, timeout: 120, environment: bluetoothd.environment)
+        let holderResult = await holder.wait(timeout: 60)
+        let report = bluetoothd.stop()
+        #expect(reader.status == 0, "\(reader.standardError)")
+        #expect(holderResult.status == 0, "\(holderResult.standardError)")
+        #expect(!holderResult.standardError.contains("kept its link"), "\(holderResult.standardError)")
+        #expect(!report.contains { $0.hasPrefix("disconnected client ") }, "\(report)")
+
+        // A reader killed while the holder asks for consent, itself on bluez through another
+        // bluetoothd: that one stops the dead reader's notifications, which ends the session,
+        // but keeps its link up, until the holder disconnects it once the wait ran out.
+        let namespace = "bluez-\(UUID().uuidString)/"
+        let holderSide = try Bluetoothd(namespace: namespace)
+        let readerSide = try Bluetoothd(namespace: namespace)
+        let (asking, askingURI) = try await Self.holder(["--transport", "bluez", "--ble-mode", "peripheral", "--timeout", "600"],
+                                                        environment: holderSide.environment, consent: false)
+        let killed = try BackgroundProgram("mdoc-reader", [
+            "request", askingURI, "--preset", "age-over-18", "--timeout", "600", "--transport", "bluez", "--ble-mode", "peripheral",
+        ] + HCISessionTests.trust, environment: readerSide.environment)
+        #expect(await asking.waitForOutput(containing: "Release [a]ll", timeout: 60), "\(asking.standardError)")
+        killed.signal(SIGKILL)
+        _ = await killed.wait(timeout: 30)
+        // Far sooner than the holder's 600 s: the stopped notifications end its session.
+        let askingResult = await asking.wait(timeout: 60)
+        let holderReport = holderSide.stop()
+        _ = readerSide.stop()
+        #expect(askingResult.status == 8, "\(askingResult.standardError)")
+        #expect(askingResult.standardError.contains("kept its link after the session: disconnecting it"), "\(askingResult.standardError)")
+        #expect(holderReport.filter { $0.hasPrefix("disconnected client ") }.count == 1, "\(holderReport)")
+        #expect(holderReport.last == "registrations 0", "\(holderReport)")
+    }
+
     @Test("a reader finds a holder bluetoothd has met before, whose UUIDs still list the earlier session's service")
     func knownDevice() async throws {
         let bluetoothd = try Bluetoothd()

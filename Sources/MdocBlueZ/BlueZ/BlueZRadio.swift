@@ -283,6 +283,11 @@ public final class BlueZRadio: MdocRadio {
     /// one used the service.
     private func serve(mode: MdocBLEMode, serviceUUID: UUID, ident: [UInt8]?, timeout: Duration, clientCame: NIOLockedValueBox<Bool>,
                        logger: Logger) async throws(BLEError) -> any MdocTransport {
+        // An earlier session's unregistration still under way first: until its client's link is
+        // down, the controller may hold back this session's advertisement (BlueZRegistration).
+        for earlier in registrations.withLockedValue({ $0.values.compactMap(\.unregistration) }) {
+            try? await earlier.get()
+        }
         try await checkAdvertisingSlots()
         let application = BlueZGATTApplication(service: MdocGATTProfile.service(mode: mode, serviceUUID: serviceUUID, ident: ident),
                                                connection: connection)
@@ -324,7 +329,8 @@ public final class BlueZRadio: MdocRadio {
         logger.debug("advertising through bluetoothd", metadata: ["service": "\(serviceUUID.uuidString.lowercased())", "adapter": "\(adapterName)"])
         let transport = BlueZServerTransport(
             mode: mode, application: application, eventLoop: connection.eventLoop, logger: logger,
-            onClientCame: { clientCame.withLockedValue { $0 = true } }, onClose: { _ = finish() })
+            onClientCame: { clientCame.withLockedValue { $0 = true } }, onStarted: { registration.started(by: $0) },
+            onClose: { _ = finish() })
         do {
             try await transport.waitForStart(timeout: timeout)
         } catch {

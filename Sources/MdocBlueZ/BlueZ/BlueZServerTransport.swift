@@ -22,6 +22,8 @@ actor BlueZServerTransport: MdocTransport {
     private let application: BlueZGATTApplication
     /// Called once, when a client first used the service.
     private let onClientCame: @Sendable () -> Void
+    /// Called once, when a client started the session, with its device when bluetoothd named it.
+    private let onStarted: @Sendable (String?) -> Void
     private let onClose: @Sendable () -> Void
     private let state: BluetoothUUID
     private let client2Server: BluetoothUUID
@@ -53,13 +55,16 @@ actor BlueZServerTransport: MdocTransport {
 
     /// Serves `application`'s events in `mode` on `eventLoop`, the event loop of its D-Bus
     /// connection; `onClientCame` is told when a client first uses the service (reads, writes
-    /// or subscribes), `onClose` unregisters the application.
+    /// or subscribes), `onStarted` the device of the client that started the session, `onClose`
+    /// unregisters the application.
     init(mode: MdocBLEMode, application: BlueZGATTApplication, eventLoop: any EventLoop, logger: Logger,
-         onClientCame: @escaping @Sendable () -> Void, onClose: @escaping @Sendable () -> Void) {
+         onClientCame: @escaping @Sendable () -> Void, onStarted: @escaping @Sendable (String?) -> Void,
+         onClose: @escaping @Sendable () -> Void) {
         self.mode = mode
         self.application = application
         self.eventLoop = eventLoop
         self.onClientCame = onClientCame
+        self.onStarted = onStarted
         self.onClose = onClose
         self.logger = logger
         events = ReceiveQueue(on: eventLoop, limit: MdocGATTServerTransport.maximumQueuedEvents, itemName: "messages")
@@ -218,7 +223,10 @@ actor BlueZServerTransport: MdocTransport {
             if characteristic == state {
                 logger.debug("State written by the client", metadata: ["value": "\(value.map { String($0, radix: 16) })"])
                 if isStart {
-                    if !hasStarted { peerDevice = device }
+                    if !hasStarted {
+                        peerDevice = device
+                        onStarted(device)
+                    }
                     hasStarted = true
                     reassembler.reset()
                     changed()

@@ -11,12 +11,16 @@ with the radio replaced by the `sim` transport (sim_att.py):
   whose reads, writes and CCCD writes become ReadValue, WriteValue, StartNotify and StopNotify
   calls on the application, and whose PropertiesChanged(Value) signals become notifications.
   When the client goes, the notifications it enabled are stopped, as bluetoothd does: StartNotify
-  for every client that enables them, StopNotify when the last one has gone.
+  for every client that enables them, StopNotify when the last one has gone. Each such client is
+  a Device1 object while its link is up (Connected true); its Device1.Disconnect ends the link
+  and answers once it is down, as bluetoothd's does.
 - Adapter1.StartDiscovery finds the services advertised over sim (listening sockets in
   /proc/net/unix) as one Device1 object, whose address stays from session to session like a
   phone's; Device1.Connect connects, exchanges the MTU and discovers the services; the remote
   GattCharacteristic1 objects read, write ("command" or "request"), and turn notifications into
-  PropertiesChanged(Value).
+  PropertiesChanged(Value). A program that leaves the bus loses the notifications it started
+  (the remote CCCD is written off) while the link stays up, as with bluetoothd, which keeps a
+  link until a program disconnects it.
 
 Where the real bluetoothd 5.66 behaves in ways a program must cope with, the stand-in does the
 same (checked against it in a VM, scripts/bluez-vm.sh): a written value above 510 octets is
@@ -132,6 +136,7 @@ class RemoteDevice:
         self.objects = {}  # path -> (interface, properties)
         self.characteristics = {}  # path -> RemoteCharacteristic
         self.notifying = set()
+        self.notify_owners = {}  # path of a characteristic in `notifying` -> the bus name that started it
 
     @property
     def uuids(self):
@@ -159,6 +164,8 @@ class StandInBluetoothd:
         self.servers = []  # live AttributeServers
         self.notify_counts = {}  # (owner, path) of a characteristic -> clients notified
         self.devices = {}  # path -> RemoteDevice
+        self.centrals = {}  # path -> AttributeServer: the clients of the programs' GATT servers
+        self.centrals_connected = 0
         self.discovery_filter = []
         self.discovery = None
         self.tasks = set()
@@ -200,6 +207,8 @@ class StandInBluetoothd:
                 objects[device.path] = {DEVICE: device.properties()}
                 for path, (interface, properties) in device.objects.items():
                     objects[path] = {interface: dict(properties)}
+            for path in self.centrals:
+                objects[path] = {DEVICE: central_properties(path)}
         return objects
 
     def interfaces_at(self, path):
@@ -252,6 +261,8 @@ class StandInBluetoothd:
                 return await self.advertising_manager_call(message, member, body)
         if path in self.devices and interface == DEVICE:
             return await self.device_call(message, self.devices[path], member)
+        if path in self.centrals and interface == DEVICE:
+            return await self.central_call(message, path, member)
         for device in self.devices.values():
             if path in device.characteristics and interface == GATT_CHARACTERISTIC:
                 return await self.characteristic_call(message, device, path, member, body)
@@ -405,6 +416,7 @@ class StandInBluetoothd:
         device.resolved = False
         device.client = None
         device.notifying.clear()
+        device.notify_owners.clear()
         for _, properties in device.objects.values():
             properties.pop("MTU", None)
         self.emit_changed(device.path, DEVICE, {"Connected": Variant("b", False), "ServicesResolved": Variant("b", False)})
@@ -433,15 +445,49 @@ class StandInBluetoothd:
             if member in ("StartNotify", "StopNotify"):
                 if not characteristic.cccd_handle:
                     raise DBusReplyError("org.bluez.Error.NotSupported", "Notify not supported")
-                enable = member == "StartNotify"
-                if (path in device.notifying) != enable:
-                    await client.write(characteristic.cccd_handle, b"\x01\x00" if enable else b"\x00\x00", with_response=True)
-                    (device.notifying.add if enable else device.notifying.discard)(path)
-                    self.emit_changed(path, GATT_CHARACTERISTIC, {"Notifying": Variant("b", enable)})
+                await self.set_notifying(device, path, member == "StartNotify", message.sender)
                 return Message.new_method_return(message)
         except ATTFailure as failure:
             raise DBusReplyError("org.bluez.Error.Failed", f"ATT: {failure}") from None
         raise DBusReplyError("org.freedesktop.DBus.Error.UnknownMethod", f"no method {GATT_CHARACTERISTIC}.{member}")
+
+    async def set_notifying(self, device, path, enable, owner):
+        """Writes the remote CCCD of the characteristic at `path` on or off, for `owner`."""
+        if (path in device.notifying) == enable:
+            return
+        characteristic = device.characteristics[path]
+        await device.client.write(characteristic.cccd_handle, b"\x01\x00" if enable else b"\x00\x00", with_response=True)
+        if enable:
+            device.notifying.add(path)
+            device.notify_owners[path] = owner
+        else:
+            device.notifying.discard(path)
+            device.notify_owners.pop(path, None)
+        self.emit_changed(path, GATT_CHARACTERISTIC, {"Notifying": Variant("b", enable)})
+
+    async def owner_left(self, owner):
+        """A program left the bus: the notifications it started stop; its links stay up."""
+        for device in list(self.devices.values()):
+            for path in [path for path, started_by in device.notify_owners.items() if started_by == owner]:
+                if device.client is None:
+                    break
+                try:
+                    await self.set_notifying(device, path, False, owner)
+                except ATTFailure as failure:
+                    self.log(f"stopping the notifications of {path} failed: {failure}")
+                self.log(f"notifications of {path} stopped: {owner} left the bus")
+
+    # MARK: Device1 of the clients of the programs' GATT servers
+
+    async def central_call(self, message, path, member):
+        if member == "Disconnect":
+            self.centrals[path].close()
+            # Answered once the link is down, as bluetoothd answers.
+            while path in self.centrals:
+                await asyncio.sleep(0.01)
+            self.report(f"disconnected client {path}")
+            return Message.new_method_return(message)
+        raise DBusReplyError("org.freedesktop.DBus.Error.UnknownMethod", f"no method {DEVICE}.{member} at {path}")
 
     # MARK: GattManager1 and LEAdvertisingManager1 (the programs' own GATT servers)
 
@@ -524,16 +570,19 @@ class StandInBluetoothd:
 
     async def accept(self, listener, uuid):
         loop = asyncio.get_running_loop()
-        number = 0
         while True:
             connection, _ = await loop.sock_accept(listener)
             connection.setblocking(False)
-            number += 1
+            self.centrals_connected += 1
+            number = self.centrals_connected
             services = [service for registration in self.registrations.values() if registration.kind == "application"
                         for service in registration.services]
             device_path = f"{ADAPTER_PATH}/dev_5A_00_00_00_{number // 256:02X}_{number % 256:02X}"
             server = AttributeServer(connection, services, self, device_path, self.log)
             self.servers.append(server)
+            self.centrals[device_path] = server
+            self.bus.send(Message.new_signal("/", OBJECT_MANAGER, "InterfacesAdded", "oa{sa{sv}}",
+                                             [device_path, {DEVICE: central_properties(device_path)}]))
             self.log(f"sim client connected to {uuid} as {device_path}")
             task = loop.create_task(self.serve(server))
             self.tasks.add(task)
@@ -544,6 +593,9 @@ class StandInBluetoothd:
             await server.run()
         finally:
             self.servers.remove(server)
+            if self.centrals.pop(server.device_path, None) is not None:
+                self.emit_changed(server.device_path, DEVICE, {"Connected": Variant("b", False)})
+                self.bus.send(Message.new_signal("/", OBJECT_MANAGER, "InterfacesRemoved", "oas", [server.device_path, [DEVICE]]))
 
     async def call(self, owner, path, interface, member, signature, body):
         """A call into a program's objects; its reply's body, or None after logging an error."""
@@ -567,6 +619,9 @@ class StandInBluetoothd:
                         server.notify(characteristic, value)
         elif message.interface == "org.freedesktop.DBus" and message.member == "NameOwnerChanged" and message.body[2] == "":
             gone = message.body[0]
+            task = asyncio.get_running_loop().create_task(self.owner_left(gone))
+            self.tasks.add(task)
+            task.add_done_callback(self.tasks.discard)
             for key in [key for key in self.registrations if key[1] == gone]:
                 registration = self.registrations.pop(key)
                 self.close_listeners(registration)
@@ -607,6 +662,16 @@ class DBusReplyError(Exception):
         super().__init__(f"{name}: {text}")
         self.name = name
         self.text = text
+
+
+def central_properties(path):
+    """The Device1 properties of a client connected to a program's GATT server."""
+    address = path.rsplit("dev_", 1)[-1].replace("_", ":")
+    return {
+        "Address": Variant("s", address), "AddressType": Variant("s", "random"), "Alias": Variant("s", address),
+        "Adapter": Variant("o", ADAPTER_PATH), "Paired": Variant("b", False), "Trusted": Variant("b", False),
+        "Connected": Variant("b", True), "ServicesResolved": Variant("b", True), "UUIDs": Variant("as", []),
+    }
 
 
 def registration_uuids(registration):

@@ -193,6 +193,13 @@ class AttributeServer:
     def _in_range(self, start, end):
         return [attribute for attribute in self.attributes if start <= attribute.handle <= end]
 
+    def close(self):
+        """Ends the link from the server's side: ``run()`` then ends as when the client goes."""
+        try:
+            self.sock.shutdown(socket.SHUT_RDWR)
+        except OSError:
+            pass
+
     def _attribute(self, handle):
         if 1 <= handle <= len(self.attributes):
             return self.attributes[handle - 1]
