@@ -222,7 +222,7 @@ public struct ConformanceRunner: Sendable {
         let transcript = Self.transcript(engagement: engagement, eReaderKey: eReaderKey.publicKey)
         switch departure {
         case .none, .alteredCiphertext, .replayedCiphertext, .eReaderKeyOnOtherCurve, .establishmentWithout, .establishmentRetagged,
-             .identAltered:
+             .identAltered, .terminationByStatusOnly:
             return nil
         case .requestVersion(let version, let additionalEntries):
             return try Self.rewritingRequest(builder.deviceRequest(specs, sessionTranscript: transcript)) { request in
@@ -321,6 +321,10 @@ public struct ConformanceRunner: Sendable {
         case .none, .requestVersion, .readerAuthOverOtherTranscript, .readerAuthSignatureAltered, .readerAuthByUntrustedReader,
              .readerAuthByExpiredReader, .requestInfo, .identAltered:
             return .asBuilt
+        case .terminationByStatusOnly:
+            var script = ReaderScript.asBuilt
+            script.leavesClosingToMdoc = true
+            return script
         case .alteredCiphertext:
             return ReaderScript(establishment: { bytes in
                 rewritingEstablishment(bytes) { establishment in

@@ -50,6 +50,11 @@ public enum HolderExpectation: Sendable, Hashable, CustomStringConvertible {
     /// the reader's Ident wrong does. A session that started fails; one no mdoc came to is
     /// inconclusive.
     case sessionNotStarted
+    /// After a DeviceResponse, and the reader's SessionData of status 20 alone, the mdoc closes
+    /// the channel (on termination "closure of the communication channel used for data
+    /// retrieval", 9.1.1.4; over BLE it disconnects, or notifies State 0x02, or removes its
+    /// service) and sends nothing more, within the reader's idle bound.
+    case closesChannelOnTermination
 
     /// The statuses of ``sessionError`` (and of `ReaderExpectation.sessionError`): 10, session
     /// encryption, and 11, CBOR decoding (9.1.1.4, Table 20).
@@ -82,6 +87,8 @@ public enum HolderExpectation: Sendable, Hashable, CustomStringConvertible {
             return "no data element of \(docType) disclosed"
         case .sessionNotStarted:
             return "the mdoc connected and left without starting the session"
+        case .closesChannelOnTermination:
+            return "a response, then the channel closed by the mdoc after the reader's status 20, with nothing sent after it"
         }
     }
 
@@ -99,6 +106,19 @@ public enum HolderExpectation: Sendable, Hashable, CustomStringConvertible {
         switch self {
         case .sessionNotStarted:
             return .failed("expected \(self), but it started the session and \(observed)")
+        case .closesChannelOnTermination:
+            guard result.response != nil else { return failure }
+            if let last = result.messages.last, last.direction == .received {
+                return .failed("expected \(self), but the mdoc sent a message of \(last.bytes.count) bytes after the reader's status 20")
+            }
+            switch result.end {
+            case .session(.terminatedByReader):
+                return .passed
+            case .link(let error) where error.code == .timeout:
+                return .failed("expected \(self), but the mdoc kept the channel open: \(error)")
+            default:
+                return failure
+            }
         case .sessionStatus(let status):
             return observed.endStatus == status ? .passed : failure
         case .sessionError:

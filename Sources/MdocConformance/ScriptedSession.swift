@@ -61,6 +61,11 @@ public struct ScriptedSession: Sendable {
         /// EDeviceKeyBytes with its last octet altered (8.3.3.1.1.4): an mdoc that reads and
         /// checks it finds it wrong and leaves before it starts the session.
         case identAltered
+        /// After the response, the reader terminates the session with SessionData of status
+        /// 20 alone (9.1.1.4), without the transport's termination (BLE State 0x02), and
+        /// leaves the link up: the mdoc, which on termination closes the channel used for data
+        /// retrieval (9.1.1.4), is left to close it.
+        case terminationByStatusOnly
 
         /// Whether the departure is about reader authentication, so that the runner can run it
         /// only with a reader key and certificate.
@@ -69,7 +74,7 @@ public struct ScriptedSession: Sendable {
             case .readerAuthOverOtherTranscript, .readerAuthSignatureAltered, .readerAuthByUntrustedReader, .readerAuthByExpiredReader,
                  .requestInfo: true
             case .none, .alteredCiphertext, .replayedCiphertext, .eReaderKeyOnOtherCurve, .establishmentWithout, .establishmentRetagged,
-                 .requestVersion, .identAltered: false
+                 .requestVersion, .identAltered, .terminationByStatusOnly: false
             }
         }
 

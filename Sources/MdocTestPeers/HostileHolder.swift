@@ -54,6 +54,8 @@ package final class HostileHolder {
     private var chunksReceived = 0
     /// The encoded response SessionData, once the request was answered.
     private var response: [UInt8]?
+    /// The reader's messages after the request, not yet taken by ``nextMessage()``.
+    private var laterMessages: [[UInt8]] = []
     /// The request as the holder session received it (the DeviceRequest and the session's
     /// transcript), once it arrived.
     package private(set) var received: ReceivedRequest?
@@ -113,6 +115,14 @@ package final class HostileHolder {
     /// link allows.
     package func sendFlood(bytes: Int) async throws {
         try await send(ChunkFault.flood(bytes: bytes, mtu: mtu))
+    }
+
+    /// The reader's next message after the request (after `.requestReceived`), such as the
+    /// SessionData that ends the session, as it arrived; throws when the reader closes the link
+    /// first.
+    package func nextMessage() async throws -> [UInt8] {
+        try await awaitEvents { (holder: HostileHolder) -> Bool in !holder.laterMessages.isEmpty }
+        return laterMessages.removeFirst()
     }
 
     /// Lets the session go up to and including `last`, then vanishes there. Before the reader
@@ -206,7 +216,11 @@ package final class HostileHolder {
             } else if characteristic == MdocGATTProfile.client2Server(mode: .peripheralServer) {
                 chunksReceived += 1
                 if let message = try reassembler.append(value) {
-                    response = try answer(message)
+                    if response == nil {
+                        response = try answer(message)
+                    } else {
+                        laterMessages.append(message)
+                    }
                 }
             }
         }

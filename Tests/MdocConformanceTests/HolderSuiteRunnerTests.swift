@@ -250,6 +250,53 @@ import Testing
         }
     }
 
+    /// What a holder does once the reader ended the session with status 20 alone, in
+    /// `mDL_Termination_ReaderStatusOnly`.
+    enum AfterTermination: String, CaseIterable {
+        /// It closes the link, as 9.1.1.4 has it.
+        case closes
+        /// It keeps the link open.
+        case keepsOpen
+        /// It sends its response again, then closes.
+        case answersAgain
+    }
+
+    /// `mDL_Termination_ReaderStatusOnly` (ISO/IEC 18013-5 9.1.1.4): the reader's last message
+    /// is SessionData with status 20 and nothing else; a holder that then closes the channel
+    /// passes, one that keeps it open fails once the reader's idle bound ran out, and one that
+    /// sends anything more fails.
+    @Test(arguments: AfterTermination.allCases)
+    func theStatusOnlyTerminationCaseCatchesAHolderThatKeepsTheChannel(after: AfterTermination) async throws {
+        let timeouts = SessionTimeouts(
+            connection: Self.timeouts.connection, idle: .seconds(2 * TimeoutScale.factor), response: Self.timeouts.response)
+        let outcome = try await Self.wellFormedCase("mDL_Termination_ReaderStatusOnly", timeouts: timeouts) { holder in
+            try await holder.run(until: .requestReceived)
+            try await holder.sendResponse()
+            #expect(try await holder.nextMessage() == SessionData(status: .sessionTermination).encoded())
+            switch after {
+            case .closes:
+                holder.close()
+            case .keepsOpen:
+                break
+            case .answersAgain:
+                try await holder.sendResponse()
+                holder.close()
+            }
+        }
+        switch after {
+        case .closes:
+            #expect(outcome == .passed, "\(outcome)")
+        case .keepsOpen:
+            #expect(outcome.name == "failed", "\(outcome)")
+            #expect(outcome.reason?.hasPrefix("expected a response, then the channel closed by the mdoc after the reader's status 20, "
+                                              + "with nothing sent after it, but the mdoc kept the channel open: ") == true, "\(outcome)")
+        case .answersAgain:
+            #expect(outcome.name == "failed", "\(outcome)")
+            #expect(outcome.reason?.contains(", but the mdoc sent a message of ") == true, "\(outcome)")
+            #expect(outcome.reason?.hasSuffix(" bytes after the reader's status 20") == true, "\(outcome)")
+        }
+    }
+
     /// `mDL_BLE_WrongIdent` (ISO/IEC 18013-5 8.3.3.1.1.4), in virtual time: our holder, in mdoc
     /// central client mode, reads the wrong Ident the runner serves and leaves, and the case
     /// passes once the connection's bound ran out; a holder that reads Ident without checking

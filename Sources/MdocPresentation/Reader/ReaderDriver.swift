@@ -180,6 +180,30 @@ package struct ReaderDriver: Sendable {
                         (first, what) = (timeouts.response, "answer to the scripted message")
                         break
                     }
+                    if script.leavesClosingToMdoc, case .sendAndFinish(let status, let outcome) = session.terminate() {
+                        do throws(LinkError) {
+                            try await link.send(status, sending: "the status message")
+                        } catch {
+                            return .link(error)
+                        }
+                        messages.append(LinkMessage(direction: .sent, bytes: status, time: Date()))
+                        // The session is over for the reader: what the mdoc sends now is only
+                        // recorded, and the wait ends with the channel or the bound.
+                        while true {
+                            switch await link.next(within: timeouts.idle, awaiting: "the mdoc to close the channel after status 20") {
+                            case .event(.message(let bytes)):
+                                messages.append(LinkMessage(direction: .received, bytes: bytes, time: Date()))
+                            case .event(.ended), .event(.disconnected):
+                                return .session(outcome)
+                            case .failed(let error):
+                                await link.finish(sending: nil)
+                                return .link(error)
+                            case .cancelled:
+                                await link.finish(sending: nil)
+                                return .link(LinkError(.cancelled, "the session was cancelled while the mdoc was to close the channel"))
+                            }
+                        }
+                    }
                     switch termination {
                     case .status:
                         action = session.terminate()
