@@ -222,7 +222,7 @@ public struct ConformanceRunner: Sendable {
         let transcript = Self.transcript(engagement: engagement, eReaderKey: eReaderKey.publicKey)
         switch departure {
         case .none, .alteredCiphertext, .replayedCiphertext, .eReaderKeyOnOtherCurve, .establishmentWithout, .establishmentRetagged,
-             .identAltered, .terminationByStatusOnly:
+             .identAltered, .terminationByStatusOnly, .terminationByStateOnly:
             return nil
         case .requestVersion(let version, let additionalEntries):
             return try Self.rewritingRequest(builder.deviceRequest(specs, sessionTranscript: transcript)) { request in
@@ -321,9 +321,9 @@ public struct ConformanceRunner: Sendable {
         case .none, .requestVersion, .readerAuthOverOtherTranscript, .readerAuthSignatureAltered, .readerAuthByUntrustedReader,
              .readerAuthByExpiredReader, .requestInfo, .identAltered:
             return .asBuilt
-        case .terminationByStatusOnly:
+        case .terminationByStatusOnly, .terminationByStateOnly:
             var script = ReaderScript.asBuilt
-            script.leavesClosingToMdoc = true
+            script.terminationLeavingChannel = departure == .terminationByStatusOnly ? .statusOnly : .stateOnly
             return script
         case .alteredCiphertext:
             return ReaderScript(establishment: { bytes in

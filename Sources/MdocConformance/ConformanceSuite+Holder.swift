@@ -22,8 +22,9 @@ extension ConformanceSuite {
     /// The suite for an mdoc under test (`mdoc-reader test-holder --suite holder`): requests
     /// well-formed and not, or of an unknown minor version, sessions whose encryption or
     /// SessionEstablishment departs from ISO/IEC 18013-5 9.1.1, reader authentication that fails or must hold over the
-    /// ItemsRequestBytes as sent (9.1.4), a session the reader ends with status 20 alone, which
-    /// the mdoc must close (9.1.1.4), a reader serving a wrong Ident (8.3.3.1.1.4), and BLE
+    /// ItemsRequestBytes as sent (9.1.4), a session the reader ends with status 20 alone or
+    /// State 0x02 alone, which the mdoc must close (9.1.1.4), a reader serving a wrong Ident
+    /// (8.3.3.1.1.4), and BLE
     /// links of the smallest and largest ATT_MTU and of short chunks (8.3.3.1.1.6).
     /// The mdoc under test must hold an mDL (org.iso.18013.5.1.mDL) with `family_name` and
     /// `age_over_18`; the cases that expect a disclosure need a person to approve it, or a
@@ -32,7 +33,7 @@ extension ConformanceSuite {
     /// elements to trusted readers only.
     public static let holder = ConformanceSuite(
         name: "holder",
-        summary: "an mdoc under test: its answers to well-formed and malformed requests, to broken session encryption and SessionEstablishments, to reader authentication that fails or must hold over the request as sent, to a session the reader ends with status 20 alone, and over BLE links of every size",
+        summary: "an mdoc under test: its answers to well-formed and malformed requests, to broken session encryption and SessionEstablishments, to reader authentication that fails or must hold over the request as sent, to a session the reader ends with status 20 or State 0x02 alone, and over BLE links of every size",
         cases: [
             ConformanceCase(
                 name: "mDL_Request_WellFormed", clause: "8.3.2.1.2.1",
@@ -157,6 +158,12 @@ extension ConformanceSuite {
                 summary: "After the response, terminates the session with SessionData of status 20 alone, without State 0x02, and leaves the link up; the mdoc closes the channel and sends nothing more.",
                 needsPerson: true,
                 session: ScriptedSession(request: .built([HolderRequests.mDL(HolderRequests.asked)]), departure: .terminationByStatusOnly),
+                expectation: .closesChannelOnTermination),
+            ConformanceCase(
+                name: "mDL_Termination_ReaderStateOnly", clause: "8.3.3.1.1.5, 9.1.1.4",
+                summary: "After the response, terminates the session with BLE State 0x02 alone, without SessionData of status 20, and leaves the link up; the mdoc closes the channel and sends nothing more.",
+                needsPerson: true,
+                session: ScriptedSession(request: .built([HolderRequests.mDL(HolderRequests.asked)]), departure: .terminationByStateOnly),
                 expectation: .closesChannelOnTermination),
             ConformanceCase(
                 name: "mDL_BLE_WrongIdent", clause: "8.3.3.1.1.4",

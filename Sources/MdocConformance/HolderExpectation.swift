@@ -50,10 +50,12 @@ public enum HolderExpectation: Sendable, Hashable, CustomStringConvertible {
     /// the reader's Ident wrong does. A session that started fails; one no mdoc came to is
     /// inconclusive.
     case sessionNotStarted
-    /// After a DeviceResponse, and the reader's SessionData of status 20 alone, the mdoc closes
-    /// the channel (on termination "closure of the communication channel used for data
-    /// retrieval", 9.1.1.4; over BLE it disconnects, or notifies State 0x02, or removes its
-    /// service) and sends nothing more, within the reader's idle bound.
+    /// After a DeviceResponse, and the reader's termination of the session by one means alone
+    /// (SessionData of status 20, or BLE State 0x02), the mdoc closes the channel (on
+    /// termination "closure of the communication channel used for data retrieval", 9.1.1.4;
+    /// over BLE it disconnects, or notifies State 0x02, or removes its service) and sends
+    /// nothing more, within the reader's idle bound. A transport that cannot send the
+    /// termination alone makes it inconclusive.
     case closesChannelOnTermination
 
     /// The statuses of ``sessionError`` (and of `ReaderExpectation.sessionError`): 10, session
@@ -88,7 +90,7 @@ public enum HolderExpectation: Sendable, Hashable, CustomStringConvertible {
         case .sessionNotStarted:
             return "the mdoc connected and left without starting the session"
         case .closesChannelOnTermination:
-            return "a response, then the channel closed by the mdoc after the reader's status 20, with nothing sent after it"
+            return "a response, then the channel closed by the mdoc after the reader's termination, with nothing sent after it"
         }
     }
 
@@ -108,14 +110,17 @@ public enum HolderExpectation: Sendable, Hashable, CustomStringConvertible {
             return .failed("expected \(self), but it started the session and \(observed)")
         case .closesChannelOnTermination:
             guard result.response != nil else { return failure }
-            if let last = result.messages.last, last.direction == .received {
-                return .failed("expected \(self), but the mdoc sent a message of \(last.bytes.count) bytes after the reader's status 20")
+            // The response is the mdoc's first message; the termination followed it.
+            if let later = result.messages.filter({ $0.direction == .received }).dropFirst().first {
+                return .failed("expected \(self), but the mdoc sent a message of \(later.bytes.count) bytes after the reader's termination")
             }
             switch result.end {
             case .session(.terminatedByReader):
                 return .passed
             case .link(let error) where error.code == .timeout:
                 return .failed("expected \(self), but the mdoc kept the channel open: \(error)")
+            case .link(let error) where error.code == .unsupportedTransport:
+                return .inconclusive(error.reason)
             default:
                 return failure
             }

@@ -66,6 +66,10 @@ public struct ScriptedSession: Sendable {
         /// leaves the link up: the mdoc, which on termination closes the channel used for data
         /// retrieval (9.1.1.4), is left to close it.
         case terminationByStatusOnly
+        /// After the response, the reader terminates the session with the transport's
+        /// termination alone, BLE State 0x02 (8.3.3.1.1.5), without SessionData of status 20,
+        /// and leaves the link up for the mdoc to close (9.1.1.4).
+        case terminationByStateOnly
 
         /// Whether the departure is about reader authentication, so that the runner can run it
         /// only with a reader key and certificate.
@@ -74,7 +78,7 @@ public struct ScriptedSession: Sendable {
             case .readerAuthOverOtherTranscript, .readerAuthSignatureAltered, .readerAuthByUntrustedReader, .readerAuthByExpiredReader,
                  .requestInfo: true
             case .none, .alteredCiphertext, .replayedCiphertext, .eReaderKeyOnOtherCurve, .establishmentWithout, .establishmentRetagged,
-                 .requestVersion, .identAltered, .terminationByStatusOnly: false
+                 .requestVersion, .identAltered, .terminationByStatusOnly, .terminationByStateOnly: false
             }
         }
 

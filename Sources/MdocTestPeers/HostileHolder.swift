@@ -54,8 +54,10 @@ package final class HostileHolder {
     private var chunksReceived = 0
     /// The encoded response SessionData, once the request was answered.
     private var response: [UInt8]?
-    /// The reader's messages after the request, not yet taken by ``nextMessage()``.
+    /// The reader's messages after the request, not yet taken by ``termination()``.
     private var laterMessages: [[UInt8]] = []
+    /// Whether the reader wrote State 0x02 (8.3.3.1.1.5).
+    private var stateEnded = false
     /// The request as the holder session received it (the DeviceRequest and the session's
     /// transcript), once it arrived.
     package private(set) var received: ReceivedRequest?
@@ -117,12 +119,12 @@ package final class HostileHolder {
         try await send(ChunkFault.flood(bytes: bytes, mtu: mtu))
     }
 
-    /// The reader's next message after the request (after `.requestReceived`), such as the
-    /// SessionData that ends the session, as it arrived; throws when the reader closes the link
-    /// first.
-    package func nextMessage() async throws -> [UInt8] {
-        try await awaitEvents { (holder: HostileHolder) -> Bool in !holder.laterMessages.isEmpty }
-        return laterMessages.removeFirst()
+    /// How the reader ended the session after the request (after `.requestReceived`): its next
+    /// message as it arrived (SessionData with status 20, say), or `nil` when it wrote State
+    /// 0x02 first; throws when the reader closes the link before either.
+    package func termination() async throws -> [UInt8]? {
+        try await awaitEvents { (holder: HostileHolder) -> Bool in !holder.laterMessages.isEmpty || holder.stateEnded }
+        return laterMessages.isEmpty ? nil : laterMessages.removeFirst()
     }
 
     /// Lets the session go up to and including `last`, then vanishes there. Before the reader
@@ -213,6 +215,8 @@ package final class HostileHolder {
         case .written(let characteristic, let value, _):
             if characteristic == MdocGATTProfile.state(mode: .peripheralServer), value == [MdocGATTProfile.stateStart] {
                 started = true
+            } else if characteristic == MdocGATTProfile.state(mode: .peripheralServer), value == [MdocGATTProfile.stateEnd] {
+                stateEnded = true
             } else if characteristic == MdocGATTProfile.client2Server(mode: .peripheralServer) {
                 chunksReceived += 1
                 if let message = try reassembler.append(value) {

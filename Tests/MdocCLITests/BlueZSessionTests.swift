@@ -102,6 +102,32 @@ struct BlueZSessionTests {
         #expect(report.last == "registrations 0", "\(report)")
     }
 
+    @Test("the termination cases through bluetoothd: State 0x02 or status 20 alone, then the holder closes the channel",
+          arguments: ["peripheral", "central"])
+    func terminationCases(mode: String) async throws {
+        let bluetoothd = try Bluetoothd()
+        for name in ["mDL_Termination_ReaderStatusOnly", "mDL_Termination_ReaderStateOnly"] {
+            let (holder, uri) = try await Self.holder(["--transport", "sim", "--ble-mode", mode, "--timeout", Self.programTimeout],
+                                                      environment: bluetoothd.environment)
+            let runner = try BackgroundProgram("mdoc-reader", [
+                "test-holder", "--transport", "bluez", "--ble-mode", mode, "--case", name, "--timeout", Self.programTimeout,
+                "--log-level", "debug",
+            ] + HCISessionTests.trust, environment: bluetoothd.environment)
+            runner.send(uri + "\n")
+            runner.closeInput()
+            let result = await runner.wait(timeout: 120)
+            let holderResult = await holder.wait(timeout: 60)
+            #expect(result.status == 0, "\(result.standardOutput)\(result.standardError)")
+            #expect(result.standardOutput.contains("PASSED  \(name) ("), "\(result.standardOutput)")
+            #expect(holderResult.status == 0, "\(holderResult.standardError)")
+            // State 0x02 went through bluetoothd, written or notified, with the link kept.
+            #expect(result.standardError.contains("0x02 (end) through bluetoothd, the link kept") == name.hasSuffix("StateOnly"),
+                    "\(result.standardError)")
+        }
+        let report = bluetoothd.stop()
+        #expect(report.last == "registrations 0", "\(report)")
+    }
+
     @Test("after a session the holder waits for its reader to leave the link, and disconnects one that keeps it")
     func readerLinkReleased() async throws {
         // A reader that disconnects once the session ended: the holder disconnects nothing.

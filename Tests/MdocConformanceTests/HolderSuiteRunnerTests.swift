@@ -250,8 +250,8 @@ import Testing
         }
     }
 
-    /// What a holder does once the reader ended the session with status 20 alone, in
-    /// `mDL_Termination_ReaderStatusOnly`.
+    /// What a holder does once the reader ended the session by one means alone, in the
+    /// `mDL_Termination_` cases.
     enum AfterTermination: String, CaseIterable {
         /// It closes the link, as 9.1.1.4 has it.
         case closes
@@ -261,18 +261,19 @@ import Testing
         case answersAgain
     }
 
-    /// `mDL_Termination_ReaderStatusOnly` (ISO/IEC 18013-5 9.1.1.4): the reader's last message
-    /// is SessionData with status 20 and nothing else; a holder that then closes the channel
-    /// passes, one that keeps it open fails once the reader's idle bound ran out, and one that
-    /// sends anything more fails.
-    @Test(arguments: AfterTermination.allCases)
-    func theStatusOnlyTerminationCaseCatchesAHolderThatKeepsTheChannel(after: AfterTermination) async throws {
+    /// `mDL_Termination_ReaderStatusOnly` and `mDL_Termination_ReaderStateOnly` (ISO/IEC
+    /// 18013-5 9.1.1.4, 8.3.3.1.1.5): the reader's last word is SessionData with status 20 alone,
+    /// or State 0x02 alone; a holder that then closes the channel passes, one that keeps it open
+    /// fails once the reader's idle bound ran out, and one that sends anything more fails.
+    @Test(arguments: ["mDL_Termination_ReaderStatusOnly", "mDL_Termination_ReaderStateOnly"], AfterTermination.allCases)
+    func theTerminationCasesCatchAHolderThatKeepsTheChannel(name: String, after: AfterTermination) async throws {
         let timeouts = SessionTimeouts(
             connection: Self.timeouts.connection, idle: .seconds(2 * TimeoutScale.factor), response: Self.timeouts.response)
-        let outcome = try await Self.wellFormedCase("mDL_Termination_ReaderStatusOnly", timeouts: timeouts) { holder in
+        let outcome = try await Self.wellFormedCase(name, timeouts: timeouts) { holder in
             try await holder.run(until: .requestReceived)
             try await holder.sendResponse()
-            #expect(try await holder.nextMessage() == SessionData(status: .sessionTermination).encoded())
+            let termination = try await holder.termination()
+            #expect(termination == (name.hasSuffix("StatusOnly") ? SessionData(status: .sessionTermination).encoded() : nil))
             switch after {
             case .closes:
                 holder.close()
@@ -283,17 +284,17 @@ import Testing
                 holder.close()
             }
         }
+        let expected = "expected a response, then the channel closed by the mdoc after the reader's termination, with nothing sent after it, but "
         switch after {
         case .closes:
             #expect(outcome == .passed, "\(outcome)")
         case .keepsOpen:
             #expect(outcome.name == "failed", "\(outcome)")
-            #expect(outcome.reason?.hasPrefix("expected a response, then the channel closed by the mdoc after the reader's status 20, "
-                                              + "with nothing sent after it, but the mdoc kept the channel open: ") == true, "\(outcome)")
+            #expect(outcome.reason?.hasPrefix(expected + "the mdoc kept the channel open: ") == true, "\(outcome)")
         case .answersAgain:
             #expect(outcome.name == "failed", "\(outcome)")
-            #expect(outcome.reason?.contains(", but the mdoc sent a message of ") == true, "\(outcome)")
-            #expect(outcome.reason?.hasSuffix(" bytes after the reader's status 20") == true, "\(outcome)")
+            #expect(outcome.reason?.hasPrefix(expected + "the mdoc sent a message of ") == true, "\(outcome)")
+            #expect(outcome.reason?.hasSuffix(" bytes after the reader's termination") == true, "\(outcome)")
         }
     }
 

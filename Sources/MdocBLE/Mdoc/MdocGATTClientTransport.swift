@@ -13,7 +13,7 @@ import NIOCore
 /// and its characteristics, in central client mode the Ident check, notifications on State and
 /// Server2Client, State 0x01 (8.3.3.1.1.4). Messages leave as Write Commands on Client2Server and
 /// arrive as Server2Client notifications, in chunks (8.3.3.1.1.6).
-public actor MdocGATTClientTransport: MdocTransport {
+public actor MdocGATTClientTransport: MdocTransport, MdocStateEndSignalling {
     /// The ATT_MTU offered: a 512-octet chunk plus the 3-octet Write Command and notification
     /// header; larger buys nothing, as an attribute value is at most 512 octets
     /// (ISO/IEC 18013-5 8.3.3.1.1.6, Core Vol 3 Part F 3.2.9).
@@ -134,6 +134,12 @@ public actor MdocGATTClientTransport: MdocTransport {
     /// Closes the link; ``receive()`` gives `.disconnected`.
     public nonisolated func close() {
         client.close()
+    }
+
+    /// Writes State 0x02 and keeps the link (8.3.3.1.1.5).
+    package func signalStateEnd() async throws(BLEError) {
+        logger.debug("State: writing 0x02 (end), the link kept")
+        try await client.writeWithoutResponse([MdocGATTProfile.stateEnd], to: state)
     }
 
     /// Handles one notification, nil at the link's end.

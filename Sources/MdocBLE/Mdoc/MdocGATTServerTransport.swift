@@ -17,7 +17,7 @@ import NIOCore
 /// arrive as Write Commands on Client2Server and leave as Server2Client notifications, in chunks
 /// (8.3.3.1.1.6). State 0x01 drops a partially received message; State 0x02 from the client is
 /// `.ended` (8.3.3.1.1.5).
-public actor MdocGATTServerTransport: MdocTransport {
+public actor MdocGATTServerTransport: MdocTransport, MdocStateEndSignalling {
     /// The most received messages held until ``receive()`` takes them. 18013-5 is request and
     /// response, so a peer has one message outstanding; a few more allow for State changes
     /// around it. Beyond this the peer is flooding and ``receive()`` throws `queueOverflow`.
@@ -156,6 +156,13 @@ public actor MdocGATTServerTransport: MdocTransport {
     /// Closes the link; waiting senders fail with `linkClosed`, ``receive()`` gives `.disconnected`.
     public nonisolated func close() {
         connection.close()
+    }
+
+    /// Notifies State 0x02 and keeps the link (8.3.3.1.1.5); `notSubscribed` when the client
+    /// did not subscribe to State.
+    package func signalStateEnd() async throws(BLEError) {
+        logger.debug("State: notifying 0x02 (end), the link kept")
+        try await connection.notify(state, value: [MdocGATTProfile.stateEnd])
     }
 
     /// What the client subscribed to, for messages.

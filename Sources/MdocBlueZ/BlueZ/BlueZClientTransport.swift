@@ -18,7 +18,7 @@ import NIOCore
 /// writes State 0x01 (8.3.3.1.1.4). Chunks of at most ``MessageChunker/maximumWriteChunkSize``
 /// octets go out as WriteValue with type "command" (ATT Write Command), in order; notifications
 /// arrive as PropertiesChanged of a characteristic's Value.
-actor BlueZClientTransport: MdocTransport {
+actor BlueZClientTransport: MdocTransport, MdocStateEndSignalling {
     nonisolated let mode: MdocBLEMode?
     let mtu: Int
     private nonisolated let eventLoop: any EventLoop
@@ -257,6 +257,12 @@ actor BlueZClientTransport: MdocTransport {
         eventLoop.execute { [weak self] in
             self?.assumeIsolated { _ = $0.disconnect() }
         }
+    }
+
+    /// Writes State 0x02 and keeps the link (8.3.3.1.1.5).
+    func signalStateEnd() async throws(BLEError) {
+        logger.debug("State: writing 0x02 (end) through bluetoothd, the link kept")
+        try await writeCommand(statePath, [MdocGATTProfile.stateEnd])
     }
 
     // MARK: Internals

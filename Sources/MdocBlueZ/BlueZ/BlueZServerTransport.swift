@@ -16,7 +16,7 @@ import MdocBLE
 /// notifications started and stopped, which change nothing; the client disabling Server2Client
 /// notifications after the start (bluetoothd does so when the link drops) is taken as the link
 /// closing.
-actor BlueZServerTransport: MdocTransport {
+actor BlueZServerTransport: MdocTransport, MdocStateEndSignalling {
     nonisolated let mode: MdocBLEMode?
     private nonisolated let eventLoop: any EventLoop
     private let application: BlueZGATTApplication
@@ -145,6 +145,16 @@ actor BlueZServerTransport: MdocTransport {
 
     nonisolated func close() {
         onClose()
+    }
+
+    /// Notifies State 0x02 and keeps the link (8.3.3.1.1.5); `notSubscribed` when the client
+    /// did not enable State notifications.
+    func signalStateEnd() async throws(BLEError) {
+        guard notifying.contains(state) else {
+            throw BLEError(.notSubscribed, "the GATT client has not enabled notifications of State")
+        }
+        logger.debug("State: notifying 0x02 (end) through bluetoothd, the link kept")
+        application.notify(state, [MdocGATTProfile.stateEnd])
     }
 
     // MARK: Internals

@@ -180,21 +180,40 @@ package struct ReaderDriver: Sendable {
                         (first, what) = (timeouts.response, "answer to the scripted message")
                         break
                     }
-                    if script.leavesClosingToMdoc, case .sendAndFinish(let status, let outcome) = session.terminate() {
-                        do throws(LinkError) {
-                            try await link.send(status, sending: "the status message")
-                        } catch {
-                            return .link(error)
+                    if let leaving = script.terminationLeavingChannel {
+                        let sent: String
+                        switch leaving {
+                        case .statusOnly:
+                            let ending = session.terminate()
+                            guard case .sendAndFinish(let status, _) = ending else { return await link.end(sending: nil, Self.outcome(of: ending)) }
+                            do throws(LinkError) {
+                                try await link.send(status, sending: "the status message")
+                            } catch {
+                                return .link(error)
+                            }
+                            messages.append(LinkMessage(direction: .sent, bytes: status, time: Date()))
+                            sent = "status 20"
+                        case .stateOnly:
+                            guard let signalling = transport as? any MdocStateEndSignalling else {
+                                await link.finish(sending: nil)
+                                return .link(LinkError(.unsupportedTransport, "this transport cannot send State 0x02 and keep the link"))
+                            }
+                            do throws(BLEError) {
+                                try await signalling.signalStateEnd()
+                            } catch {
+                                await link.finish(sending: nil)
+                                return .link(SessionLink.linkError(error, "sending State 0x02"))
+                            }
+                            sent = "State 0x02"
                         }
-                        messages.append(LinkMessage(direction: .sent, bytes: status, time: Date()))
                         // The session is over for the reader: what the mdoc sends now is only
                         // recorded, and the wait ends with the channel or the bound.
                         while true {
-                            switch await link.next(within: timeouts.idle, awaiting: "the mdoc to close the channel after status 20") {
+                            switch await link.next(within: timeouts.idle, awaiting: "the mdoc to close the channel after \(sent)") {
                             case .event(.message(let bytes)):
                                 messages.append(LinkMessage(direction: .received, bytes: bytes, time: Date()))
                             case .event(.ended), .event(.disconnected):
-                                return .session(outcome)
+                                return .session(.terminatedByReader)
                             case .failed(let error):
                                 await link.finish(sending: nil)
                                 return .link(error)

@@ -1,7 +1,7 @@
 /// How a ``ReaderDriver`` departs from the session ISO/IEC 18013-5 9.1.1.4 describes, on
 /// purpose, to see what the mdoc does: the SessionEstablishment it sends may be rewritten, once
 /// the response is in one more message may be sent before the session ends, and the session may
-/// end with status 20 alone, the mdoc left to close the channel. Conformance
+/// end with status 20 alone or State 0x02 alone, the mdoc left to close the channel. Conformance
 /// tests of an mdoc under test use it (an altered ciphertext, a replayed message, EReaderKey on
 /// another curve); ``asBuilt`` is the session as the state machine builds it.
 package struct ReaderScript: Sendable {
@@ -10,10 +10,20 @@ package struct ReaderScript: Sendable {
     /// The message to send after the first response, given the SessionEstablishment as sent;
     /// `nil` for none. The mdoc's answer to it is taken as any other message of the session.
     package var followUp: @Sendable ([UInt8]) -> [UInt8]?
-    /// Whether the reader ends the session with SessionData of status 20 alone (9.1.1.4) and
-    /// then waits, at most ``SessionTimeouts/idle``, for the mdoc to close the channel, instead
-    /// of sending the transport's termination (BLE State 0x02) and closing it itself.
-    package var leavesClosingToMdoc = false
+    /// How the reader ends the session once the response is in when it leaves the channel for
+    /// the mdoc to close (9.1.1.4: termination closes it), waiting for that at most
+    /// ``SessionTimeouts/idle``; `nil`, it ends the session as ``ReaderDriver/termination`` says
+    /// and closes the channel itself.
+    package var terminationLeavingChannel: Termination?
+
+    /// One of the two ways to terminate a session (9.1.1.4) on its own.
+    package enum Termination: Sendable, Hashable {
+        /// SessionData of status 20 alone.
+        case statusOnly
+        /// The transport's termination alone: BLE State 0x02 (8.3.3.1.1.5), through a
+        /// transport that can send it and keep the link (`MdocStateEndSignalling`).
+        case stateOnly
+    }
 
     /// A script rewriting the SessionEstablishment with `establishment` and sending what
     /// `followUp` gives after the response.
