@@ -83,8 +83,10 @@ struct BlueZSessionTests {
     @Test("mDL_BLE_WrongIdent through bluetoothd: a holder that only reads the runner's Ident and leaves is one that came")
     func wrongIdentCase() async throws {
         let bluetoothd = try Bluetoothd()
+        // The runner's bound, which the case lasts; the holder, which starts looking for the
+        // runner before the runner has started, waits longer.
         let bound = "\(10 * TimeoutScale.factor)"
-        let (holder, uri) = try await Self.holder(["--transport", "sim", "--ble-mode", "central", "--timeout", bound],
+        let (holder, uri) = try await Self.holder(["--transport", "sim", "--ble-mode", "central", "--timeout", Self.programTimeout],
                                                   environment: bluetoothd.environment)
         let runner = try BackgroundProgram("mdoc-reader", [
             "test-holder", "--transport", "bluez", "--case", "mDL_BLE_WrongIdent", "--timeout", bound, "--log-level", "debug",

@@ -158,10 +158,12 @@ import Testing
     @Test func theWrongIdentCasePassesAgainstOurHolderInCentralClientMode() async throws {
         let run = try IsolatedRun()
         defer { run.remove() }
+        // The runner's bound, which the case lasts; the holder, which starts looking for the
+        // runner before the runner has started, waits longer.
         let bound = "\(10 * TimeoutScale.factor)"
         let holder = try run.start("mdoc-holder", [
             "present", "--credential", "Certs/demo/mdl.mdoc", "--yes", "--no-qr", "--transport", "sim", "--ble-mode", "central",
-            "--timeout", bound,
+            "--timeout", "\(LiveSession.programTimeout)",
         ])
         holder.closeInput()
         defer { holder.stop() }

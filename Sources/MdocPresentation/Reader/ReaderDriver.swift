@@ -181,47 +181,8 @@ package struct ReaderDriver: Sendable {
                         break
                     }
                     if let leaving = script.terminationLeavingChannel {
-                        let sent: String
-                        switch leaving {
-                        case .statusOnly:
-                            let ending = session.terminate()
-                            guard case .sendAndFinish(let status, _) = ending else { return await link.end(sending: nil, Self.outcome(of: ending)) }
-                            do throws(LinkError) {
-                                try await link.send(status, sending: "the status message")
-                            } catch {
-                                return .link(error)
-                            }
-                            messages.append(LinkMessage(direction: .sent, bytes: status, time: Date()))
-                            sent = "status 20"
-                        case .stateOnly:
-                            guard let signalling = transport as? any MdocStateEndSignalling else {
-                                await link.finish(sending: nil)
-                                return .link(LinkError(.unsupportedTransport, "this transport cannot send State 0x02 and keep the link"))
-                            }
-                            do throws(BLEError) {
-                                try await signalling.signalStateEnd()
-                            } catch {
-                                await link.finish(sending: nil)
-                                return .link(SessionLink.linkError(error, "sending State 0x02"))
-                            }
-                            sent = "State 0x02"
-                        }
-                        // The session is over for the reader: what the mdoc sends now is only
-                        // recorded, and the wait ends with the channel or the bound.
-                        while true {
-                            switch await link.next(within: timeouts.idle, awaiting: "the mdoc to close the channel after \(sent)") {
-                            case .event(.message(let bytes)):
-                                messages.append(LinkMessage(direction: .received, bytes: bytes, time: Date()))
-                            case .event(.ended), .event(.disconnected):
-                                return .session(.terminatedByReader)
-                            case .failed(let error):
-                                await link.finish(sending: nil)
-                                return .link(error)
-                            case .cancelled:
-                                await link.finish(sending: nil)
-                                return .link(LinkError(.cancelled, "the session was cancelled while the mdoc was to close the channel"))
-                            }
-                        }
+                        return await Self.terminate(leaving, session: &session, link: &link, transport: transport, messages: &messages,
+                                                    within: timeouts.idle)
                     }
                     switch termination {
                     case .status:
@@ -262,6 +223,56 @@ package struct ReaderDriver: Sendable {
             }
         }
         return ReaderSessionResult(end: end, mode: transport.mode, report: report, response: response, messages: messages, mtu: mtu)
+    }
+
+    /// Ends the session by `leaving` alone (9.1.1.4: SessionData of status 20, or State 0x02
+    /// through a transport that can send it and keep the link, 8.3.3.1.1.5), then waits at most
+    /// `bound` for the mdoc to close the channel: `.session(.terminatedByReader)` once it did,
+    /// the wait's failure when it did not. What the mdoc sends meanwhile is only recorded in
+    /// `messages`: the session is over for the reader.
+    private static func terminate(
+        _ leaving: ReaderScript.Termination, session: inout ReaderSession, link: inout DriverLink, transport: any MdocTransport,
+        messages: inout [LinkMessage], within bound: Duration
+    ) async -> LiveSessionEnd {
+        let sent: String
+        switch leaving {
+        case .statusOnly:
+            let ending = session.terminate()
+            guard case .sendAndFinish(let status, _) = ending else { return await link.end(sending: nil, outcome(of: ending)) }
+            do throws(LinkError) {
+                try await link.send(status, sending: "the status message")
+            } catch {
+                return .link(error)
+            }
+            messages.append(LinkMessage(direction: .sent, bytes: status, time: Date()))
+            sent = "status 20"
+        case .stateOnly:
+            guard let signalling = transport as? any MdocStateEndSignalling else {
+                await link.finish(sending: nil)
+                return .link(LinkError(.unsupportedTransport, "this transport cannot send State 0x02 and keep the link"))
+            }
+            do throws(BLEError) {
+                try await signalling.signalStateEnd()
+            } catch {
+                await link.finish(sending: nil)
+                return .link(SessionLink.linkError(error, "sending State 0x02"))
+            }
+            sent = "State 0x02"
+        }
+        while true {
+            switch await link.next(within: bound, awaiting: "the mdoc to close the channel after \(sent)") {
+            case .event(.message(let bytes)):
+                messages.append(LinkMessage(direction: .received, bytes: bytes, time: Date()))
+            case .event(.ended), .event(.disconnected):
+                return .session(.terminatedByReader)
+            case .failed(let error):
+                await link.finish(sending: nil)
+                return .link(error)
+            case .cancelled:
+                await link.finish(sending: nil)
+                return .link(LinkError(.cancelled, "the session was cancelled while the mdoc was to close the channel"))
+            }
+        }
     }
 
     /// How the session ended, from what `ReaderSession.transportEnded()` returned.
