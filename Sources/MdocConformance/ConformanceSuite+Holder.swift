@@ -153,18 +153,12 @@ extension ConformanceSuite {
             answeredCase(
                 "mDL_ReaderAuth_RequestInfo", clause: "9.1.4, 8.3.2.1.2.1", .requestInfo(requestInfoEntries),
                 "Signs an ItemsRequest whose requestInfo holds an entry no edition defines, a half-precision float and a tagged full-date; the mdoc, which releases the elements to a trusted reader only, authenticates the reader over the ItemsRequestBytes as sent and returns both elements, verified."),
-            ConformanceCase(
-                name: "mDL_Termination_ReaderStatusOnly", clause: "9.1.1.4",
-                summary: "After the response, terminates the session with SessionData of status 20 alone, without State 0x02, and leaves the link up; the mdoc closes the channel and sends nothing more.",
-                needsPerson: true,
-                session: ScriptedSession(request: .built([HolderRequests.mDL(HolderRequests.asked)]), departure: .terminationByStatusOnly),
-                expectation: .closesChannelOnTermination),
-            ConformanceCase(
-                name: "mDL_Termination_ReaderStateOnly", clause: "8.3.3.1.1.5, 9.1.1.4",
-                summary: "After the response, terminates the session with BLE State 0x02 alone, without SessionData of status 20, and leaves the link up; the mdoc closes the channel and sends nothing more.",
-                needsPerson: true,
-                session: ScriptedSession(request: .built([HolderRequests.mDL(HolderRequests.asked)]), departure: .terminationByStateOnly),
-                expectation: .closesChannelOnTermination),
+            terminationCase(
+                "mDL_Termination_ReaderStatusOnly", clause: "9.1.1.4", .terminationByStatusOnly,
+                "SessionData of status 20 alone, without State 0x02"),
+            terminationCase(
+                "mDL_Termination_ReaderStateOnly", clause: "8.3.3.1.1.5, 9.1.1.4", .terminationByStateOnly,
+                "BLE State 0x02 alone, without SessionData of status 20"),
             ConformanceCase(
                 name: "mDL_BLE_WrongIdent", clause: "8.3.3.1.1.4",
                 summary: "In mdoc central client mode, serves an Ident other than the one derived from EDeviceKeyBytes; the mdoc leaves without starting the session (the case lasts the connection timeout).",
@@ -217,6 +211,20 @@ extension ConformanceSuite {
             summary: "\(what); the mdoc, which releases the elements to a trusted reader only, discloses none.", needsPerson: false,
             session: ScriptedSession(request: .built([HolderRequests.mDL(HolderRequests.asked)]), departure: departure),
             expectation: .noDisclosure(docType: DocType.mDL))
+    }
+
+    /// The case named `name` in which, after the response to the well-formed request (a person
+    /// approves it), the reader terminates the session by `means` alone, as `departure` does,
+    /// and leaves the link up: the mdoc closes the channel and sends nothing more (9.1.1.4).
+    private static func terminationCase(
+        _ name: String, clause: String, _ departure: ScriptedSession.Departure, _ means: String
+    ) -> ConformanceCase {
+        ConformanceCase(
+            name: name, clause: clause,
+            summary: "After the response, terminates the session with \(means), and leaves the link up; the mdoc closes the channel and sends nothing more.",
+            needsPerson: true,
+            session: ScriptedSession(request: .built([HolderRequests.mDL(HolderRequests.asked)]), departure: departure),
+            expectation: .closesChannelOnTermination)
     }
 
     /// The case named `name` asking for the well-formed request's elements over a BLE link the

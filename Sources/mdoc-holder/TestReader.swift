@@ -31,11 +31,12 @@ struct TestReader: AsyncParsableCommand {
         abstract: "Run conformance test cases against an mdoc reader under test, one session per case.",
         discussion: """
             Each case of the suite is a session of its own between this holder and the reader \
-            under test: a well-formed response, or one whose encryption, SessionData or issuer data departs \
-            on purpose from ISO/IEC 18013-5, or an engagement the reader must cope with, and the \
-            one behaviour 18013-5 requires of the reader in it (the session ended with a status \
-            of 9.1.1.4, or, where the holder cannot see it, what the reader showed). --list \
-            prints the cases with the clause each checks; docs/conformance.md describes them.
+            under test: a well-formed response, or one whose encryption, SessionData or \
+            issuer data departs on purpose from ISO/IEC 18013-5, or an engagement the reader \
+            must cope with, and the one behaviour 18013-5 requires of the reader in it (the \
+            session ended with a status of 9.1.1.4, or, where the holder cannot see it, what \
+            the reader showed). --list prints the cases with the clause each checks; \
+            docs/conformance.md describes them.
 
             Every case shows a fresh engagement, as present does: the QR code on standard error \
             (unless --no-qr) and the mdoc: URI as a line of its own on standard output, or in \

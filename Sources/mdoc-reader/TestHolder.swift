@@ -31,8 +31,8 @@ struct TestHolder: AsyncParsableCommand {
             session ended with a status of 9.1.1.4, no element disclosed to a reader whose \
             authentication fails, 9.1.4, the channel closed by the mdoc after the reader \
             ended the session with status 20 or State 0x02 alone, 9.1.1.4, or no session \
-            started with a reader whose Ident is wrong, 8.3.3.1.1.4). --list prints the cases with the clause each checks; \
-            docs/conformance.md describes them. mDL_BLE_WrongIdent runs in mdoc central \
+            started with a reader whose Ident is wrong, 8.3.3.1.1.4). --list prints the \
+            cases with the clause each checks; docs/conformance.md describes them. mDL_BLE_WrongIdent runs in mdoc central \
             client mode whatever --ble-mode prefers, and lasts --timeout.
 
             Every session needs a fresh engagement of the mdoc. The engagements are read from \

@@ -164,7 +164,7 @@ class StandInBluetoothd:
         self.servers = []  # live AttributeServers
         self.notify_counts = {}  # (owner, path) of a characteristic -> clients notified
         self.devices = {}  # path -> RemoteDevice
-        self.centrals = {}  # path -> AttributeServer: the clients of the programs' GATT servers
+        self.centrals = {}  # path -> (AttributeServer, its serving task): the clients of the programs' GATT servers
         self.centrals_connected = 0
         self.discovery_filter = []
         self.discovery = None
@@ -481,10 +481,10 @@ class StandInBluetoothd:
 
     async def central_call(self, message, path, member):
         if member == "Disconnect":
-            self.centrals[path].close()
+            server, serving = self.centrals[path]
+            server.close()
             # Answered once the link is down, as bluetoothd answers.
-            while path in self.centrals:
-                await asyncio.sleep(0.01)
+            await asyncio.wait({serving})
             self.report(f"disconnected client {path}")
             return Message.new_method_return(message)
         raise DBusReplyError("org.freedesktop.DBus.Error.UnknownMethod", f"no method {DEVICE}.{member} at {path}")
@@ -580,11 +580,11 @@ class StandInBluetoothd:
             device_path = f"{ADAPTER_PATH}/dev_5A_00_00_00_{number // 256:02X}_{number % 256:02X}"
             server = AttributeServer(connection, services, self, device_path, self.log)
             self.servers.append(server)
-            self.centrals[device_path] = server
             self.bus.send(Message.new_signal("/", OBJECT_MANAGER, "InterfacesAdded", "oa{sa{sv}}",
                                              [device_path, {DEVICE: central_properties(device_path)}]))
             self.log(f"sim client connected to {uuid} as {device_path}")
             task = loop.create_task(self.serve(server))
+            self.centrals[device_path] = (server, task)
             self.tasks.add(task)
             task.add_done_callback(self.tasks.discard)
 
