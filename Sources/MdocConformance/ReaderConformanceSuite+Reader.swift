@@ -12,7 +12,8 @@ extension ReaderConformanceSuite {
     /// plaintext, structure (no status, IssuerSignedItemBytes untagged) or issuer data is broken,
     /// responses reporting an error (status 10, 11, 12), from an expired document signer or of
     /// an unknown minor version, engagements with EDeviceKey on P-384, an RFU key or an unknown
-    /// minor version, sessions the holder ends itself right after its response (9.1.1.4), and
+    /// minor version, sessions the holder ends itself right after its response (9.1.1.4), once
+    /// with status 20 alone for the reader to close the channel, and
     /// BLE links of the smallest and largest ATT_MTU and of short chunks (8.3.3.1.1.6). The
     /// holder answers whatever the reader asks with every element its credentials hold; the
     /// reader should ask for elements of a document the holder has (the demo mDL's, for
@@ -92,6 +93,11 @@ extension ReaderConformanceSuite {
             terminationCase(
                 "mDLR_Termination_MdocState", clause: "9.1.1.4, 8.3.3.1.1.5", .state,
                 "Ends the session right after its response with BLE State 0x02 alone, no status"),
+            ReaderConformanceCase(
+                name: "mDLR_Termination_MdocStatusOnly", clause: "9.1.1.4",
+                summary: "Ends the session right after its response with a SessionData of status 20 alone, no State 0x02, and keeps its "
+                    + "side of the link; the reader closes the channel and sends nothing more.",
+                session: ScriptedHolderSession(ending: .statusLeavingChannel), expectation: .closesChannelOnTermination),
             linkCase(
                 "mDLR_BLE_MTU23", clause: "8.3.3.1.1.4, 8.3.3.1.1.6", .mtu(23),
                 "The holder takes an ATT_MTU of 23; the reader writes its request in chunks of at most 20 octets, takes the response"),

@@ -1,5 +1,7 @@
+import MdocCBOR
 import MdocModel
 import MdocPresentation
+import MdocSession
 
 /// The one behaviour a ``ReaderConformanceCase`` requires of the mdoc reader under test, and the
 /// judgement of a session against it. The holder sees only what the reader sends; what the
@@ -20,6 +22,11 @@ public enum ReaderExpectation: Sendable, Hashable, CustomStringConvertible {
     /// reader that came but whose request the holder could not read fails: the engagement is
     /// what the case is about.
     case engagementAccepted
+    /// After the response, the holder ends the session with a SessionData of status 20 alone
+    /// and keeps its side of the link; the reader closes the channel, as 9.1.1.4 requires of the
+    /// side that receives a termination, within the holder's idle bound, and sends nothing
+    /// after the holder's status but, at most, a termination of its own that crossed it.
+    case closesChannelOnTermination
     /// The reader shows what `question` asks about, which the person watching it confirms; the
     /// response must have been sent for the question to mean anything.
     case confirmedByPerson(question: String)
@@ -35,6 +42,8 @@ public enum ReaderExpectation: Sendable, Hashable, CustomStringConvertible {
             return "the session ended by the reader with status \(SessionData.Status.sessionEncryptionError) or \(SessionData.Status.cborDecodingError)"
         case .engagementAccepted:
             return "the engagement taken, the request readable and the session ended by the reader with status \(SessionData.Status.sessionTermination) or BLE State 0x02"
+        case .closesChannelOnTermination:
+            return "the channel closed by the reader after the mdoc's status \(SessionData.Status.sessionTermination), with no message after it but a termination"
         case .confirmedByPerson(let question):
             return "the tester's yes to: \(question)"
         }
@@ -70,6 +79,24 @@ public enum ReaderExpectation: Sendable, Hashable, CustomStringConvertible {
             }
             return observed.endStatus.map(HolderExpectation.sessionErrorStatuses.contains) == true
                 ? .passed : .failed("expected \(self), but \(observed)")
+        case .closesChannelOnTermination:
+            guard observed.responseSent, let termination = observed.holderTermination else {
+                return .inconclusive("no response and termination reached the reader: \(observed)")
+            }
+            // A status 20 of the reader's own may have crossed the holder's.
+            if let later = result.messages[(termination + 1)...].first(where: {
+                $0.direction == .received && (try? SessionData(encoded: $0.bytes)) != SessionData(status: .sessionTermination)
+            }) {
+                return .failed("expected \(self), but the reader sent a message of \(later.bytes.count) bytes after the mdoc's termination")
+            }
+            switch result.end {
+            case .session(.terminatedByHolder):
+                return .passed
+            case .link(let error) where error.code == .timeout:
+                return .failed("expected \(self), but the reader kept the channel open: \(error)")
+            default:
+                return .failed("expected \(self), but \(observed)")
+            }
         case .confirmedByPerson:
             guard observed.responseSent else {
                 return .inconclusive("no response reached the reader: \(observed)")

@@ -16,6 +16,9 @@ struct ReaderObservation: CustomStringConvertible {
     /// broke 8.3.3.1.1.6, or the message they made is not a SessionEstablishment the holder
     /// could decode and decrypt (9.1.1.4).
     let readerBrokeRequest: Bool
+    /// The position in the session's messages of the SessionData of status 20 alone the holder
+    /// sent to end the session (9.1.1.4), if it sent one.
+    let holderTermination: Int?
     /// The status of the last message from the reader that carried one.
     let endStatus: SessionData.Status?
     let result: HolderSessionResult
@@ -30,6 +33,9 @@ struct ReaderObservation: CustomStringConvertible {
             return map[text: "data"] != nil
         }
         readerSentMessage = result.messages.contains { $0.direction == .received }
+        holderTermination = result.messages.firstIndex {
+            $0.direction == .sent && (try? SessionData(encoded: $0.bytes)) == SessionData(status: .sessionTermination)
+        }
         switch result.end {
         case .link(let error):
             readerBrokeRequest = !responseSent && error.code == .brokenChunking

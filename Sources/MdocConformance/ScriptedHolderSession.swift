@@ -60,6 +60,9 @@ public struct ScriptedHolderSession: Sendable {
         case statusBesideResponse
         /// BLE State 0x02 alone (8.3.3.1.1.5), no status.
         case state
+        /// A SessionData of status 20 and nothing else: no State 0x02, the holder keeping its
+        /// side of the link for the reader to close the channel (9.1.1.4).
+        case statusLeavingChannel
     }
 
     /// The curve of the engagement's EDeviceKey (9.1.5.2).
@@ -114,6 +117,7 @@ extension ScriptedHolderSession.Ending {
         case .status: .status
         case .statusBesideResponse: .statusBesideResponse
         case .state: .state
+        case .statusLeavingChannel: .statusLeavingChannel
         }
     }
 }

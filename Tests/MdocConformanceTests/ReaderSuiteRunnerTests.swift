@@ -118,7 +118,7 @@ import Testing
         #expect(results.map(\.outcome) == [.passed], "\(results.map(\.outcome))")
         #expect(seen.first.data != nil)
         switch ending {
-        case .status:
+        case .status, .statusLeavingChannel:
             #expect(seen.first.status == nil)
             #expect(seen.second == SessionData(status: .sessionTermination))
         case .statusBesideResponse:
@@ -127,6 +127,72 @@ import Testing
         case .state:
             #expect(seen.first.status == nil)
             #expect(seen.second == nil)
+        }
+    }
+
+    /// How a reader in this process answers, in `mDLR_Termination_MdocStatusOnly`, the holder's
+    /// status 20 alone after the response (ISO/IEC 18013-5 9.1.1.4).
+    enum StatusOnlyReader: CaseIterable {
+        /// Closes the link once the status came, as it must.
+        case closes
+        /// Sends a status 20 of its own as soon as the response came, which crosses the
+        /// holder's, then closes the link once the holder's came.
+        case crossesWithItsOwnStatus
+        /// Keeps the link open after the status.
+        case keepsTheLink
+        /// Sends another SessionData with data after the status, then closes the link.
+        case goesOn
+    }
+
+    /// In `mDLR_Termination_MdocStatusOnly` the holder sends status 20 alone after its response
+    /// and keeps the link for the reader to close: a reader that closes it passes, also after a
+    /// status of its own that crossed the holder's; one that keeps the link open fails once the
+    /// holder's idle bound ran out, and one that sends anything else after the status fails.
+    @Test(arguments: StatusOnlyReader.allCases)
+    func theStatusOnlyTerminationCaseCatchesAReaderThatKeepsTheChannelOrGoesOn(reader kind: StatusOnlyReader) async throws {
+        var runner = try Self.runner()
+        runner.timeouts = SessionTimeouts(connection: .seconds(60 * TimeoutScale.factor), idle: .seconds(2 * TimeoutScale.factor))
+        let cases = try ReaderConformanceSuite.reader.cases(named: ["mDLR_Termination_MdocStatusOnly"])
+        #expect(cases.first?.needsPerson == false)
+        var reader: Task<[SessionData], any Error>?
+        let results = await runner.run(cases, over: SimAdapter(), engagement: { uri in
+            reader = Task {
+                let hostile = try HostileReader(uri: "\(uri)", link: SimHostileLink())
+                defer { hostile.close() }
+                try await hostile.run(until: .requestSent)
+                let response = try SessionData(encoded: try await hostile.receiveResponse())
+                if kind == .crossesWithItsOwnStatus {
+                    try await hostile.send(message: SessionData(status: .sessionTermination).encoded())
+                }
+                let status = try SessionData(encoded: try await hostile.receiveResponse())
+                switch kind {
+                case .closes, .crossesWithItsOwnStatus:
+                    break
+                case .keepsTheLink:
+                    try await hostile.awaitLinkEnd()
+                case .goesOn:
+                    try await hostile.send(message: SessionData(data: Array(repeating: 0x5a, count: 40)).encoded())
+                }
+                return [response, status]
+            }
+        }, confirm: { _ in
+            Issue.record("nobody is asked in this case")
+            return nil
+        })
+        let seen = try #require(try await reader?.value)
+        #expect(seen.first?.data != nil && seen.first?.status == nil)
+        #expect(seen.last == SessionData(status: .sessionTermination))
+        let expected = "the channel closed by the reader after the mdoc's status session termination (20), with no message after it but a termination"
+        switch kind {
+        case .closes, .crossesWithItsOwnStatus:
+            #expect(results.map(\.outcome) == [.passed])
+        case .keepsTheLink:
+            #expect(results.map(\.outcome) == [.failed(
+                "expected \(expected), but the reader kept the channel open: "
+                + "no end of the link by the reader after status 20 within \(2 * TimeoutScale.factor) s")])
+        case .goesOn:
+            #expect(results.map(\.outcome) == [.failed(
+                "expected \(expected), but the reader sent a message of 48 bytes after the mdoc's termination")])
         }
     }
 

@@ -262,6 +262,10 @@ package struct HolderDriver: Sendable {
                         messages.append(LinkMessage(direction: .sent, bytes: bytes, time: Date()))
                         guard endsAfterResponse, session.responsesSent > 0 else { break actions }
                         action = session.terminate()
+                        if ending == .statusLeavingChannel, case .sendAndFinish(let status, let outcome) = action {
+                            return await Self.leaveChannel(
+                                after: status, outcome, link: &link, messages: &messages, within: timeouts.idle)
+                        }
                         if ending != .status, case .sendAndFinish(_, let outcome) = action {
                             // Status 20 went with the response, or the transport's end alone
                             // ends the session.
@@ -308,6 +312,36 @@ package struct HolderDriver: Sendable {
             return session.transportEnded()
         case .disconnected:
             return session.transportEnded()
+        }
+    }
+
+    /// Sends `status`, the SessionData of status 20 that ends the session (9.1.1.4), and nothing
+    /// more: the link stays up until the reader closes the channel, as 9.1.1.4 requires of the
+    /// side that receives a termination, and what the reader sends meanwhile is kept in
+    /// `messages`. A reader still there after `bound` ends the session with that wait's error,
+    /// the link then closed.
+    private static func leaveChannel(
+        after status: [UInt8], _ outcome: SessionOutcome, link: inout DriverLink, messages: inout [LinkMessage], within bound: Duration
+    ) async -> LiveSessionEnd {
+        do throws(LinkError) {
+            try await link.send(status, sending: "the status message")
+        } catch {
+            return .link(error)
+        }
+        messages.append(LinkMessage(direction: .sent, bytes: status, time: Date()))
+        while true {
+            switch await link.next(within: bound, awaiting: "end of the link by the reader after status 20") {
+            case .event(.message(let bytes)):
+                messages.append(LinkMessage(direction: .received, bytes: bytes, time: Date()))
+            case .event(.ended), .event(.disconnected):
+                return .session(outcome)
+            case .failed(let error):
+                await link.finish(sending: nil)
+                return .link(error)
+            case .cancelled:
+                await link.finish(sending: nil)
+                return .link(LinkError(.cancelled, "the session was cancelled while the reader was to close the channel"))
+            }
         }
     }
 

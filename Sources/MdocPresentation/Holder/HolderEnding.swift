@@ -8,4 +8,8 @@ package enum HolderEnding: Sendable, Hashable {
     case statusBesideResponse
     /// BLE State 0x02 alone (8.3.3.1.1.5): no status.
     case state
+    /// A SessionData of status 20 after the response and nothing else: the holder keeps its
+    /// side of the link and waits, at most the idle bound, for the reader to close the channel,
+    /// as 9.1.1.4 requires of the side that receives a termination.
+    case statusLeavingChannel
 }

@@ -260,7 +260,7 @@ package struct ReaderDriver: Sendable {
             sent = "State 0x02"
         }
         while true {
-            switch await link.next(within: bound, awaiting: "the mdoc to close the channel after \(sent)") {
+            switch await link.next(within: bound, awaiting: "end of the link by the mdoc after \(sent)") {
             case .event(.message(let bytes)):
                 messages.append(LinkMessage(direction: .received, bytes: bytes, time: Date()))
             case .event(.ended), .event(.disconnected):
