@@ -93,6 +93,9 @@ extension ReaderConformanceSuite {
             terminationCase(
                 "mDLR_Termination_MdocState", clause: "9.1.1.4, 8.3.3.1.1.5", .state,
                 "Ends the session right after its response with BLE State 0x02 alone, no status"),
+            terminationCase(
+                "mDLR_Termination_MdocDropsLink", clause: "9.1.1.4", .linkDrop,
+                "Drops the link right after its response, with neither status 20 nor State 0x02, as a lost connection would"),
             ReaderConformanceCase(
                 name: "mDLR_Termination_MdocStatusOnly", clause: "9.1.1.4",
                 summary: "Ends the session right after its response with a SessionData of status 20 alone, no State 0x02, and keeps its "

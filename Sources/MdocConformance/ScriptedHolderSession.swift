@@ -63,6 +63,9 @@ public struct ScriptedHolderSession: Sendable {
         /// A SessionData of status 20 and nothing else: no State 0x02, the holder keeping its
         /// side of the link for the reader to close the channel (9.1.1.4).
         case statusLeavingChannel
+        /// The link closed right after the response with neither a status nor State 0x02, as a
+        /// lost connection ends it: the response is whole and authenticated all the same.
+        case linkDrop
     }
 
     /// The curve of the engagement's EDeviceKey (9.1.5.2).
@@ -118,6 +121,7 @@ extension ScriptedHolderSession.Ending {
         case .statusBesideResponse: .statusBesideResponse
         case .state: .state
         case .statusLeavingChannel: .statusLeavingChannel
+        case .linkDrop: .linkDrop
         }
     }
 }

@@ -88,13 +88,15 @@ import Testing
     }
 
     /// In the termination cases the holder ends the session itself right after its response:
-    /// with a SessionData of status 20 after it, with status 20 beside the response's data, or
-    /// with the link's end alone. A conforming reader keeps the response, and the person's yes
-    /// (here: the reader took a DeviceResponse with the mDL) passes each case.
+    /// with a SessionData of status 20 after it, with status 20 beside the response's data, with
+    /// the link's end alone, or by dropping the link. A conforming reader keeps the response,
+    /// and the person's yes (here: the reader took a DeviceResponse with the mDL) passes each
+    /// case.
     @Test(arguments: [
         ("mDLR_Termination_MdocStatus", ScriptedHolderSession.Ending.status),
         ("mDLR_Termination_StatusBesideResponse", .statusBesideResponse),
         ("mDLR_Termination_MdocState", .state),
+        ("mDLR_Termination_MdocDropsLink", .linkDrop),
     ])
     func theHolderEndsTheSessionAsTheCaseSaysAndAConformingReaderKeepsTheResponse(name: String, ending: ScriptedHolderSession.Ending) async throws {
         let runner = try Self.runner()
@@ -124,7 +126,7 @@ import Testing
         case .statusBesideResponse:
             #expect(seen.first.status == .sessionTermination)
             #expect(seen.second == nil)
-        case .state:
+        case .state, .linkDrop:
             #expect(seen.first.status == nil)
             #expect(seen.second == nil)
         }

@@ -266,6 +266,9 @@ package struct HolderDriver: Sendable {
                             return await Self.leaveChannel(
                                 after: status, outcome, link: &link, messages: &messages, within: timeouts.idle)
                         }
+                        if ending == .linkDrop, case .sendAndFinish(_, let outcome) = action {
+                            return link.drop(outcome)
+                        }
                         if ending != .status, case .sendAndFinish(_, let outcome) = action {
                             // Status 20 went with the response, or the transport's end alone
                             // ends the session.

@@ -12,4 +12,7 @@ package enum HolderEnding: Sendable, Hashable {
     /// side of the link and waits, at most the idle bound, for the reader to close the channel,
     /// as 9.1.1.4 requires of the side that receives a termination.
     case statusLeavingChannel
+    /// The link closed right after the response, with neither a status nor State 0x02, as a
+    /// lost connection ends it.
+    case linkDrop
 }

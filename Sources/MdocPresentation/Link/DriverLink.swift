@@ -181,6 +181,13 @@ struct DriverLink {
         }.value
     }
 
+    /// Ends the link as a lost connection does, with neither a status nor State 0x02, and says
+    /// the session ended with `outcome`.
+    func drop(_ outcome: SessionOutcome) -> LiveSessionEnd {
+        transport.close()
+        return .session(outcome)
+    }
+
     /// Ends the session as ``finish(sending:)`` does, and says it ended with `outcome`.
     func end(sending status: [UInt8]?, _ outcome: SessionOutcome) async -> LiveSessionEnd {
         await finish(sending: status)
