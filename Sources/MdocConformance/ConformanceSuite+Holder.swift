@@ -24,8 +24,8 @@ extension ConformanceSuite {
     /// SessionEstablishment departs from ISO/IEC 18013-5 9.1.1, reader authentication that fails or must hold over the
     /// ItemsRequestBytes as sent (9.1.4), a session the reader ends with status 20 alone or
     /// State 0x02 alone, which the mdoc must close (9.1.1.4), a reader serving a wrong Ident
-    /// (8.3.3.1.1.4), and BLE
-    /// links of the smallest and largest ATT_MTU and of short chunks (8.3.3.1.1.6).
+    /// (8.3.3.1.1.4), and BLE links of the smallest and largest ATT_MTU, of short chunks and
+    /// of a request that stalls before its last chunk (8.3.3.1.1.6).
     /// The mdoc under test must hold an mDL (org.iso.18013.5.1.mDL) with `family_name` and
     /// `age_over_18`; the cases that expect a disclosure need a person to approve it, or a
     /// holder that approves on its own. The cases of reader authentication need the runner to
@@ -177,6 +177,9 @@ extension ConformanceSuite {
             linkCase(
                 "mDL_BLE_LastChunkOneOctet", clause: "8.3.3.1.1.6", .lastChunkOfOneOctet,
                 "The reader's last chunk carries one octet of the request; the mdoc waits for it and returns both elements, verified."),
+            linkCase(
+                "mDL_BLE_PauseBeforeLastChunk", clause: "8.3.3.1.1.6", .pauseBeforeLastChunk,
+                "The reader pauses 3 s before the last chunk of its request, which carries one octet; the mdoc waits for it and returns both elements, verified."),
         ])
 
     /// The case named `name` sending the well-formed request's elements as `departure` makes it:

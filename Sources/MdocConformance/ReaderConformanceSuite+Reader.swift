@@ -13,8 +13,9 @@ extension ReaderConformanceSuite {
     /// responses reporting an error (status 10, 11, 12), from an expired document signer or of
     /// an unknown minor version, engagements with EDeviceKey on P-384, an RFU key or an unknown
     /// minor version, sessions the holder ends itself right after its response (9.1.1.4), once
-    /// with status 20 alone for the reader to close the channel, and
-    /// BLE links of the smallest and largest ATT_MTU and of short chunks (8.3.3.1.1.6). The
+    /// with status 20 alone for the reader to close the channel and once by dropping the link,
+    /// and BLE links of the smallest and largest ATT_MTU, of short chunks and of a response that
+    /// stalls before its last chunk (8.3.3.1.1.6). The
     /// holder answers whatever the reader asks with every element its credentials hold; the
     /// reader should ask for elements of a document the holder has (the demo mDL's, for
     /// instance).
@@ -113,6 +114,9 @@ extension ReaderConformanceSuite {
             linkCase(
                 "mDLR_BLE_LastChunkOneOctet", clause: "8.3.3.1.1.6", .lastChunkOfOneOctet,
                 "The holder's last chunk carries one octet of the response; the reader waits for it"),
+            linkCase(
+                "mDLR_BLE_PauseBeforeLastChunk", clause: "8.3.3.1.1.6", .pauseBeforeLastChunk,
+                "The holder pauses 3 s before the last chunk of its response, which carries one octet; the reader waits for it"),
         ])
 
     /// The case named `name` whose holder sizes the BLE link as `link` says and answers as

@@ -114,6 +114,15 @@ public struct ScriptedSession: Sendable {
         case chunksOfAtMost(Int)
         /// The runner's chunks are full but the last, which carries one octet of the message.
         case lastChunkOfOneOctet
+        /// As ``lastChunkOfOneOctet``, with a pause of ``stall`` before the last chunk: a link
+        /// that stalls mid-message and comes back.
+        case pauseBeforeLastChunk
+
+        /// 3 s: the pause of ``pauseBeforeLastChunk``. Shorter than the 4 s that a BLE link's
+        /// connection interval may itself reach (Core Vol 6 Part B 4.5.1), so that a peer cannot
+        /// take it for a link lost; longer than a peer that bounds the wait between chunks much
+        /// tighter than that lets pass.
+        public static let stall: Duration = .seconds(3)
     }
 
     /// The first DeviceRequest.
@@ -155,6 +164,7 @@ extension ScriptedSession.Link {
         case .mtu(let mtu): MdocLinkSizing(receiveMTU: mtu)
         case .chunksOfAtMost(let size): MdocLinkSizing(chunking: .atMost(size))
         case .lastChunkOfOneOctet: MdocLinkSizing(chunking: .lastOctetAlone)
+        case .pauseBeforeLastChunk: MdocLinkSizing(chunking: .lastOctetAlone, pauseBeforeLastChunk: Self.stall)
         }
     }
 }

@@ -66,6 +66,12 @@ package final class HostileHolder {
     /// sent under a tag taken as the byte string inside (ISO/IEC 18013-5 9.1.1.4 gives
     /// `eReaderKey` the tag and `data` none). A conforming holder refuses both.
     package var readsPastTags = false
+    /// The longest pause between two chunks of the reader's message the holder sits through;
+    /// after a longer one it gives up on the message and closes the link, as a holder bounding
+    /// that wait too tightly does. `nil`: it waits as long as the link lasts.
+    package var maximumChunkGap: Duration?
+    /// When the last chunk of a message not yet whole arrived.
+    private var lastChunkArrival: ContinuousClock.Instant?
 
     /// A holder presenting the demo mDL.
     package convenience init(link: any HostileLink) throws {
@@ -219,7 +225,14 @@ package final class HostileHolder {
                 stateEnded = true
             } else if characteristic == MdocGATTProfile.client2Server(mode: .peripheralServer) {
                 chunksReceived += 1
+                let now = ContinuousClock.now
+                if let maximumChunkGap, let lastChunkArrival, now - lastChunkArrival > maximumChunkGap {
+                    close()
+                    throw PeerError("gave up on the reader's message after a pause of \(now - lastChunkArrival) between its chunks")
+                }
+                lastChunkArrival = now
                 if let message = try reassembler.append(value) {
+                    lastChunkArrival = nil
                     if response == nil {
                         response = try answer(message)
                     } else {

@@ -58,6 +58,10 @@ package final class HostileReader {
     private var bearer: (any ATTBearer)?
     private var client: GATTClient?
     private var characteristics: [GATTRemoteCharacteristic] = []
+    /// The longest pause between two chunks of the holder's message the reader sits through;
+    /// after a longer one it gives up on the message and closes the link, as a reader bounding
+    /// that wait too tightly does. `nil`: it waits as long as the link lasts.
+    package var maximumChunkGap: Duration?
     /// The ATT_MTU agreed; 23 before the exchange.
     package private(set) var mtu = 23
     /// How far the sequence went.
@@ -202,8 +206,15 @@ package final class HostileReader {
         let client = try requireClient()
         let handle = try characteristic(MdocGATTProfile.server2Client(mode: .peripheralServer)).valueHandle
         var reassembler = MessageReassembler(mtu: mtu)
+        var lastChunkArrival: ContinuousClock.Instant?
         while let (from, value) = try await client.nextNotification() {
             guard from == handle else { continue }
+            let now = ContinuousClock.now
+            if let maximumChunkGap, let lastChunkArrival, now - lastChunkArrival > maximumChunkGap {
+                close()
+                throw PeerError("gave up on the holder's message after a pause of \(now - lastChunkArrival) between its chunks")
+            }
+            lastChunkArrival = now
             if let message = try reassembler.append(value) { return message }
         }
         throw PeerError("the holder closed the link before its response")

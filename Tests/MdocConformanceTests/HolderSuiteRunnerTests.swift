@@ -163,6 +163,28 @@ import Testing
         #expect(outcome == .passed, "\(outcome)")
     }
 
+    /// In `mDL_BLE_PauseBeforeLastChunk` the reader pauses 3 s before the last chunk of its
+    /// request: a holder that sits through the pause answers and passes; one that gives up on a
+    /// message whose chunks stop for more than a second, closing the link, fails.
+    @Test(arguments: [nil, .seconds(1)] as [Duration?])
+    func thePauseCaseCatchesAHolderThatGivesUpOnAStalledRequest(maximumChunkGap: Duration?) async throws {
+        let outcome = try await Self.wellFormedCase("mDL_BLE_PauseBeforeLastChunk") { holder in
+            holder.maximumChunkGap = maximumChunkGap
+            guard maximumChunkGap != nil else {
+                try await holder.run(until: .requestReceived)
+                try await holder.sendResponse()
+                return
+            }
+            await #expect(throws: PeerError.self) { try await holder.run(until: .requestReceived) }
+        }
+        if maximumChunkGap == nil {
+            #expect(outcome == .passed, "\(outcome)")
+        } else {
+            #expect(outcome.name == "failed", "\(outcome)")
+            #expect(outcome.reason?.hasPrefix("expected a verified response with org.iso.18013.5.1.mDL holding ") == true, "\(outcome)")
+        }
+    }
+
     /// A reader authentication case passes against a holder that discloses nothing, here one
     /// that ends the link once it has the request (the transport's termination, 9.1.1.4); fails
     /// against one that answers with every element asked for, whatever the reader

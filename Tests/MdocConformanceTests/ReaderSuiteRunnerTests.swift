@@ -198,6 +198,37 @@ import Testing
         }
     }
 
+    /// In `mDLR_BLE_PauseBeforeLastChunk` the holder pauses 3 s before the last chunk of its
+    /// response: a reader that sits through the pause takes the response and passes; one that
+    /// gives up on a message whose chunks stop for more than a second, closing the link, fails.
+    @Test(arguments: [nil, .seconds(1)] as [Duration?])
+    func thePauseCaseCatchesAReaderThatGivesUpOnAStalledResponse(maximumChunkGap: Duration?) async throws {
+        let runner = try Self.runner()
+        var reader: Task<Bool, any Error>?
+        let cases = try ReaderConformanceSuite.reader.cases(named: ["mDLR_BLE_PauseBeforeLastChunk"])
+        let results = await runner.run(cases, over: SimAdapter(), engagement: { uri in
+            reader = Task {
+                let hostile = try HostileReader(uri: "\(uri)", link: SimHostileLink())
+                hostile.maximumChunkGap = maximumChunkGap
+                defer { hostile.close() }
+                try await hostile.run(until: .requestSent)
+                do {
+                    _ = try await hostile.receiveResponse()
+                } catch is PeerError {
+                    return false
+                }
+                try await hostile.send(message: SessionData(status: .sessionTermination).encoded())
+                try await hostile.awaitLinkEnd()
+                return true
+            }
+        }, confirm: { _ in nil })
+        let tookResponse = try #require(try await reader?.value)
+        #expect(tookResponse == (maximumChunkGap == nil))
+        #expect(results.map(\.outcome) == [maximumChunkGap == nil ? .passed : .failed(
+            "expected the session ended by the reader with status session termination (20) or BLE State 0x02, but the reader ended the link without a status")],
+                "\(results.map(\.outcome))")
+    }
+
     /// How a reader in this process treats the holder's response and engagement.
     enum Reader {
         /// Reads the response with its `ReaderSession` and sends what the session answers:

@@ -29,6 +29,7 @@ public actor MdocGATTClientTransport: MdocTransport, MdocStateEndSignalling {
     public nonisolated let mtu: Int
     /// How the Client2Server chunks are cut.
     private let chunking: MdocLinkSizing.Chunking
+    private let pauseBeforeLastChunk: Duration?
     private nonisolated let eventLoop: any EventLoop
     private let client: GATTClient
     private let state: GATTRemoteCharacteristic
@@ -76,6 +77,7 @@ public actor MdocGATTClientTransport: MdocTransport, MdocStateEndSignalling {
         self.logger = logger
         self.mtu = mtu
         chunking = sizing.chunking
+        pauseBeforeLastChunk = sizing.pauseBeforeLastChunk
         eventLoop = bearer.eventLoop
         state = characteristics.state
         client2Server = characteristics.client2Server
@@ -107,7 +109,14 @@ public actor MdocGATTClientTransport: MdocTransport, MdocStateEndSignalling {
             "bytes": "\(message.count)", "chunks": "\(chunks.count)", "chunkSize": "\(MessageChunker.chunkSize(mtu: mtu, limit: limit))",
             "mtu": "\(mtu)",
         ])
-        try await client.writeWithoutResponse(chunks, to: client2Server)
+        if let pauseBeforeLastChunk, let last = chunks.last, chunks.count > 1 {
+            try await client.writeWithoutResponse(Array(chunks.dropLast()), to: client2Server)
+            logger.debug("pausing before the last chunk", metadata: ["seconds": "\(pauseBeforeLastChunk.components.seconds)"])
+            try? await Task.sleep(for: pauseBeforeLastChunk)
+            try await client.writeWithoutResponse([last], to: client2Server)
+        } else {
+            try await client.writeWithoutResponse(chunks, to: client2Server)
+        }
     }
 
     /// The inactivity bounds of the session, told of each Server2Client chunk.

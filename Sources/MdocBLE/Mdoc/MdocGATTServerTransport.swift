@@ -33,6 +33,7 @@ public actor MdocGATTServerTransport: MdocTransport, MdocStateEndSignalling {
     private var reassembler = MessageReassembler(mtu: GATTServer.defaultMTU)
     /// How the Server2Client chunks are cut.
     private let chunking: MdocLinkSizing.Chunking
+    private let pauseBeforeLastChunk: Duration?
     /// The inactivity bounds of the session, told of each Client2Server chunk.
     public nonisolated let inactivity = InactivityWatch()
     private let events: ReceiveQueue<MdocTransportEvent>
@@ -72,6 +73,7 @@ public actor MdocGATTServerTransport: MdocTransport, MdocStateEndSignalling {
                  logger: Logger) {
         self.mode = mode
         self.chunking = sizing.chunking
+        self.pauseBeforeLastChunk = sizing.pauseBeforeLastChunk
         self.logger = logger
         eventLoop = bearer.eventLoop
         events = ReceiveQueue(on: bearer.eventLoop, limit: Self.maximumQueuedEvents, itemName: "messages")
@@ -133,7 +135,14 @@ public actor MdocGATTServerTransport: MdocTransport, MdocStateEndSignalling {
             "bytes": "\(message.count)", "chunks": "\(chunks.count)", "chunkSize": "\(MessageChunker.chunkSize(mtu: linkMTU))",
             "mtu": "\(linkMTU)",
         ])
-        try await connection.notify(server2Client, values: chunks)
+        if let pauseBeforeLastChunk, let last = chunks.last, chunks.count > 1 {
+            try await connection.notify(server2Client, values: Array(chunks.dropLast()))
+            logger.debug("pausing before the last chunk", metadata: ["seconds": "\(pauseBeforeLastChunk.components.seconds)"])
+            try? await Task.sleep(for: pauseBeforeLastChunk)
+            try await connection.notify(server2Client, values: [last])
+        } else {
+            try await connection.notify(server2Client, values: chunks)
+        }
     }
 
     /// The next message from the client, `.ended` for its State 0x02, `.disconnected` once the

@@ -25,11 +25,16 @@ package struct MdocLinkSizing: Sendable, Hashable, CustomStringConvertible {
     package var receiveMTU: Int?
     /// How the messages this side sends are cut.
     package var chunking: Chunking
+    /// How long this side waits before it sends the last chunk of a message of several, the
+    /// others sent; `nil`: it sends them all together.
+    package var pauseBeforeLastChunk: Duration?
 
-    /// A sizing taking `receiveMTU` and cutting as `chunking` says.
-    package init(receiveMTU: Int? = nil, chunking: Chunking = .full) {
+    /// A sizing taking `receiveMTU`, cutting as `chunking` says and waiting
+    /// `pauseBeforeLastChunk` before each message's last chunk.
+    package init(receiveMTU: Int? = nil, chunking: Chunking = .full, pauseBeforeLastChunk: Duration? = nil) {
         self.receiveMTU = receiveMTU
         self.chunking = chunking
+        self.pauseBeforeLastChunk = pauseBeforeLastChunk
     }
 
     /// The usual sizing.
@@ -44,6 +49,7 @@ package struct MdocLinkSizing: Sendable, Hashable, CustomStringConvertible {
         case .atMost(let size): parts.append("chunks of at most \(size) octets")
         case .lastOctetAlone: parts.append("a last chunk of one octet")
         }
+        if let pauseBeforeLastChunk { parts.append("a pause of \(pauseBeforeLastChunk.components.seconds) s before the last chunk") }
         return parts.isEmpty ? "the usual sizing" : parts.joined(separator: ", ")
     }
 }
