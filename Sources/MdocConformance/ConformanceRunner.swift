@@ -76,7 +76,8 @@ public struct ConformanceRunner: Sendable {
         var engagementsEnded = false
         for (index, conformanceCase) in cases.enumerated() {
             let result: ConformanceResult
-            if let outcome = conformanceCase.session.link.unsizable(over: radio, by: "reader") ?? unsigned(conformanceCase.session) {
+            if let outcome = conformanceCase.session.link.unsizable(over: radio, by: "reader") ?? unsigned(conformanceCase.session)
+                ?? Self.undroppable(conformanceCase.session, over: radio) {
                 result = ConformanceResult(conformanceCase: conformanceCase, outcome: outcome, duration: .zero, capturePath: nil)
             } else if !engagementsEnded, let uri = await engagement() {
                 result = await run(conformanceCase, number: index + 1, over: radio, engagement: uri)
@@ -95,6 +96,19 @@ public struct ConformanceRunner: Sendable {
     /// The outcome of a case about reader authentication when the runner has no key to sign
     /// with; `nil` when the case can run. Said before an engagement is taken, as for a link the
     /// runner cannot size.
+    /// The outcome of a case that drops a link of the reader's own (``ScriptedSession/Departure/linkLostBeforeStart``)
+    /// over `radio` when the runner cannot: only over a transport whose links it makes itself
+    /// (`sim`, `hci:`), not through bluetoothd. Said before an engagement is taken, so that the
+    /// mdoc meets it in the next case.
+    static func undroppable(_ session: ScriptedSession, over radio: any MdocRadio) -> ConformanceOutcome? {
+        guard session.departure == .linkLostBeforeStart, !(radio is any BLEAdapter) else { return nil }
+        return undroppableLink
+    }
+
+    /// The outcome of a case that drops a link of the reader's own over a transport that cannot.
+    static let undroppableLink = ConformanceOutcome.inconclusive(
+        "this transport cannot drop a link of the reader's own before the session's start: run the case over hci: or sim")
+
     func unsigned(_ session: ScriptedSession) -> ConformanceOutcome? {
         guard session.departure.needsReaderAuthentication else { return nil }
         if readerAuthentication == nil {
@@ -120,6 +134,10 @@ public struct ConformanceRunner: Sendable {
                 conformanceCase: conformanceCase, outcome: .inconclusive("the session could not be started: \(error)"),
                 duration: clock.now - start, capturePath: nil)
         }
+        if conformanceCase.session.departure == .linkLostBeforeStart,
+           let outcome = await Self.dropLinkBeforeStart(over: radio, engagement: uri, within: timeouts.connection) {
+            return ConformanceResult(conformanceCase: conformanceCase, outcome: outcome, duration: clock.now - start, capturePath: nil)
+        }
         var driver = ReaderDriver(session: prepared.session, timeouts: timeouts, termination: .status, clock: self.clock)
         driver.script = prepared.script
         driver.linkSizing = conformanceCase.session.link.sizing
@@ -129,7 +147,12 @@ public struct ConformanceRunner: Sendable {
             driver.servedIdent = ident
         }
         let result = await driver.run(over: radio, mode: conformanceCase.session.departure.requiredMode ?? preferredMode)
-        let outcome = conformanceCase.expectation.judge(result)
+        var outcome = conformanceCase.expectation.judge(result)
+        if conformanceCase.session.departure == .linkLostBeforeStart, !result.messages.contains(where: { $0.direction == .sent }) {
+            // The mdoc took the first link: not taking the second is the failure the case is about.
+            outcome = .failed("expected \(conformanceCase.expectation), but after the reader's first link dropped before the session's start "
+                + "the mdoc took no second one: \(result.end)")
+        }
         let duration = clock.now - start
         var capturePath: String?
         if let capturesDirectory {
@@ -150,6 +173,33 @@ public struct ConformanceRunner: Sendable {
             }
         }
         return ConformanceResult(conformanceCase: conformanceCase, outcome: outcome, duration: duration, capturePath: capturePath)
+    }
+
+    /// For ``ScriptedSession/Departure/linkLostBeforeStart``: connects to the mdoc's service in
+    /// peripheral server mode over `radio` within `bound`, exchanges the ATT_MTU, discovers the
+    /// service and enables the notifications of State and Server2Client as a session would,
+    /// then drops the link without writing State 0x01 (8.3.3.1.1.3, 8.3.3.1.1.4). `nil` once
+    /// done, else the case's outcome: inconclusive when the mdoc offers no peripheral server
+    /// mode or the first link could not be made, since the mdoc was then never put to the test.
+    static func dropLinkBeforeStart(over radio: any MdocRadio, engagement uri: MdocURI, within bound: Duration) async -> ConformanceOutcome? {
+        guard let adapter = radio as? any BLEAdapter else { return undroppableLink }
+        guard let serviceUUID = uri.deviceEngagementBytes.value.bleOptions?.peripheralServerModeUUID else {
+            return .inconclusive("the mdoc does not offer mdoc peripheral server mode, in which the reader's link is the one to drop")
+        }
+        do throws(BLEError) {
+            let client = GATTClient(bearer: try await adapter.connect(serviceUUID: serviceUUID, timeout: bound))
+            defer { client.close() }
+            _ = try await client.exchangeMTU(MdocGATTClientTransport.requestedMTU)
+            let characteristics = try await client.discoverCharacteristics(of: try await client.discoverPrimaryService(BluetoothUUID(serviceUUID)))
+            for uuid in [MdocGATTProfile.state(mode: .peripheralServer), MdocGATTProfile.server2Client(mode: .peripheralServer)] {
+                if let characteristic = characteristics.first(where: { $0.uuid == uuid }) {
+                    try await client.setNotifications(true, for: characteristic)
+                }
+            }
+        } catch {
+            return .inconclusive("the reader's first link to the mdoc, to drop before the session's start, could not be made: \(error)")
+        }
+        return nil
     }
 
     /// A case's session, the script it departs by, and the EReaderKey the mdoc was sent with the
@@ -222,7 +272,7 @@ public struct ConformanceRunner: Sendable {
         let transcript = Self.transcript(engagement: engagement, eReaderKey: eReaderKey.publicKey)
         switch departure {
         case .none, .alteredCiphertext, .replayedCiphertext, .eReaderKeyOnOtherCurve, .establishmentWithout, .establishmentRetagged,
-             .identAltered, .terminationByStatusOnly, .terminationByStateOnly:
+             .identAltered, .terminationByStatusOnly, .terminationByStateOnly, .linkLostBeforeStart:
             return nil
         case .requestVersion(let version, let additionalEntries):
             return try Self.rewritingRequest(builder.deviceRequest(specs, sessionTranscript: transcript)) { request in
@@ -319,7 +369,7 @@ public struct ConformanceRunner: Sendable {
     static func script(for departure: ScriptedSession.Departure, eReaderKey: EmbeddedCBOR<COSEKey>) -> ReaderScript {
         switch departure {
         case .none, .requestVersion, .readerAuthOverOtherTranscript, .readerAuthSignatureAltered, .readerAuthByUntrustedReader,
-             .readerAuthByExpiredReader, .requestInfo, .identAltered:
+             .readerAuthByExpiredReader, .requestInfo, .identAltered, .linkLostBeforeStart:
             return .asBuilt
         case .terminationByStatusOnly, .terminationByStateOnly:
             var script = ReaderScript.asBuilt

@@ -24,8 +24,9 @@ extension ConformanceSuite {
     /// SessionEstablishment departs from ISO/IEC 18013-5 9.1.1, reader authentication that fails or must hold over the
     /// ItemsRequestBytes as sent (9.1.4), a session the reader ends with status 20 alone or
     /// State 0x02 alone, which the mdoc must close (9.1.1.4), a reader serving a wrong Ident
-    /// (8.3.3.1.1.4), and BLE links of the smallest and largest ATT_MTU, of short chunks and
-    /// of a request that stalls before its last chunk (8.3.3.1.1.6).
+    /// (8.3.3.1.1.4), a reader's link lost before the session's start and taken up again
+    /// (8.3.3.1.1.3), and BLE links of the smallest and largest ATT_MTU, of short chunks and of
+    /// a request that stalls before its last chunk (8.3.3.1.1.6).
     /// The mdoc under test must hold an mDL (org.iso.18013.5.1.mDL) with `family_name` and
     /// `age_over_18`; the cases that expect a disclosure need a person to approve it, or a
     /// holder that approves on its own. The cases of reader authentication need the runner to
@@ -165,6 +166,12 @@ extension ConformanceSuite {
                 needsPerson: false,
                 session: ScriptedSession(request: .built([HolderRequests.mDL(HolderRequests.asked)]), departure: .identAltered),
                 expectation: .sessionNotStarted),
+            ConformanceCase(
+                name: "mDL_BLE_LinkLostBeforeStart", clause: "8.3.3.1.1.3, 8.3.3.1.1.4",
+                summary: "In mdoc peripheral server mode, connects, subscribes and drops the link before writing State 0x01, then connects again; the mdoc takes the second link and returns both elements, verified.",
+                needsPerson: true,
+                session: ScriptedSession(request: .built([HolderRequests.mDL(HolderRequests.asked)]), departure: .linkLostBeforeStart),
+                expectation: .verifiedResponse(docType: DocType.mDL, returned: HolderRequests.askedElements, withheld: [])),
             linkCase(
                 "mDL_BLE_MTU23", clause: "8.3.3.1.1.4, 8.3.3.1.1.6", .mtu(23),
                 "The reader takes an ATT_MTU of 23; the mdoc returns both elements, verified, in chunks of at most 20 octets."),

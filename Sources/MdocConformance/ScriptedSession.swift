@@ -70,6 +70,12 @@ public struct ScriptedSession: Sendable {
         /// termination alone, BLE State 0x02 (8.3.3.1.1.5), without SessionData of status 20,
         /// and leaves the link up for the mdoc to close (9.1.1.4).
         case terminationByStateOnly
+        /// Before the session, in mdoc peripheral server mode, the reader connects to the mdoc's
+        /// service, exchanges the ATT_MTU, discovers the service and enables the notifications
+        /// of State and Server2Client, then drops the link without writing State 0x01: a
+        /// connection lost before the session's start (8.3.3.1.1.3). It then connects again and
+        /// runs the session as usual, which the mdoc must take up.
+        case linkLostBeforeStart
 
         /// Whether the departure is about reader authentication, so that the runner can run it
         /// only with a reader key and certificate.
@@ -78,14 +84,20 @@ public struct ScriptedSession: Sendable {
             case .readerAuthOverOtherTranscript, .readerAuthSignatureAltered, .readerAuthByUntrustedReader, .readerAuthByExpiredReader,
                  .requestInfo: true
             case .none, .alteredCiphertext, .replayedCiphertext, .eReaderKeyOnOtherCurve, .establishmentWithout, .establishmentRetagged,
-                 .requestVersion, .identAltered, .terminationByStatusOnly, .terminationByStateOnly: false
+                 .requestVersion, .identAltered, .terminationByStatusOnly, .terminationByStateOnly, .linkLostBeforeStart: false
             }
         }
 
         /// The BLE mode the departure needs the session in, `nil` for any: Ident exists only in
-        /// mdoc central client mode, where the reader is the GATT server (8.3.3.1.1.4).
+        /// mdoc central client mode, where the reader is the GATT server (8.3.3.1.1.4); the
+        /// reader's own link to drop, only in mdoc peripheral server mode, where it is the
+        /// central.
         public var requiredMode: MdocBLEMode? {
-            self == .identAltered ? .centralClient : nil
+            switch self {
+            case .identAltered: .centralClient
+            case .linkLostBeforeStart: .peripheralServer
+            default: nil
+            }
         }
     }
 

@@ -57,7 +57,7 @@ import Testing
         let expired = try await Self.expiredReader(in: run)
         let listed = try await run.run("mdoc-reader", ["test-holder", "--list"])
         let listedNames = listed.standardOutput.split(separator: "\n").filter { $0.hasPrefix("mDL_") }.map { String($0.split(separator: " ")[0]) }
-        #expect(listedNames.count == 32, "\(listed.standardOutput)")
+        #expect(listedNames.count == 33, "\(listed.standardOutput)")
         // mDL_BLE_WrongIdent lasts the connection's bound, after which the holder still waits in
         // peripheral server mode: theWrongIdentCasePassesAgainstOurHolderInCentralClientMode
         // runs it with bounds of its own.
@@ -75,20 +75,20 @@ import Testing
             ] + names.flatMap { ["--case", $0] } + Self.demoReader + expired.reader,
             cases: names.count)
         #expect(result.status == 0, "\(result.standardOutput)\(result.standardError)")
-        #expect(result.standardOutput.contains("\n31 passed, 0 failed, 0 inconclusive\n"), "\(result.standardOutput)")
+        #expect(result.standardOutput.contains("\n32 passed, 0 failed, 0 inconclusive\n"), "\(result.standardOutput)")
         for name in names {
             #expect(result.standardOutput.contains("PASSED  \(name) ("), "\(name)")
         }
 
         let report = try #require(JSONSerialization.jsonObject(with: Data(contentsOf: URL(fileURLWithPath: json))) as? [String: Any])
         #expect(report["type"] as? String == "conformanceRun")
-        #expect(report["passed"] as? Int == 31)
+        #expect(report["passed"] as? Int == 32)
         let cases = try #require(report["cases"] as? [[String: Any]])
         #expect(cases.map { $0["name"] as? String } == names)
         #expect(cases.allSatisfy { $0["outcome"] as? String == "passed" && $0["clause"] is String && $0["durationSeconds"] is Double })
         let capture = try #require(cases.first?["capture"] as? String)
         #expect(try capture == captured("mDL_Request_WellFormed"))
-        #expect(try FileManager.default.contentsOfDirectory(atPath: captures).count == 31)
+        #expect(try FileManager.default.contentsOfDirectory(atPath: captures).count == 32)
         let replayed = try await run.run("mdoc-reader", ["verify", "--session", capture, "--trust", "Certs/demo/iaca.pem"])
         #expect(replayed.status == 0, "\(replayed.standardError)")
         // The capture keeps the EReaderKey the mdoc was sent, on the other curve, and the
@@ -144,11 +144,11 @@ import Testing
         }
 
         let xml = try String(contentsOfFile: junit, encoding: .utf8)
-        #expect(xml.contains(#"<testsuite name="holder" tests="31" failures="0" errors="0" skipped="0""#), "\(xml)")
+        #expect(xml.contains(#"<testsuite name="holder" tests="32" failures="0" errors="0" skipped="0""#), "\(xml)")
         // The page lists every case, and carries each session's capture for its timeline.
         let page = try String(contentsOfFile: html, encoding: .utf8)
-        #expect(page.components(separatedBy: #"<td class="outcome">passed</td>"#).count - 1 == 31, "\(page)")
-        #expect(page.components(separatedBy: #""structure":"SessionEstablishment""#).count - 1 == 31, "\(page)")
+        #expect(page.components(separatedBy: #"<td class="outcome">passed</td>"#).count - 1 == 32, "\(page)")
+        #expect(page.components(separatedBy: #""structure":"SessionEstablishment""#).count - 1 == 32, "\(page)")
         #expect(xml.contains(#"<testcase name="mDL_Session_ReplayedCiphertext" classname="ISO/IEC 18013-5 9.1.1.5, 9.1.1.4""#), "\(xml)")
     }
 

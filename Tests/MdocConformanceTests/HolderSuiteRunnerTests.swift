@@ -395,6 +395,51 @@ import Testing
         #expect(outcomes[1] == .inconclusive("no engagement of the mdoc came for this case"))
     }
 
+    /// Over such a radio the reader cannot drop a link of its own either: the case that loses a
+    /// link before the session's start is inconclusive the same way.
+    @Test func theLinkLostCaseOverARadioWhoseLinksTheReaderDoesNotMakeTakesNoEngagement() async throws {
+        let (asked, outcomes) = try await Self.runWithoutEngagements(["mDL_BLE_LinkLostBeforeStart", "mDL_Request_NotCBOR"], over: InMemoryRadio())
+        #expect(asked == 1)
+        #expect(outcomes[0] == .inconclusive(
+            "this transport cannot drop a link of the reader's own before the session's start: run the case over hci: or sim"))
+        #expect(outcomes[1] == .inconclusive("no engagement of the mdoc came for this case"))
+    }
+
+    /// In `mDL_BLE_LinkLostBeforeStart` the reader drops its first link before writing State
+    /// 0x01 and connects again (ISO/IEC 18013-5 8.3.3.1.1.3): our holder takes the second link
+    /// and answers, and the case passes; a holder that serves one link only and leaves when it
+    /// drops fails it once the reader's bound for the second connection ran out.
+    @Test(arguments: [true, false])
+    func theLinkLostCaseCatchesAHolderThatTakesNoSecondLink(takesSecondLink: Bool) async throws {
+        let timeouts = SessionTimeouts(
+            connection: .seconds(3 * TimeoutScale.factor), idle: Self.timeouts.idle, response: Self.timeouts.response)
+        let runner = ConformanceRunner(
+            trustAnchors: [try DemoMaterial.iaca()], timeouts: timeouts, program: "HolderSuiteRunnerTests", transport: "sim")
+        let cases = try ConformanceSuite.holder.cases(named: ["mDL_BLE_LinkLostBeforeStart"])
+        let outcome: ConformanceOutcome
+        if takesSecondLink {
+            let holder = try HolderDriver(
+                credentials: [try DemoMaterial.mDL()], bleOptions: BleOptions.offering(peripheralServerMode: true, centralClientMode: false),
+                trust: ReaderRootTrust(trustAnchors: []), consent: HolderConsent.approvingAllAvailable)
+            let uri = holder.mdocURI
+            let running = Task { await runner.run(cases, over: SimAdapter(), engagement: { uri }) }
+            let result = await holder.run(over: SimAdapter())
+            #expect(result.disclosures.count == 1, "\(result.end)")
+            outcome = try #require(try await running.value.first?.outcome)
+            #expect(outcome == .passed, "\(outcome)")
+        } else {
+            let holder = try HostileHolder(link: SimHostileLink())
+            let uri = try MdocURI(holder.uri)
+            let running = Task { await runner.run(cases, over: SimAdapter(), engagement: { uri }) }
+            await #expect(throws: PeerError.self) { try await holder.run(until: .requestReceived) }
+            holder.close()
+            outcome = try #require(try await running.value.first?.outcome)
+            #expect(outcome.name == "failed", "\(outcome)")
+            #expect(outcome.reason?.contains(
+                "but after the reader's first link dropped before the session's start the mdoc took no second one: ") == true, "\(outcome)")
+        }
+    }
+
     @Test func aCaseWithoutAnEngagementAndEveryCaseAfterItAreInconclusive() async throws {
         let (asked, outcomes) = try await Self.runWithoutEngagements(["mDL_Request_NotCBOR", "mDL_Request_UnknownDocType"], over: SimAdapter())
         #expect(asked == 1)
