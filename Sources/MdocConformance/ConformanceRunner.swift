@@ -93,13 +93,11 @@ public struct ConformanceRunner: Sendable {
         return results
     }
 
-    /// The outcome of a case about reader authentication when the runner has no key to sign
-    /// with; `nil` when the case can run. Said before an engagement is taken, as for a link the
-    /// runner cannot size.
-    /// The outcome of a case that drops a link of the reader's own (``ScriptedSession/Departure/linkLostBeforeStart``)
-    /// over `radio` when the runner cannot: only over a transport whose links it makes itself
-    /// (`sim`, `hci:`), not through bluetoothd. Said before an engagement is taken, so that the
-    /// mdoc meets it in the next case.
+    /// The outcome of a case that drops a link of the reader's own
+    /// (``ScriptedSession/Departure/linkLostBeforeStart``) over `radio` when the runner cannot:
+    /// only over a transport whose links it makes itself (`sim`, `hci:`), not through
+    /// bluetoothd. Said before an engagement is taken, so that the mdoc meets it in the next
+    /// case; `nil` when the case can run.
     static func undroppable(_ session: ScriptedSession, over radio: any MdocRadio) -> ConformanceOutcome? {
         guard session.departure == .linkLostBeforeStart, !(radio is any BLEAdapter) else { return nil }
         return undroppableLink
@@ -109,6 +107,9 @@ public struct ConformanceRunner: Sendable {
     static let undroppableLink = ConformanceOutcome.inconclusive(
         "this transport cannot drop a link of the reader's own before the session's start: run the case over hci: or sim")
 
+    /// The outcome of a case about reader authentication when the runner has no key to sign
+    /// with; `nil` when the case can run. Said before an engagement is taken, as for a link the
+    /// runner cannot size.
     func unsigned(_ session: ScriptedSession) -> ConformanceOutcome? {
         guard session.departure.needsReaderAuthentication else { return nil }
         if readerAuthentication == nil {

@@ -132,8 +132,8 @@ public struct ScriptedSession: Sendable {
 
         /// 3 s: the pause of ``pauseBeforeLastChunk``. Shorter than the 4 s that a BLE link's
         /// connection interval may itself reach (Core Vol 6 Part B 4.5.1), so that a peer cannot
-        /// take it for a link lost; longer than a peer that bounds the wait between chunks much
-        /// tighter than that lets pass.
+        /// take it for a lost link, and long enough that a peer bounding the wait between chunks
+        /// much more tightly gives up.
         public static let stall: Duration = .seconds(3)
     }
 

@@ -29,6 +29,7 @@ public actor MdocGATTClientTransport: MdocTransport, MdocStateEndSignalling {
     public nonisolated let mtu: Int
     /// How the Client2Server chunks are cut.
     private let chunking: MdocLinkSizing.Chunking
+    /// How long to wait before a message's last chunk (``MdocLinkSizing/pauseBeforeLastChunk``).
     private let pauseBeforeLastChunk: Duration?
     private nonisolated let eventLoop: any EventLoop
     private let client: GATTClient

@@ -33,6 +33,7 @@ public actor MdocGATTServerTransport: MdocTransport, MdocStateEndSignalling {
     private var reassembler = MessageReassembler(mtu: GATTServer.defaultMTU)
     /// How the Server2Client chunks are cut.
     private let chunking: MdocLinkSizing.Chunking
+    /// How long to wait before a message's last chunk (``MdocLinkSizing/pauseBeforeLastChunk``).
     private let pauseBeforeLastChunk: Duration?
     /// The inactivity bounds of the session, told of each Client2Server chunk.
     public nonisolated let inactivity = InactivityWatch()
