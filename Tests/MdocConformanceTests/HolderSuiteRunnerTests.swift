@@ -412,7 +412,7 @@ import Testing
     @Test(arguments: [true, false])
     func theLinkLostCaseCatchesAHolderThatTakesNoSecondLink(takesSecondLink: Bool) async throws {
         let timeouts = SessionTimeouts(
-            connection: .seconds(3 * TimeoutScale.factor), idle: Self.timeouts.idle, response: Self.timeouts.response)
+            connection: .seconds(10 * TimeoutScale.factor), idle: Self.timeouts.idle, response: Self.timeouts.response)
         let runner = ConformanceRunner(
             trustAnchors: [try DemoMaterial.iaca()], timeouts: timeouts, program: "HolderSuiteRunnerTests", transport: "sim")
         let cases = try ConformanceSuite.holder.cases(named: ["mDL_BLE_LinkLostBeforeStart"])
