@@ -425,7 +425,7 @@ import Testing
             let running = Task { await runner.run(cases, over: SimAdapter(), engagement: { uri }) }
             let result = await holder.run(over: SimAdapter())
             #expect(result.disclosures.count == 1, "\(result.end)")
-            outcome = try #require(try await running.value.first?.outcome)
+            outcome = try #require(await running.value.first?.outcome)
             #expect(outcome == .passed, "\(outcome)")
         } else {
             let holder = try HostileHolder(link: SimHostileLink())
@@ -433,7 +433,7 @@ import Testing
             let running = Task { await runner.run(cases, over: SimAdapter(), engagement: { uri }) }
             await #expect(throws: PeerError.self) { try await holder.run(until: .requestReceived) }
             holder.close()
-            outcome = try #require(try await running.value.first?.outcome)
+            outcome = try #require(await running.value.first?.outcome)
             #expect(outcome.name == "failed", "\(outcome)")
             #expect(outcome.reason?.contains(
                 "but after the reader's first link dropped before the session's start the mdoc took no second one: ") == true, "\(outcome)")

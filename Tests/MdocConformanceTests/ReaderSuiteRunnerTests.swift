@@ -222,7 +222,8 @@ import Testing
                 return true
             }
         }, confirm: { _ in nil })
-        let tookResponse = try #require(try await reader?.value)
+        let taken = try await reader?.value
+        let tookResponse = try #require(taken as Bool?)
         #expect(tookResponse == (maximumChunkGap == nil))
         #expect(results.map(\.outcome) == [maximumChunkGap == nil ? .passed : .failed(
             "expected the session ended by the reader with status session termination (20) or BLE State 0x02, but the reader ended the link without a status")],
