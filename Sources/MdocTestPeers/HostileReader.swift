@@ -8,6 +8,7 @@ import MdocCBOR
 import MdocCrypto
 import MdocModel
 import MdocSession
+import MdocTestSupport
 
 /// How far a ``HostileReader`` goes through the connection sequence of ISO/IEC 18013-5
 /// 8.3.3.1.1.4 (mdoc peripheral server mode) and the session before it vanishes or stalls.
@@ -152,9 +153,11 @@ package final class HostileReader {
     private func step(_ phase: ReaderPhase) async throws {
         switch phase {
         case .connected:
-            let bearer = try await link.connect(serviceUUID: serviceUUID, timeout: .seconds(30))
+            let bearer = try await link.connect(serviceUUID: serviceUUID, timeout: .seconds(30 * TimeoutScale.factor))
             self.bearer = bearer
-            client = GATTClient(bearer: bearer)
+            // The holder under test answers in this process, which a sanitizer slows as much
+            // as the rest: the ATT transaction's bound grows as the tests' bounds do.
+            client = GATTClient(bearer: bearer, transactionTimeout: GATTClient.transactionTimeout * TimeoutScale.factor)
         case .mtuExchanged:
             mtu = try await requireClient().exchangeMTU(MdocGATTClientTransport.requestedMTU)
         case .discovered:

@@ -1,4 +1,5 @@
 import MdocBLE
+import MdocTestSupport
 
 #if canImport(FoundationEssentials)
 import FoundationEssentials
@@ -14,7 +15,9 @@ package enum ProbingCentral {
     /// enables State and Server2Client notifications; it never writes State 0x01. The caller
     /// closes the client.
     package static func probe(_ mode: MdocBLEMode, serviceUUID: UUID, over link: any HostileLink, subscribing: Bool) async throws -> GATTClient {
-        let client = GATTClient(bearer: try await link.connect(serviceUUID: serviceUUID, timeout: .seconds(60)))
+        let client = GATTClient(
+            bearer: try await link.connect(serviceUUID: serviceUUID, timeout: .seconds(60)),
+            transactionTimeout: GATTClient.transactionTimeout * TimeoutScale.factor)
         _ = try await client.exchangeMTU(MdocGATTClientTransport.requestedMTU)
         let characteristics = try await client.discoverCharacteristics(
             of: try await client.discoverPrimaryService(BluetoothUUID(serviceUUID)))
