@@ -332,20 +332,7 @@ package struct HolderDriver: Sendable {
             return .link(error)
         }
         messages.append(LinkMessage(direction: .sent, bytes: status, time: Date()))
-        while true {
-            switch await link.next(within: bound, awaiting: "end of the link by the reader after status 20") {
-            case .event(.message(let bytes)):
-                messages.append(LinkMessage(direction: .received, bytes: bytes, time: Date()))
-            case .event(.ended), .event(.disconnected):
-                return .session(outcome)
-            case .failed(let error):
-                await link.finish(sending: nil)
-                return .link(error)
-            case .cancelled:
-                await link.finish(sending: nil)
-                return .link(LinkError(.cancelled, "the session was cancelled while the reader was to close the channel"))
-            }
-        }
+        return await link.awaitPeerEnd(within: bound, awaiting: "end of the link by the reader after status 20", messages: &messages, outcome)
     }
 
     /// The holder's task was cancelled: status 20 and State 0x02 end the session (9.1.1.4).

@@ -1,3 +1,8 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
+import Foundation
+#endif
 import MdocBLE
 import MdocSession
 
@@ -179,6 +184,29 @@ struct DriverLink {
             }
             await SessionLink.end(transport, clock: clock)
         }.value
+    }
+
+    /// After this side terminated the session and kept the link (9.1.1.4), waits at most
+    /// `bound` for the peer to close the channel, `what` naming that end in the failure; what
+    /// the peer sends meanwhile is kept in `messages`. `.session(outcome)` once the link ended;
+    /// otherwise the wait's error, the link then closed.
+    mutating func awaitPeerEnd(
+        within bound: Duration, awaiting what: String, messages: inout [LinkMessage], _ outcome: SessionOutcome
+    ) async -> LiveSessionEnd {
+        while true {
+            switch await next(within: bound, awaiting: what) {
+            case .event(.message(let bytes)):
+                messages.append(LinkMessage(direction: .received, bytes: bytes, time: Date()))
+            case .event(.ended), .event(.disconnected):
+                return .session(outcome)
+            case .failed(let error):
+                await finish(sending: nil)
+                return .link(error)
+            case .cancelled:
+                await finish(sending: nil)
+                return .link(LinkError(.cancelled, "the session was cancelled while waiting for \(what)"))
+            }
+        }
     }
 
     /// Ends the link as a lost connection does, with neither a status nor State 0x02, and says

@@ -259,20 +259,8 @@ package struct ReaderDriver: Sendable {
             }
             sent = "State 0x02"
         }
-        while true {
-            switch await link.next(within: bound, awaiting: "end of the link by the mdoc after \(sent)") {
-            case .event(.message(let bytes)):
-                messages.append(LinkMessage(direction: .received, bytes: bytes, time: Date()))
-            case .event(.ended), .event(.disconnected):
-                return .session(.terminatedByReader)
-            case .failed(let error):
-                await link.finish(sending: nil)
-                return .link(error)
-            case .cancelled:
-                await link.finish(sending: nil)
-                return .link(LinkError(.cancelled, "the session was cancelled while the mdoc was to close the channel"))
-            }
-        }
+        return await link.awaitPeerEnd(
+            within: bound, awaiting: "end of the link by the mdoc after \(sent)", messages: &messages, .terminatedByReader)
     }
 
     /// How the session ended, from what `ReaderSession.transportEnded()` returned.
