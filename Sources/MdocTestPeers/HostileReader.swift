@@ -60,8 +60,10 @@ package final class HostileReader {
     private var client: GATTClient?
     private var characteristics: [GATTRemoteCharacteristic] = []
     /// The longest pause between two chunks of the holder's message the reader sits through;
-    /// after a longer one it gives up on the message and closes the link, as a reader bounding
-    /// that wait too tightly does. `nil`: it waits as long as the link lasts.
+    /// after a longer one it gives up on the message, as a reader bounding that wait too
+    /// tightly does: ``receiveResponse()`` throws, the link left up for the test to end the
+    /// session (closing it at once could fail the holder's send still under way). `nil`: it
+    /// waits as long as the link lasts.
     package var maximumChunkGap: Duration?
     /// The ATT_MTU agreed; 23 before the exchange.
     package private(set) var mtu = 23
@@ -214,7 +216,6 @@ package final class HostileReader {
             guard from == handle else { continue }
             let now = ContinuousClock.now
             if let maximumChunkGap, let lastChunkArrival, now - lastChunkArrival > maximumChunkGap {
-                close()
                 throw PeerError("gave up on the holder's message after a pause of \(now - lastChunkArrival) between its chunks")
             }
             lastChunkArrival = now

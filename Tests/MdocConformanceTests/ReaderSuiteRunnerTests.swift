@@ -200,7 +200,8 @@ import Testing
 
     /// In `mDLR_BLE_PauseBeforeLastChunk` the holder pauses 3 s before the last chunk of its
     /// response: a reader that sits through the pause takes the response and passes; one that
-    /// gives up on a message whose chunks stop for more than a second, closing the link, fails.
+    /// gives up on a message whose chunks stop for more than a second, and ends the session
+    /// with status 11 as for a message it could not decode, fails.
     @Test(arguments: [nil, .seconds(1)] as [Duration?])
     func thePauseCaseCatchesAReaderThatGivesUpOnAStalledResponse(maximumChunkGap: Duration?) async throws {
         let runner = try Self.runner()
@@ -215,6 +216,8 @@ import Testing
                 do {
                     _ = try await hostile.receiveResponse()
                 } catch is PeerError {
+                    try await hostile.send(message: SessionData(status: .cborDecodingError).encoded())
+                    try await hostile.awaitLinkEnd()
                     return false
                 }
                 try await hostile.send(message: SessionData(status: .sessionTermination).encoded())
@@ -226,7 +229,8 @@ import Testing
         let tookResponse = try #require(taken as Bool?)
         #expect(tookResponse == (maximumChunkGap == nil))
         #expect(results.map(\.outcome) == [maximumChunkGap == nil ? .passed : .failed(
-            "expected the session ended by the reader with status session termination (20) or BLE State 0x02, but the reader ended the link without a status")],
+            "expected the session ended by the reader with status session termination (20) or BLE State 0x02, "
+            + "but the reader ended the session with status CBOR decoding error (11)")],
                 "\(results.map(\.outcome))")
     }
 
